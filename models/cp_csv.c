@@ -1,0 +1,266 @@
+/*
+ * CSV over libcsv (see cp_csv.h). libcsv reports fields and row ends but
+ * no positions, so the text is fed one physical line at a time: when the
+ * first field of a row arrives, the row started on the current line minus
+ * the newlines inside that field (a quoted first field may span lines).
+ */
+#include "cp_csv.h"
+
+#include "cp_alloc.h"
+
+#include <csv.h>
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+typedef struct reader {
+    cp_csv *csv;
+    cp_csv_row cur;
+    size_t cur_cap;
+    int line;   /* line being fed */
+    bool oom;
+    bool have_head;
+    size_t rows_cap;
+} reader;
+
+static void row_release(cp_csv_row *r)
+{
+    for (int i = 0; i < r->n; i++)
+        cp_free(r->f[i]);
+    cp_free(r->f);
+    r->f = NULL;
+    r->n = 0;
+}
+
+static void on_field(void *data, size_t len, void *ctx)
+{
+    reader *rd = ctx;
+    if (rd->oom)
+        return;
+    if (rd->cur.n == 0) {
+        int nl = 0;
+        for (size_t i = 0; i < len; i++)
+            nl += ((const char *)data)[i] == '\n';
+        rd->cur.line = rd->line - nl;
+    }
+    char *s = cp_strndup(data ? data : "", data ? len : 0);
+    if (!s || CP_GROW(rd->cur.f, rd->cur_cap, (size_t)rd->cur.n + 1) != 0) {
+        cp_free(s);
+        rd->oom = true;
+        return;
+    }
+    rd->cur.f[rd->cur.n++] = s;
+}
+
+static void on_row(int c, void *ctx)
+{
+    (void)c;
+    reader *rd = ctx;
+    if (rd->oom) {
+        row_release(&rd->cur);
+        rd->cur_cap = 0;
+        return;
+    }
+    /* A row of one empty field is a blank line (libcsv already skips
+     * most; a line of spaces still arrives this way). */
+    if (rd->cur.n == 0 || (rd->cur.n == 1 && rd->cur.f[0][0] == '\0')) {
+        row_release(&rd->cur);
+        rd->cur_cap = 0;
+        return;
+    }
+    cp_csv *csv = rd->csv;
+    if (!rd->have_head) {
+        csv->head = rd->cur;
+        rd->have_head = true;
+    } else {
+        if (CP_GROW(csv->rows, rd->rows_cap, (size_t)csv->n_rows + 1) != 0) {
+            rd->oom = true;
+            row_release(&rd->cur);
+            rd->cur_cap = 0;
+            return;
+        }
+        csv->rows[csv->n_rows++] = rd->cur;
+    }
+    memset(&rd->cur, 0, sizeof rd->cur);
+    rd->cur_cap = 0;
+}
+
+static int is_blank(unsigned char c)
+{
+    return c == ' ';
+}
+
+static char *trim(char *s)
+{
+    size_t n = strlen(s);
+    while (n > 0 && isspace((unsigned char)s[n - 1]))
+        s[--n] = '\0';
+    size_t i = 0;
+    while (isspace((unsigned char)s[i]))
+        i++;
+    if (i)
+        memmove(s, s + i, n - i + 1);
+    return s;
+}
+
+int cp_csv_read_string(const char *name, const char *text, size_t len, char delim, cp_csv **out,
+                       cp_err *err)
+{
+    int rc = CP_OK;
+    struct csv_parser p;
+    bool p_init = false;
+    reader rd;
+    memset(&rd, 0, sizeof rd);
+    cp_csv *csv = cp_calloc(1, sizeof *csv);
+    if (!csv || !(csv->file = cp_strdup(name))) {
+        rc = cp_err_nomem(err);
+        goto out;
+    }
+    rd.csv = csv;
+    if (delim == 0) {
+        const char *eol = memchr(text, '\n', len);
+        size_t hl = eol ? (size_t)(eol - text) : len;
+        bool tab = memchr(text, '\t', hl) != NULL, comma = memchr(text, ',', hl) != NULL;
+        delim = tab && !comma ? '\t' : ',';
+    }
+    if (csv_init(&p, CSV_APPEND_NULL) != 0) {
+        rc = cp_err_nomem(err);
+        goto out;
+    }
+    p_init = true;
+    csv_set_delim(&p, (unsigned char)delim);
+    /* Only spaces are trimmed: a tab may be the delimiter. */
+    csv_set_space_func(&p, is_blank);
+
+    size_t pos = 0;
+    rd.line = 0;
+    while (pos < len) {
+        const char *eol = memchr(text + pos, '\n', len - pos);
+        size_t end = eol ? (size_t)(eol - text) + 1 : len;
+        rd.line++;
+        if (csv_parse(&p, text + pos, end - pos, on_field, on_row, &rd) != end - pos) {
+            rc = cp_err_set(err, CP_ERR_INPUT, (cp_pos){csv->file, rd.line, 0}, "%s",
+                            csv_strerror(csv_error(&p)));
+            goto out;
+        }
+        if (rd.oom) {
+            rc = cp_err_nomem(err);
+            goto out;
+        }
+        pos = end;
+    }
+    if (csv_fini(&p, on_field, on_row, &rd) != 0) {
+        rc = cp_err_set(err, CP_ERR_INPUT, (cp_pos){csv->file, rd.cur.line ? rd.cur.line : rd.line, 0},
+                        "unterminated quoted field");
+        goto out;
+    }
+    if (rd.oom) {
+        rc = cp_err_nomem(err);
+        goto out;
+    }
+    if (!rd.have_head) {
+        rc = cp_err_set(err, CP_ERR_INPUT, (cp_pos){csv->file, 0, 0}, "no header row");
+        goto out;
+    }
+    for (int i = 0; i < csv->head.n; i++) {
+        char *h = csv->head.f[i];
+        if (i == 0 && h[0] == '#')
+            memmove(h, h + 1, strlen(h));
+        trim(h);
+    }
+    *out = csv;
+    csv = NULL;
+out:
+    if (p_init)
+        csv_free(&p);
+    row_release(&rd.cur);
+    cp_csv_free(csv);
+    return rc;
+}
+
+int cp_csv_read(const char *path, char delim, cp_csv **out, cp_err *err)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return cp_err_set(err, CP_ERR_IO, cp_pos_none(), "cannot open '%s': %s", path,
+                          strerror(errno));
+    int rc = CP_OK;
+    char *text = NULL;
+    size_t len = 0, cap = 0;
+    for (;;) {
+        if (CP_GROW(text, cap, len + 65536) != 0) {
+            rc = cp_err_nomem(err);
+            goto out;
+        }
+        size_t got = fread(text + len, 1, cap - len, f);
+        len += got;
+        if (got == 0)
+            break;
+    }
+    if (ferror(f)) {
+        rc = cp_err_set(err, CP_ERR_IO, cp_pos_none(), "cannot read '%s': %s", path,
+                        strerror(errno));
+        goto out;
+    }
+    rc = cp_csv_read_string(path, text, len, delim, out, err);
+out:
+    fclose(f);
+    cp_free(text);
+    return rc;
+}
+
+void cp_csv_free(cp_csv *csv)
+{
+    if (!csv)
+        return;
+    row_release(&csv->head);
+    for (int i = 0; i < csv->n_rows; i++)
+        row_release(&csv->rows[i]);
+    cp_free(csv->rows);
+    cp_free(csv->file);
+    cp_free(csv);
+}
+
+int cp_csv_col(const cp_csv *csv, const char *name)
+{
+    for (int i = 0; i < csv->head.n; i++)
+        if (strcasecmp(csv->head.f[i], name) == 0)
+            return i;
+    return -1;
+}
+
+const char *cp_csv_get(const cp_csv_row *row, int col)
+{
+    return col >= 0 && col < row->n ? row->f[col] : "";
+}
+
+cp_pos cp_csv_pos(const cp_csv *csv, const cp_csv_row *row)
+{
+    cp_pos p = {csv->file, row->line, 0};
+    return p;
+}
+
+int cp_csv_number(const char *s, double *out)
+{
+    while (isspace((unsigned char)*s))
+        s++;
+    if (!*s)
+        return 0;
+    /* strtod would take hex, inf and nan, none of which is a measurement. */
+    for (const char *c = s; *c; c++)
+        if (!strchr("0123456789+-.eE \t\r", *c))
+            return 0;
+    char *end;
+    errno = 0;
+    double v = strtod(s, &end);
+    while (isspace((unsigned char)*end))
+        end++;
+    if (end == s || *end || errno == ERANGE || !isfinite(v))
+        return 0;
+    *out = v;
+    return 1;
+}

@@ -1,0 +1,20 @@
+/*
+ * Writing an output file atomically: the data goes to FILE.tmp.XXXXXX in
+ * the same directory, is fsync'ed, and is renamed over FILE, so a reader
+ * (or a crash) never sees a half-written plan or fragment. The directory
+ * is fsync'ed too, so the rename itself survives a power loss.
+ */
+#ifndef CP_ATOMIC_H
+#define CP_ATOMIC_H
+
+#include "cp_err.h"
+
+#include <stddef.h>
+
+/* Writes `len` bytes of `data` to `path`; path NULL or "-" writes to
+ * standard output instead. On failure the target is untouched, the
+ * temporary file is removed, and err names the path and the reason.
+ * Returns CP_OK or CP_ERR_IO. */
+int cp_write_file_atomic(const char *path, const char *data, size_t len, cp_err *err);
+
+#endif
