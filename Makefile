@@ -1,0 +1,120 @@
+# capplan — one plain Makefile. `make` builds build/capplan and
+# build/libcapplan.a; `make test` and `make demo` first install missing
+# Debian packages (target deps), so a fresh machine needs nothing else.
+
+CC      ?= cc
+PREFIX  ?= /usr/local
+DESTDIR ?=
+BUILD   ?= build
+V       ?= 0
+
+PKGS := yaml-0.1 openblas lapacke
+PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -lyaml -lopenblas -llapacke)
+
+WARN := -Wall -Wextra -pedantic -Wshadow -Wmissing-prototypes -Wstrict-prototypes \
+        -Wvla -Wformat=2 -Wno-format-nonliteral
+ifeq ($(CI),true)
+WARN += -Werror
+endif
+ifeq ($(WERROR),1)
+WARN += -Werror
+endif
+OPT ?= -O2 -g
+BASE_CFLAGS := -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE $(WARN) $(OPT) \
+               -Iplanner -Imodels -Isolvers $(PKG_CFLAGS) -MMD -MP
+ALL_CFLAGS := $(BASE_CFLAGS) $(CFLAGS)
+LIBS := -lglpk $(PKG_LIBS) -lcsv -lm -lpthread
+
+ifeq ($(V),0)
+Q := @
+say = @printf '  %-6s %s\n' $(1) $(2);
+else
+Q :=
+say =
+endif
+
+LIB_SRC := $(filter-out planner/main.c,$(wildcard planner/*.c)) $(wildcard models/*.c) $(wildcard solvers/*.c)
+LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/%.o)
+UNIT_SRC := $(wildcard tests/unit/*.c)
+UNIT_OBJ := $(UNIT_SRC:%.c=$(BUILD)/%.o)
+
+.PHONY: all test demo deps asan valgrind fuzz bench lint format install clean check-deps golden-update
+
+all: $(BUILD)/capplan
+
+$(BUILD)/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(call say,CC,$<)$(CC) $(ALL_CFLAGS) -c $< -o $@
+
+$(BUILD)/libcapplan.a: $(LIB_OBJ)
+	$(call say,AR,$@)rm -f $@ && ar rcs $@ $^
+
+$(BUILD)/capplan: $(BUILD)/planner/main.o $(BUILD)/libcapplan.a
+	$(call say,LINK,$@)$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $^ $(LIBS)
+
+$(BUILD)/unit_tests: $(UNIT_OBJ) $(BUILD)/libcapplan.a
+	$(call say,LINK,$@)$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $^ $(LIBS)
+
+# Installs the Debian packages the build and the tests need, only when
+# something is missing (apt-get needs root; CI and fresh machines are root).
+DEB_PKGS := build-essential pkg-config libglpk-dev libyaml-dev libopenblas-dev \
+            liblapacke-dev libcsv-dev libxml2-utils
+deps:
+	@missing=0; \
+	for h in glpk.h yaml.h lapacke.h csv.h; do \
+	  [ -f /usr/include/$$h ] || [ -f /usr/include/x86_64-linux-gnu/$$h ] || missing=1; done; \
+	pkg-config --exists openblas || missing=1; \
+	command -v xmllint >/dev/null || missing=1; \
+	if [ $$missing = 1 ]; then \
+	  echo "deps: installing $(DEB_PKGS)"; \
+	  if [ "$$(id -u)" != 0 ]; then SUDO=sudo; else SUDO=; fi; \
+	  $$SUDO apt-get update -qq && \
+	  DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $(DEB_PKGS) >/dev/null || exit 1; \
+	fi
+
+test: deps
+	$(MAKE) --no-print-directory $(BUILD)/capplan $(BUILD)/unit_tests
+	LC_ALL=C OPENBLAS_NUM_THREADS=1 CAPPLAN=$(BUILD)/capplan UNIT=$(BUILD)/unit_tests sh tests/run.sh
+
+DEMO_OUT ?= $(BUILD)/demo
+demo: deps
+	$(MAKE) --no-print-directory $(BUILD)/capplan
+	@mkdir -p $(DEMO_OUT)
+	./$(BUILD)/capplan check examples/nightly/*.yaml
+	@if ./$(BUILD)/capplan plan --help >/dev/null 2>&1; then \
+	  echo "== capplan plan examples/nightly/*.yaml -o $(DEMO_OUT)/nightly-plan.yaml"; \
+	  ./$(BUILD)/capplan plan --time-limit 60 -o $(DEMO_OUT)/nightly-plan.yaml examples/nightly/*.yaml && \
+	  ./$(BUILD)/capplan verify --plan $(DEMO_OUT)/nightly-plan.yaml examples/nightly/*.yaml; fi
+
+SAN := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+asan: deps
+	$(MAKE) --no-print-directory BUILD=build-asan OPT="-O1 -g" CFLAGS="$(SAN)" LDFLAGS="$(SAN)" \
+	  build-asan/capplan build-asan/unit_tests
+	LC_ALL=C OPENBLAS_NUM_THREADS=1 ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
+	  CAPPLAN=build-asan/capplan UNIT=build-asan/unit_tests sh tests/run.sh
+
+valgrind: deps
+	$(MAKE) --no-print-directory $(BUILD)/capplan $(BUILD)/unit_tests
+	LC_ALL=C OPENBLAS_NUM_THREADS=1 CAPPLAN="valgrind -q --error-exitcode=1 --leak-check=full $(BUILD)/capplan" \
+	  UNIT="valgrind -q --error-exitcode=1 --leak-check=full $(BUILD)/unit_tests" sh tests/run.sh
+
+golden-update: $(BUILD)/capplan
+	LC_ALL=C CAPPLAN=$(BUILD)/capplan sh tests/golden.sh --update
+
+lint:
+	cppcheck --quiet --enable=warning,performance,portability --error-exitcode=1 \
+	  --suppress=missingIncludeSystem -Iplanner -Imodels -Isolvers planner models solvers
+
+format:
+	clang-format -i planner/*.[ch] models/*.[ch] solvers/*.[ch] tests/unit/*.[ch]
+
+install: $(BUILD)/capplan
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1
+	install -m 755 $(BUILD)/capplan $(DESTDIR)$(PREFIX)/bin/capplan
+	install -m 644 capplan.1 $(DESTDIR)$(PREFIX)/share/man/man1/capplan.1
+
+clean:
+	rm -rf build build-asan
+
+-include $(LIB_OBJ:.o=.d) $(UNIT_OBJ:.o=.d) $(BUILD)/planner/main.d

@@ -1,0 +1,43 @@
+/*
+ * Cost and energy arithmetic of SPEC section 4 that the planner's model
+ * builder, `check` and the plan writer share. (The verifier re-derives
+ * its figures on its own from SPEC 3-4 and does not call these.)
+ */
+#ifndef CP_COST_H
+#define CP_COST_H
+
+#include "cp_input.h"
+#include "cp_modes.h"
+
+/* Idle baseline of a site in slot t, W before PUE (SPEC 3.3). */
+double cp_site_baseline_w(const cp_input *in, int site, int t);
+/* $ per kWh of facility energy at a site in slot t, carbon price included. */
+double cp_site_kwh_cost(const cp_input *in, int site, int t);
+
+/* Energy and carbon of a pool mode started at slot s (SPEC 4): */
+typedef struct cp_run_cost {
+    double energy_cost, carbon_cost, kwh, carbon_kg;
+} cp_run_cost;
+void cp_pool_run_cost(const cp_input *in, const cp_modeset *ms, const cp_mode *m, int s,
+                      cp_run_cost *out);
+
+/* $ per instance-hour of a market (on-demand or spot price). */
+double cp_market_price(const cp_input *in, const cp_resource *r);
+/* Quota of a market in slot t. */
+int cp_market_quota(const cp_input *in, const cp_resource *r, int t);
+/* $ of one instance of a market for slot t: price·h plus the carbon cost
+ * when the offer has a site. */
+double cp_market_slot_cost(const cp_input *in, const cp_resource *r, int t);
+/* kg CO2 of one instance of a market for slot t (0 without a site). */
+double cp_market_slot_carbon_kg(const cp_input *in, const cp_resource *r, int t);
+/* Whole instances/nodes needed to hold a demand vector on machine m
+ * (0 when it needs nothing; INT_MAX-ish when a needed dimension is 0). */
+int cp_units_needed(const double demand[3], const cp_machine *m);
+double cp_machine_dim(const cp_machine *m, int dim);
+
+/* Cost of running mode m once with its first slot's prices (for
+ * `check`'s "cheapest mode"): energy and carbon on a pool; whole
+ * instances for whole slots on a market. */
+double cp_mode_cost_slot0(const cp_input *in, const cp_modeset *ms, const cp_mode *m);
+
+#endif

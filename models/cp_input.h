@@ -1,0 +1,209 @@
+/*
+ * The planner's input model (SPEC section 1), after loading, merging and
+ * validation: every default applied, every cross reference resolved to an
+ * index, every entity carrying the position of its YAML node so checks
+ * made later still point into the file.
+ *
+ * One cp_input owns everything reachable from it (strings, arrays, file
+ * names). Build it with cp_input_load(); free it with cp_input_free().
+ */
+#ifndef CP_INPUT_H
+#define CP_INPUT_H
+
+#include "cp_err.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* A value per slot: either one value for every slot (n == 1) or exactly
+ * horizon.slots values. Read it with cp_series_at(). */
+typedef struct cp_series {
+    double *v;
+    int n;
+    bool set; /* given in the input (false: default) */
+    cp_pos pos;
+} cp_series;
+
+static inline double cp_series_at(const cp_series *s, int t)
+{
+    return s->n == 1 ? s->v[0] : s->v[t];
+}
+
+/* What one node or instance carries. */
+typedef struct cp_machine {
+    char *type;       /* machine-type label (defaults to the pool/offer name) */
+    int acc;          /* accelerator index, -1 when none */
+    int accelerators; /* per node/instance */
+    double cpus, memory_gb;
+    double power_w, idle_power_w;
+} cp_machine;
+
+typedef struct cp_site {
+    char *name;
+    cp_pos pos;
+    double pue;
+    cp_series energy_price;     /* $/kWh */
+    cp_series carbon_intensity; /* gCO2/kWh */
+    cp_series power_cap_kw;     /* .set false: no cap */
+} cp_site;
+
+typedef struct cp_accel {
+    char *name;
+    cp_pos pos;
+    double memory_gb, power_w, idle_power_w;
+} cp_accel;
+
+typedef struct cp_pool {
+    char *name;
+    cp_pos pos;
+    int site;
+    int nodes;
+    cp_series available; /* integers 0..nodes */
+    cp_machine node;
+} cp_pool;
+
+typedef struct cp_offer {
+    char *name;
+    cp_pos pos;
+    char *provider, *region; /* NULL when absent */
+    int site;                /* -1 when absent */
+    cp_machine inst;
+    double price_hour;
+    cp_series quota;
+    bool has_spot;
+    double spot_price_hour;
+    cp_series spot_quota;
+    double spot_interruptions_per_hour;
+} cp_offer;
+
+typedef enum { CP_JOB_TRAINING, CP_JOB_DATAFLOW } cp_job_kind;
+typedef enum { CP_SCALING_LINEAR, CP_SCALING_AMDAHL, CP_SCALING_TABLE } cp_scaling_model;
+
+typedef struct cp_placement {
+    int *pools;   /* allow-list of pool indices; NULL = all */
+    int n_pools;
+    bool has_pools;
+    int *offers;
+    int n_offers;
+    bool has_offers;
+    char **providers;
+    int n_providers;
+    bool has_providers;
+    char **regions;
+    int n_regions;
+    bool has_regions;
+    bool cloud, on_prem;
+} cp_placement;
+
+typedef struct cp_throughput {
+    int acc;      /* accelerator index */
+    double value; /* work units / s on ONE accelerator */
+} cp_throughput;
+
+typedef struct cp_theta {
+    char *type; /* machine-type label */
+    double theta[4];
+    double sigma_seconds; /* runtime.sigma_seconds[type] (extension) */
+    bool has_sigma;
+} cp_theta;
+
+typedef enum { CP_OPT_ADAM, CP_OPT_SGD, CP_OPT_ADAFACTOR } cp_optimizer;
+
+/* Extension (docs/models.md): a training job may describe its model
+ * instead of giving accelerator_memory_gb; the estimate decides
+ * eligibility. */
+typedef struct cp_model_mem {
+    double parameters;
+    double bytes_per_parameter;
+    cp_optimizer optimizer;
+    double micro_batch;
+    double activation_gb_per_sample;
+} cp_model_mem;
+
+typedef struct cp_job {
+    char *name;
+    cp_pos pos;
+    cp_job_kind kind;
+    double release_hour;
+    double deadline_hour; /* horizon end when not given (or beyond it) */
+    bool has_deadline;
+    double drop_penalty;
+    bool preemptible;
+    double checkpoint_minutes, restart_minutes;
+    cp_placement placement;
+
+    /* training */
+    double work;
+    cp_throughput *throughput;
+    int n_throughput;
+    int *counts; /* allowed accelerator counts (training) or machines (dataflow) */
+    int n_counts;
+    cp_scaling_model scaling;
+    double serial_fraction;
+    double *speedup; /* table: speedup[i] for counts[i] */
+    double accelerator_memory_gb;
+    bool has_accelerator_memory;
+    bool has_model; /* accelerator_memory_gb estimated from `model` */
+    cp_model_mem model;
+    double cpus_per_accelerator, memory_gb_per_accelerator;
+
+    /* dataflow */
+    double input_gb;
+    cp_theta *theta;
+    int n_theta;
+
+    /* extension: runtime margin for deadlines (job, else objective) */
+    double deadline_confidence;
+    bool has_deadline_confidence;
+} cp_job;
+
+typedef struct cp_input {
+    /* horizon */
+    int slots;
+    double slot_hours;
+    char *start; /* NULL when absent */
+    /* objective */
+    double carbon_price_per_ton;
+    double budget;
+    bool has_budget;
+    double deadline_confidence; /* extension; 0 when absent */
+    bool has_deadline_confidence;
+
+    cp_site *sites;
+    int n_sites;
+    cp_accel *accels;
+    int n_accels;
+    cp_pool *pools;
+    int n_pools;
+    cp_offer *offers;
+    int n_offers;
+    cp_job *jobs;
+    int n_jobs;
+
+    char **files; /* owned copies of the file names positions point to */
+    int n_files;
+} cp_input;
+
+/* Loads, merges (SPEC 1: sequences concatenated in order, mappings merged
+ * key by key) and validates the files. All errors found (up to the cap)
+ * go to `diags`. On success *out owns a new input. Returns CP_OK,
+ * CP_ERR_INPUT or CP_ERR_NOMEM. */
+int cp_input_load(const char *const *paths, int n_paths, cp_input **out, cp_diags *diags);
+
+struct cp_node;
+/* The same from already parsed trees (borrowed; the trees' positions must
+ * outlive the input): used by what-if scenarios that edit trees. */
+int cp_input_from_trees(struct cp_node *const *roots, int n_roots, cp_input **out,
+                        cp_diags *diags);
+
+void cp_input_free(cp_input *in);
+
+int cp_input_find_site(const cp_input *in, const char *name);
+int cp_input_find_accel(const cp_input *in, const char *name);
+int cp_input_find_pool(const cp_input *in, const char *name);
+int cp_input_find_offer(const cp_input *in, const char *name);
+int cp_input_find_job(const cp_input *in, const char *name);
+
+double cp_input_horizon_hours(const cp_input *in);
+
+#endif

@@ -1,0 +1,460 @@
+/*
+ * Mode enumeration (SPEC 2). Candidates are filtered in the order a user
+ * thinks about them: placement rules, then eligibility (accelerator type
+ * and memory, or machine-type label), then the time window. The counts
+ * kept at each stage give the reason for a job that ends with no mode.
+ */
+#include "cp_modes.h"
+
+#include "cp_alloc.h"
+#include "cp_buf.h"
+
+#include <math.h>
+#include <string.h>
+
+void cp_modeset_free(cp_modeset *ms)
+{
+    if (!ms)
+        return;
+    for (int r = 0; r < ms->n_res; r++)
+        cp_free(ms->res[r].id);
+    cp_free(ms->res);
+    cp_free(ms->res_of_pool);
+    cp_free(ms->ondemand_of_offer);
+    cp_free(ms->spot_of_offer);
+    cp_free(ms->modes);
+    cp_free(ms->job_first);
+    if (ms->reason)
+        for (int j = 0; j < ms->n_jobs; j++)
+            cp_free(ms->reason[j]);
+    cp_free(ms->reason);
+    cp_free(ms);
+}
+
+double cp_job_speedup(const cp_job *j, int k)
+{
+    switch (j->scaling) {
+    case CP_SCALING_LINEAR:
+        return k;
+    case CP_SCALING_AMDAHL:
+        return 1.0 / (j->serial_fraction + (1.0 - j->serial_fraction) / k);
+    case CP_SCALING_TABLE:
+        for (int i = 0; i < j->n_counts; i++)
+            if (j->counts[i] == k)
+                return j->speedup[i];
+        break;
+    }
+    return k;
+}
+
+double cp_busy_power_w(const cp_input *in, const cp_job *j, const cp_machine *m, int count)
+{
+    double acc_w = 0;
+    if (m->acc >= 0)
+        acc_w = in->accels[m->acc].power_w - in->accels[m->acc].idle_power_w;
+    double node_w = m->power_w - m->idle_power_w;
+    if (j->kind == CP_JOB_TRAINING)
+        return count * acc_w + count * j->cpus_per_accelerator * node_w / m->cpus;
+    return count * (m->accelerators * acc_w + node_w);
+}
+
+int cp_duration_slots(double hours, double slot_hours, double *last_frac)
+{
+    double x = hours / slot_hours;
+    double c = ceil(x - 1e-9);
+    int d = c < 1 ? 1 : (c > 1e9 ? 1000000000 : (int)c);
+    if (last_frac)
+        *last_frac = x - (d - 1);
+    return d;
+}
+
+void cp_job_window(const cp_input *in, const cp_job *j, int *s_lo, int *s_hi)
+{
+    double h = in->slot_hours;
+    double lo = ceil(j->release_hour / h - 1e-9);
+    double hi = floor(j->deadline_hour / h + 1e-9);
+    if (hi > in->slots)
+        hi = in->slots;
+    if (lo < 0)
+        lo = 0;
+    *s_lo = lo > 2e9 ? 2000000000 : (int)lo;
+    *s_hi = (int)hi;
+}
+
+double cp_model_memory_gb(const cp_model_mem *m)
+{
+    /* Bytes per parameter for the optimizer state (Rajbhandari et al.,
+     * ZeRO, SC'20, section 3.1): Adam keeps momentum and variance in fp32
+     * (8 B) and SGD with momentum one fp32 buffer (4 B); Adafactor's
+     * factored second moment is O(rows+cols), counted as 0. Training in
+     * less than fp32 adds an fp32 master copy of the weights (4 B). */
+    double b = m->bytes_per_parameter;
+    double opt = m->optimizer == CP_OPT_ADAM ? 8 : m->optimizer == CP_OPT_SGD ? 4 : 0;
+    if (b < 4)
+        opt += 4;
+    double bytes = m->parameters * (2 * b + opt); /* weights + gradients + state */
+    return bytes / 1e9 + m->micro_batch * m->activation_gb_per_sample;
+}
+
+/* Acklam's rational approximation, refined by one Halley step on erfc, so
+ * the result is accurate to about 1e-15. */
+double cp_normal_quantile(double p)
+{
+    static const double a[] = {-3.969683028665376e+01, 2.209460984245205e+02,
+                               -2.759285104469687e+02, 1.383577518672690e+02,
+                               -3.066479806614716e+01, 2.506628277459239e+00};
+    static const double b[] = {-5.447609879822406e+01, 1.615858368580409e+02,
+                               -1.556989798598866e+02, 6.680131188771972e+01,
+                               -1.328068155288572e+01};
+    static const double c[] = {-7.784894002430293e-03, -3.223964580411365e-01,
+                               -2.400758277161838e+00, -2.549732539343734e+00,
+                               4.374664141464968e+00, 2.938163982698783e+00};
+    static const double d[] = {7.784695709041462e-03, 3.224671290700398e-01,
+                               2.445134137142996e+00, 3.754408661907416e+00};
+    double x;
+    if (p <= 0)
+        return -INFINITY;
+    if (p >= 1)
+        return INFINITY;
+    if (p < 0.02425) {
+        double q = sqrt(-2 * log(p));
+        x = (((((c[0] * q + c[1]) * q + c[2]) * q + c[3]) * q + c[4]) * q + c[5]) /
+            ((((d[0] * q + d[1]) * q + d[2]) * q + d[3]) * q + 1);
+    } else if (p <= 1 - 0.02425) {
+        double q = p - 0.5, r = q * q;
+        x = (((((a[0] * r + a[1]) * r + a[2]) * r + a[3]) * r + a[4]) * r + a[5]) * q /
+            (((((b[0] * r + b[1]) * r + b[2]) * r + b[3]) * r + b[4]) * r + 1);
+    } else {
+        double q = sqrt(-2 * log(1 - p));
+        x = -(((((c[0] * q + c[1]) * q + c[2]) * q + c[3]) * q + c[4]) * q + c[5]) /
+            ((((d[0] * q + d[1]) * q + d[2]) * q + d[3]) * q + 1);
+    }
+    double e = 0.5 * erfc(-x / sqrt(2)) - p;
+    double u = e * sqrt(2 * M_PI) * exp(x * x / 2);
+    return x - u / (1 + x * u / 2);
+}
+
+static bool str_in(char *const *list, int n, const char *s)
+{
+    if (!s)
+        return false;
+    for (int i = 0; i < n; i++)
+        if (!strcmp(list[i], s))
+            return true;
+    return false;
+}
+
+static bool int_in(const int *list, int n, int v)
+{
+    for (int i = 0; i < n; i++)
+        if (list[i] == v)
+            return true;
+    return false;
+}
+
+static bool placement_allows(const cp_input *in, const cp_job *j, const cp_resource *r)
+{
+    const cp_placement *pl = &j->placement;
+    if (r->kind == CP_RES_POOL)
+        return pl->on_prem && (!pl->has_pools || int_in(pl->pools, pl->n_pools, r->index));
+    const cp_offer *o = &in->offers[r->index];
+    if (!pl->cloud)
+        return false;
+    if (r->kind == CP_RES_SPOT && !j->preemptible)
+        return false;
+    if (pl->has_offers && !int_in(pl->offers, pl->n_offers, r->index))
+        return false;
+    if (pl->has_providers && !str_in(pl->providers, pl->n_providers, o->provider))
+        return false;
+    if (pl->has_regions && !str_in(pl->regions, pl->n_regions, o->region))
+        return false;
+    return true;
+}
+
+static double throughput_for(const cp_job *j, int acc)
+{
+    for (int i = 0; i < j->n_throughput; i++)
+        if (j->throughput[i].acc == acc)
+            return j->throughput[i].value;
+    return 0;
+}
+
+static const cp_theta *theta_for(const cp_job *j, const char *type)
+{
+    for (int i = 0; i < j->n_theta; i++)
+        if (!strcmp(j->theta[i].type, type))
+            return &j->theta[i];
+    return NULL;
+}
+
+/* Base hours of job j with `count` units on machine m; 0 when ineligible. */
+static double base_hours(const cp_input *in, const cp_job *j, const cp_machine *m, int count)
+{
+    if (j->kind == CP_JOB_TRAINING) {
+        double thr = m->acc >= 0 ? throughput_for(j, m->acc) : 0;
+        if (thr <= 0)
+            return 0;
+        if (j->has_accelerator_memory && in->accels[m->acc].memory_gb < j->accelerator_memory_gb)
+            return 0;
+        return j->work / (3600.0 * thr * cp_job_speedup(j, count));
+    }
+    const cp_theta *th = m->type ? theta_for(j, m->type) : NULL;
+    if (!th)
+        return 0;
+    double k = count;
+    double t = th->theta[0] + th->theta[1] * j->input_gb / k + th->theta[2] * log(k) + th->theta[3] * k;
+    bool conf = j->has_deadline_confidence || in->has_deadline_confidence;
+    if (conf && th->has_sigma) {
+        double p = j->has_deadline_confidence ? j->deadline_confidence : in->deadline_confidence;
+        t += cp_normal_quantile(p) * th->sigma_seconds;
+    }
+    return t / 3600.0;
+}
+
+static int add_resources(const cp_input *in, cp_modeset *ms)
+{
+    int n = in->n_pools + in->n_offers;
+    for (int o = 0; o < in->n_offers; o++)
+        n += in->offers[o].has_spot;
+    ms->res = cp_calloc((size_t)(n ? n : 1), sizeof *ms->res);
+    ms->res_of_pool = cp_calloc((size_t)(in->n_pools ? in->n_pools : 1), sizeof(int));
+    ms->ondemand_of_offer = cp_calloc((size_t)(in->n_offers ? in->n_offers : 1), sizeof(int));
+    ms->spot_of_offer = cp_calloc((size_t)(in->n_offers ? in->n_offers : 1), sizeof(int));
+    if (!ms->res || !ms->res_of_pool || !ms->ondemand_of_offer || !ms->spot_of_offer)
+        return CP_ERR_NOMEM;
+    for (int p = 0; p < in->n_pools; p++) {
+        cp_resource *r = &ms->res[ms->n_res];
+        r->kind = CP_RES_POOL;
+        r->index = p;
+        r->mach = &in->pools[p].node;
+        r->site = in->pools[p].site;
+        r->name = in->pools[p].name;
+        if (!(r->id = cp_strdup(r->name)))
+            return CP_ERR_NOMEM;
+        ms->res_of_pool[p] = ms->n_res++;
+    }
+    for (int o = 0; o < in->n_offers; o++) {
+        const cp_offer *of = &in->offers[o];
+        for (int spot = 0; spot <= (of->has_spot ? 1 : 0); spot++) {
+            cp_resource *r = &ms->res[ms->n_res];
+            r->kind = spot ? CP_RES_SPOT : CP_RES_ONDEMAND;
+            r->index = o;
+            r->mach = &of->inst;
+            r->site = of->site;
+            r->name = of->name;
+            cp_buf b;
+            cp_buf_init(&b);
+            cp_buf_puts(&b, of->name);
+            if (spot)
+                cp_buf_puts(&b, ":spot");
+            if (!(r->id = cp_buf_detach(&b)))
+                return CP_ERR_NOMEM;
+            if (spot)
+                ms->spot_of_offer[o] = ms->n_res++;
+            else
+                ms->ondemand_of_offer[o] = ms->n_res++;
+        }
+        if (!of->has_spot)
+            ms->spot_of_offer[o] = -1;
+    }
+    return CP_OK;
+}
+
+static void fmt_hours(cp_buf *b, double h)
+{
+    char tmp[40];
+    snprintf(tmp, sizeof tmp, "%.2f", h);
+    /* trim trailing zeros: "9.50" -> "9.5", "6.00" -> "6" */
+    char *e = tmp + strlen(tmp) - 1;
+    while (*e == '0')
+        *e-- = '\0';
+    if (*e == '.')
+        *e = '\0';
+    cp_buf_puts(b, tmp);
+    cp_buf_puts(b, " h");
+}
+
+/* Why job j has no mode; a new string or NULL on out of memory. */
+static char *no_mode_reason(const cp_input *in, const cp_modeset *ms, const cp_job *j)
+{
+    cp_buf b;
+    cp_buf_init(&b);
+    int allowed = 0, typed = 0, eligible = 0;
+    double best_mem = -1;
+    int best_mem_acc = -1;
+    double fastest = INFINITY;
+    int fast_res = -1, fast_k = 0;
+    for (int r = 0; r < ms->n_res; r++) {
+        const cp_resource *res = &ms->res[r];
+        if (!placement_allows(in, j, res))
+            continue;
+        allowed++;
+        const cp_machine *m = res->mach;
+        if (j->kind == CP_JOB_TRAINING) {
+            if (m->acc < 0 || throughput_for(j, m->acc) <= 0)
+                continue;
+            typed++;
+            double mem = in->accels[m->acc].memory_gb;
+            if (j->has_accelerator_memory && mem < j->accelerator_memory_gb) {
+                if (mem > best_mem) {
+                    best_mem = mem;
+                    best_mem_acc = m->acc;
+                }
+                continue;
+            }
+        } else if (!m->type || !theta_for(j, m->type)) {
+            continue;
+        } else {
+            typed++;
+        }
+        eligible++;
+        for (int q = 0; q < j->n_counts; q++) {
+            double h = base_hours(in, j, m, j->counts[q]);
+            if (res->kind == CP_RES_SPOT)
+                h *= 1 + in->offers[res->index].spot_interruptions_per_hour *
+                             (j->checkpoint_minutes / 120 + j->restart_minutes / 60);
+            if (h > 0 && h < fastest) {
+                fastest = h;
+                fast_res = r;
+                fast_k = j->counts[q];
+            }
+        }
+    }
+    if (allowed == 0) {
+        cp_buf_puts(&b, "no pool or offer passes its placement rules");
+        if (!j->placement.on_prem && !j->placement.cloud)
+            cp_buf_puts(&b, " (both on_prem and cloud are false)");
+    } else if (typed == 0) {
+        if (j->kind == CP_JOB_TRAINING) {
+            cp_buf_puts(&b, "no eligible accelerator: throughput lists ");
+            for (int i = 0; i < j->n_throughput; i++)
+                cp_buf_printf(&b, "%s%s", i ? ", " : "", in->accels[j->throughput[i].acc].name);
+            cp_buf_printf(&b, ", and none of the %d pools and markets its placement allows carries one", allowed);
+        } else {
+            cp_buf_puts(&b, "no eligible machine type: runtime.theta lists ");
+            for (int i = 0; i < j->n_theta; i++)
+                cp_buf_printf(&b, "%s%s", i ? ", " : "", j->theta[i].type);
+            cp_buf_printf(&b, ", and none of the %d pools and markets its placement allows has one of those types", allowed);
+        }
+    } else if (eligible == 0) {
+        cp_buf_puts(&b, "no eligible accelerator: needs ");
+        cp_buf_num(&b, j->accelerator_memory_gb);
+        cp_buf_puts(&b, " GB per accelerator");
+        if (j->has_model)
+            cp_buf_puts(&b, " (estimated from its model)");
+        cp_buf_puts(&b, "; largest eligible is ");
+        cp_buf_num(&b, best_mem);
+        cp_buf_printf(&b, " GB (%s)", in->accels[best_mem_acc].name);
+    } else {
+        int lo, hi;
+        cp_job_window(in, j, &lo, &hi);
+        double wh = (hi - lo) * in->slot_hours;
+        if (hi <= lo) {
+            cp_buf_printf(&b, "its window is empty: release at ");
+            fmt_hours(&b, j->release_hour);
+            cp_buf_puts(&b, ", deadline at ");
+            fmt_hours(&b, j->deadline_hour);
+        } else {
+            const cp_resource *fr = &ms->res[fast_res];
+            cp_buf_puts(&b, "fastest mode takes ");
+            fmt_hours(&b, fastest);
+            if (j->kind == CP_JOB_TRAINING)
+                cp_buf_printf(&b, " on %d x %s (%s%s)", fast_k, in->accels[fr->mach->acc].name,
+                              fr->name, fr->kind == CP_RES_SPOT ? ", spot" : "");
+            else
+                cp_buf_printf(&b, " on %d x %s (%s%s)", fast_k, fr->mach->type, fr->name,
+                              fr->kind == CP_RES_SPOT ? ", spot" : "");
+            int d = cp_duration_slots(fastest, in->slot_hours, NULL);
+            if (d * in->slot_hours > fastest + 1e-9 && in->slot_hours != 1.0)
+                cp_buf_printf(&b, ", %d slots", d);
+            cp_buf_puts(&b, "; window is ");
+            fmt_hours(&b, wh);
+            cp_buf_puts(&b, " (slots ");
+            cp_buf_printf(&b, "%d to %d)", lo, hi);
+        }
+    }
+    return cp_buf_detach(&b);
+}
+
+int cp_modes_build(const cp_input *in, cp_modeset **out, cp_err *err)
+{
+    cp_modeset *ms = cp_calloc(1, sizeof *ms);
+    if (!ms)
+        return cp_err_nomem(err);
+    size_t cap = 0;
+    int rc = add_resources(in, ms);
+    if (rc)
+        goto fail;
+    ms->job_first = cp_calloc((size_t)in->n_jobs + 1, sizeof(int));
+    ms->reason = cp_calloc((size_t)(in->n_jobs ? in->n_jobs : 1), sizeof(char *));
+    if (!ms->job_first || !ms->reason) {
+        rc = CP_ERR_NOMEM;
+        goto fail;
+    }
+    ms->n_jobs = in->n_jobs;
+    for (int jj = 0; jj < in->n_jobs; jj++) {
+        const cp_job *j = &in->jobs[jj];
+        ms->job_first[jj] = ms->n_modes;
+        int lo, hi;
+        cp_job_window(in, j, &lo, &hi);
+        for (int r = 0; r < ms->n_res; r++) {
+            const cp_resource *res = &ms->res[r];
+            if (!placement_allows(in, j, res))
+                continue;
+            const cp_machine *m = res->mach;
+            for (int q = 0; q < j->n_counts; q++) {
+                int k = j->counts[q];
+                double base = base_hours(in, j, m, k);
+                if (!(base > 0) || !isfinite(base))
+                    continue;
+                double hours = base;
+                if (res->kind == CP_RES_SPOT)
+                    hours = base * (1 + in->offers[res->index].spot_interruptions_per_hour *
+                                            (j->checkpoint_minutes / 120 + j->restart_minutes / 60));
+                double frac;
+                int d = cp_duration_slots(hours, in->slot_hours, &frac);
+                if (hi - d < lo)
+                    continue;
+                if (CP_GROW(ms->modes, cap, (size_t)ms->n_modes + 1)) {
+                    rc = CP_ERR_NOMEM;
+                    goto fail;
+                }
+                cp_mode *md = &ms->modes[ms->n_modes++];
+                memset(md, 0, sizeof *md);
+                md->job = jj;
+                md->res = r;
+                md->count = k;
+                md->acc = m->acc;
+                if (j->kind == CP_JOB_TRAINING) {
+                    md->demand[CP_DIM_ACC] = k;
+                    md->demand[CP_DIM_CPU] = k * j->cpus_per_accelerator;
+                    md->demand[CP_DIM_MEM] = k * j->memory_gb_per_accelerator;
+                } else {
+                    md->demand[CP_DIM_ACC] = (double)k * m->accelerators;
+                    md->demand[CP_DIM_CPU] = k * m->cpus;
+                    md->demand[CP_DIM_MEM] = k * m->memory_gb;
+                }
+                md->base_hours = base;
+                md->hours = hours;
+                md->slots = d;
+                md->last_frac = frac;
+                md->busy_w = res->kind == CP_RES_POOL ? cp_busy_power_w(in, j, m, k) : 0;
+                md->s_min = lo;
+                md->s_max = hi - d;
+            }
+        }
+        if (ms->n_modes == ms->job_first[jj]) {
+            ms->reason[jj] = no_mode_reason(in, ms, j);
+            if (!ms->reason[jj]) {
+                rc = CP_ERR_NOMEM;
+                goto fail;
+            }
+        }
+    }
+    ms->job_first[in->n_jobs] = ms->n_modes;
+    *out = ms;
+    return CP_OK;
+fail:
+    cp_modeset_free(ms);
+    return rc == CP_ERR_NOMEM ? cp_err_nomem(err) : rc;
+}

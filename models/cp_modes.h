@@ -1,0 +1,75 @@
+/*
+ * Modes (SPEC section 2): for each job, every (resource, count) that
+ * passes placement and eligibility and fits between release and deadline,
+ * with its demand vector, duration, slot count, last-slot busy fraction,
+ * busy power and allowed start slots. Resources are the pools, then per
+ * offer its on-demand market and, when it has one, its spot market.
+ *
+ * A job with no mode gets a reason in words that says which rule removed
+ * which candidates. The planner and the verifier both build their modes
+ * here, so "what a mode is" has one definition.
+ */
+#ifndef CP_MODES_H
+#define CP_MODES_H
+
+#include "cp_input.h"
+
+typedef enum { CP_RES_POOL, CP_RES_ONDEMAND, CP_RES_SPOT } cp_res_kind;
+
+typedef struct cp_resource {
+    cp_res_kind kind;
+    int index;               /* pool or offer index */
+    const cp_machine *mach;  /* borrowed from the input */
+    int site;                /* the pool's site, the offer's site, or -1 */
+    const char *name;        /* pool or offer name (borrowed) */
+    char *id;                /* id prefix of its nodes/instances: POOL, OFFER, OFFER:spot */
+} cp_resource;
+
+enum { CP_DIM_ACC, CP_DIM_CPU, CP_DIM_MEM, CP_DIMS };
+
+typedef struct cp_mode {
+    int job, res, count;
+    int acc;                 /* accelerator index of the resource, -1 when none */
+    double demand[CP_DIMS];  /* accelerators, cpus, memory_gb */
+    double base_hours;       /* before the spot stretch */
+    double hours;            /* duration */
+    int slots;               /* d */
+    double last_frac;        /* busy fraction of the last slot */
+    double busy_w;           /* busy power on a pool (W, before PUE); 0 on markets */
+    int s_min, s_max;        /* allowed start slots, inclusive */
+} cp_mode;
+
+typedef struct cp_modeset {
+    cp_resource *res;
+    int n_res;
+    int *res_of_pool;       /* [n_pools] */
+    int *ondemand_of_offer; /* [n_offers] */
+    int *spot_of_offer;     /* [n_offers], -1 when no spot market */
+    cp_mode *modes;
+    int n_modes;
+    int *job_first;         /* modes of job j: [job_first[j], job_first[j+1]) */
+    char **reason;          /* [n_jobs]: why job j has no mode, NULL when it has */
+    int n_jobs;
+} cp_modeset;
+
+/* Builds the resources and every job's modes. *out is new on success. */
+int cp_modes_build(const cp_input *in, cp_modeset **out, cp_err *err);
+void cp_modeset_free(cp_modeset *ms);
+
+/* The speedup S(k) of a training job; k must be one of its counts. */
+double cp_job_speedup(const cp_job *j, int k);
+/* Busy power in W of `count` units of job j on machine m (SPEC 2). */
+double cp_busy_power_w(const cp_input *in, const cp_job *j, const cp_machine *m, int count);
+/* Slots occupied and last-slot fraction for a duration (SPEC 2). */
+int cp_duration_slots(double hours, double slot_hours, double *last_frac);
+/* First allowed start slot and the exclusive end slot bound of a job:
+ * s >= s_lo and s + d <= s_hi. */
+void cp_job_window(const cp_input *in, const cp_job *j, int *s_lo, int *s_hi);
+
+/* Extension (docs/models.md): accelerator memory in GB estimated from a
+ * model description: weights + gradients + optimizer state + activations. */
+double cp_model_memory_gb(const cp_model_mem *m);
+/* Standard normal quantile, for runtime margins (p in (0,1)). */
+double cp_normal_quantile(double p);
+
+#endif

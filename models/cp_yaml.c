@@ -1,0 +1,397 @@
+/*
+ * YAML → cp_node tree. libyaml's document API resolves aliases to shared
+ * node ids (and even lets an anchor refer to itself), so the copy below
+ * expands aliases while counting nodes and depth: an alias bomb or a
+ * cycle stops at CP_YAML_MAX_NODES / CP_YAML_MAX_DEPTH with an error.
+ */
+#include "cp_yaml.h"
+
+#include "cp_alloc.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <yaml.h>
+
+typedef struct {
+    yaml_document_t *doc;
+    const char *name;
+    long nodes;
+    cp_diags *diags;
+    int rc;
+} copy_ctx;
+
+static cp_pos mark_pos(const char *name, yaml_mark_t m)
+{
+    cp_pos p = {name, (int)m.line + 1, (int)m.column + 1};
+    return p;
+}
+
+void cp_node_free(cp_node *n)
+{
+    if (!n)
+        return;
+    size_t k = n->kind == CP_NODE_MAP ? 2 * n->n : n->n;
+    for (size_t i = 0; i < k; i++)
+        cp_node_free(n->kids[i]);
+    cp_free(n->kids);
+    cp_free(n->str);
+    cp_free(n);
+}
+
+static int key_cmp(const void *a, const void *b)
+{
+    const cp_node *x = *(cp_node *const *)a, *y = *(cp_node *const *)b;
+    int c = strcmp(x->str, y->str);
+    if (c)
+        return c;
+    if (x->pos.line != y->pos.line)
+        return x->pos.line < y->pos.line ? -1 : 1;
+    return x->pos.col < y->pos.col ? -1 : x->pos.col > y->pos.col;
+}
+
+/* Reports duplicate keys of a map: sorting keeps this O(n log n). */
+static int check_duplicates(copy_ctx *c, cp_node *map)
+{
+    if (map->n < 2)
+        return CP_OK;
+    cp_node **keys = cp_calloc(map->n, sizeof *keys);
+    if (!keys)
+        return CP_ERR_NOMEM;
+    for (size_t i = 0; i < map->n; i++)
+        keys[i] = map->kids[2 * i];
+    qsort(keys, map->n, sizeof *keys, key_cmp);
+    int rc = CP_OK;
+    for (size_t i = 1; i < map->n; i++) {
+        if (strcmp(keys[i]->str, keys[i - 1]->str) == 0) {
+            rc = cp_diags_add(c->diags, CP_ERR_INPUT, keys[i]->pos,
+                              "duplicate key '%s' (first at line %d, column %d)",
+                              keys[i]->str, keys[i - 1]->pos.line, keys[i - 1]->pos.col);
+        }
+    }
+    cp_free(keys);
+    return rc;
+}
+
+static int copy_node(copy_ctx *c, yaml_node_t *yn, int depth, cp_node **out)
+{
+    cp_pos pos = mark_pos(c->name, yn->start_mark);
+    if (depth > CP_YAML_MAX_DEPTH)
+        return cp_diags_add(c->diags, CP_ERR_INPUT, pos,
+                            "nesting deeper than %d levels", CP_YAML_MAX_DEPTH);
+    if (++c->nodes > CP_YAML_MAX_NODES)
+        return cp_diags_add(c->diags, CP_ERR_INPUT, pos,
+                            "document expands to more than %ld nodes (alias expansion?)",
+                            (long)CP_YAML_MAX_NODES);
+    cp_node *n = cp_calloc(1, sizeof *n);
+    if (!n)
+        return CP_ERR_NOMEM;
+    n->pos = pos;
+    int rc = CP_OK;
+    switch (yn->type) {
+    case YAML_SCALAR_NODE: {
+        n->kind = CP_NODE_SCALAR;
+        n->str = cp_strndup((const char *)yn->data.scalar.value, yn->data.scalar.length);
+        if (!n->str) {
+            rc = CP_ERR_NOMEM;
+            break;
+        }
+        if (strlen(n->str) != yn->data.scalar.length) {
+            rc = cp_diags_add(c->diags, CP_ERR_INPUT, pos, "scalar contains a NUL character");
+            break;
+        }
+        /* The document API gives every untagged scalar the !!str tag, so
+         * only the style tells a quoted scalar from a plain one. */
+        n->quoted = yn->data.scalar.style != YAML_PLAIN_SCALAR_STYLE;
+        break;
+    }
+    case YAML_SEQUENCE_NODE: {
+        n->kind = CP_NODE_SEQ;
+        yaml_node_item_t *it = yn->data.sequence.items.start;
+        size_t cnt = (size_t)(yn->data.sequence.items.top - it);
+        n->kids = cp_calloc(cnt ? cnt : 1, sizeof *n->kids);
+        if (!n->kids) {
+            rc = CP_ERR_NOMEM;
+            break;
+        }
+        for (size_t i = 0; i < cnt && rc == CP_OK; i++) {
+            yaml_node_t *child = yaml_document_get_node(c->doc, it[i]);
+            rc = copy_node(c, child, depth + 1, &n->kids[i]);
+            if (rc == CP_OK)
+                n->n = i + 1;
+        }
+        break;
+    }
+    case YAML_MAPPING_NODE: {
+        n->kind = CP_NODE_MAP;
+        yaml_node_pair_t *p = yn->data.mapping.pairs.start;
+        size_t cnt = (size_t)(yn->data.mapping.pairs.top - p);
+        n->kids = cp_calloc(cnt ? 2 * cnt : 1, sizeof *n->kids);
+        if (!n->kids) {
+            rc = CP_ERR_NOMEM;
+            break;
+        }
+        for (size_t i = 0; i < cnt && rc == CP_OK; i++) {
+            yaml_node_t *k = yaml_document_get_node(c->doc, p[i].key);
+            yaml_node_t *v = yaml_document_get_node(c->doc, p[i].value);
+            if (k->type != YAML_SCALAR_NODE) {
+                rc = cp_diags_add(c->diags, CP_ERR_INPUT, mark_pos(c->name, k->start_mark),
+                                  "mapping key must be a scalar");
+                break;
+            }
+            rc = copy_node(c, k, depth + 1, &n->kids[2 * i]);
+            if (rc == CP_OK)
+                rc = copy_node(c, v, depth + 1, &n->kids[2 * i + 1]);
+            if (rc == CP_OK) {
+                n->n = i + 1;
+            } else {
+                /* keep the half-built pair owned so it is freed */
+                n->n = i + 1;
+                if (!n->kids[2 * i])
+                    n->n = i;
+                else if (!n->kids[2 * i + 1]) {
+                    cp_node_free(n->kids[2 * i]);
+                    n->kids[2 * i] = NULL;
+                    n->n = i;
+                }
+            }
+        }
+        if (rc == CP_OK)
+            rc = check_duplicates(c, n);
+        break;
+    }
+    default:
+        rc = cp_diags_add(c->diags, CP_ERR_INPUT, pos, "empty node");
+        break;
+    }
+    if (rc != CP_OK) {
+        cp_node_free(n);
+        return rc;
+    }
+    *out = n;
+    return CP_OK;
+}
+
+int cp_yaml_load_string(const char *name, const char *text, size_t len,
+                        cp_node **out, cp_diags *diags)
+{
+    yaml_parser_t parser;
+    yaml_document_t doc;
+    int rc = CP_OK;
+    if (!yaml_parser_initialize(&parser))
+        return cp_diags_add(diags, CP_ERR_NOMEM, cp_pos_none(), "out of memory");
+    yaml_parser_set_input_string(&parser, (const unsigned char *)text, len);
+    if (!yaml_parser_load(&parser, &doc)) {
+        const char *what = parser.problem ? parser.problem : "cannot parse YAML";
+        yaml_mark_t m = parser.problem_mark;
+        if (parser.error == YAML_MEMORY_ERROR)
+            rc = cp_diags_add(diags, CP_ERR_NOMEM, cp_pos_none(), "out of memory");
+        else if (parser.context)
+            rc = cp_diags_add(diags, CP_ERR_INPUT, mark_pos(name, m), "%s %s", parser.context, what);
+        else
+            rc = cp_diags_add(diags, CP_ERR_INPUT, mark_pos(name, m), "%s", what);
+        yaml_parser_delete(&parser);
+        return rc;
+    }
+    yaml_node_t *root = yaml_document_get_root_node(&doc);
+    if (!root) {
+        cp_pos p = {name, 1, 1};
+        rc = cp_diags_add(diags, CP_ERR_INPUT, p, "empty file: expected a mapping with keys such as 'horizon' and 'jobs'");
+        goto out;
+    }
+    copy_ctx c = {&doc, name, 0, diags, CP_OK};
+    cp_node *tree = NULL;
+    rc = copy_node(&c, root, 0, &tree);
+    if (rc == CP_ERR_NOMEM && diags->worst == CP_OK)
+        cp_diags_add(diags, CP_ERR_NOMEM, cp_pos_none(), "out of memory");
+    if (rc != CP_OK)
+        goto out;
+    /* A second document in the same file is not part of the format. */
+    yaml_document_t doc2;
+    if (!yaml_parser_load(&parser, &doc2)) {
+        rc = cp_diags_add(diags, CP_ERR_INPUT, mark_pos(name, parser.problem_mark), "%s",
+                          parser.problem ? parser.problem : "cannot parse YAML");
+    } else {
+        yaml_node_t *r2 = yaml_document_get_root_node(&doc2);
+        if (r2)
+            rc = cp_diags_add(diags, CP_ERR_INPUT, mark_pos(name, r2->start_mark),
+                              "a second YAML document; each file holds one mapping");
+        yaml_document_delete(&doc2);
+    }
+    if (rc != CP_OK) {
+        cp_node_free(tree);
+        goto out;
+    }
+    *out = tree;
+out:
+    yaml_document_delete(&doc);
+    yaml_parser_delete(&parser);
+    return rc;
+}
+
+int cp_yaml_load_file(const char *path, cp_node **out, cp_diags *diags)
+{
+    cp_pos p = {path, 0, 0};
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return cp_diags_add(diags, CP_ERR_INPUT, p, "cannot open: %s", strerror(errno));
+    struct stat st;
+    if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
+        fclose(f);
+        return cp_diags_add(diags, CP_ERR_INPUT, p, "is a directory, not a YAML file");
+    }
+    size_t cap = 65536, len = 0;
+    char *text = cp_malloc(cap);
+    int rc = CP_OK;
+    if (!text) {
+        fclose(f);
+        return cp_diags_add(diags, CP_ERR_NOMEM, cp_pos_none(), "out of memory");
+    }
+    for (;;) {
+        if (len == cap) {
+            if ((long)cap >= CP_YAML_MAX_FILE_BYTES) {
+                rc = cp_diags_add(diags, CP_ERR_INPUT, p, "file is larger than %ld MiB",
+                                  CP_YAML_MAX_FILE_BYTES / (1024 * 1024));
+                goto out;
+            }
+            char *nt = cp_reallocarray(text, cap * 2, 1);
+            if (!nt) {
+                rc = cp_diags_add(diags, CP_ERR_NOMEM, cp_pos_none(), "out of memory");
+                goto out;
+            }
+            text = nt;
+            cap *= 2;
+        }
+        size_t got = fread(text + len, 1, cap - len, f);
+        len += got;
+        if (got == 0) {
+            if (ferror(f))
+                rc = cp_diags_add(diags, CP_ERR_INPUT, p, "cannot read: %s", strerror(errno));
+            break;
+        }
+    }
+    if (rc == CP_OK)
+        rc = cp_yaml_load_string(path, text, len, out, diags);
+out:
+    cp_free(text);
+    fclose(f);
+    return rc;
+}
+
+cp_node *cp_map_get(const cp_node *map, const char *key)
+{
+    if (!map || map->kind != CP_NODE_MAP)
+        return NULL;
+    for (size_t i = 0; i < map->n; i++)
+        if (strcmp(map->kids[2 * i]->str, key) == 0)
+            return map->kids[2 * i + 1];
+    return NULL;
+}
+
+const char *cp_node_kind_name(const cp_node *n)
+{
+    switch (n->kind) {
+    case CP_NODE_SCALAR:
+        return "a scalar";
+    case CP_NODE_SEQ:
+        return "a sequence";
+    case CP_NODE_MAP:
+        return "a mapping";
+    }
+    return "?";
+}
+
+bool cp_scalar_is_null(const cp_node *n)
+{
+    if (n->kind != CP_NODE_SCALAR || n->quoted)
+        return false;
+    const char *s = n->str;
+    return !*s || !strcmp(s, "~") || !strcmp(s, "null") || !strcmp(s, "Null") || !strcmp(s, "NULL");
+}
+
+bool cp_scalar_bool(const cp_node *n, bool *out)
+{
+    if (n->kind != CP_NODE_SCALAR || n->quoted)
+        return false;
+    const char *s = n->str;
+    if (!strcmp(s, "true") || !strcmp(s, "True") || !strcmp(s, "TRUE")) {
+        *out = true;
+        return true;
+    }
+    if (!strcmp(s, "false") || !strcmp(s, "False") || !strcmp(s, "FALSE")) {
+        *out = false;
+        return true;
+    }
+    return false;
+}
+
+static bool all_in(const char *s, const char *set)
+{
+    if (!*s)
+        return false;
+    for (; *s; s++)
+        if (!strchr(set, *s))
+            return false;
+    return true;
+}
+
+/* YAML 1.2 core schema numbers, matched by hand because strtod accepts
+ * more (hex floats, "inf", "nan", leading spaces) than the schema does. */
+bool cp_scalar_number(const cp_node *n, double *out)
+{
+    if (n->kind != CP_NODE_SCALAR || n->quoted)
+        return false;
+    const char *s = n->str;
+    const char *b = s + (*s == '+' || *s == '-');
+    bool neg = *s == '-';
+    if (!strcmp(b, ".inf") || !strcmp(b, ".Inf") || !strcmp(b, ".INF")) {
+        *out = neg ? -INFINITY : INFINITY;
+        return true;
+    }
+    if (!strcmp(s, ".nan") || !strcmp(s, ".NaN") || !strcmp(s, ".NAN")) {
+        *out = NAN;
+        return true;
+    }
+    if (!strncmp(s, "0x", 2) && all_in(s + 2, "0123456789abcdefABCDEF")) {
+        *out = (double)strtoull(s + 2, NULL, 16);
+        return true;
+    }
+    if (!strncmp(s, "0o", 2) && all_in(s + 2, "01234567")) {
+        *out = (double)strtoull(s + 2, NULL, 8);
+        return true;
+    }
+    /* [-+]? ( \. [0-9]+ | [0-9]+ ( \. [0-9]* )? ) ( [eE] [-+]? [0-9]+ )? */
+    const char *p = b;
+    int digits = 0;
+    while (*p >= '0' && *p <= '9') {
+        p++;
+        digits++;
+    }
+    if (*p == '.') {
+        p++;
+        int frac = 0;
+        while (*p >= '0' && *p <= '9') {
+            p++;
+            frac++;
+        }
+        if (!digits && !frac)
+            return false;
+    } else if (!digits) {
+        return false;
+    }
+    if (*p == 'e' || *p == 'E') {
+        p++;
+        if (*p == '+' || *p == '-')
+            p++;
+        if (!(*p >= '0' && *p <= '9'))
+            return false;
+        while (*p >= '0' && *p <= '9')
+            p++;
+    }
+    if (*p)
+        return false;
+    *out = strtod(s, NULL);
+    return true;
+}

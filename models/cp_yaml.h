@@ -1,0 +1,55 @@
+/*
+ * A YAML file as a small tree of our own (cp_node), read with libyaml's
+ * document API. Owning our tree keeps libyaml types out of every other
+ * file, gives each node its FILE:LINE:COLUMN, bounds what an input can
+ * cost (file size, depth, node count, alias expansion), and lets what-if
+ * scenarios edit inputs before they are interpreted.
+ *
+ * Scalars keep their text; cp_scalar_* resolve them by YAML 1.2's core
+ * schema (a quoted scalar is always a string).
+ */
+#ifndef CP_YAML_H
+#define CP_YAML_H
+
+#include "cp_err.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+
+typedef enum { CP_NODE_SCALAR, CP_NODE_SEQ, CP_NODE_MAP } cp_node_kind;
+
+typedef struct cp_node cp_node;
+struct cp_node {
+    cp_node_kind kind;
+    cp_pos pos;
+    char *str;      /* scalar text (NUL-terminated), NULL otherwise */
+    bool quoted;    /* quoted or block style: always a string */
+    size_t n;       /* seq: items; map: pairs */
+    cp_node **kids; /* seq: n items; map: 2n, keys at 2i, values at 2i+1 */
+};
+
+/* Limits an input may reach; past them the loader refuses it cleanly. */
+#define CP_YAML_MAX_FILE_BYTES (64L * 1024 * 1024)
+#define CP_YAML_MAX_DEPTH 64
+#define CP_YAML_MAX_NODES 2000000L
+
+/* Reads `path` (borrowed; must outlive the tree, since positions point at
+ * it). On success *out is the root (never NULL; an empty document is an
+ * error). Errors go to `diags` with positions; returns CP_OK or a code. */
+int cp_yaml_load_file(const char *path, cp_node **out, cp_diags *diags);
+/* The same, from memory; `name` is used in positions. */
+int cp_yaml_load_string(const char *name, const char *text, size_t len,
+                        cp_node **out, cp_diags *diags);
+void cp_node_free(cp_node *n);
+
+/* Map lookup by key text; NULL when absent. */
+cp_node *cp_map_get(const cp_node *map, const char *key);
+const char *cp_node_kind_name(const cp_node *n);
+
+/* Core-schema resolution of a scalar. */
+bool cp_scalar_is_null(const cp_node *n);
+/* Number: ints, floats, .inf, .nan (not when quoted). */
+bool cp_scalar_number(const cp_node *n, double *out);
+bool cp_scalar_bool(const cp_node *n, bool *out);
+
+#endif

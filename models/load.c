@@ -1,0 +1,651 @@
+/*
+ * The input loader (SPEC section 1): reads each file into a cp_node tree,
+ * merges the trees (sequences concatenated in command-line order, the
+ * horizon and objective mappings key by key), then converts and checks
+ * every entity, collecting all errors (up to CP_DIAGS_MAX) in one run.
+ * Jobs live in load_jobs.c; the typed field readers in load_fields.c.
+ */
+#include "cp_input.h"
+#include "load_internal.h"
+
+#include "cp_alloc.h"
+
+#include <limits.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { K_SITES, K_ACCELS, K_POOLS, K_OFFERS, K_JOBS, K_SCENARIOS, K_COUNT };
+static const char *const kind_keys[K_COUNT] = {"sites", "accelerators", "pools",
+                                                "offers", "jobs", "scenarios"};
+
+typedef struct nodevec {
+    cp_node **v;
+    size_t n, cap;
+} nodevec;
+
+static bool push(lctx *c, nodevec *nv, cp_node *n)
+{
+    if (CP_GROW(nv->v, nv->cap, nv->n + 1)) {
+        c->nomem = true;
+        return false;
+    }
+    nv->v[nv->n++] = n;
+    return true;
+}
+
+static void machine_release(cp_machine *m)
+{
+    cp_free(m->type);
+}
+
+void cp_input_free(cp_input *in)
+{
+    if (!in)
+        return;
+    for (int i = 0; i < in->n_sites; i++) {
+        cp_site *s = &in->sites[i];
+        cp_free(s->name);
+        series_release(&s->energy_price);
+        series_release(&s->carbon_intensity);
+        series_release(&s->power_cap_kw);
+    }
+    cp_free(in->sites);
+    for (int i = 0; i < in->n_accels; i++)
+        cp_free(in->accels[i].name);
+    cp_free(in->accels);
+    for (int i = 0; i < in->n_pools; i++) {
+        cp_free(in->pools[i].name);
+        series_release(&in->pools[i].available);
+        machine_release(&in->pools[i].node);
+    }
+    cp_free(in->pools);
+    for (int i = 0; i < in->n_offers; i++) {
+        cp_offer *o = &in->offers[i];
+        cp_free(o->name);
+        cp_free(o->provider);
+        cp_free(o->region);
+        machine_release(&o->inst);
+        series_release(&o->quota);
+        series_release(&o->spot_quota);
+    }
+    cp_free(in->offers);
+    for (int i = 0; i < in->n_jobs; i++) {
+        cp_job *j = &in->jobs[i];
+        cp_free(j->name);
+        cp_free(j->placement.pools);
+        cp_free(j->placement.offers);
+        for (int k = 0; k < j->placement.n_providers; k++)
+            cp_free(j->placement.providers[k]);
+        cp_free(j->placement.providers);
+        for (int k = 0; k < j->placement.n_regions; k++)
+            cp_free(j->placement.regions[k]);
+        cp_free(j->placement.regions);
+        cp_free(j->throughput);
+        cp_free(j->counts);
+        cp_free(j->speedup);
+        for (int k = 0; k < j->n_theta; k++)
+            cp_free(j->theta[k].type);
+        cp_free(j->theta);
+    }
+    cp_free(in->jobs);
+    cp_free(in->start);
+    for (int i = 0; i < in->n_files; i++)
+        cp_free(in->files[i]);
+    cp_free(in->files);
+    cp_free(in);
+}
+
+#define FIND(fn, arr, cnt)                                                    \
+    int fn(const cp_input *in, const char *name)                              \
+    {                                                                         \
+        for (int i = 0; i < in->cnt; i++)                                     \
+            if (in->arr[i].name && !strcmp(in->arr[i].name, name))           \
+                return i;                                                     \
+        return -1;                                                            \
+    }
+FIND(cp_input_find_site, sites, n_sites)
+FIND(cp_input_find_accel, accels, n_accels)
+FIND(cp_input_find_pool, pools, n_pools)
+FIND(cp_input_find_offer, offers, n_offers)
+FIND(cp_input_find_job, jobs, n_jobs)
+
+double cp_input_horizon_hours(const cp_input *in)
+{
+    return in->slots * in->slot_hours;
+}
+
+/* ---- merging ---------------------------------------------------------- */
+
+typedef struct merged {
+    nodevec kinds[K_COUNT];
+    nodevec horizon;   /* key, value, key, value, ... */
+    nodevec objective;
+} merged;
+
+static void merge_map(lctx *c, nodevec *pairs, const cp_node *map, const char *name)
+{
+    if (!want_map(c, map, NULL, name))
+        return;
+    for (size_t i = 0; i < map->n; i++) {
+        cp_node *k = map->kids[2 * i], *v = map->kids[2 * i + 1];
+        bool dup = false;
+        for (size_t j = 0; j < pairs->n; j += 2) {
+            if (!strcmp(pairs->v[j]->str, k->str)) {
+                const cp_pos *p = &pairs->v[j]->pos;
+                lerr(c, k, NULL, "'%s.%s' is given twice (first at %s:%d:%d)", name, k->str,
+                     p->file, p->line, p->col);
+                dup = true;
+                break;
+            }
+        }
+        if (!dup && push(c, pairs, k))
+            push(c, pairs, v);
+    }
+}
+
+static void merge_root(lctx *c, merged *m, const cp_node *root)
+{
+    if (root->kind != CP_NODE_MAP) {
+        lerr(c, root, NULL,
+             "the top level must be a mapping with keys such as 'horizon' and 'jobs', got %s",
+             cp_node_kind_name(root));
+        return;
+    }
+    static const char *const top[] = {"version", "horizon", "objective", "sites", "accelerators",
+                                      "pools", "offers", "jobs", "scenarios", NULL};
+    check_keys(c, root, NULL, top, NULL, NULL);
+    for (size_t i = 0; i < root->n; i++) {
+        const char *k = root->kids[2 * i]->str;
+        cp_node *v = root->kids[2 * i + 1];
+        if (!strcmp(k, "version")) {
+            int ver;
+            if (get_int(c, v, NULL, "version", 1, 1, &ver) && ver != 1)
+                lerr(c, v, NULL, "unsupported version");
+        } else if (!strcmp(k, "horizon")) {
+            merge_map(c, &m->horizon, v, "horizon");
+        } else if (!strcmp(k, "objective")) {
+            merge_map(c, &m->objective, v, "objective");
+        } else {
+            for (int kk = 0; kk < K_COUNT; kk++) {
+                if (strcmp(k, kind_keys[kk]))
+                    continue;
+                if (cp_scalar_is_null(v))
+                    break; /* "jobs:" with nothing under it: an empty list */
+                if (!want_seq(c, v, NULL, k))
+                    break;
+                for (size_t j = 0; j < v->n; j++)
+                    push(c, &m->kinds[kk], v->kids[j]);
+            }
+        }
+    }
+}
+
+/* ---- horizon and objective ------------------------------------------- */
+
+static cp_node *pair_get(const nodevec *pairs, const char *key)
+{
+    for (size_t i = 0; i < pairs->n; i += 2)
+        if (!strcmp(pairs->v[i]->str, key))
+            return pairs->v[i + 1];
+    return NULL;
+}
+
+static void check_pair_keys(lctx *c, const nodevec *pairs, const char *ent,
+                            const char *const *keys)
+{
+    cp_node tmp = {CP_NODE_MAP, {NULL, 0, 0}, NULL, false, pairs->n / 2, pairs->v};
+    check_keys(c, &tmp, ent, keys, NULL, NULL);
+}
+
+static void load_horizon(lctx *c, const nodevec *h, const nodevec *all_roots_first)
+{
+    static const char *const keys[] = {"slots", "slot_hours", "start", NULL};
+    cp_input *in = c->in;
+    in->slot_hours = 1.0;
+    check_pair_keys(c, h, "horizon", keys);
+    cp_node *n = pair_get(h, "slots");
+    if (!n) {
+        cp_node *at = all_roots_first->n ? all_roots_first->v[0] : NULL;
+        lerr(c, at, NULL, "missing 'horizon.slots' (the number of time slots, 1..10000)");
+    } else if (get_int(c, n, "horizon", "slots", 1, 10000, &in->slots)) {
+        c->slots = in->slots;
+    }
+    if ((n = pair_get(h, "slot_hours")))
+        get_num(c, n, "horizon", "slot_hours", R_POS, &in->slot_hours);
+    if ((n = pair_get(h, "start")))
+        get_str(c, n, "horizon", "start", &in->start);
+}
+
+static void load_objective(lctx *c, const nodevec *o)
+{
+    static const char *const keys[] = {"carbon_price_per_ton", "budget", "deadline_confidence", NULL};
+    cp_input *in = c->in;
+    check_pair_keys(c, o, "objective", keys);
+    cp_node *n;
+    if ((n = pair_get(o, "carbon_price_per_ton")))
+        get_num(c, n, "objective", "carbon_price_per_ton", R_NONNEG, &in->carbon_price_per_ton);
+    if ((n = pair_get(o, "budget")))
+        in->has_budget = get_num(c, n, "objective", "budget", R_NONNEG, &in->budget);
+    if ((n = pair_get(o, "deadline_confidence")))
+        in->has_deadline_confidence = get_num(c, n, "objective", "deadline_confidence", R_PROB,
+                                              &in->deadline_confidence);
+}
+
+/* ---- entities --------------------------------------------------------- */
+
+/* Reads `name` of entity `i`; returns the display name into ent. */
+static void entity_name(lctx *c, const cp_node *map, const char *kind, int i, char **name,
+                        char *ent, size_t size)
+{
+    cp_node *n = cp_map_get(map, "name");
+    char label[64];
+    ent_name(label, sizeof label, kind, NULL, i);
+    if (!n)
+        lerr(c, map, label, "missing required key 'name'");
+    else
+        get_str(c, n, label, "name", name);
+    ent_name(ent, size, kind, *name, i);
+}
+
+static void require(lctx *c, const cp_node *map, const char *ent, const char *key)
+{
+    if (!cp_map_get(map, key))
+        lerr(c, map, ent, "missing required key '%s'", key);
+}
+
+static void load_accels(lctx *c, const nodevec *v)
+{
+    cp_input *in = c->in;
+    in->accels = cp_calloc(v->n ? v->n : 1, sizeof *in->accels);
+    if (!in->accels) {
+        c->nomem = true;
+        return;
+    }
+    static const char *const keys[] = {"name", "memory_gb", "power_w", "idle_power_w", NULL};
+    for (size_t i = 0; i < v->n; i++) {
+        cp_accel *a = &in->accels[in->n_accels++];
+        const cp_node *m = v->v[i];
+        char ent[200];
+        a->pos = m->pos;
+        if (!want_map(c, m, NULL, "accelerators[]"))
+            continue;
+        entity_name(c, m, "accelerator", (int)i, &a->name, ent, sizeof ent);
+        check_keys(c, m, ent, keys, NULL, NULL);
+        cp_node *n;
+        require(c, m, ent, "memory_gb");
+        if ((n = cp_map_get(m, "memory_gb")))
+            get_num(c, n, ent, "memory_gb", R_POS, &a->memory_gb);
+        if ((n = cp_map_get(m, "power_w")))
+            get_num(c, n, ent, "power_w", R_NONNEG, &a->power_w);
+        if ((n = cp_map_get(m, "idle_power_w")) &&
+            get_num(c, n, ent, "idle_power_w", R_NONNEG, &a->idle_power_w) &&
+            a->idle_power_w > a->power_w)
+            lerr(c, n, ent, "'idle_power_w' (%g) must not exceed 'power_w' (%g)", a->idle_power_w,
+                 a->power_w);
+    }
+}
+
+static void load_sites(lctx *c, const nodevec *v)
+{
+    cp_input *in = c->in;
+    in->sites = cp_calloc(v->n ? v->n : 1, sizeof *in->sites);
+    if (!in->sites) {
+        c->nomem = true;
+        return;
+    }
+    static const char *const keys[] = {"name", "pue", "energy_price", "carbon_intensity",
+                                       "power_cap_kw", NULL};
+    for (size_t i = 0; i < v->n; i++) {
+        cp_site *s = &in->sites[in->n_sites++];
+        const cp_node *m = v->v[i];
+        char ent[200];
+        s->pos = m->pos;
+        s->pue = 1.0;
+        if (!want_map(c, m, NULL, "sites[]"))
+            continue;
+        entity_name(c, m, "site", (int)i, &s->name, ent, sizeof ent);
+        check_keys(c, m, ent, keys, NULL, NULL);
+        cp_node *n;
+        if ((n = cp_map_get(m, "pue")))
+            get_num(c, n, ent, "pue", R_GE1, &s->pue);
+        if ((n = cp_map_get(m, "energy_price")))
+            get_series(c, n, ent, "energy_price", R_NONNEG, false, 0, 0, &s->energy_price);
+        if ((n = cp_map_get(m, "carbon_intensity")))
+            get_series(c, n, ent, "carbon_intensity", R_NONNEG, false, 0, 0, &s->carbon_intensity);
+        if ((n = cp_map_get(m, "power_cap_kw")))
+            get_series(c, n, ent, "power_cap_kw", R_POS, false, 0, 0, &s->power_cap_kw);
+    }
+}
+
+static bool zero_series(lctx *c, cp_series *s, double value)
+{
+    if (s->v)
+        return true;
+    s->v = cp_calloc(1, sizeof *s->v);
+    if (!s->v) {
+        c->nomem = true;
+        return false;
+    }
+    s->v[0] = value;
+    s->n = 1;
+    s->set = false;
+    return true;
+}
+
+static int ref_site(lctx *c, const cp_node *n, const char *ent)
+{
+    char *name = NULL;
+    if (!get_str(c, n, ent, "site", &name))
+        return -1;
+    int i = cp_input_find_site(c->in, name);
+    if (i < 0)
+        lerr(c, n, ent, "unknown site '%s'", name);
+    cp_free(name);
+    return i;
+}
+
+static void load_machine(lctx *c, const cp_node *m, const char *ent, const char *key,
+                         const char *default_type, cp_machine *out)
+{
+    static const char *const keys[] = {"type", "accelerator", "accelerators", "cpus",
+                                       "memory_gb", "power_w", "idle_power_w", NULL};
+    out->acc = -1;
+    char sub[240];
+    snprintf(sub, sizeof sub, "%s %s", ent, key);
+    cp_node *n;
+    if ((n = cp_map_get(m, "type")))
+        get_str(c, n, sub, "type", &out->type);
+    if (!out->type && default_type && !(out->type = cp_strdup(default_type)))
+        c->nomem = true;
+    cp_node *an = cp_map_get(m, "accelerator");
+    if (an) {
+        char *name = NULL;
+        if (get_str(c, an, sub, "accelerator", &name)) {
+            out->acc = cp_input_find_accel(c->in, name);
+            if (out->acc < 0)
+                lerr(c, an, sub, "unknown accelerator '%s'", name);
+            cp_free(name);
+        }
+    }
+    cp_node *cn = cp_map_get(m, "accelerators");
+    if (cn && get_int(c, cn, sub, "accelerators", 0, INT_MAX, &out->accelerators)) {
+        if (an && out->accelerators == 0)
+            lerr(c, cn, sub, "'accelerators' must be > 0 when 'accelerator' is set");
+        if (!an && out->accelerators > 0)
+            lerr(c, cn, sub, "'accelerators' is %d but no 'accelerator' type is given",
+                 out->accelerators);
+    } else if (an && !cn) {
+        lerr(c, an, sub, "'accelerator' is set but 'accelerators' (how many per %s) is missing",
+             !strcmp(key, "node") ? "node" : "instance");
+    }
+    check_keys(c, m, sub, keys, NULL, NULL);
+    require(c, m, sub, "cpus");
+    if ((n = cp_map_get(m, "cpus")))
+        get_num(c, n, sub, "cpus", R_POS, &out->cpus);
+    require(c, m, sub, "memory_gb");
+    if ((n = cp_map_get(m, "memory_gb")))
+        get_num(c, n, sub, "memory_gb", R_POS, &out->memory_gb);
+    if ((n = cp_map_get(m, "power_w")))
+        get_num(c, n, sub, "power_w", R_NONNEG, &out->power_w);
+    if ((n = cp_map_get(m, "idle_power_w")) &&
+        get_num(c, n, sub, "idle_power_w", R_NONNEG, &out->idle_power_w) &&
+        out->idle_power_w > out->power_w)
+        lerr(c, n, sub, "'idle_power_w' (%g) must not exceed 'power_w' (%g)", out->idle_power_w,
+             out->power_w);
+}
+
+static void load_pools(lctx *c, const nodevec *v)
+{
+    cp_input *in = c->in;
+    in->pools = cp_calloc(v->n ? v->n : 1, sizeof *in->pools);
+    if (!in->pools) {
+        c->nomem = true;
+        return;
+    }
+    static const char *const keys[] = {"name", "site", "nodes", "available", "node", NULL};
+    for (size_t i = 0; i < v->n && !cp_diags_full(c->diags); i++) {
+        cp_pool *p = &in->pools[in->n_pools++];
+        const cp_node *m = v->v[i];
+        char ent[200];
+        p->pos = m->pos;
+        p->site = -1;
+        p->node.acc = -1;
+        if (!want_map(c, m, NULL, "pools[]"))
+            continue;
+        entity_name(c, m, "pool", (int)i, &p->name, ent, sizeof ent);
+        check_keys(c, m, ent, keys, NULL, NULL);
+        cp_node *n;
+        require(c, m, ent, "site");
+        if ((n = cp_map_get(m, "site")))
+            p->site = ref_site(c, n, ent);
+        require(c, m, ent, "nodes");
+        bool nodes_ok = false;
+        if ((n = cp_map_get(m, "nodes")))
+            nodes_ok = get_int(c, n, ent, "nodes", 0, 1000000, &p->nodes);
+        if ((n = cp_map_get(m, "available")))
+            get_series(c, n, ent, "available", R_NONNEG, true, 0, nodes_ok ? p->nodes : 1000000,
+                       &p->available);
+        if (!p->available.v)
+            zero_series(c, &p->available, p->nodes);
+        cp_node *nm = cp_map_get(m, "node");
+        if (!nm)
+            lerr(c, m, ent, "missing required key 'node' (what one node carries)");
+        else if (want_map(c, nm, ent, "node"))
+            load_machine(c, nm, ent, "node", p->name, &p->node);
+    }
+}
+
+static void load_offers(lctx *c, const nodevec *v)
+{
+    cp_input *in = c->in;
+    in->offers = cp_calloc(v->n ? v->n : 1, sizeof *in->offers);
+    if (!in->offers) {
+        c->nomem = true;
+        return;
+    }
+    static const char *const keys[] = {"name", "provider", "region", "site", "instance",
+                                       "price_hour", "quota", "spot_price_hour", "spot_quota",
+                                       "spot_interruptions_per_hour", NULL};
+    for (size_t i = 0; i < v->n && !cp_diags_full(c->diags); i++) {
+        cp_offer *o = &in->offers[in->n_offers++];
+        const cp_node *m = v->v[i];
+        char ent[200];
+        o->pos = m->pos;
+        o->site = -1;
+        o->inst.acc = -1;
+        if (!want_map(c, m, NULL, "offers[]"))
+            continue;
+        entity_name(c, m, "offer", (int)i, &o->name, ent, sizeof ent);
+        check_keys(c, m, ent, keys, NULL, NULL);
+        cp_node *n;
+        if ((n = cp_map_get(m, "provider")))
+            get_str(c, n, ent, "provider", &o->provider);
+        if ((n = cp_map_get(m, "region")))
+            get_str(c, n, ent, "region", &o->region);
+        if ((n = cp_map_get(m, "site")))
+            o->site = ref_site(c, n, ent);
+        cp_node *im = cp_map_get(m, "instance");
+        if (!im)
+            lerr(c, m, ent, "missing required key 'instance' (what one instance carries)");
+        else if (want_map(c, im, ent, "instance"))
+            load_machine(c, im, ent, "instance", o->name, &o->inst);
+        require(c, m, ent, "price_hour");
+        if ((n = cp_map_get(m, "price_hour")))
+            get_num(c, n, ent, "price_hour", R_NONNEG, &o->price_hour);
+        if ((n = cp_map_get(m, "quota")))
+            get_series(c, n, ent, "quota", R_NONNEG, true, 0, 100000000, &o->quota);
+        if (!o->quota.v)
+            zero_series(c, &o->quota, 1000);
+        cp_node *sp = cp_map_get(m, "spot_price_hour");
+        if (sp)
+            o->has_spot = get_num(c, sp, ent, "spot_price_hour", R_NONNEG, &o->spot_price_hour);
+        if ((n = cp_map_get(m, "spot_quota"))) {
+            if (!sp)
+                lerr(c, n, ent, "'spot_quota' is set but 'spot_price_hour' is not");
+            else
+                get_series(c, n, ent, "spot_quota", R_NONNEG, true, 0, 100000000, &o->spot_quota);
+        }
+        if (!o->spot_quota.v && o->quota.v) {
+            o->spot_quota.v = cp_calloc((size_t)o->quota.n, sizeof(double));
+            if (!o->spot_quota.v) {
+                c->nomem = true;
+            } else {
+                memcpy(o->spot_quota.v, o->quota.v, (size_t)o->quota.n * sizeof(double));
+                o->spot_quota.n = o->quota.n;
+            }
+        }
+        if ((n = cp_map_get(m, "spot_interruptions_per_hour"))) {
+            if (!sp)
+                lerr(c, n, ent, "'spot_interruptions_per_hour' is set but 'spot_price_hour' is not");
+            else
+                get_num(c, n, ent, "spot_interruptions_per_hour", R_NONNEG,
+                        &o->spot_interruptions_per_hour);
+        }
+    }
+}
+
+/* Names must be unique within their kind; sorting keeps this fast for
+ * thousands of jobs. The later definition is the one reported. */
+typedef struct named {
+    const char *name;
+    cp_pos pos;
+    int idx;
+} named;
+
+static int named_cmp(const void *a, const void *b)
+{
+    const named *x = a, *y = b;
+    int c = strcmp(x->name, y->name);
+    return c ? c : (x->idx > y->idx) - (x->idx < y->idx);
+}
+
+static void check_unique(lctx *c, const char *kind, int n, const void *base, size_t stride,
+                         size_t name_off, size_t pos_off)
+{
+    if (n < 2)
+        return;
+    named *v = cp_calloc((size_t)n, sizeof *v);
+    if (!v) {
+        c->nomem = true;
+        return;
+    }
+    int k = 0;
+    for (int i = 0; i < n; i++) {
+        const char *rec = (const char *)base + (size_t)i * stride;
+        const char *name = *(char *const *)(rec + name_off);
+        if (!name)
+            continue;
+        v[k].name = name;
+        v[k].pos = *(const cp_pos *)(rec + pos_off);
+        v[k].idx = i;
+        k++;
+    }
+    qsort(v, (size_t)k, sizeof *v, named_cmp);
+    for (int i = 1; i < k; i++) {
+        if (strcmp(v[i].name, v[i - 1].name))
+            continue;
+        int first = i - 1;
+        while (first > 0 && !strcmp(v[first - 1].name, v[i].name))
+            first--;
+        cp_diags_add(c->diags, CP_ERR_INPUT, v[i].pos, "%s '%s' is defined twice (first at %s:%d:%d)",
+                     kind, v[i].name, v[first].pos.file, v[first].pos.line, v[first].pos.col);
+    }
+    cp_free(v);
+}
+
+#define UNIQUE(c, kind, arr, cnt, type)                                       \
+    check_unique(c, kind, cnt, arr, sizeof(type), offsetof(type, name), offsetof(type, pos))
+
+static int build(cp_node *const *roots, int n_roots, char **files, int n_files,
+                 cp_input **out, cp_diags *diags)
+{
+    lctx c = {diags, NULL, 0, false};
+    merged m;
+    memset(&m, 0, sizeof m);
+    c.in = cp_calloc(1, sizeof *c.in);
+    int rc;
+    if (!c.in) {
+        for (int i = 0; i < n_files; i++)
+            cp_free(files[i]);
+        cp_free(files);
+        rc = CP_ERR_NOMEM;
+        goto out;
+    }
+    c.in->files = files;
+    c.in->n_files = n_files;
+    c.in->slot_hours = 1.0;
+    nodevec rootv = {(cp_node **)roots, (size_t)n_roots, 0};
+    for (int i = 0; i < n_roots; i++)
+        merge_root(&c, &m, roots[i]);
+    load_horizon(&c, &m.horizon, &rootv);
+    load_objective(&c, &m.objective);
+    load_accels(&c, &m.kinds[K_ACCELS]);
+    UNIQUE(&c, "accelerator", c.in->accels, c.in->n_accels, cp_accel);
+    load_sites(&c, &m.kinds[K_SITES]);
+    UNIQUE(&c, "site", c.in->sites, c.in->n_sites, cp_site);
+    load_pools(&c, &m.kinds[K_POOLS]);
+    UNIQUE(&c, "pool", c.in->pools, c.in->n_pools, cp_pool);
+    load_offers(&c, &m.kinds[K_OFFERS]);
+    UNIQUE(&c, "offer", c.in->offers, c.in->n_offers, cp_offer);
+    load_jobs(&c, m.kinds[K_JOBS].v, (int)m.kinds[K_JOBS].n);
+    UNIQUE(&c, "job", c.in->jobs, c.in->n_jobs, cp_job);
+    if (c.nomem)
+        rc = cp_diags_add(diags, CP_ERR_NOMEM, cp_pos_none(), "out of memory");
+    else
+        rc = diags->worst;
+out:
+    for (int k = 0; k < K_COUNT; k++)
+        cp_free(m.kinds[k].v);
+    cp_free(m.horizon.v);
+    cp_free(m.objective.v);
+    if (rc != CP_OK) {
+        cp_input_free(c.in);
+        return rc;
+    }
+    *out = c.in;
+    return CP_OK;
+}
+
+int cp_input_from_trees(cp_node *const *roots, int n_roots, cp_input **out, cp_diags *diags)
+{
+    return build(roots, n_roots, NULL, 0, out, diags);
+}
+
+int cp_input_load(const char *const *paths, int n_paths, cp_input **out, cp_diags *diags)
+{
+    char **files = cp_calloc((size_t)(n_paths ? n_paths : 1), sizeof *files);
+    cp_node **roots = cp_calloc((size_t)(n_paths ? n_paths : 1), sizeof *roots);
+    int rc = CP_OK, n_files = 0;
+    if (!files || !roots) {
+        cp_free(files);
+        cp_free(roots);
+        return cp_diags_add(diags, CP_ERR_NOMEM, cp_pos_none(), "out of memory");
+    }
+    for (int i = 0; i < n_paths; i++) {
+        if (!(files[i] = cp_strdup(paths[i]))) {
+            rc = CP_ERR_NOMEM;
+            break;
+        }
+        n_files = i + 1;
+    }
+    for (int i = 0; rc == CP_OK && i < n_paths; i++)
+        cp_yaml_load_file(files[i], &roots[i], diags);
+    if (rc == CP_OK)
+        rc = diags->worst;
+    if (rc == CP_OK) {
+        rc = build(roots, n_paths, files, n_files, out, diags);
+        files = NULL; /* owned by the input, or freed by build */
+    }
+    if (rc == CP_ERR_NOMEM && diags->worst == CP_OK)
+        cp_diags_add(diags, CP_ERR_NOMEM, cp_pos_none(), "out of memory");
+    for (int i = 0; i < n_paths; i++)
+        cp_node_free(roots[i]);
+    cp_free(roots);
+    if (files) {
+        for (int i = 0; i < n_files; i++)
+            cp_free(files[i]);
+        cp_free(files);
+    }
+    return rc;
+}

@@ -1,0 +1,348 @@
+/*
+ * Typed field readers for the loader. Messages follow one pattern,
+ * "ENTITY: 'KEY' must be WHAT, got 'TEXT'", at the value's position, so a
+ * user sees both what is wrong and where.
+ */
+#include "load_internal.h"
+
+#include "cp_alloc.h"
+#include "cp_buf.h"
+
+#include <limits.h>
+#include <math.h>
+#include <stdarg.h>
+#include <string.h>
+
+void lerr(lctx *c, const cp_node *at, const char *ent, const char *fmt, ...)
+{
+    char msg[CP_ERR_MSG_MAX];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    cp_pos p = at ? at->pos : cp_pos_none();
+    if (ent && *ent)
+        cp_diags_add(c->diags, CP_ERR_INPUT, p, "%s: %s", ent, msg);
+    else
+        cp_diags_add(c->diags, CP_ERR_INPUT, p, "%s", msg);
+}
+
+void ent_name(char *buf, size_t size, const char *kind, const char *name, int index)
+{
+    if (name)
+        snprintf(buf, size, "%s '%s'", kind, name);
+    else
+        snprintf(buf, size, "%s #%d", kind, index + 1);
+}
+
+const char *scalar_text(const cp_node *n)
+{
+    if (n->kind == CP_NODE_SCALAR)
+        return n->str;
+    return n->kind == CP_NODE_SEQ ? "[...]" : "{...}";
+}
+
+/* Levenshtein distance, capped: enough to suggest a key for a typo. */
+static int edit_distance(const char *a, const char *b)
+{
+    size_t la = strlen(a), lb = strlen(b);
+    if (la > 40 || lb > 40)
+        return 99;
+    int d[41][41];
+    for (size_t i = 0; i <= la; i++)
+        d[i][0] = (int)i;
+    for (size_t j = 0; j <= lb; j++)
+        d[0][j] = (int)j;
+    for (size_t i = 1; i <= la; i++)
+        for (size_t j = 1; j <= lb; j++) {
+            int sub = d[i - 1][j - 1] + (a[i - 1] != b[j - 1]);
+            int del = d[i - 1][j] + 1, ins = d[i][j - 1] + 1;
+            int m = sub < del ? sub : del;
+            d[i][j] = m < ins ? m : ins;
+        }
+    return d[la][lb];
+}
+
+void check_keys(lctx *c, const cp_node *map, const char *ent, const char *const *keys,
+                const char *(*hint)(const char *key, void *arg), void *arg)
+{
+    for (size_t i = 0; i < map->n; i++) {
+        const cp_node *k = map->kids[2 * i];
+        bool known = false;
+        const char *best = NULL;
+        int best_d = 3;
+        for (const char *const *p = keys; *p; p++) {
+            if (!strcmp(*p, k->str)) {
+                known = true;
+                break;
+            }
+            int dd = edit_distance(*p, k->str);
+            if (dd < best_d) {
+                best_d = dd;
+                best = *p;
+            }
+        }
+        if (known)
+            continue;
+        const char *why = hint ? hint(k->str, arg) : NULL;
+        if (why)
+            lerr(c, k, ent, "unknown key '%s' (%s)", k->str, why);
+        else if (best)
+            lerr(c, k, ent, "unknown key '%s' (did you mean '%s'?)", k->str, best);
+        else
+            lerr(c, k, ent, "unknown key '%s'", k->str);
+    }
+}
+
+bool want_map(lctx *c, const cp_node *n, const char *ent, const char *key)
+{
+    if (n->kind == CP_NODE_MAP)
+        return true;
+    lerr(c, n, ent, "'%s' must be a mapping, got %s", key, cp_node_kind_name(n));
+    return false;
+}
+
+bool want_seq(lctx *c, const cp_node *n, const char *ent, const char *key)
+{
+    if (n->kind == CP_NODE_SEQ)
+        return true;
+    lerr(c, n, ent, "'%s' must be a sequence, got %s", key, cp_node_kind_name(n));
+    return false;
+}
+
+static const char *range_text(range_kind r)
+{
+    switch (r) {
+    case R_ANY:
+        return "a finite number";
+    case R_POS:
+        return "a number > 0";
+    case R_NONNEG:
+        return "a number >= 0";
+    case R_GE1:
+        return "a number >= 1";
+    case R_UNIT:
+        return "a number >= 0 and < 1";
+    case R_PROB:
+        return "a number > 0 and < 1";
+    }
+    return "a number";
+}
+
+static bool in_range(double v, range_kind r)
+{
+    if (!isfinite(v))
+        return false;
+    switch (r) {
+    case R_ANY:
+        return true;
+    case R_POS:
+        return v > 0;
+    case R_NONNEG:
+        return v >= 0;
+    case R_GE1:
+        return v >= 1;
+    case R_UNIT:
+        return v >= 0 && v < 1;
+    case R_PROB:
+        return v > 0 && v < 1;
+    }
+    return false;
+}
+
+bool get_num(lctx *c, const cp_node *n, const char *ent, const char *key, range_kind r,
+             double *out)
+{
+    double v;
+    if (!cp_scalar_number(n, &v) || !in_range(v, r)) {
+        lerr(c, n, ent, "'%s' must be %s, got '%s'", key, range_text(r), scalar_text(n));
+        return false;
+    }
+    *out = v;
+    return true;
+}
+
+static bool int_value(const cp_node *n, long lo, long hi, long *out)
+{
+    double v;
+    if (!cp_scalar_number(n, &v) || !isfinite(v) || v != floor(v))
+        return false;
+    if (v < (double)lo || v > (double)hi)
+        return false;
+    *out = (long)v;
+    return true;
+}
+
+bool get_int(lctx *c, const cp_node *n, const char *ent, const char *key, long lo, long hi,
+             int *out)
+{
+    long v;
+    if (!int_value(n, lo, hi, &v)) {
+        if (hi >= INT_MAX)
+            lerr(c, n, ent, "'%s' must be an integer >= %ld, got '%s'", key, lo, scalar_text(n));
+        else
+            lerr(c, n, ent, "'%s' must be an integer from %ld to %ld, got '%s'", key, lo, hi,
+                 scalar_text(n));
+        return false;
+    }
+    *out = (int)v;
+    return true;
+}
+
+bool get_bool(lctx *c, const cp_node *n, const char *ent, const char *key, bool *out)
+{
+    if (!cp_scalar_bool(n, out)) {
+        lerr(c, n, ent, "'%s' must be true or false, got '%s'", key, scalar_text(n));
+        return false;
+    }
+    return true;
+}
+
+bool get_str(lctx *c, const cp_node *n, const char *ent, const char *key, char **out)
+{
+    if (n->kind != CP_NODE_SCALAR || cp_scalar_is_null(n)) {
+        lerr(c, n, ent, "'%s' must be a string, got %s", key,
+             n->kind == CP_NODE_SCALAR ? "null" : cp_node_kind_name(n));
+        return false;
+    }
+    char *s = cp_strdup(n->str);
+    if (!s) {
+        c->nomem = true;
+        return false;
+    }
+    *out = s;
+    return true;
+}
+
+void series_release(cp_series *s)
+{
+    cp_free(s->v);
+    s->v = NULL;
+    s->n = 0;
+}
+
+bool get_series(lctx *c, const cp_node *n, const char *ent, const char *key, range_kind r,
+                bool is_int, long lo, long hi, cp_series *out)
+{
+    const cp_node *const *items = (const cp_node *const *)&n;
+    int cnt = 1;
+    if (n->kind == CP_NODE_SEQ) {
+        items = (const cp_node *const *)n->kids;
+        cnt = (int)n->n;
+        if (c->slots > 0 && cnt != c->slots) {
+            lerr(c, n, ent, "'%s' has %d values; a series needs one value or exactly %d (horizon.slots)",
+                 key, cnt, c->slots);
+            return false;
+        }
+        if (cnt == 0) {
+            lerr(c, n, ent, "'%s' is an empty sequence", key);
+            return false;
+        }
+    } else if (n->kind != CP_NODE_SCALAR) {
+        lerr(c, n, ent, "'%s' must be a number or a sequence of %d numbers, got %s", key,
+             c->slots, cp_node_kind_name(n));
+        return false;
+    }
+    double *v = cp_calloc((size_t)cnt, sizeof *v);
+    if (!v) {
+        c->nomem = true;
+        return false;
+    }
+    bool ok = true;
+    for (int i = 0; i < cnt && !cp_diags_full(c->diags); i++) {
+        const cp_node *it = items[i];
+        char what[160];
+        if (n->kind == CP_NODE_SEQ)
+            snprintf(what, sizeof what, "%s[%d]", key, i);
+        else
+            snprintf(what, sizeof what, "%s", key);
+        if (is_int) {
+            long iv;
+            if (!int_value(it, lo, hi, &iv)) {
+                lerr(c, it, ent, "'%s' must be an integer from %ld to %ld, got '%s'", what, lo, hi,
+                     scalar_text(it));
+                ok = false;
+                continue;
+            }
+            v[i] = (double)iv;
+        } else if (!get_num(c, it, ent, what, r, &v[i])) {
+            ok = false;
+        }
+    }
+    if (!ok) {
+        cp_free(v);
+        return false;
+    }
+    series_release(out);
+    out->v = v;
+    out->n = cnt;
+    out->set = true;
+    out->pos = n->pos;
+    return true;
+}
+
+bool get_int_list(lctx *c, const cp_node *n, const char *ent, const char *key, int **out,
+                  int *count)
+{
+    if (!want_seq(c, n, ent, key))
+        return false;
+    if (n->n == 0) {
+        lerr(c, n, ent, "'%s' must list at least one count", key);
+        return false;
+    }
+    int *v = cp_calloc(n->n, sizeof *v);
+    if (!v) {
+        c->nomem = true;
+        return false;
+    }
+    bool ok = true;
+    for (size_t i = 0; i < n->n; i++) {
+        char what[160];
+        snprintf(what, sizeof what, "%s[%zu]", key, i);
+        if (!get_int(c, n->kids[i], ent, what, 1, 1000000, &v[i])) {
+            ok = false;
+            continue;
+        }
+        for (size_t j = 0; j < i; j++)
+            if (v[j] == v[i]) {
+                lerr(c, n->kids[i], ent, "'%s' lists %d twice", key, v[i]);
+                ok = false;
+                break;
+            }
+    }
+    if (!ok) {
+        cp_free(v);
+        return false;
+    }
+    *out = v;
+    *count = (int)n->n;
+    return true;
+}
+
+bool get_str_list(lctx *c, const cp_node *n, const char *ent, const char *key, char ***out,
+                  int *count)
+{
+    if (!want_seq(c, n, ent, key))
+        return false;
+    char **v = cp_calloc(n->n ? n->n : 1, sizeof *v);
+    if (!v) {
+        c->nomem = true;
+        return false;
+    }
+    bool ok = true;
+    for (size_t i = 0; i < n->n; i++) {
+        char what[160];
+        snprintf(what, sizeof what, "%s[%zu]", key, i);
+        if (!get_str(c, n->kids[i], ent, what, &v[i]))
+            ok = false;
+    }
+    if (!ok) {
+        for (size_t i = 0; i < n->n; i++)
+            cp_free(v[i]);
+        cp_free(v);
+        return false;
+    }
+    *out = v;
+    *count = (int)n->n;
+    return true;
+}

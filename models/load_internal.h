@@ -1,0 +1,64 @@
+/*
+ * Shared by the loader's files (load.c, load_fields.c, load_jobs.c): the
+ * loading context and typed field readers. Each reader records its own
+ * error (with the node's position and the entity's name) and returns
+ * false, so callers go on and all errors of a run are reported.
+ */
+#ifndef CP_LOAD_INTERNAL_H
+#define CP_LOAD_INTERNAL_H
+
+#include "cp_input.h"
+#include "cp_yaml.h"
+
+typedef struct lctx {
+    cp_diags *diags;
+    cp_input *in;
+    int slots;   /* 0 while the horizon is unknown or invalid */
+    bool nomem;
+} lctx;
+
+/* Range constraints on numbers. */
+typedef enum {
+    R_ANY,    /* any finite number */
+    R_POS,    /* > 0 */
+    R_NONNEG, /* >= 0 */
+    R_GE1,    /* >= 1 */
+    R_UNIT,   /* 0 <= x < 1 */
+    R_PROB    /* 0 < x < 1 */
+} range_kind;
+
+void lerr(lctx *c, const cp_node *at, const char *ent, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
+/* Reports keys of `map` not in `keys` (NULL-terminated); `hint`, when not
+ * NULL, explains why a known-elsewhere key is refused (e.g. kind). */
+void check_keys(lctx *c, const cp_node *map, const char *ent, const char *const *keys,
+                const char *(*hint)(const char *key, void *arg), void *arg);
+bool want_map(lctx *c, const cp_node *n, const char *ent, const char *key);
+bool want_seq(lctx *c, const cp_node *n, const char *ent, const char *key);
+
+bool get_num(lctx *c, const cp_node *n, const char *ent, const char *key, range_kind r,
+             double *out);
+bool get_int(lctx *c, const cp_node *n, const char *ent, const char *key, long lo, long hi,
+             int *out);
+bool get_bool(lctx *c, const cp_node *n, const char *ent, const char *key, bool *out);
+/* Any non-null scalar, as its text; *out is a new string. */
+bool get_str(lctx *c, const cp_node *n, const char *ent, const char *key, char **out);
+/* A series (SPEC 1): scalar or exactly c->slots numbers. `is_int` rejects
+ * fractions; integers are also checked against [lo, hi] when is_int. */
+bool get_series(lctx *c, const cp_node *n, const char *ent, const char *key, range_kind r,
+                bool is_int, long lo, long hi, cp_series *out);
+/* A list of ints > 0 without repeats. */
+bool get_int_list(lctx *c, const cp_node *n, const char *ent, const char *key, int **out,
+                  int *count);
+bool get_str_list(lctx *c, const cp_node *n, const char *ent, const char *key, char ***out,
+                  int *count);
+
+/* "job 'bert'" or "job #3" when the name is missing. */
+void ent_name(char *buf, size_t size, const char *kind, const char *name, int index);
+const char *scalar_text(const cp_node *n);
+
+void load_jobs(lctx *c, cp_node *const *items, int n);
+void series_release(cp_series *s);
+
+#endif

@@ -1,0 +1,181 @@
+/*
+ * capplan check: validate the inputs and print what the planner will see:
+ * horizon, sites, pools with capacity per dimension, offers and their
+ * markets, and per job its number of modes, fastest and cheapest mode, or
+ * why it has none.
+ */
+#include "cp_cli.h"
+#include "cp_cmd.h"
+#include "cp_cost.h"
+#include "cp_modes.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+static const char check_help[] =
+    "usage: capplan check FILE...\n"
+    "\n"
+    "Validate the input files (merged in the order given) and print a summary:\n"
+    "horizon, sites, pools with capacity per dimension, offers and markets, and\n"
+    "per job the number of modes, the fastest mode (resource, count, hours) and\n"
+    "the cheapest mode ($ for one run at slot-0 prices), or why it has none.\n"
+    "\n"
+    "Exit status: 0 valid, 2 bad input (every error is printed as\n"
+    "FILE:LINE:COLUMN: error: MESSAGE).\n";
+
+static void print_series(FILE *f, const cp_series *s, int slots, const char *unit)
+{
+    double lo = INFINITY, hi = -INFINITY;
+    int n = s->n == 1 ? 1 : slots;
+    for (int t = 0; t < n; t++) {
+        double v = cp_series_at(s, t);
+        lo = v < lo ? v : lo;
+        hi = v > hi ? v : hi;
+    }
+    if (lo == hi)
+        fprintf(f, "%g%s", lo, unit);
+    else
+        fprintf(f, "%g..%g%s", lo, hi, unit);
+}
+
+static void print_machine(FILE *f, const cp_input *in, const cp_machine *m)
+{
+    if (m->acc >= 0)
+        fprintf(f, "%d x %s (%g GB), ", m->accelerators, in->accels[m->acc].name,
+                in->accels[m->acc].memory_gb);
+    fprintf(f, "%g cpus, %g GB, type %s", m->cpus, m->memory_gb, m->type);
+}
+
+static void print_mode(FILE *f, const cp_input *in, const cp_modeset *ms, const cp_mode *m)
+{
+    const cp_resource *r = &ms->res[m->res];
+    const cp_job *j = &in->jobs[m->job];
+    const char *market = r->kind == CP_RES_POOL ? "" : r->kind == CP_RES_SPOT ? " spot" : " on-demand";
+    if (j->kind == CP_JOB_TRAINING)
+        fprintf(f, "%s%s, %d x %s", r->name, market, m->count, in->accels[m->acc].name);
+    else
+        fprintf(f, "%s%s, %d x %s", r->name, market, m->count, r->mach->type);
+}
+
+int cp_cmd_check(int argc, char **argv)
+{
+    if (cp_cli_wants_help(argc, argv)) {
+        fputs(check_help, stdout);
+        return 0;
+    }
+    for (int i = 1; i < argc; i++)
+        if (argv[i][0] == '-' && argv[i][1]) {
+            fprintf(stderr, "capplan check: unknown option '%s'\n%s", argv[i], check_help);
+            return 2;
+        }
+    cp_input *in = NULL;
+    int rc = cp_cli_load("check", argv + 1, argc - 1, &in);
+    if (rc)
+        return rc;
+    cp_modeset *ms = NULL;
+    cp_err err;
+    cp_err_init(&err);
+    if (cp_modes_build(in, &ms, &err)) {
+        cp_err_print(&err, stderr);
+        cp_input_free(in);
+        return 2;
+    }
+    FILE *f = stdout;
+    fprintf(f, "horizon: %d slots of %g h (%g h)", in->slots, in->slot_hours,
+            cp_input_horizon_hours(in));
+    if (in->start)
+        fprintf(f, ", starting %s", in->start);
+    fprintf(f, "\nobjective: carbon price %g $/t, budget ", in->carbon_price_per_ton);
+    if (in->has_budget)
+        fprintf(f, "%g $", in->budget);
+    else
+        fprintf(f, "none");
+    if (in->has_deadline_confidence)
+        fprintf(f, ", deadline confidence %g", in->deadline_confidence);
+    fprintf(f, "\n\nsites (%d):\n", in->n_sites);
+    for (int s = 0; s < in->n_sites; s++) {
+        const cp_site *st = &in->sites[s];
+        fprintf(f, "  %s: pue %g, energy ", st->name, st->pue);
+        print_series(f, &st->energy_price, in->slots, " $/kWh");
+        fprintf(f, ", carbon ");
+        print_series(f, &st->carbon_intensity, in->slots, " gCO2/kWh");
+        fprintf(f, ", idle baseline %g kW", st->pue * cp_site_baseline_w(in, s, 0) / 1000);
+        if (st->power_cap_kw.set) {
+            fprintf(f, ", cap ");
+            print_series(f, &st->power_cap_kw, in->slots, " kW");
+        }
+        fputc('\n', f);
+    }
+    fprintf(f, "\naccelerators (%d):\n", in->n_accels);
+    for (int a = 0; a < in->n_accels; a++)
+        fprintf(f, "  %s: %g GB, %g W busy, %g W idle\n", in->accels[a].name,
+                in->accels[a].memory_gb, in->accels[a].power_w, in->accels[a].idle_power_w);
+    fprintf(f, "\npools (%d):\n", in->n_pools);
+    for (int p = 0; p < in->n_pools; p++) {
+        const cp_pool *pl = &in->pools[p];
+        fprintf(f, "  %s at %s: %d nodes", pl->name, in->sites[pl->site].name, pl->nodes);
+        if (pl->available.set) {
+            fprintf(f, " (available ");
+            print_series(f, &pl->available, in->slots, ")");
+        }
+        fprintf(f, " of ");
+        print_machine(f, in, &pl->node);
+        fprintf(f, "\n    capacity: %g accelerators, %g cpus, %g GB\n",
+                (double)pl->nodes * pl->node.accelerators, pl->nodes * pl->node.cpus,
+                pl->nodes * pl->node.memory_gb);
+    }
+    int markets = 0;
+    for (int o = 0; o < in->n_offers; o++)
+        markets += 1 + in->offers[o].has_spot;
+    fprintf(f, "\noffers (%d, %d markets):\n", in->n_offers, markets);
+    for (int o = 0; o < in->n_offers; o++) {
+        const cp_offer *of = &in->offers[o];
+        fprintf(f, "  %s: ", of->name);
+        print_machine(f, in, &of->inst);
+        fprintf(f, "\n    on-demand %g $/h, quota ", of->price_hour);
+        print_series(f, &of->quota, in->slots, "");
+        if (of->has_spot) {
+            fprintf(f, "; spot %g $/h, quota ", of->spot_price_hour);
+            print_series(f, &of->spot_quota, in->slots, "");
+            fprintf(f, ", %g interruptions/h", of->spot_interruptions_per_hour);
+        }
+        fputc('\n', f);
+    }
+    int without = 0;
+    fprintf(f, "\njobs (%d):\n", in->n_jobs);
+    for (int jj = 0; jj < in->n_jobs; jj++) {
+        const cp_job *j = &in->jobs[jj];
+        int first = ms->job_first[jj], last = ms->job_first[jj + 1];
+        fprintf(f, "  %s (%s", j->name, j->kind == CP_JOB_TRAINING ? "training" : "dataflow");
+        if (j->has_model)
+            fprintf(f, ", needs %.4g GB per accelerator (model estimate)", j->accelerator_memory_gb);
+        fprintf(f, "): ");
+        if (first == last) {
+            without++;
+            fprintf(f, "no mode: %s\n", ms->reason[jj]);
+            continue;
+        }
+        int fast = first, cheap = first;
+        double cheap_cost = INFINITY;
+        for (int m = first; m < last; m++) {
+            if (ms->modes[m].hours < ms->modes[fast].hours)
+                fast = m;
+            double c = cp_mode_cost_slot0(in, ms, &ms->modes[m]);
+            if (c < cheap_cost) {
+                cheap_cost = c;
+                cheap = m;
+            }
+        }
+        fprintf(f, "%d modes\n    fastest: ", last - first);
+        print_mode(f, in, ms, &ms->modes[fast]);
+        fprintf(f, ", %.3g h\n    cheapest: ", ms->modes[fast].hours);
+        print_mode(f, in, ms, &ms->modes[cheap]);
+        fprintf(f, ", $%.2f at slot-0 prices\n", cheap_cost);
+    }
+    fprintf(f, "\n%d jobs, %d with modes, %d without (they will be dropped)\n", in->n_jobs,
+            in->n_jobs - without, without);
+    cp_modeset_free(ms);
+    cp_input_free(in);
+    return 0;
+}

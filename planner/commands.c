@@ -1,0 +1,21 @@
+/* The command registry: adding a command is one file and one line here. */
+#include "cp_cmd.h"
+
+#include <string.h>
+
+const cp_command cp_commands[] = {
+    {"check", cp_cmd_check, "validate inputs and summarize them, with every job's modes"},
+    {"plan", cp_cmd_plan, "solve the planning problem and write a plan"},
+    {"verify", cp_cmd_verify, "check a plan against the inputs and re-cost it"},
+    {"fit", cp_cmd_fit, "fit throughput or runtime models to measured samples"},
+    {"import", cp_cmd_import, "turn catalogs and measurements into input fragments"},
+    {NULL, NULL, NULL},
+};
+
+const cp_command *cp_command_find(const char *name)
+{
+    for (const cp_command *c = cp_commands; c->name; c++)
+        if (strcmp(c->name, name) == 0)
+            return c;
+    return NULL;
+}

@@ -1,0 +1,123 @@
+/* YAML fragment writing helpers (see import_yaml.h). */
+#include "import_yaml.h"
+
+#include "cp_yaml.h"
+
+#include <ctype.h>
+#include <string.h>
+#include <strings.h>
+
+static bool looks_like_number(const char *s)
+{
+    /* The core schema's numbers, generously: anything that starts like one
+     * is quoted, which is always safe. */
+    const char *p = s;
+    if (*p == '+' || *p == '-')
+        p++;
+    if (*p == '.')
+        p++;
+    return isdigit((unsigned char)*p) || strcasecmp(p, "inf") == 0 || strcasecmp(p, "nan") == 0;
+}
+
+bool cp_yaml_plain_ok(const char *s)
+{
+    static const char *const reserved[] = {"null", "Null", "NULL", "~", "true", "True", "TRUE",
+                                           "false", "False", "FALSE", "yes", "no", "on", "off",
+                                           "y", "n", "Yes", "No", "On", "Off", NULL};
+    if (!*s || looks_like_number(s))
+        return false;
+    for (int i = 0; reserved[i]; i++)
+        if (strcmp(s, reserved[i]) == 0)
+            return false;
+    /* Indicators that may not start a plain scalar. */
+    if (strchr("-?:,[]{}#&*!|>'\"%@`", s[0]))
+        return false;
+    size_t n = strlen(s);
+    if (isspace((unsigned char)s[0]) || isspace((unsigned char)s[n - 1]))
+        return false;
+    for (const char *p = s; *p; p++) {
+        unsigned char c = (unsigned char)*p;
+        /* ": " and " #" change meaning; flow indicators break flow
+         * collections; control characters need escapes. */
+        if (c < 0x20 || c == 0x7f || strchr(",[]{}\"'", c))
+            return false;
+        if (c == ':' && (p[1] == ' ' || p[1] == '\0'))
+            return false;
+        if (c == '#' && p > s && p[-1] == ' ')
+            return false;
+    }
+    return true;
+}
+
+void cp_yaml_put_str(cp_buf *b, const char *s)
+{
+    if (cp_yaml_plain_ok(s)) {
+        cp_buf_puts(b, s);
+        return;
+    }
+    cp_buf_putc(b, '"');
+    for (const char *p = s; *p; p++) {
+        unsigned char c = (unsigned char)*p;
+        if (c == '"' || c == '\\') {
+            cp_buf_putc(b, '\\');
+            cp_buf_putc(b, (char)c);
+        } else if (c == '\n') {
+            cp_buf_puts(b, "\\n");
+        } else if (c == '\t') {
+            cp_buf_puts(b, "\\t");
+        } else if (c < 0x20 || c == 0x7f) {
+            cp_buf_printf(b, "\\x%02x", c);
+        } else {
+            cp_buf_putc(b, (char)c);
+        }
+    }
+    cp_buf_putc(b, '"');
+}
+
+void cp_yaml_indent(cp_buf *b, int n)
+{
+    for (int i = 0; i < n; i++)
+        cp_buf_putc(b, ' ');
+}
+
+static void put_scalar(cp_buf *b, const cp_node *n)
+{
+    /* A plain scalar keeps its meaning (a number stays a number); a
+     * quoted one stays a string. */
+    if (n->quoted)
+        cp_yaml_put_str(b, n->str);
+    else if (!n->str[0])
+        cp_buf_puts(b, "null");
+    else
+        cp_buf_puts(b, n->str);
+}
+
+void cp_yaml_put_value(cp_buf *b, const cp_node *n, int indent)
+{
+    if (n->kind == CP_NODE_SCALAR) {
+        cp_buf_putc(b, ' ');
+        put_scalar(b, n);
+        cp_buf_putc(b, '\n');
+        return;
+    }
+    if (n->n == 0) {
+        cp_buf_puts(b, n->kind == CP_NODE_SEQ ? " []\n" : " {}\n");
+        return;
+    }
+    cp_buf_putc(b, '\n');
+    for (size_t i = 0; i < n->n; i++) {
+        cp_yaml_indent(b, indent);
+        if (n->kind == CP_NODE_SEQ) {
+            cp_buf_putc(b, '-');
+            cp_yaml_put_value(b, n->kids[i], indent + 2);
+        } else {
+            const cp_node *k = n->kids[2 * i];
+            if (k->kind == CP_NODE_SCALAR)
+                put_scalar(b, k);
+            else
+                cp_buf_puts(b, "\"?\""); /* complex keys never occur in our inputs */
+            cp_buf_putc(b, ':');
+            cp_yaml_put_value(b, n->kids[2 * i + 1], indent + 2);
+        }
+    }
+}

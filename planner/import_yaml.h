@@ -1,0 +1,30 @@
+/*
+ * Small helpers to write YAML fragments (the outputs of `fit` and
+ * `import`) into a cp_buf: scalars quoted exactly when YAML 1.2 would
+ * read them as something other than the intended string, and a block
+ * emitter that copies a parsed cp_node subtree back out (used to merge
+ * job definitions into fitted fragments).
+ */
+#ifndef CP_IMPORT_YAML_H
+#define CP_IMPORT_YAML_H
+
+#include "cp_buf.h"
+
+#include <stdbool.h>
+
+struct cp_node;
+
+/* Writes `s` as a YAML string scalar: plain when that reads back as the
+ * same string (not a number, bool, null, and no special characters),
+ * double-quoted with escapes otherwise. Safe in block and flow context. */
+void cp_yaml_put_str(cp_buf *b, const char *s);
+/* True when `s` can be written plain (see above). */
+bool cp_yaml_plain_ok(const char *s);
+/* Writes `node` as the value of a block mapping key whose line is already
+ * written up to "key:" (a scalar goes on the same line, collections on the
+ * following lines indented by `indent` spaces). Ends with a newline. */
+void cp_yaml_put_value(cp_buf *b, const struct cp_node *node, int indent);
+/* Writes `n` spaces. */
+void cp_yaml_indent(cp_buf *b, int n);
+
+#endif
