@@ -1,12 +1,420 @@
-/* Placeholder until the command lands; replaced by its real file. */
+/*
+ * capplan fit dataflow|training SAMPLES.csv [options] [JOBS.yaml...]
+ *
+ * Reads measured samples (SPEC 7), fits the models (models/cp_fit.h),
+ * prints one quality row per fit, and writes a YAML fragment that `plan`
+ * accepts: a `jobs:` list. When job definitions are given (--jobs FILE or
+ * extra YAML arguments), each fitted job copies the other keys of its
+ * definition through unchanged; keys the fit produces replace theirs.
+ * Without definitions, the required keys get documented stand-ins
+ * (dataflow: the measured scale-outs and the largest measured input;
+ * training: --work), so the fragment checks with just a horizon added.
+ *
+ * The fragment goes to -o FILE (atomically) or standard output; the
+ * quality table goes to standard output when -o is given, else to
+ * standard error so that standard output stays valid YAML.
+ */
 #include "cp_cmd.h"
 
+#include "cp_alloc.h"
+#include "cp_atomic.h"
+#include "cp_buf.h"
+#include "cp_csv.h"
+#include "cp_fit.h"
+#include "cp_yaml.h"
+#include "import_yaml.h"
+
+#include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char usage_text[] =
+    "usage: capplan fit dataflow SAMPLES.csv [-o FILE] [--holdout] [--no-loo]\n"
+    "                            [--jobs FILE]... [JOBS.yaml...]\n"
+    "       capplan fit training SAMPLES.csv [-o FILE] [--scaling table|amdahl]\n"
+    "                            [--work N] [--jobs FILE]... [JOBS.yaml...]\n"
+    "\n"
+    "dataflow: CSV columns job,type,machines,input_gb,seconds (any order).\n"
+    "  Fits Ernest's t(m) = θ0 + θ1·input_gb/m + θ2·ln m + θ3·m, θ >= 0, per\n"
+    "  (job, type) by NNLS; reports samples, scale-outs, θ, R², MAPE,\n"
+    "  leave-one-out MAPE and the residual standard deviation (seconds).\n"
+    "  --holdout  also hold out each input size in turn and report the MAPE\n"
+    "  --no-loo   skip leave-one-out cross validation (n refits per fit)\n"
+    "training: CSV columns job,accelerator,count,throughput (work units/s of\n"
+    "  the whole job). Writes per job the one-accelerator throughput per type\n"
+    "  and one scaling: a table of mean measured speedups (default) or\n"
+    "  Amdahl's law with the least-squares serial fraction.\n"
+    "  --work N   work units written for jobs without a definition (default 1e6)\n"
+    "\n"
+    "  -o FILE      write the YAML fragment there (atomically); default stdout\n"
+    "  --jobs FILE  job definitions to merge (also: extra YAML arguments)\n"
+    "See docs/models.md for the models and how accelerator types are combined.\n";
+
+static void print_warnings(const cp_diags *d)
+{
+    for (int i = 0; i < d->n; i++) {
+        const cp_err *e = &d->items[i];
+        if (e->file[0]) {
+            fprintf(stderr, "%s", e->file);
+            if (e->line > 0)
+                fprintf(stderr, ":%d", e->line);
+            fputs(": ", stderr);
+        }
+        fprintf(stderr, "warning: %s\n", e->msg);
+    }
+    if (d->dropped)
+        fprintf(stderr, "warning: %d more warnings not shown\n", d->dropped);
+}
+
+typedef struct defs {
+    cp_node **roots;
+    int n;
+    const cp_node **jobs; /* job maps with a scalar name */
+    int n_jobs;
+    size_t cap;
+} defs;
+
+static void defs_release(defs *d)
+{
+    for (int i = 0; i < d->n; i++)
+        cp_node_free(d->roots[i]);
+    cp_free(d->roots);
+    cp_free(d->jobs);
+}
+
+static int defs_load(defs *d, char **paths, int n, cp_diags *diags)
+{
+    d->roots = cp_calloc((size_t)(n ? n : 1), sizeof *d->roots);
+    if (!d->roots)
+        return cp_diags_add(diags, CP_ERR_NOMEM, cp_pos_none(), "out of memory");
+    int rc = CP_OK;
+    for (int i = 0; i < n; i++) {
+        cp_node *root = NULL;
+        if (cp_yaml_load_file(paths[i], &root, diags) != CP_OK) {
+            rc = CP_ERR_INPUT;
+            continue;
+        }
+        d->roots[d->n++] = root;
+        const cp_node *jobs = root->kind == CP_NODE_MAP ? cp_map_get(root, "jobs") : NULL;
+        if (!jobs)
+            continue;
+        if (jobs->kind != CP_NODE_SEQ) {
+            rc = cp_diags_add(diags, CP_ERR_INPUT, jobs->pos, "'jobs' must be a sequence");
+            continue;
+        }
+        for (size_t j = 0; j < jobs->n; j++) {
+            const cp_node *job = jobs->kids[j];
+            const cp_node *name = job->kind == CP_NODE_MAP ? cp_map_get(job, "name") : NULL;
+            if (!name || name->kind != CP_NODE_SCALAR)
+                continue;
+            if (CP_GROW(d->jobs, d->cap, (size_t)d->n_jobs + 1) != 0)
+                return cp_diags_add(diags, CP_ERR_NOMEM, cp_pos_none(), "out of memory");
+            d->jobs[d->n_jobs++] = job;
+        }
+    }
+    return rc;
+}
+
+static bool has_key(const cp_node *def, const char *key)
+{
+    return def && cp_map_get(def, key) != NULL;
+}
+
+static void fmt(char *out, size_t n, double v)
+{
+    if (isnan(v))
+        snprintf(out, n, "-");
+    else
+        snprintf(out, n, "%.4g", v);
+}
+
+/* ---- dataflow ---- */
+
+static void df_table(FILE *out, const cp_df_report *r, bool holdout)
+{
+    fprintf(out, "%-14s %-12s %7s %5s %10s %10s %10s %10s %7s %7s %8s %9s%s\n", "job", "type",
+            "samples", "m's", "theta0", "theta1", "theta2", "theta3", "R2", "MAPE%", "LOO%",
+            "sigma_s", holdout ? "  holdout%" : "");
+    for (int i = 0; i < r->n_fits; i++) {
+        const cp_df_fit *f = &r->fits[i];
+        char loo[32], ho[32];
+        fmt(loo, sizeof loo, f->e.loo_mape);
+        fmt(ho, sizeof ho, f->e.holdout_mape);
+        fprintf(out, "%-14s %-12s %7d %5d %10.4g %10.4g %10.4g %10.4g %7.4f %7.3g %8s %9.4g", f->job,
+                f->type, f->e.samples, f->e.scaleouts, f->e.theta[0], f->e.theta[1],
+                f->e.theta[2], f->e.theta[3], f->e.r2, f->e.mape, loo, f->e.sigma);
+        if (holdout)
+            fprintf(out, " %9s", ho);
+        fputc('\n', out);
+    }
+}
+
+static void df_yaml(cp_buf *b, const cp_df_report *r, const defs *d, const char *src)
+{
+    cp_buf_printf(b, "# capplan fit dataflow %s\n", src);
+    cp_buf_puts(b, "# Ernest: t(m) = theta0 + theta1*input_gb/m + theta2*ln(m) + theta3*m seconds\n");
+    for (int i = 0; i < r->n_fits; i++) {
+        const cp_df_fit *f = &r->fits[i];
+        char l[32];
+        fmt(l, sizeof l, f->e.loo_mape);
+        cp_buf_printf(b, "# %s on %s: %d samples, %d scale-outs, R2 %.4f, MAPE %.3g%%, LOO-MAPE %s%%\n",
+                      f->job, f->type, f->e.samples, f->e.scaleouts, f->e.r2, f->e.mape, l);
+    }
+    cp_buf_puts(b, "jobs:\n");
+    static const char *const skip[] = {"runtime", NULL};
+    for (int i = 0; i < r->n_fits; i++) {
+        const cp_df_fit *f = &r->fits[i];
+        int first = 1;
+        for (int j = 0; j < i && first; j++)
+            first = strcmp(r->fits[j].job, f->job) != 0;
+        if (!first)
+            continue;
+        const cp_node *def = cp_fit_find_def(d->jobs, d->n_jobs, f->job);
+        cp_buf_puts(b, "  - name: ");
+        cp_yaml_put_str(b, f->job);
+        cp_buf_putc(b, '\n');
+        cp_fit_put_def_keys(b, def, skip);
+        if (!has_key(def, "kind"))
+            cp_buf_puts(b, "    kind: dataflow\n");
+        if (!has_key(def, "input_gb")) {
+            double mx = 0;
+            for (int j = i; j < r->n_fits; j++)
+                if (strcmp(r->fits[j].job, f->job) == 0)
+                    mx = fmax(mx, r->fits[j].max_input_gb);
+            cp_buf_puts(b, "    input_gb: ");
+            cp_yaml_put_num(b, mx > 0 ? mx : 1);
+            cp_buf_puts(b, "  # largest measured input: set this run's input\n");
+        }
+        if (!has_key(def, "machines")) {
+            /* Union of integer scale-outs measured on any type. */
+            double ms[64];
+            int nm = 0;
+            for (int j = i; j < r->n_fits; j++) {
+                const cp_df_fit *g = &r->fits[j];
+                if (strcmp(g->job, f->job))
+                    continue;
+                for (int k = 0; k < g->e.scaleouts; k++) {
+                    double m = g->machine_counts[k];
+                    int seen = m != floor(m) || m > 1e6;
+                    for (int q = 0; q < nm && !seen; q++)
+                        seen = ms[q] == m;
+                    if (!seen && nm < 64)
+                        ms[nm++] = m;
+                }
+            }
+            for (int x = 1; x < nm; x++) /* insertion sort: few values */
+                for (int y = x; y > 0 && ms[y - 1] > ms[y]; y--) {
+                    double t = ms[y];
+                    ms[y] = ms[y - 1];
+                    ms[y - 1] = t;
+                }
+            cp_buf_puts(b, "    machines: [");
+            for (int k = 0; k < nm; k++) {
+                cp_buf_puts(b, k ? ", " : "");
+                cp_yaml_put_num(b, ms[k]);
+            }
+            if (nm == 0)
+                cp_buf_puts(b, "1");
+            cp_buf_puts(b, "]  # measured scale-outs\n");
+        }
+        cp_buf_puts(b, "    runtime:\n      model: ernest\n      theta:\n");
+        for (int j = i; j < r->n_fits; j++) {
+            const cp_df_fit *g = &r->fits[j];
+            if (strcmp(g->job, f->job))
+                continue;
+            cp_buf_puts(b, "        ");
+            cp_yaml_put_str(b, g->type);
+            cp_buf_puts(b, ": [");
+            for (int k = 0; k < 4; k++) {
+                cp_buf_puts(b, k ? ", " : "");
+                cp_yaml_put_num(b, g->e.theta[k]);
+            }
+            cp_buf_puts(b, "]\n");
+        }
+        cp_buf_puts(b, "      sigma_seconds:\n");
+        for (int j = i; j < r->n_fits; j++) {
+            const cp_df_fit *g = &r->fits[j];
+            if (strcmp(g->job, f->job))
+                continue;
+            cp_buf_puts(b, "        ");
+            cp_yaml_put_str(b, g->type);
+            cp_buf_puts(b, ": ");
+            cp_yaml_put_num(b, g->e.sigma);
+            cp_buf_putc(b, '\n');
+        }
+    }
+}
+
+/* ---- training ---- */
+
+static void tr_table(FILE *out, const cp_tr_report *r)
+{
+    for (int i = 0; i < r->n_fits; i++) {
+        const cp_tr_fit *f = &r->fits[i];
+        fprintf(out, "job %s: scaling %s", f->job, f->amdahl ? "amdahl" : "table");
+        if (f->amdahl)
+            fprintf(out, " (serial_fraction %.6g)", f->serial_fraction);
+        fprintf(out, ", MAPE %.3g%%\n", f->mape);
+        for (int a = 0; a < f->n_types; a++)
+            fprintf(out, "  throughput %-12s %12.6g per accelerator%s\n", f->types[a].acc,
+                    f->types[a].thr1, f->types[a].thr1_fitted ? " (fitted: count 1 not measured)" : "");
+        if (!f->amdahl) {
+            fprintf(out, "  speedup");
+            for (int c = 0; c < f->n_counts; c++)
+                fprintf(out, " %d:%.4g", f->counts[c], f->speedup[c]);
+            fputc('\n', out);
+        }
+        fprintf(out, "  %-12s %5s %12s %12s %8s\n", "accelerator", "count", "measured",
+                "predicted", "error%");
+        for (int p = 0; p < f->n_points; p++) {
+            const cp_tr_point *q = &f->points[p];
+            fprintf(out, "  %-12s %5d %12.6g %12.6g %8.3f\n", q->acc, q->count, q->measured,
+                    q->predicted, q->err_pct);
+        }
+    }
+}
+
+/* ---- command ---- */
 
 int cp_cmd_fit(int argc, char **argv)
 {
-    (void)argc;
-    (void)argv;
-    fprintf(stderr, "capplan fit: not built yet\n");
-    return 2;
+    const char *mode = NULL, *samples = NULL, *outpath = NULL;
+    cp_fit_opts opts;
+    cp_fit_opts_init(&opts);
+    double work = 1e6;
+    int status = 2;
+    char **jobfiles = cp_calloc((size_t)argc + 1, sizeof *jobfiles);
+    int n_jobfiles = 0;
+    cp_diags *diags = cp_malloc(sizeof *diags), *warn = cp_malloc(sizeof *warn);
+    cp_csv *csv = NULL;
+    cp_df_sample *dfs = NULL;
+    cp_tr_sample *trs = NULL;
+    cp_df_report *dfr = NULL;
+    cp_tr_report *trr = NULL;
+    defs d;
+    memset(&d, 0, sizeof d);
+    cp_buf b;
+    cp_buf_init(&b);
+    cp_err err;
+    cp_err_init(&err);
+    if (!jobfiles || !diags || !warn) {
+        fprintf(stderr, "capplan fit: out of memory\n");
+        goto out;
+    }
+    cp_diags_init(diags);
+    cp_diags_init(warn);
+
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+            fputs(usage_text, stdout);
+            status = 0;
+            goto out;
+        } else if (!strcmp(a, "-o") || !strcmp(a, "--jobs") || !strcmp(a, "--scaling") ||
+                   !strcmp(a, "--work")) {
+            if (i + 1 >= argc) {
+                fprintf(stderr, "capplan fit: %s needs a value\n", a);
+                goto usage;
+            }
+            const char *v = argv[++i];
+            if (!strcmp(a, "-o")) {
+                outpath = v;
+            } else if (!strcmp(a, "--jobs")) {
+                jobfiles[n_jobfiles++] = argv[i];
+            } else if (!strcmp(a, "--scaling")) {
+                if (strcmp(v, "table") && strcmp(v, "amdahl")) {
+                    fprintf(stderr, "capplan fit: --scaling must be table or amdahl, not '%s'\n", v);
+                    goto usage;
+                }
+                opts.amdahl = !strcmp(v, "amdahl");
+            } else {
+                char *end;
+                work = strtod(v, &end);
+                if (*end || !(work > 0) || !isfinite(work)) {
+                    fprintf(stderr, "capplan fit: --work must be a number > 0, not '%s'\n", v);
+                    goto usage;
+                }
+            }
+        } else if (!strcmp(a, "--holdout")) {
+            opts.holdout = true;
+        } else if (!strcmp(a, "--no-loo")) {
+            opts.loo = false;
+        } else if (a[0] == '-' && a[1]) {
+            fprintf(stderr, "capplan fit: unknown option '%s'\n", a);
+            goto usage;
+        } else if (!mode) {
+            mode = a;
+        } else if (!samples) {
+            samples = a;
+        } else {
+            jobfiles[n_jobfiles++] = argv[i];
+        }
+    }
+    if (!mode || !samples || (strcmp(mode, "dataflow") && strcmp(mode, "training"))) {
+        if (mode && strcmp(mode, "dataflow") && strcmp(mode, "training"))
+            fprintf(stderr, "capplan fit: '%s' is not dataflow or training\n", mode);
+        goto usage;
+    }
+    bool dataflow = !strcmp(mode, "dataflow");
+
+    if (cp_csv_read(samples, 0, &csv, &err) != CP_OK) {
+        cp_err_print(&err, stderr);
+        goto out;
+    }
+    int n = 0, rc;
+    rc = dataflow ? cp_df_samples_read(csv, &dfs, &n, diags)
+                  : cp_tr_samples_read(csv, &trs, &n, diags);
+    if (defs_load(&d, jobfiles, n_jobfiles, diags) != CP_OK)
+        rc = CP_ERR_INPUT;
+    if (rc != CP_OK) {
+        cp_diags_print(diags, stderr);
+        goto out;
+    }
+    rc = dataflow ? cp_df_fit_all(dfs, n, &opts, &dfr, warn, &err)
+                  : cp_tr_fit_all(trs, n, &opts, &trr, warn, &err);
+    print_warnings(warn);
+    if (rc != CP_OK) {
+        cp_err_print(&err, stderr);
+        status = rc == CP_ERR_INPUT ? 2 : 1;
+        goto out;
+    }
+    FILE *table = outpath && strcmp(outpath, "-") ? stdout : stderr;
+    if (dataflow) {
+        df_table(table, dfr, opts.holdout);
+        df_yaml(&b, dfr, &d, samples);
+    } else {
+        tr_table(table, trr);
+        cp_buf_printf(&b, "# capplan fit training %s (scaling: %s)\n", samples,
+                      opts.amdahl ? "amdahl" : "table");
+        cp_fit_tr_yaml(&b, trr, d.jobs, d.n_jobs, work);
+    }
+    fflush(table);
+    if (!cp_buf_ok(&b)) {
+        fprintf(stderr, "capplan fit: out of memory\n");
+        status = 1;
+        goto out;
+    }
+    if (cp_write_file_atomic(outpath, b.s, b.len, &err) != CP_OK) {
+        cp_err_print(&err, stderr);
+        status = 1;
+        goto out;
+    }
+    status = 0;
+    goto out;
+usage:
+    fputs(usage_text, stderr);
+    status = 2;
+out:
+    cp_buf_release(&b);
+    defs_release(&d);
+    cp_df_report_free(dfr);
+    cp_tr_report_free(trr);
+    cp_free(dfs);
+    cp_free(trs);
+    cp_csv_free(csv);
+    cp_free(diags);
+    cp_free(warn);
+    cp_free(jobfiles);
+    return status;
 }
