@@ -1,0 +1,34 @@
+/*
+ * One tree writer, two syntaxes: the plan (and other reports) are written
+ * once against this interface and come out as YAML (through libyaml's
+ * emitter) or JSON. Strings that YAML would read as something else are
+ * quoted; numbers print so they read back exactly (cp_buf_num).
+ * Errors are sticky: check cp_out_finish once at the end.
+ */
+#ifndef CP_OUT_H
+#define CP_OUT_H
+
+#include "cp_buf.h"
+
+#include <stdbool.h>
+
+typedef enum { CP_OUT_YAML, CP_OUT_JSON } cp_out_syntax;
+
+typedef struct cp_out cp_out;
+
+/* Writes into `buf` (borrowed, appended to). NULL on out of memory. */
+cp_out *cp_out_new(cp_out_syntax syntax, cp_buf *buf);
+/* Flushes; returns false when anything failed. Frees the writer. */
+bool cp_out_finish(cp_out *o);
+
+void cp_out_map(cp_out *o);           /* begin a mapping */
+void cp_out_seq(cp_out *o, bool flow); /* begin a sequence; flow: [a, b] on one line */
+void cp_out_end(cp_out *o);           /* end the innermost mapping or sequence */
+void cp_out_key(cp_out *o, const char *key);
+void cp_out_str(cp_out *o, const char *s);
+void cp_out_word(cp_out *o, const char *s); /* a keyword, never quoted */
+void cp_out_num(cp_out *o, double v);       /* NAN writes null */
+void cp_out_int(cp_out *o, long v);
+void cp_out_null(cp_out *o);
+
+#endif

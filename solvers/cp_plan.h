@@ -1,0 +1,76 @@
+/*
+ * A plan (SPEC 3 and 5): for each job a (mode, start slot) or "dropped",
+ * for each market and slot the number of instances rented, the concrete
+ * node/instance ids of each scheduled job, and what the solver reported.
+ * Every figure written to a plan file is derived from these choices by
+ * cp_plan_eval (SPEC 4 formulas), never taken from solver internals, so
+ * a plan re-costs to itself.
+ */
+#ifndef CP_PLAN_H
+#define CP_PLAN_H
+
+#include "cp_input.h"
+#include "cp_modes.h"
+
+typedef enum {
+    CP_STATUS_OPTIMAL,
+    CP_STATUS_FEASIBLE,
+    CP_STATUS_INFEASIBLE,
+    CP_STATUS_INTERRUPTED,
+    CP_STATUS_NOPLAN /* time limit reached with no plan (exit 4) */
+} cp_plan_status;
+
+typedef struct cp_plan {
+    const cp_input *in;    /* borrowed */
+    const cp_modeset *ms;  /* borrowed */
+    int n_jobs, n_res, slots;
+    int *mode;    /* [n_jobs] global mode index, -1 when dropped */
+    int *start;   /* [n_jobs] start slot */
+    int *y;       /* [n_res * slots]: instances rented; 0 for pools */
+    char **reason;       /* [n_jobs] why a job is dropped (owned), or NULL */
+    int **units;         /* [n_jobs] node/instance indices on the resource */
+    int *n_units;        /* [n_jobs] */
+    char *note;          /* what placement repair changed, or NULL */
+
+    cp_plan_status status;
+    char method[32];
+    double seconds;
+    double objective;    /* as the solver saw it (re-costed by eval) */
+    double bound;        /* best lower bound, NAN when none */
+    double gap;          /* relative, NAN when unknown */
+} cp_plan;
+
+int cp_plan_new(const cp_input *in, const cp_modeset *ms, cp_plan **out);
+void cp_plan_free(cp_plan *p);
+/* Copies choices (mode, start, y) from src to dst (same input). */
+void cp_plan_copy_choices(cp_plan *dst, const cp_plan *src);
+/* Sets y to the fewest instances that hold the scheduled jobs' demand on
+ * each market in each slot (the cheapest y for fixed job choices). */
+void cp_plan_min_instances(cp_plan *p);
+static inline int *cp_plan_y(const cp_plan *p, int res, int t)
+{
+    return &p->y[(size_t)res * p->slots + t];
+}
+
+/* Figures of SPEC 4-5, computed from the plan's choices. */
+typedef struct cp_plan_figures {
+    double total, cloud, energy, carbon, penalty, energy_kwh, carbon_kg;
+    double *job_energy_kwh;   /* [n_jobs] */
+    double *market_cost;      /* [n_res] (0 for pools) */
+    double *util;             /* [n_pools * 3 * slots]: pool, dim, slot */
+    double *site_power_kw;    /* [n_sites * slots] */
+    double *site_energy_kwh;  /* [n_sites] billed (on-prem) energy */
+    double *site_carbon_kg;   /* [n_sites] pools and offers with this site */
+} cp_plan_figures;
+
+int cp_plan_eval(const cp_plan *p, cp_plan_figures *f, cp_err *err);
+void cp_plan_figures_release(cp_plan_figures *f);
+
+/* Checks SPEC 3 feasibility of the choices (aggregate capacities, quotas,
+ * power caps, budget). Returns true when feasible; otherwise writes the
+ * first violation in words to why (when not NULL). */
+bool cp_plan_is_feasible(const cp_plan *p, char *why, size_t why_size);
+
+const char *cp_plan_status_name(cp_plan_status s);
+
+#endif

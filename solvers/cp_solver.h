@@ -1,0 +1,58 @@
+/*
+ * Solve methods behind one table of function pointers (SCIP's plugins):
+ * adding a method is one new file and one line in solvers/registry.c.
+ * A method fills a cp_plan's choices (mode, start, y), its status and the
+ * solver figures; "infeasible" is a status, not an error.
+ */
+#ifndef CP_SOLVER_H
+#define CP_SOLVER_H
+
+#include "cp_plan.h"
+
+#include <signal.h>
+#include <stdbool.h>
+
+typedef struct cp_solve_opts {
+    double time_limit;  /* seconds of search (wall clock) */
+    double gap;         /* stop when the relative gap is at most this */
+    int threads;        /* methods that parallelize use at most this many */
+    unsigned long seed; /* for randomized steps; same seed, same plan */
+    long node_limit;    /* deterministic limit on B&B nodes; <= 0: none */
+    const char *export_lp; /* write the MILP there (CPLEX LP), NULL: no */
+    const volatile sig_atomic_t *stop; /* set asynchronously to interrupt */
+    /* progress lines (no newline) and notes; NULL: silent */
+    void (*log)(void *arg, const char *line);
+    void *log_arg;
+    bool progress;
+} cp_solve_opts;
+
+void cp_solve_opts_init(cp_solve_opts *o);
+
+typedef struct cp_solver_ops {
+    const char *name;
+    const char *description;
+    int (*solve)(const cp_input *in, const cp_modeset *ms, const cp_solve_opts *opts,
+                 cp_plan *plan, cp_err *err);
+} cp_solver_ops;
+
+const cp_solver_ops *cp_solver_find(const char *name);
+extern const cp_solver_ops *const cp_solvers[];
+
+/* The methods (one file each). */
+extern const cp_solver_ops cp_solver_heuristic;
+extern const cp_solver_ops cp_solver_milp;
+extern const cp_solver_ops cp_solver_auto;
+
+/* Shared by methods: the greedy construction plus local search, used on
+ * its own and as the MILP's first incumbent. Sets plan status to
+ * infeasible when the plan-independent baseline already breaks a power
+ * cap or the budget. */
+int cp_heuristic_run(const cp_input *in, const cp_modeset *ms, const cp_solve_opts *opts,
+                     cp_plan *plan, cp_err *err);
+/* Plan-independent cost: baseline energy and carbon, and the penalties
+ * of jobs without any mode. */
+double cp_fixed_cost(const cp_input *in, const cp_modeset *ms);
+double cp_now_seconds(void);
+void cp_solver_log(const cp_solve_opts *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+#endif

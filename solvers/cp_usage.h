@@ -1,0 +1,41 @@
+/*
+ * Incremental bookkeeping of a plan under construction: demand per
+ * resource, dimension and slot, instances per market and slot, busy power
+ * per site and slot, and the spend counted by the budget. The greedy
+ * heuristic, local search and the drop explanations all insert and remove
+ * jobs through it, so they share one notion of "fits" and "costs".
+ */
+#ifndef CP_USAGE_H
+#define CP_USAGE_H
+
+#include "cp_plan.h"
+
+typedef struct cp_usage {
+    const cp_input *in;
+    const cp_modeset *ms;
+    int T;
+    double *use;        /* [n_res][3][T] */
+    int *y;             /* [n_res][T] */
+    double *busy;       /* [n_sites][T]: W·fraction before PUE */
+    double *allow;      /* [n_sites][T]: busy W allowed by the cap, INF without */
+    double *kwh_cost;   /* [n_sites][T]: $ per facility kWh (energy + carbon) */
+    double *slot_cost;  /* [n_res][T]: $ per instance and slot */
+    double spend;       /* cloud + energy + carbon, baseline included */
+    double budget;      /* INF without a budget */
+} cp_usage;
+
+int cp_usage_init(cp_usage *u, const cp_input *in, const cp_modeset *ms);
+void cp_usage_release(cp_usage *u);
+/* True when the plan-independent baseline alone breaks a cap or the
+ * budget; why gets the words. */
+bool cp_usage_baseline_infeasible(const cp_usage *u, char *why, size_t size);
+/* Can mode m start at s given what is placed? *delta gets the added cost. */
+bool cp_usage_try(const cp_usage *u, int m, int s, double *delta);
+/* The same, also reporting in words what blocks it (first found). */
+bool cp_usage_try_why(const cp_usage *u, int m, int s, double *delta, char *why, size_t size);
+void cp_usage_add(cp_usage *u, int m, int s);
+void cp_usage_remove(cp_usage *u, int m, int s);
+/* Cheapest feasible (mode, start) of job j; false when none fits. */
+bool cp_usage_best(const cp_usage *u, int j, int *mode, int *start, double *delta);
+
+#endif

@@ -1,0 +1,607 @@
+/*
+ * --method milp: the time-indexed MILP of SPEC 3-4 in GLPK. This is the
+ * only file that includes glpk.h; the glp_prob is created and deleted in
+ * milp_solve and only plain choices leave it.
+ *
+ * Columns: x[j,m,s] binary (job j runs mode m from slot s), z[j] in
+ * [0,1] (dropped; integral because the assignment row is an equality over
+ * binaries), y[r,t] integer in [0, quota] (instances of market r in t).
+ * Rows: one assignment per job; pool capacity per (pool, dimension, slot);
+ * market capacity per (market, dimension, slot), with -dim·y; site power
+ * caps; the budget. The plan-independent part (baseline energy, penalties
+ * of jobs without modes) is the objective's constant.
+ *
+ * Starts that cannot fit even an empty resource are never generated, and
+ * a row exists only when some column touches it. The greedy heuristic's
+ * plan is handed to branch-and-cut as its first incumbent
+ * (glp_ios_heur_sol), which needs the MIP presolver off: the LP relaxation
+ * is solved first by glp_simplex, and its value is the first bound.
+ */
+#include "cp_solver.h"
+#include "cp_usage.h"
+
+#include "cp_alloc.h"
+#include "cp_cost.h"
+
+#include <glpk.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+typedef struct milp {
+    const cp_input *in;
+    const cp_modeset *ms;
+    int T;
+    /* columns (1-based in GLPK; index 0 unused here too) */
+    int n_cols;
+    size_t cap_cols;
+    int *col_job, *col_mode, *col_start; /* mode -1: z column; -2: y column */
+    int *col_res, *col_t;                /* for y columns */
+    int *z_col;                          /* [n_jobs], 0 when none */
+    int *y_col;                          /* [n_res*T], 0 when none */
+    /* rows */
+    int n_rows;
+    int *row_res;   /* [n_res*3*T] row per resource, dimension, slot; 0 none */
+    int *row_site;  /* [n_sites*T] power cap rows */
+    int budget_row;
+    /* triplets */
+    int *ia, *ja;
+    double *ar;
+    size_t nnz, cap_nnz;
+    double *obj;    /* per column */
+    double constant;
+    /* solve state */
+    const cp_solve_opts *opts;
+    double *warm;   /* [n_cols+1] the heuristic's plan, NULL if none */
+    bool warm_sent;
+    double bound;
+    double t0, last_log;
+    long nodes_seen;
+} milp;
+
+static int add_col(milp *mp, int job, int mode, int start, double cost)
+{
+    size_t cap = mp->cap_cols;
+    if (CP_GROW(mp->col_job, cap, (size_t)mp->n_cols + 2))
+        return -1;
+    cap = mp->cap_cols;
+    if (CP_GROW(mp->col_mode, cap, (size_t)mp->n_cols + 2))
+        return -1;
+    cap = mp->cap_cols;
+    if (CP_GROW(mp->col_start, cap, (size_t)mp->n_cols + 2))
+        return -1;
+    cap = mp->cap_cols;
+    if (CP_GROW(mp->obj, cap, (size_t)mp->n_cols + 2))
+        return -1;
+    mp->cap_cols = cap;
+    int c = ++mp->n_cols;
+    mp->col_job[c] = job;
+    mp->col_mode[c] = mode;
+    mp->col_start[c] = start;
+    mp->obj[c] = cost;
+    return c;
+}
+
+static int add_nz(milp *mp, int row, int col, double v)
+{
+    if (v == 0)
+        return 0;
+    size_t cap = mp->cap_nnz;
+    if (CP_GROW(mp->ia, cap, mp->nnz + 2))
+        return -1;
+    cap = mp->cap_nnz;
+    if (CP_GROW(mp->ja, cap, mp->nnz + 2))
+        return -1;
+    cap = mp->cap_nnz;
+    if (CP_GROW(mp->ar, cap, mp->nnz + 2))
+        return -1;
+    mp->cap_nnz = cap;
+    mp->nnz++;
+    mp->ia[mp->nnz] = row;
+    mp->ja[mp->nnz] = col;
+    mp->ar[mp->nnz] = v;
+    return 0;
+}
+
+static int res_row(milp *mp, int r, int d, int t)
+{
+    int *p = &mp->row_res[((size_t)r * CP_DIMS + d) * mp->T + t];
+    if (!*p)
+        *p = ++mp->n_rows;
+    return *p;
+}
+
+/* Whether mode m can start at s on an otherwise empty resource. */
+static bool start_fits(const milp *mp, const cp_mode *m, int s, const cp_usage *u)
+{
+    const cp_resource *r = &mp->ms->res[m->res];
+    for (int i = 0; i < m->slots; i++) {
+        int t = s + i;
+        double units = r->kind == CP_RES_POOL ? cp_series_at(&mp->in->pools[r->index].available, t)
+                                              : cp_market_quota(mp->in, r, t);
+        for (int d = 0; d < CP_DIMS; d++)
+            if (m->demand[d] > units * cp_machine_dim(r->mach, d) + 1e-9)
+                return false;
+        if (r->kind == CP_RES_POOL) {
+            double frac = i == m->slots - 1 ? m->last_frac : 1.0;
+            if (m->busy_w * frac > u->allow[(size_t)r->site * mp->T + t] + 1e-9)
+                return false;
+        }
+    }
+    return true;
+}
+
+static void milp_release(milp *mp)
+{
+    cp_free(mp->col_job);
+    cp_free(mp->col_mode);
+    cp_free(mp->col_start);
+    cp_free(mp->z_col);
+    cp_free(mp->y_col);
+    cp_free(mp->row_res);
+    cp_free(mp->row_site);
+    cp_free(mp->ia);
+    cp_free(mp->ja);
+    cp_free(mp->ar);
+    cp_free(mp->obj);
+    cp_free(mp->warm);
+}
+
+/* Builds columns and triplets (no GLPK yet, so sizes are known first). */
+static int milp_build(milp *mp, const cp_usage *u)
+{
+    const cp_input *in = mp->in;
+    const cp_modeset *ms = mp->ms;
+    int T = mp->T;
+    mp->z_col = cp_calloc((size_t)(in->n_jobs ? in->n_jobs : 1), sizeof(int));
+    mp->y_col = cp_calloc((size_t)(ms->n_res ? ms->n_res : 1) * T, sizeof(int));
+    mp->row_res = cp_calloc((size_t)(ms->n_res ? ms->n_res : 1) * CP_DIMS * T, sizeof(int));
+    mp->row_site = cp_calloc((size_t)(in->n_sites ? in->n_sites : 1) * T, sizeof(int));
+    if (!mp->z_col || !mp->y_col || !mp->row_res || !mp->row_site)
+        return CP_ERR_NOMEM;
+    mp->constant = cp_fixed_cost(in, ms);
+    /* assignment rows are 1..n_jobs-with-modes, in job order */
+    int *assign = cp_calloc((size_t)(in->n_jobs ? in->n_jobs : 1), sizeof(int));
+    if (!assign)
+        return CP_ERR_NOMEM;
+    for (int j = 0; j < in->n_jobs; j++)
+        if (ms->job_first[j] < ms->job_first[j + 1])
+            assign[j] = ++mp->n_rows;
+    int rc = CP_OK;
+    for (int j = 0; j < in->n_jobs && rc == CP_OK; j++) {
+        if (!assign[j])
+            continue;
+        for (int mi = ms->job_first[j]; mi < ms->job_first[j + 1] && rc == CP_OK; mi++) {
+            const cp_mode *m = &ms->modes[mi];
+            const cp_resource *r = &ms->res[m->res];
+            for (int s = m->s_min; s <= m->s_max; s++) {
+                if (!start_fits(mp, m, s, u))
+                    continue;
+                double cost = 0;
+                if (r->kind == CP_RES_POOL) {
+                    cp_run_cost rc2;
+                    cp_pool_run_cost(in, ms, m, s, &rc2);
+                    cost = rc2.energy_cost + rc2.carbon_cost;
+                }
+                int c = add_col(mp, j, mi, s, cost);
+                if (c < 0 || add_nz(mp, assign[j], c, 1.0)) {
+                    rc = CP_ERR_NOMEM;
+                    break;
+                }
+                for (int i = 0; i < m->slots && rc == CP_OK; i++) {
+                    int t = s + i;
+                    for (int d = 0; d < CP_DIMS; d++)
+                        if (m->demand[d] > 0 && add_nz(mp, res_row(mp, m->res, d, t), c, m->demand[d]))
+                            rc = CP_ERR_NOMEM;
+                    if (r->kind == CP_RES_POOL && in->sites[r->site].power_cap_kw.set && m->busy_w > 0) {
+                        int *row = &mp->row_site[(size_t)r->site * T + t];
+                        if (!*row)
+                            *row = ++mp->n_rows;
+                        double frac = i == m->slots - 1 ? m->last_frac : 1.0;
+                        if (add_nz(mp, *row, c, m->busy_w * frac))
+                            rc = CP_ERR_NOMEM;
+                    }
+                    if (r->kind != CP_RES_POOL && !mp->y_col[(size_t)m->res * T + t])
+                        mp->y_col[(size_t)m->res * T + t] = -1; /* wanted */
+                }
+            }
+        }
+        if (rc == CP_OK) {
+            int z = add_col(mp, j, -1, 0, in->jobs[j].drop_penalty);
+            if (z < 0 || add_nz(mp, assign[j], z, 1.0))
+                rc = CP_ERR_NOMEM;
+            mp->z_col[j] = z;
+        }
+    }
+    /* y columns, and their -dim entries in the market rows */
+    for (int r = 0; r < ms->n_res && rc == CP_OK; r++) {
+        for (int t = 0; t < T && rc == CP_OK; t++) {
+            int *yc = &mp->y_col[(size_t)r * T + t];
+            if (*yc != -1)
+                continue;
+            int c = add_col(mp, -1, -2, t, u->slot_cost[(size_t)r * T + t]);
+            if (c < 0) {
+                rc = CP_ERR_NOMEM;
+                break;
+            }
+            mp->col_start[c] = t;
+            *yc = c;
+            for (int d = 0; d < CP_DIMS; d++) {
+                int row = mp->row_res[((size_t)r * CP_DIMS + d) * T + t];
+                if (row && add_nz(mp, row, c, -cp_machine_dim(ms->res[r].mach, d)))
+                    rc = CP_ERR_NOMEM;
+            }
+        }
+    }
+    if (rc == CP_OK && in->has_budget) {
+        mp->budget_row = ++mp->n_rows;
+        for (int c = 1; c <= mp->n_cols && rc == CP_OK; c++)
+            if (mp->col_mode[c] != -1 && add_nz(mp, mp->budget_row, c, mp->obj[c]))
+                rc = CP_ERR_NOMEM;
+    }
+    cp_free(assign);
+    return rc;
+}
+
+static int y_res_of_col(const milp *mp, int c)
+{
+    /* y columns are few per market; find the market by scanning y_col */
+    int t = mp->col_start[c];
+    for (int r = 0; r < mp->ms->n_res; r++)
+        if (mp->y_col[(size_t)r * mp->T + t] == c)
+            return r;
+    return -1;
+}
+
+static void load_glpk(milp *mp, glp_prob *P, const cp_usage *u)
+{
+    const cp_input *in = mp->in;
+    const cp_modeset *ms = mp->ms;
+    int T = mp->T;
+    glp_set_obj_dir(P, GLP_MIN);
+    glp_set_obj_coef(P, 0, mp->constant);
+    if (mp->n_rows)
+        glp_add_rows(P, mp->n_rows);
+    if (mp->n_cols)
+        glp_add_cols(P, mp->n_cols);
+    /* assignment rows were numbered first, in job order */
+    for (int j = 0, row = 0; j < in->n_jobs; j++)
+        if (ms->job_first[j] < ms->job_first[j + 1])
+            glp_set_row_bnds(P, ++row, GLP_FX, 1.0, 1.0);
+    for (int r = 0; r < ms->n_res; r++) {
+        const cp_resource *res = &ms->res[r];
+        for (int d = 0; d < CP_DIMS; d++)
+            for (int t = 0; t < T; t++) {
+                int row = mp->row_res[((size_t)r * CP_DIMS + d) * T + t];
+                if (!row)
+                    continue;
+                if (res->kind == CP_RES_POOL)
+                    glp_set_row_bnds(P, row, GLP_UP, 0.0,
+                                     cp_series_at(&in->pools[res->index].available, t) *
+                                         cp_machine_dim(res->mach, d));
+                else
+                    glp_set_row_bnds(P, row, GLP_UP, 0.0, 0.0);
+            }
+    }
+    for (int s = 0; s < in->n_sites; s++)
+        for (int t = 0; t < T; t++) {
+            int row = mp->row_site[(size_t)s * T + t];
+            if (row)
+                glp_set_row_bnds(P, row, GLP_UP, 0.0, u->allow[(size_t)s * T + t]);
+        }
+    if (mp->budget_row) {
+        /* u->spend is the baseline part at this point (nothing placed) */
+        glp_set_row_bnds(P, mp->budget_row, GLP_UP, 0.0, in->budget - u->spend);
+    }
+    for (int c = 1; c <= mp->n_cols; c++) {
+        glp_set_obj_coef(P, c, mp->obj[c]);
+        if (mp->col_mode[c] >= 0) {
+            glp_set_col_kind(P, c, GLP_BV);
+        } else if (mp->col_mode[c] == -1) {
+            glp_set_col_bnds(P, c, GLP_DB, 0.0, 1.0);
+        } else {
+            int r = y_res_of_col(mp, c), t = mp->col_start[c];
+            double q = cp_market_quota(in, &ms->res[r], t);
+            glp_set_col_kind(P, c, GLP_IV);
+            if (q > 0)
+                glp_set_col_bnds(P, c, GLP_DB, 0.0, q);
+            else
+                glp_set_col_bnds(P, c, GLP_FX, 0.0, 0.0);
+        }
+    }
+    if (mp->nnz)
+        glp_load_matrix(P, (int)mp->nnz, mp->ia, mp->ja, mp->ar);
+}
+
+static void name_model(const milp *mp, glp_prob *P)
+{
+    char name[64];
+    glp_set_prob_name(P, "capplan");
+    glp_set_obj_name(P, "total");
+    for (int c = 1; c <= mp->n_cols; c++) {
+        if (mp->col_mode[c] >= 0)
+            snprintf(name, sizeof name, "x_%d_%d_%d", mp->col_job[c], mp->col_mode[c], mp->col_start[c]);
+        else if (mp->col_mode[c] == -1)
+            snprintf(name, sizeof name, "drop_%d", mp->col_job[c]);
+        else
+            snprintf(name, sizeof name, "y_%d_%d", y_res_of_col(mp, c), mp->col_start[c]);
+        glp_set_col_name(P, c, name);
+    }
+    for (int r = 1; r <= mp->n_rows; r++) {
+        snprintf(name, sizeof name, "r%d", r);
+        glp_set_row_name(P, r, name);
+    }
+}
+
+static double tree_bound(glp_tree *tree)
+{
+    int best = glp_ios_best_node(tree);
+    return best ? glp_ios_node_bound(tree, best) : NAN;
+}
+
+static void callback(glp_tree *tree, void *info)
+{
+    milp *mp = info;
+    const cp_solve_opts *o = mp->opts;
+    if (o->stop && *o->stop) {
+        glp_ios_terminate(tree);
+        return;
+    }
+    int reason = glp_ios_reason(tree);
+    if (reason == GLP_IHEUR && mp->warm && !mp->warm_sent) {
+        mp->warm_sent = true;
+        glp_ios_heur_sol(tree, mp->warm);
+    }
+    double b = tree_bound(tree);
+    if (!isnan(b) && (isnan(mp->bound) || b > mp->bound))
+        mp->bound = b;
+    if (o->node_limit > 0) {
+        int a, n, t;
+        glp_ios_tree_size(tree, &a, &n, &t);
+        if (t > o->node_limit) {
+            glp_ios_terminate(tree);
+            return;
+        }
+    }
+    double now = cp_now_seconds();
+    if (o->progress && now - mp->last_log >= 1.0) {
+        mp->last_log = now;
+        glp_prob *P = glp_ios_get_prob(tree);
+        int st = glp_mip_status(P);
+        if (st == GLP_FEAS || st == GLP_OPT)
+            cp_solver_log(o, "milp: %.1f s  incumbent %.10g  bound %.10g  gap %.3g%%", now - mp->t0,
+                          glp_mip_obj_val(P), mp->bound, 100 * glp_ios_mip_gap(tree));
+        else
+            cp_solver_log(o, "milp: %.1f s  no incumbent yet  bound %.10g", now - mp->t0, mp->bound);
+    }
+}
+
+/* Writes the model in CPLEX LP format through a temporary file + rename. */
+static int export_lp(glp_prob *P, const char *path, cp_err *err)
+{
+    char tmp[4096];
+    snprintf(tmp, sizeof tmp, "%s.tmp", path);
+    if (glp_write_lp(P, NULL, tmp) != 0) {
+        remove(tmp);
+        return cp_err_set(err, CP_ERR_IO, cp_pos_none(), "cannot write the model to '%s'", path);
+    }
+    if (rename(tmp, path) != 0) {
+        remove(tmp);
+        return cp_err_set(err, CP_ERR_IO, cp_pos_none(), "cannot write the model to '%s'", path);
+    }
+    return CP_OK;
+}
+
+/* The MILP, warm-started from `warm` (a feasible plan or NULL). */
+static int milp_run(const cp_input *in, const cp_modeset *ms, const cp_solve_opts *opts,
+                    const cp_plan *warm, cp_plan *plan, cp_err *err)
+{
+    double t0 = cp_now_seconds();
+    milp mp;
+    memset(&mp, 0, sizeof mp);
+    mp.in = in;
+    mp.ms = ms;
+    mp.T = in->slots;
+    mp.opts = opts;
+    mp.bound = NAN;
+    mp.t0 = t0;
+    mp.last_log = t0;
+    cp_usage u;
+    if (cp_usage_init(&u, in, ms))
+        return cp_err_nomem(err);
+    int rc = milp_build(&mp, &u);
+    if (rc) {
+        milp_release(&mp);
+        cp_usage_release(&u);
+        return cp_err_nomem(err);
+    }
+    cp_solver_log(opts, "milp: %d columns, %d rows, %zu nonzeros", mp.n_cols, mp.n_rows, mp.nnz);
+    if (warm && warm->status != CP_STATUS_INFEASIBLE) {
+        mp.warm = cp_calloc((size_t)mp.n_cols + 1, sizeof(double));
+        if (mp.warm) {
+            bool ok = true;
+            for (int j = 0; j < in->n_jobs; j++) {
+                if (!mp.z_col[j])
+                    continue;
+                if (warm->mode[j] < 0) {
+                    mp.warm[mp.z_col[j]] = 1;
+                    continue;
+                }
+                bool hit = false;
+                for (int c = 1; c <= mp.n_cols; c++)
+                    if (mp.col_job[c] == j && mp.col_mode[c] == warm->mode[j] &&
+                        mp.col_start[c] == warm->start[j]) {
+                        mp.warm[c] = 1;
+                        hit = true;
+                        break;
+                    }
+                ok &= hit;
+            }
+            for (int r = 0; r < ms->n_res; r++)
+                for (int t = 0; t < mp.T; t++) {
+                    int c = mp.y_col[(size_t)r * mp.T + t];
+                    if (c > 0)
+                        mp.warm[c] = *cp_plan_y(warm, r, t);
+                    else if (*cp_plan_y(warm, r, t) > 0)
+                        ok = false;
+                }
+            if (!ok) {
+                cp_free(mp.warm);
+                mp.warm = NULL;
+            }
+        }
+    }
+    glp_term_out(GLP_OFF);
+    glp_prob *P = glp_create_prob();
+    load_glpk(&mp, P, &u);
+    if (opts->export_lp) {
+        name_model(&mp, P);
+        rc = export_lp(P, opts->export_lp, err);
+        if (rc)
+            goto out;
+    }
+    glp_smcp sm;
+    glp_init_smcp(&sm);
+    sm.msg_lev = GLP_MSG_OFF;
+    sm.presolve = GLP_OFF;
+    double left = opts->time_limit - (cp_now_seconds() - t0);
+    sm.tm_lim = left > 0 ? (int)(left * 1000) : 1;
+    int lp_rc = mp.n_cols ? glp_simplex(P, &sm) : 0;
+    double lp_bound = NAN;
+    if (mp.n_cols == 0) {
+        lp_bound = mp.constant;
+    } else if (lp_rc == 0 && glp_get_status(P) == GLP_OPT) {
+        lp_bound = glp_get_obj_val(P);
+    } else if (lp_rc == 0 && (glp_get_status(P) == GLP_NOFEAS || glp_get_status(P) == GLP_INFEAS)) {
+        plan->status = CP_STATUS_INFEASIBLE;
+        goto out;
+    }
+    cp_solver_log(opts, "milp: LP relaxation %.10g after %.2f s", lp_bound, cp_now_seconds() - t0);
+    mp.bound = lp_bound;
+    int mip_ok = 0;
+    if (mp.n_cols && !isnan(lp_bound) && !(opts->stop && *opts->stop)) {
+        glp_iocp io;
+        glp_init_iocp(&io);
+        io.msg_lev = GLP_MSG_OFF;
+        io.presolve = GLP_OFF;
+        io.br_tech = GLP_BR_DTH;
+        io.bt_tech = GLP_BT_BLB;
+        io.mir_cuts = GLP_ON;
+        io.cov_cuts = GLP_ON;
+        io.gmi_cuts = GLP_ON;
+        io.fp_heur = GLP_ON;
+        io.mip_gap = opts->gap;
+        left = opts->time_limit - (cp_now_seconds() - t0);
+        io.tm_lim = left > 0 ? (int)(left * 1000) : 1;
+        io.cb_func = callback;
+        io.cb_info = &mp;
+        int mrc = glp_intopt(P, &io);
+        int st = glp_mip_status(P);
+        if (st == GLP_OPT || st == GLP_FEAS) {
+            mip_ok = 1;
+            bool proved = (mrc == 0 && st == GLP_OPT) || mrc == GLP_EMIPGAP;
+            for (int j = 0; j < in->n_jobs; j++)
+                plan->mode[j] = -1;
+            for (int c = 1; c <= mp.n_cols; c++)
+                if (mp.col_mode[c] >= 0 && glp_mip_col_val(P, c) > 0.5) {
+                    plan->mode[mp.col_job[c]] = mp.col_mode[c];
+                    plan->start[mp.col_job[c]] = mp.col_start[c];
+                }
+            cp_plan_min_instances(plan);
+            plan->objective = glp_mip_obj_val(P);
+            if (mrc == 0 && st == GLP_OPT)
+                mp.bound = plan->objective;
+            plan->status = proved ? CP_STATUS_OPTIMAL : CP_STATUS_FEASIBLE;
+        } else if (st == GLP_NOFEAS) {
+            plan->status = CP_STATUS_INFEASIBLE;
+            goto out;
+        }
+    }
+    if (mip_ok && warm && warm->status != CP_STATUS_INFEASIBLE) {
+        /* never worse than the heuristic, whatever branch-and-cut kept */
+        cp_plan_figures fm, fw;
+        if (cp_plan_eval(plan, &fm, err) == CP_OK) {
+            if (cp_plan_eval(warm, &fw, err) == CP_OK) {
+                if (fw.total < fm.total - 1e-9 * (1 + fabs(fm.total))) {
+                    cp_plan_copy_choices(plan, warm);
+                    plan->status = CP_STATUS_FEASIBLE;
+                }
+                cp_plan_figures_release(&fw);
+            }
+            cp_plan_figures_release(&fm);
+        }
+    }
+    if (!mip_ok) {
+        if (warm && warm->status != CP_STATUS_INFEASIBLE) {
+            cp_plan_copy_choices(plan, warm);
+            plan->status = CP_STATUS_FEASIBLE;
+        } else {
+            plan->status = CP_STATUS_NOPLAN;
+        }
+    }
+    plan->bound = mp.bound;
+out:
+    glp_delete_prob(P);
+    glp_free_env();
+    milp_release(&mp);
+    cp_usage_release(&u);
+    return rc;
+}
+
+static int milp_solve(const cp_input *in, const cp_modeset *ms, const cp_solve_opts *opts,
+                      cp_plan *plan, cp_err *err)
+{
+    double t0 = cp_now_seconds();
+    cp_plan *warm = NULL;
+    int rc = cp_plan_new(in, ms, &warm);
+    if (rc)
+        return cp_err_nomem(err);
+    rc = cp_heuristic_run(in, ms, opts, warm, err);
+    if (rc == CP_OK && warm->status == CP_STATUS_INFEASIBLE) {
+        plan->status = CP_STATUS_INFEASIBLE;
+    } else if (rc == CP_OK) {
+        rc = milp_run(in, ms, opts, warm, plan, err);
+    }
+    cp_plan_free(warm);
+    snprintf(plan->method, sizeof plan->method, "milp");
+    plan->seconds = cp_now_seconds() - t0;
+    return rc;
+}
+
+const cp_solver_ops cp_solver_milp = {
+    "milp",
+    "time-indexed MILP in GLPK, warm-started from the heuristic",
+    milp_solve,
+};
+
+/* auto: the MILP while the model is of a size GLPK handles within the
+ * limit, else the heuristic alone. Sizes are columns x; see
+ * docs/performance.md for how the threshold was chosen. */
+#define AUTO_MAX_COLUMNS 200000L
+
+static int auto_solve(const cp_input *in, const cp_modeset *ms, const cp_solve_opts *opts,
+                      cp_plan *plan, cp_err *err)
+{
+    long cols = 0;
+    for (int m = 0; m < ms->n_modes; m++)
+        cols += ms->modes[m].s_max - ms->modes[m].s_min + 1;
+    int rc;
+    if (cols <= AUTO_MAX_COLUMNS) {
+        rc = milp_solve(in, ms, opts, plan, err);
+    } else {
+        cp_solver_log(opts, "auto: %ld start columns; using the heuristic", cols);
+        rc = cp_solver_heuristic.solve(in, ms, opts, plan, err);
+    }
+    if (rc == CP_OK) {
+        char m[sizeof plan->method];
+        memcpy(m, plan->method, sizeof m);
+        snprintf(plan->method, sizeof plan->method, "auto/%.20s", m);
+    }
+    return rc;
+}
+
+const cp_solver_ops cp_solver_auto = {
+    "auto",
+    "milp for models up to 200,000 start columns, else the heuristic",
+    auto_solve,
+};

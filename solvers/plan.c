@@ -1,0 +1,284 @@
+/* Plan storage, SPEC 4 evaluation and SPEC 3 feasibility; see cp_plan.h. */
+#include "cp_plan.h"
+
+#include "cp_alloc.h"
+#include "cp_cost.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+const char *cp_plan_status_name(cp_plan_status s)
+{
+    switch (s) {
+    case CP_STATUS_OPTIMAL:
+        return "optimal";
+    case CP_STATUS_FEASIBLE:
+        return "feasible";
+    case CP_STATUS_INFEASIBLE:
+        return "infeasible";
+    case CP_STATUS_INTERRUPTED:
+        return "interrupted";
+    case CP_STATUS_NOPLAN:
+        return "no plan";
+    }
+    return "?";
+}
+
+int cp_plan_new(const cp_input *in, const cp_modeset *ms, cp_plan **out)
+{
+    cp_plan *p = cp_calloc(1, sizeof *p);
+    if (!p)
+        return CP_ERR_NOMEM;
+    p->in = in;
+    p->ms = ms;
+    p->n_jobs = in->n_jobs;
+    p->n_res = ms->n_res;
+    p->slots = in->slots;
+    size_t nj = (size_t)(p->n_jobs ? p->n_jobs : 1);
+    p->mode = cp_calloc(nj, sizeof *p->mode);
+    p->start = cp_calloc(nj, sizeof *p->start);
+    p->reason = cp_calloc(nj, sizeof *p->reason);
+    p->units = cp_calloc(nj, sizeof *p->units);
+    p->n_units = cp_calloc(nj, sizeof *p->n_units);
+    p->y = cp_calloc((size_t)(p->n_res ? p->n_res : 1) * (size_t)p->slots, sizeof *p->y);
+    if (!p->mode || !p->start || !p->reason || !p->units || !p->n_units || !p->y) {
+        cp_plan_free(p);
+        return CP_ERR_NOMEM;
+    }
+    for (int j = 0; j < p->n_jobs; j++)
+        p->mode[j] = -1;
+    p->bound = NAN;
+    p->gap = NAN;
+    p->status = CP_STATUS_FEASIBLE;
+    snprintf(p->method, sizeof p->method, "none");
+    *out = p;
+    return CP_OK;
+}
+
+void cp_plan_free(cp_plan *p)
+{
+    if (!p)
+        return;
+    for (int j = 0; j < p->n_jobs; j++) {
+        if (p->reason)
+            cp_free(p->reason[j]);
+        if (p->units)
+            cp_free(p->units[j]);
+    }
+    cp_free(p->reason);
+    cp_free(p->units);
+    cp_free(p->n_units);
+    cp_free(p->mode);
+    cp_free(p->start);
+    cp_free(p->y);
+    cp_free(p->note);
+    cp_free(p);
+}
+
+void cp_plan_copy_choices(cp_plan *dst, const cp_plan *src)
+{
+    memcpy(dst->mode, src->mode, (size_t)src->n_jobs * sizeof *dst->mode);
+    memcpy(dst->start, src->start, (size_t)src->n_jobs * sizeof *dst->start);
+    memcpy(dst->y, src->y, (size_t)src->n_res * (size_t)src->slots * sizeof *dst->y);
+}
+
+/* Demand of the scheduled jobs per resource, dimension and slot. */
+static double *resource_use(const cp_plan *p)
+{
+    double *use = cp_calloc((size_t)(p->n_res ? p->n_res : 1) * CP_DIMS * (size_t)p->slots,
+                            sizeof *use);
+    if (!use)
+        return NULL;
+    for (int j = 0; j < p->n_jobs; j++) {
+        if (p->mode[j] < 0)
+            continue;
+        const cp_mode *m = &p->ms->modes[p->mode[j]];
+        for (int t = p->start[j]; t < p->start[j] + m->slots && t < p->slots; t++)
+            for (int d = 0; d < CP_DIMS; d++)
+                use[((size_t)m->res * CP_DIMS + d) * p->slots + t] += m->demand[d];
+    }
+    return use;
+}
+
+void cp_plan_min_instances(cp_plan *p)
+{
+    double *use = resource_use(p);
+    if (!use)
+        return; /* keeps the current y, which the caller made feasible */
+    for (int r = 0; r < p->n_res; r++) {
+        const cp_resource *res = &p->ms->res[r];
+        if (res->kind == CP_RES_POOL)
+            continue;
+        for (int t = 0; t < p->slots; t++) {
+            double need[CP_DIMS];
+            for (int d = 0; d < CP_DIMS; d++)
+                need[d] = use[((size_t)r * CP_DIMS + d) * p->slots + t];
+            int u = cp_units_needed(need, res->mach);
+            *cp_plan_y(p, r, t) = u;
+        }
+    }
+    cp_free(use);
+}
+
+void cp_plan_figures_release(cp_plan_figures *f)
+{
+    cp_free(f->job_energy_kwh);
+    cp_free(f->market_cost);
+    cp_free(f->util);
+    cp_free(f->site_power_kw);
+    cp_free(f->site_energy_kwh);
+    cp_free(f->site_carbon_kg);
+    memset(f, 0, sizeof *f);
+}
+
+int cp_plan_eval(const cp_plan *p, cp_plan_figures *f, cp_err *err)
+{
+    const cp_input *in = p->in;
+    const cp_modeset *ms = p->ms;
+    int T = p->slots;
+    double h = in->slot_hours;
+    memset(f, 0, sizeof *f);
+    f->job_energy_kwh = cp_calloc((size_t)(p->n_jobs ? p->n_jobs : 1), sizeof(double));
+    f->market_cost = cp_calloc((size_t)(p->n_res ? p->n_res : 1), sizeof(double));
+    f->util = cp_calloc((size_t)(in->n_pools ? in->n_pools : 1) * CP_DIMS * T, sizeof(double));
+    f->site_power_kw = cp_calloc((size_t)(in->n_sites ? in->n_sites : 1) * T, sizeof(double));
+    f->site_energy_kwh = cp_calloc((size_t)(in->n_sites ? in->n_sites : 1), sizeof(double));
+    f->site_carbon_kg = cp_calloc((size_t)(in->n_sites ? in->n_sites : 1), sizeof(double));
+    if (!f->job_energy_kwh || !f->market_cost || !f->util || !f->site_power_kw ||
+        !f->site_energy_kwh || !f->site_carbon_kg) {
+        cp_plan_figures_release(f);
+        return cp_err_nomem(err);
+    }
+    /* busy W (times busy fraction) per site and slot; kept in site_power_kw
+     * until the baseline is added below */
+    for (int j = 0; j < p->n_jobs; j++) {
+        if (p->mode[j] < 0) {
+            f->penalty += in->jobs[j].drop_penalty;
+            continue;
+        }
+        const cp_mode *m = &ms->modes[p->mode[j]];
+        const cp_resource *r = &ms->res[m->res];
+        for (int i = 0; i < m->slots; i++) {
+            int t = p->start[j] + i;
+            if (r->kind == CP_RES_POOL) {
+                double frac = i == m->slots - 1 ? m->last_frac : 1.0;
+                f->site_power_kw[(size_t)r->site * T + t] += m->busy_w * frac;
+                f->job_energy_kwh[j] += in->sites[r->site].pue * m->busy_w * frac * h / 1000;
+                for (int d = 0; d < CP_DIMS; d++)
+                    f->util[((size_t)r->index * CP_DIMS + d) * T + t] += m->demand[d];
+            }
+        }
+    }
+    for (int s = 0; s < in->n_sites; s++) {
+        const cp_site *st = &in->sites[s];
+        for (int t = 0; t < T; t++) {
+            double w = st->pue * (cp_site_baseline_w(in, s, t) + f->site_power_kw[(size_t)s * T + t]);
+            double kwh = w * h / 1000;
+            double kg = kwh * cp_series_at(&st->carbon_intensity, t) / 1000;
+            f->site_power_kw[(size_t)s * T + t] = w / 1000;
+            f->site_energy_kwh[s] += kwh;
+            f->site_carbon_kg[s] += kg;
+            f->energy_kwh += kwh;
+            f->carbon_kg += kg;
+            f->energy += kwh * cp_series_at(&st->energy_price, t);
+        }
+    }
+    for (int r = 0; r < p->n_res; r++) {
+        const cp_resource *res = &ms->res[r];
+        if (res->kind == CP_RES_POOL)
+            continue;
+        double price = cp_market_price(in, res);
+        for (int t = 0; t < T; t++) {
+            int y = *cp_plan_y(p, r, t);
+            if (!y)
+                continue;
+            f->market_cost[r] += y * price * h;
+            double kg = y * cp_market_slot_carbon_kg(in, res, t);
+            if (res->site >= 0)
+                f->site_carbon_kg[res->site] += kg;
+            f->carbon_kg += kg;
+        }
+        f->cloud += f->market_cost[r];
+    }
+    f->carbon = f->carbon_kg / 1000 * in->carbon_price_per_ton;
+    f->total = f->cloud + f->energy + f->carbon + f->penalty;
+    return CP_OK;
+}
+
+bool cp_plan_is_feasible(const cp_plan *p, char *why, size_t why_size)
+{
+    const cp_input *in = p->in;
+    const cp_modeset *ms = p->ms;
+    int T = p->slots;
+    const double eps = 1e-9;
+    char dummy[8];
+    if (!why) {
+        why = dummy;
+        why_size = sizeof dummy;
+    }
+    double *use = resource_use(p);
+    if (!use) {
+        snprintf(why, why_size, "out of memory");
+        return false;
+    }
+    bool ok = true;
+    for (int r = 0; r < p->n_res && ok; r++) {
+        const cp_resource *res = &ms->res[r];
+        for (int t = 0; t < T && ok; t++) {
+            double units;
+            if (res->kind == CP_RES_POOL) {
+                units = cp_series_at(&in->pools[res->index].available, t);
+            } else {
+                units = *cp_plan_y(p, r, t);
+                if (units > cp_market_quota(in, res, t)) {
+                    snprintf(why, why_size, "market %s: %g instances in slot %d exceed the quota",
+                             res->id, units, t);
+                    ok = false;
+                    break;
+                }
+            }
+            for (int d = 0; d < CP_DIMS; d++) {
+                double u = use[((size_t)r * CP_DIMS + d) * T + t];
+                double cap = units * cp_machine_dim(res->mach, d);
+                if (u > cap + eps * (1 + cap)) {
+                    snprintf(why, why_size, "%s: demand %g exceeds capacity %g in slot %d", res->id,
+                             u, cap, t);
+                    ok = false;
+                    break;
+                }
+            }
+        }
+    }
+    cp_free(use);
+    if (!ok)
+        return false;
+    cp_plan_figures f;
+    if (cp_plan_eval(p, &f, NULL)) {
+        snprintf(why, why_size, "out of memory");
+        return false;
+    }
+    for (int s = 0; s < in->n_sites && ok; s++) {
+        const cp_site *st = &in->sites[s];
+        if (!st->power_cap_kw.set)
+            continue;
+        for (int t = 0; t < T; t++) {
+            double cap = cp_series_at(&st->power_cap_kw, t);
+            if (f.site_power_kw[(size_t)s * T + t] > cap + eps * (1 + cap)) {
+                snprintf(why, why_size, "site %s: %g kW exceeds its cap %g kW in slot %d", st->name,
+                         f.site_power_kw[(size_t)s * T + t], cap, t);
+                ok = false;
+                break;
+            }
+        }
+    }
+    if (ok && in->has_budget) {
+        double spend = f.cloud + f.energy + f.carbon;
+        if (spend > in->budget + eps * (1 + in->budget)) {
+            snprintf(why, why_size, "spend %g exceeds the budget %g", spend, in->budget);
+            ok = false;
+        }
+    }
+    cp_plan_figures_release(&f);
+    return ok;
+}
