@@ -153,7 +153,10 @@ int cp_csv_read_string(const char *name, const char *text, size_t len, char deli
         }
         pos = end;
     }
-    if (csv_fini(&p, on_field, on_row, &rd) != 0) {
+    /* libcsv reports an unterminated quote only in its strict mode, which
+     * would also reject the stray quotes real catalogs contain; its
+     * public state tells us instead (2 is FIELD_BEGUN in libcsv.c). */
+    if ((p.quoted && p.pstate == 2) || csv_fini(&p, on_field, on_row, &rd) != 0) {
         rc = cp_err_set(err, CP_ERR_INPUT, (cp_pos){csv->file, rd.cur.line ? rd.cur.line : rd.line, 0},
                         "unterminated quoted field");
         goto out;
