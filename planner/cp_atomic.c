@@ -46,10 +46,31 @@ static char *dir_of(const char *path)
     return cp_strndup(path, (size_t)(slash - path));
 }
 
+/* Devices and pipes (-o /dev/null, -o /dev/stderr, a fifo) are written in
+ * place: renaming over them would replace the device with a file. */
+static int to_special(const char *path, const char *data, size_t len, cp_err *err)
+{
+    int fd = open(path, O_WRONLY | O_TRUNC);
+    if (fd < 0 || write_all(fd, data, len) != 0) {
+        int e = errno;
+        if (fd >= 0)
+            close(fd);
+        return cp_err_set(err, CP_ERR_IO, cp_pos_none(), "cannot write '%s': %s", path,
+                          strerror(e));
+    }
+    if (close(fd) != 0)
+        return cp_err_set(err, CP_ERR_IO, cp_pos_none(), "cannot write '%s': %s", path,
+                          strerror(errno));
+    return CP_OK;
+}
+
 int cp_write_file_atomic(const char *path, const char *data, size_t len, cp_err *err)
 {
     if (!path || strcmp(path, "-") == 0)
         return to_stdout(data, len, err);
+    struct stat st;
+    if (stat(path, &st) == 0 && !S_ISREG(st.st_mode))
+        return to_special(path, data, len, err);
 
     int rc = CP_OK, fd = -1;
     size_t plen = strlen(path);

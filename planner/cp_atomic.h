@@ -12,7 +12,8 @@
 #include <stddef.h>
 
 /* Writes `len` bytes of `data` to `path`; path NULL or "-" writes to
- * standard output instead. On failure the target is untouched, the
+ * standard output instead, and an existing path that is not a regular
+ * file (/dev/null, a fifo) is written in place, never replaced. On failure the target is untouched, the
  * temporary file is removed, and err names the path and the reason.
  * Returns CP_OK or CP_ERR_IO. */
 int cp_write_file_atomic(const char *path, const char *data, size_t len, cp_err *err);

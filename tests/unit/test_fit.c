@@ -10,6 +10,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 TEST(csv_lines_quotes_and_header)
@@ -226,4 +227,11 @@ TEST(atomic_write_replaces_and_cleans_up)
     CHECK_INT(cp_write_file_atomic(bad, "x", 1, &e), CP_ERR_IO);
     unlink(path);
     CHECK_INT(rmdir(dir), 0); /* empty: no temporary file left */
+}
+
+TEST(atomic_write_leaves_devices_alone)
+{
+    struct stat st;
+    CHECK_INT(cp_write_file_atomic("/dev/null", "x", 1, NULL), 0);
+    CHECK(stat("/dev/null", &st) == 0 && S_ISCHR(st.st_mode));
 }
