@@ -1,8 +1,13 @@
 /*
  * YAML → cp_node tree. libyaml's document API resolves aliases to shared
  * node ids (and even lets an anchor refer to itself), so the copy below
- * expands aliases while counting nodes and depth: an alias bomb or a
- * cycle stops at CP_YAML_MAX_NODES / CP_YAML_MAX_DEPTH with an error.
+ * expands aliases while counting nodes and depth. A node copied a second
+ * time is an alias expansion: those copies are limited to ALIAS_NODES_MIN
+ * or ALIAS_NODES_PER_NODE per node of the document, whichever is more, so
+ * an alias bomb ("billion laughs") stops after a few thousand nodes, long
+ * before CP_YAML_MAX_NODES; a node reached again while it is still being
+ * copied is a cycle. Both are reported where the alias is used (libyaml
+ * keeps no mark for the alias itself, so at the collection holding it).
  */
 #include "cp_yaml.h"
 
@@ -15,13 +20,21 @@
 #include <sys/stat.h>
 #include <yaml.h>
 
+#define ALIAS_NODES_MIN 100000L
+#define ALIAS_NODES_PER_NODE 16L
+
 typedef struct {
     yaml_document_t *doc;
     const char *name;
     long nodes;
     cp_diags *diags;
     int rc;
+    unsigned char *state; /* per document node: VISITED, ON_PATH bits */
+    long alias_nodes;     /* copies of nodes already copied once */
+    long alias_max;
 } copy_ctx;
+
+enum { VISITED = 1, ON_PATH = 2 };
 
 static cp_pos mark_pos(const char *name, yaml_mark_t m)
 {
@@ -75,19 +88,42 @@ static int check_duplicates(copy_ctx *c, cp_node *map)
     return rc;
 }
 
-static int copy_node(copy_ctx *c, yaml_node_t *yn, int depth, cp_node **out)
+/* `parent` is the position of the collection that holds yn; `site`, when
+ * not NULL, that of the collection holding the alias whose expansion is
+ * being copied (the place to blame for it). */
+static int copy_node(copy_ctx *c, yaml_node_t *yn, int depth, cp_pos parent, const cp_pos *site,
+                     cp_node **out)
 {
     cp_pos pos = mark_pos(c->name, yn->start_mark);
+    size_t id = (size_t)(yn - c->doc->nodes.start);
+    if ((c->state[id] & ON_PATH) && parent.line == pos.line && parent.col == pos.col)
+        return cp_diags_add(c->diags, CP_ERR_INPUT, pos,
+                            "this node holds an alias of itself (a cycle)");
+    if (c->state[id] & ON_PATH)
+        return cp_diags_add(c->diags, CP_ERR_INPUT, parent,
+                            "an alias here refers to a node that contains it "
+                            "(anchor at line %d, column %d): a cycle",
+                            pos.line, pos.col);
     if (depth > CP_YAML_MAX_DEPTH)
         return cp_diags_add(c->diags, CP_ERR_INPUT, pos,
                             "nesting deeper than %d levels", CP_YAML_MAX_DEPTH);
+    bool again = c->state[id] & VISITED;
+    if (again && !site)
+        site = &parent;
+    if (again && ++c->alias_nodes > c->alias_max)
+        return cp_diags_add(c->diags, CP_ERR_INPUT, *site,
+                            "aliases here expand to more than %ld copied nodes (an alias bomb?)",
+                            c->alias_max);
     if (++c->nodes > CP_YAML_MAX_NODES)
         return cp_diags_add(c->diags, CP_ERR_INPUT, pos,
-                            "document expands to more than %ld nodes (alias expansion?)",
+                            "document expands to more than %ld nodes",
                             (long)CP_YAML_MAX_NODES);
+    c->state[id] |= VISITED | ON_PATH;
     cp_node *n = cp_calloc(1, sizeof *n);
-    if (!n)
+    if (!n) {
+        c->state[id] &= (unsigned char)~ON_PATH;
         return CP_ERR_NOMEM;
+    }
     n->pos = pos;
     int rc = CP_OK;
     switch (yn->type) {
@@ -118,7 +154,7 @@ static int copy_node(copy_ctx *c, yaml_node_t *yn, int depth, cp_node **out)
         }
         for (size_t i = 0; i < cnt && rc == CP_OK; i++) {
             yaml_node_t *child = yaml_document_get_node(c->doc, it[i]);
-            rc = copy_node(c, child, depth + 1, &n->kids[i]);
+            rc = copy_node(c, child, depth + 1, pos, site, &n->kids[i]);
             if (rc == CP_OK)
                 n->n = i + 1;
         }
@@ -141,9 +177,9 @@ static int copy_node(copy_ctx *c, yaml_node_t *yn, int depth, cp_node **out)
                                   "mapping key must be a scalar");
                 break;
             }
-            rc = copy_node(c, k, depth + 1, &n->kids[2 * i]);
+            rc = copy_node(c, k, depth + 1, pos, site, &n->kids[2 * i]);
             if (rc == CP_OK)
-                rc = copy_node(c, v, depth + 1, &n->kids[2 * i + 1]);
+                rc = copy_node(c, v, depth + 1, pos, site, &n->kids[2 * i + 1]);
             if (rc == CP_OK) {
                 n->n = i + 1;
             } else {
@@ -166,12 +202,37 @@ static int copy_node(copy_ctx *c, yaml_node_t *yn, int depth, cp_node **out)
         rc = cp_diags_add(c->diags, CP_ERR_INPUT, pos, "empty node");
         break;
     }
+    c->state[id] &= (unsigned char)~ON_PATH;
     if (rc != CP_OK) {
         cp_node_free(n);
         return rc;
     }
     *out = n;
     return CP_OK;
+}
+
+/* libyaml's message as "PROBLEM (while CONTEXT at line L, column C)", where
+ * the context names the construct being parsed and where it began; a tab
+ * where a token should start gets a message of its own, since that is
+ * almost always indentation. */
+static int parse_error(const yaml_parser_t *parser, const char *name, const char *text,
+                       size_t len, cp_diags *diags)
+{
+    if (parser->error == YAML_MEMORY_ERROR)
+        return cp_diags_add(diags, CP_ERR_NOMEM, cp_pos_none(), "out of memory");
+    const char *what = parser->problem ? parser->problem : "cannot parse YAML";
+    yaml_mark_t m = parser->problem_mark;
+    cp_pos pos = mark_pos(name, m);
+    if (m.index < len && text[m.index] == '\t')
+        return cp_diags_add(diags, CP_ERR_INPUT, pos,
+                            "a tab character where YAML allows only spaces "
+                            "(indent with spaces)");
+    if (parser->context) {
+        yaml_mark_t cm = parser->context_mark;
+        return cp_diags_add(diags, CP_ERR_INPUT, pos, "%s (%s at line %d, column %d)", what,
+                            parser->context, (int)cm.line + 1, (int)cm.column + 1);
+    }
+    return cp_diags_add(diags, CP_ERR_INPUT, pos, "%s", what);
 }
 
 int cp_yaml_load_string(const char *name, const char *text, size_t len,
@@ -184,14 +245,7 @@ int cp_yaml_load_string(const char *name, const char *text, size_t len,
         return cp_diags_add(diags, CP_ERR_NOMEM, cp_pos_none(), "out of memory");
     yaml_parser_set_input_string(&parser, (const unsigned char *)text, len);
     if (!yaml_parser_load(&parser, &doc)) {
-        const char *what = parser.problem ? parser.problem : "cannot parse YAML";
-        yaml_mark_t m = parser.problem_mark;
-        if (parser.error == YAML_MEMORY_ERROR)
-            rc = cp_diags_add(diags, CP_ERR_NOMEM, cp_pos_none(), "out of memory");
-        else if (parser.context)
-            rc = cp_diags_add(diags, CP_ERR_INPUT, mark_pos(name, m), "%s %s", parser.context, what);
-        else
-            rc = cp_diags_add(diags, CP_ERR_INPUT, mark_pos(name, m), "%s", what);
+        rc = parse_error(&parser, name, text, len, diags);
         yaml_parser_delete(&parser);
         return rc;
     }
@@ -201,9 +255,18 @@ int cp_yaml_load_string(const char *name, const char *text, size_t len,
         rc = cp_diags_add(diags, CP_ERR_INPUT, p, "empty file: expected a mapping with keys such as 'horizon' and 'jobs'");
         goto out;
     }
-    copy_ctx c = {&doc, name, 0, diags, CP_OK};
+    size_t n_nodes = (size_t)(doc.nodes.top - doc.nodes.start);
+    copy_ctx c = {&doc, name, 0, diags, CP_OK, NULL, 0, ALIAS_NODES_MIN};
+    if ((long)n_nodes > ALIAS_NODES_MIN / ALIAS_NODES_PER_NODE)
+        c.alias_max = (long)n_nodes * ALIAS_NODES_PER_NODE;
+    c.state = cp_calloc(n_nodes, 1);
+    if (!c.state) {
+        rc = cp_diags_add(diags, CP_ERR_NOMEM, cp_pos_none(), "out of memory");
+        goto out;
+    }
     cp_node *tree = NULL;
-    rc = copy_node(&c, root, 0, &tree);
+    rc = copy_node(&c, root, 0, mark_pos(name, root->start_mark), NULL, &tree);
+    cp_free(c.state);
     if (rc == CP_ERR_NOMEM && diags->worst == CP_OK)
         cp_diags_add(diags, CP_ERR_NOMEM, cp_pos_none(), "out of memory");
     if (rc != CP_OK)
@@ -211,8 +274,7 @@ int cp_yaml_load_string(const char *name, const char *text, size_t len,
     /* A second document in the same file is not part of the format. */
     yaml_document_t doc2;
     if (!yaml_parser_load(&parser, &doc2)) {
-        rc = cp_diags_add(diags, CP_ERR_INPUT, mark_pos(name, parser.problem_mark), "%s",
-                          parser.problem ? parser.problem : "cannot parse YAML");
+        rc = parse_error(&parser, name, text, len, diags);
     } else {
         yaml_node_t *r2 = yaml_document_get_root_node(&doc2);
         if (r2)

@@ -120,13 +120,16 @@ double cp_input_horizon_hours(const cp_input *in)
 typedef struct merged {
     nodevec kinds[K_COUNT];
     nodevec horizon;   /* key, value, key, value, ... */
+    cp_node *horizon_at; /* the first 'horizon' key, for "missing slots" */
     nodevec objective;
 } merged;
 
 static void merge_map(lctx *c, nodevec *pairs, const cp_node *map, const char *name)
 {
-    if (!want_map(c, map, NULL, name))
+    if (!want_map(c, map, NULL, name)) {
+        c->bad_shape = true;
         return;
+    }
     for (size_t i = 0; i < map->n; i++) {
         cp_node *k = map->kids[2 * i], *v = map->kids[2 * i + 1];
         bool dup = false;
@@ -144,9 +147,10 @@ static void merge_map(lctx *c, nodevec *pairs, const cp_node *map, const char *n
     }
 }
 
-static void merge_root(lctx *c, merged *m, const cp_node *root)
+static void merge_root(lctx *c, merged *m, cp_node *root)
 {
     if (root->kind != CP_NODE_MAP) {
+        c->bad_shape = true;
         lerr(c, root, NULL,
              "the top level must be a mapping with keys such as 'horizon' and 'jobs', got %s",
              cp_node_kind_name(root));
@@ -160,9 +164,10 @@ static void merge_root(lctx *c, merged *m, const cp_node *root)
         cp_node *v = root->kids[2 * i + 1];
         if (!strcmp(k, "version")) {
             int ver;
-            if (get_int(c, v, NULL, "version", 1, 1, &ver) && ver != 1)
-                lerr(c, v, NULL, "unsupported version");
+            get_int(c, v, NULL, "version", 1, 1, &ver); /* the only version is 1 */
         } else if (!strcmp(k, "horizon")) {
+            if (!m->horizon_at)
+                m->horizon_at = root->kids[2 * i];
             merge_map(c, &m->horizon, v, "horizon");
         } else if (!strcmp(k, "objective")) {
             merge_map(c, &m->objective, v, "objective");
@@ -198,16 +203,21 @@ static void check_pair_keys(lctx *c, const nodevec *pairs, const char *ent,
     check_keys(c, &tmp, ent, keys, NULL, NULL);
 }
 
-static void load_horizon(lctx *c, const nodevec *h, const nodevec *all_roots_first)
+static void load_horizon(lctx *c, const nodevec *h, const cp_node *h_at,
+                         const nodevec *all_roots_first)
 {
     static const char *const keys[] = {"slots", "slot_hours", "start", NULL};
     cp_input *in = c->in;
     in->slot_hours = 1.0;
     check_pair_keys(c, h, "horizon", keys);
     cp_node *n = pair_get(h, "slots");
-    if (!n) {
+    if (!n && c->bad_shape) {
+        /* a root or horizon that is not a mapping was reported already */
+    } else if (!n && h_at) {
+        lerr(c, h_at, "horizon", "missing required key 'slots' (the number of time slots, 1..10000)");
+    } else if (!n) {
         cp_node *at = all_roots_first->n ? all_roots_first->v[0] : NULL;
-        lerr(c, at, NULL, "missing 'horizon.slots' (the number of time slots, 1..10000)");
+        lerr(c, at, NULL, "missing required key 'horizon' (a mapping with 'slots', the number of time slots)");
     } else if (get_int(c, n, "horizon", "slots", 1, 10000, &in->slots)) {
         c->slots = in->slots;
     }
@@ -286,6 +296,8 @@ static void load_accels(lctx *c, const nodevec *v)
     }
 }
 
+static bool zero_series(lctx *c, cp_series *s, double value);
+
 static void load_sites(lctx *c, const nodevec *v)
 {
     cp_input *in = c->in;
@@ -315,6 +327,8 @@ static void load_sites(lctx *c, const nodevec *v)
             get_series(c, n, ent, "carbon_intensity", R_NONNEG, false, 0, 0, &s->carbon_intensity);
         if ((n = cp_map_get(m, "power_cap_kw")))
             get_series(c, n, ent, "power_cap_kw", R_POS, false, 0, 0, &s->power_cap_kw);
+        zero_series(c, &s->energy_price, 0);
+        zero_series(c, &s->carbon_intensity, 0);
     }
 }
 
@@ -369,7 +383,7 @@ static void load_machine(lctx *c, const cp_node *m, const char *ent, const char 
         }
     }
     cp_node *cn = cp_map_get(m, "accelerators");
-    if (cn && get_int(c, cn, sub, "accelerators", 0, INT_MAX, &out->accelerators)) {
+    if (cn && get_int(c, cn, sub, "accelerators", 0, 1000000, &out->accelerators)) {
         if (an && out->accelerators == 0)
             lerr(c, cn, sub, "'accelerators' must be > 0 when 'accelerator' is set");
         if (!an && out->accelerators > 0)
@@ -560,7 +574,7 @@ static void check_unique(lctx *c, const char *kind, int n, const void *base, siz
 static int build(cp_node *const *roots, int n_roots, char **files, int n_files,
                  cp_input **out, cp_diags *diags)
 {
-    lctx c = {diags, NULL, 0, false};
+    lctx c = {diags, NULL, 0, false, false};
     merged m;
     memset(&m, 0, sizeof m);
     c.in = cp_calloc(1, sizeof *c.in);
@@ -578,12 +592,13 @@ static int build(cp_node *const *roots, int n_roots, char **files, int n_files,
     nodevec rootv = {(cp_node **)roots, (size_t)n_roots, 0};
     for (int i = 0; i < n_roots; i++)
         merge_root(&c, &m, roots[i]);
-    load_horizon(&c, &m.horizon, &rootv);
+    load_horizon(&c, &m.horizon, m.horizon_at, &rootv);
     load_objective(&c, &m.objective);
-    load_accels(&c, &m.kinds[K_ACCELS]);
-    UNIQUE(&c, "accelerator", c.in->accels, c.in->n_accels, cp_accel);
+    /* in SPEC order, so errors come out roughly in the order of a file */
     load_sites(&c, &m.kinds[K_SITES]);
     UNIQUE(&c, "site", c.in->sites, c.in->n_sites, cp_site);
+    load_accels(&c, &m.kinds[K_ACCELS]);
+    UNIQUE(&c, "accelerator", c.in->accels, c.in->n_accels, cp_accel);
     load_pools(&c, &m.kinds[K_POOLS]);
     UNIQUE(&c, "pool", c.in->pools, c.in->n_pools, cp_pool);
     load_offers(&c, &m.kinds[K_OFFERS]);

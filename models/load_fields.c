@@ -1,7 +1,8 @@
 /*
  * Typed field readers for the loader. Messages follow one pattern,
- * "ENTITY: 'KEY' must be WHAT, got 'TEXT'", at the value's position, so a
- * user sees both what is wrong and where.
+ * "ENTITY: 'KEY' must be WHAT, got 'TEXT'" (or "got null", "got a
+ * sequence", ...: see value_desc), at the value's position, so a user
+ * sees both what is wrong and where.
  */
 #include "load_internal.h"
 
@@ -40,6 +41,29 @@ const char *scalar_text(const cp_node *n)
     if (n->kind == CP_NODE_SCALAR)
         return n->str;
     return n->kind == CP_NODE_SEQ ? "[...]" : "{...}";
+}
+
+const char *value_desc(const cp_node *n, char *buf, size_t size)
+{
+    if (n->kind != CP_NODE_SCALAR)
+        return cp_node_kind_name(n);
+    if (cp_scalar_is_null(n))
+        return "null";
+    /* one line of at most 60 bytes, so a block scalar cannot flood the report */
+    size_t len = strcspn(n->str, "\r\n");
+    bool cut = n->str[len] != '\0' || len > 60;
+    if (len > 60)
+        len = 60;
+    double d;
+    bool b;
+    cp_node plain = *n;
+    plain.quoted = false;
+    const char *why = "";
+    if (n->quoted && (cp_scalar_number(&plain, &d) || cp_scalar_bool(&plain, &b) ||
+                      cp_scalar_is_null(&plain)))
+        why = ", a quoted string (numbers and booleans are written without quotes)";
+    snprintf(buf, size, "'%.*s%s'%s", (int)len, n->str, cut ? "..." : "", why);
+    return buf;
 }
 
 /* Levenshtein distance, capped: enough to suggest a key for a typo. */
@@ -84,7 +108,14 @@ void check_keys(lctx *c, const cp_node *map, const char *ent, const char *const 
         }
         if (known)
             continue;
+        /* a missing suffix is a common slip: 'carbon_price' for 'carbon_price_per_ton' */
+        size_t kl = strlen(k->str);
+        for (const char *const *p = keys; !best && kl >= 4 && *p; p++)
+            if (!strncmp(*p, k->str, kl))
+                best = *p;
         const char *why = hint ? hint(k->str, arg) : NULL;
+        if (!why && !strcmp(k->str, "<<"))
+            why = "YAML merge keys are not supported; alias the whole mapping or write the keys out";
         if (why)
             lerr(c, k, ent, "unknown key '%s' (%s)", k->str, why);
         else if (best)
@@ -154,8 +185,14 @@ bool get_num(lctx *c, const cp_node *n, const char *ent, const char *key, range_
              double *out)
 {
     double v;
+    char got[120];
     if (!cp_scalar_number(n, &v) || !in_range(v, r)) {
-        lerr(c, n, ent, "'%s' must be %s, got '%s'", key, range_text(r), scalar_text(n));
+        const char *want = range_text(r);
+        if (cp_scalar_number(n, &v) && !isfinite(v) && r != R_ANY)
+            lerr(c, n, ent, "'%s' must be a finite %s, got %s", key, want + 2,
+                 value_desc(n, got, sizeof got));
+        else
+            lerr(c, n, ent, "'%s' must be %s, got %s", key, want, value_desc(n, got, sizeof got));
         return false;
     }
     *out = v;
@@ -173,16 +210,26 @@ static bool int_value(const cp_node *n, long lo, long hi, long *out)
     return true;
 }
 
+static void int_error(lctx *c, const cp_node *n, const char *ent, const char *key, long lo,
+                      long hi)
+{
+    char got[120];
+    double d;
+    const char *g = value_desc(n, got, sizeof got);
+    if (lo == hi)
+        lerr(c, n, ent, "'%s' must be %ld, got %s", key, lo, g);
+    else if (hi >= INT_MAX && !(cp_scalar_number(n, &d) && d > (double)hi))
+        lerr(c, n, ent, "'%s' must be an integer >= %ld, got %s", key, lo, g);
+    else
+        lerr(c, n, ent, "'%s' must be an integer from %ld to %ld, got %s", key, lo, hi, g);
+}
+
 bool get_int(lctx *c, const cp_node *n, const char *ent, const char *key, long lo, long hi,
              int *out)
 {
     long v;
     if (!int_value(n, lo, hi, &v)) {
-        if (hi >= INT_MAX)
-            lerr(c, n, ent, "'%s' must be an integer >= %ld, got '%s'", key, lo, scalar_text(n));
-        else
-            lerr(c, n, ent, "'%s' must be an integer from %ld to %ld, got '%s'", key, lo, hi,
-                 scalar_text(n));
+        int_error(c, n, ent, key, lo, hi);
         return false;
     }
     *out = (int)v;
@@ -192,7 +239,8 @@ bool get_int(lctx *c, const cp_node *n, const char *ent, const char *key, long l
 bool get_bool(lctx *c, const cp_node *n, const char *ent, const char *key, bool *out)
 {
     if (!cp_scalar_bool(n, out)) {
-        lerr(c, n, ent, "'%s' must be true or false, got '%s'", key, scalar_text(n));
+        char got[120];
+        lerr(c, n, ent, "'%s' must be true or false, got %s", key, value_desc(n, got, sizeof got));
         return false;
     }
     return true;
@@ -259,8 +307,7 @@ bool get_series(lctx *c, const cp_node *n, const char *ent, const char *key, ran
         if (is_int) {
             long iv;
             if (!int_value(it, lo, hi, &iv)) {
-                lerr(c, it, ent, "'%s' must be an integer from %ld to %ld, got '%s'", what, lo, hi,
-                     scalar_text(it));
+                int_error(c, it, ent, what, lo, hi);
                 ok = false;
                 continue;
             }

@@ -15,6 +15,7 @@ typedef struct lctx {
     cp_input *in;
     int slots;   /* 0 while the horizon is unknown or invalid */
     bool nomem;
+    bool bad_shape; /* a root or a horizon is not a mapping (already reported) */
 } lctx;
 
 /* Range constraints on numbers. */
@@ -57,6 +58,11 @@ bool get_str_list(lctx *c, const cp_node *n, const char *ent, const char *key, c
 /* "job 'bert'" or "job #3" when the name is missing. */
 void ent_name(char *buf, size_t size, const char *kind, const char *name, int index);
 const char *scalar_text(const cp_node *n);
+/* A value as messages show it after "got": 'TEXT' (one line, cut at 60
+ * bytes), null, a sequence, a mapping; a quoted scalar that would be a
+ * number or boolean without its quotes says so. Uses buf (>= 100 bytes)
+ * or returns a constant. */
+const char *value_desc(const cp_node *n, char *buf, size_t size);
 
 void load_jobs(lctx *c, cp_node *const *items, int n);
 void series_release(cp_series *s);

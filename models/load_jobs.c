@@ -142,13 +142,24 @@ static void load_scaling(lctx *c, const cp_node *m, const char *ent, cp_job *j)
         for (size_t i = 0; i < t->n; i++) {
             int k;
             double v;
-            if (!get_int(c, t->kids[2 * i], sub, "speedup key", 1, 1000000, &k))
+            const cp_node *kn = t->kids[2 * i];
+            char what[200];
+            snprintf(what, sizeof what, "speedup.%s", kn->str);
+            double kd;
+            if (!cp_scalar_number(kn, &kd) || kd != floor(kd) || kd < 1 || kd > 1000000) {
+                char got[120];
+                lerr(c, kn, sub,
+                     "'speedup' keys must be accelerator counts (integers from 1 to 1000000), "
+                     "got %s",
+                     value_desc(kn, got, sizeof got));
                 continue;
-            if (!get_num(c, t->kids[2 * i + 1], sub, "speedup", R_POS, &v))
-                continue;
+            }
+            k = (int)kd;
+            /* a bad value is reported here; no "missing" for its count below */
+            bool ok = get_num(c, t->kids[2 * i + 1], sub, what, R_POS, &v);
             for (int q = 0; q < j->n_counts; q++)
                 if (j->counts[q] == k) {
-                    j->speedup[q] = v;
+                    j->speedup[q] = ok ? v : 1;
                     seen[q] = true;
                 }
         }
@@ -158,7 +169,9 @@ static void load_scaling(lctx *c, const cp_node *m, const char *ent, cp_job *j)
                      j->counts[q], j->counts[q] == 1 ? "" : "s");
         cp_free(seen);
     } else {
-        lerr(c, mn, sub, "'model' must be linear, amdahl or table, got '%s'", scalar_text(mn));
+        char got[120];
+        lerr(c, mn, sub, "'model' must be linear, amdahl or table, got %s",
+             value_desc(mn, got, sizeof got));
     }
 }
 
@@ -192,7 +205,9 @@ static void load_model_mem(lctx *c, const cp_node *m, const char *ent, cp_job *j
         else if (!strcmp(s, "adafactor"))
             mm->optimizer = CP_OPT_ADAFACTOR;
         else {
-            lerr(c, n, sub, "'optimizer' must be adam, sgd or adafactor, got '%s'", scalar_text(n));
+            char got[120];
+            lerr(c, n, sub, "'optimizer' must be adam, sgd or adafactor, got %s",
+                 value_desc(n, got, sizeof got));
             ok = false;
         }
     }
@@ -279,8 +294,10 @@ static void load_runtime(lctx *c, const cp_node *m, const char *ent, cp_job *j)
     cp_node *n = cp_map_get(m, "model");
     if (!n)
         lerr(c, m, sub, "missing required key 'model' (ernest)");
-    else if (n->kind != CP_NODE_SCALAR || strcmp(n->str, "ernest"))
-        lerr(c, n, sub, "'model' must be ernest, got '%s'", scalar_text(n));
+    else if (n->kind != CP_NODE_SCALAR || strcmp(n->str, "ernest")) {
+        char got[120];
+        lerr(c, n, sub, "'model' must be ernest, got %s", value_desc(n, got, sizeof got));
+    }
     cp_node *t = cp_map_get(m, "theta");
     if (!t) {
         lerr(c, m, sub, "missing required key 'theta' (machine type -> [θ0, θ1, θ2, θ3])");
@@ -300,14 +317,20 @@ static void load_runtime(lctx *c, const cp_node *m, const char *ent, cp_job *j)
         char what[200];
         snprintf(what, sizeof what, "theta.%s", k->str);
         if (v->kind != CP_NODE_SEQ || v->n != 4) {
+            char got[120];
+            if (v->kind == CP_NODE_SEQ)
+                snprintf(got, sizeof got, "%zu number%s", v->n, v->n == 1 ? "" : "s");
             lerr(c, v, sub, "'%s' must be a list of 4 numbers [θ0, θ1, θ2, θ3], got %s", what,
-                 v->kind == CP_NODE_SEQ ? "a list of another length" : cp_node_kind_name(v));
+                 v->kind == CP_NODE_SEQ ? got : value_desc(v, got, sizeof got));
             continue;
         }
         cp_theta *th = &j->theta[j->n_theta];
         bool ok = true;
-        for (int q = 0; q < 4; q++)
-            ok &= get_num(c, v->kids[q], sub, what, R_NONNEG, &th->theta[q]);
+        for (int q = 0; q < 4; q++) {
+            char elem[220];
+            snprintf(elem, sizeof elem, "%s[%d]", what, q);
+            ok &= get_num(c, v->kids[q], sub, elem, R_NONNEG, &th->theta[q]);
+        }
         if (ok && !(th->type = cp_strdup(k->str))) {
             c->nomem = true;
             return;
@@ -390,7 +413,9 @@ void load_jobs(lctx *c, cp_node *const *items, int n)
             j->kind = CP_JOB_DATAFLOW;
             kind_ok = true;
         } else {
-            lerr(c, kn, ent, "'kind' must be training or dataflow, got '%s'", scalar_text(kn));
+            char got[120];
+            lerr(c, kn, ent, "'kind' must be training or dataflow, got %s",
+                 value_desc(kn, got, sizeof got));
         }
         /* Known keys: common plus the kind's (all kinds when it is unknown). */
         const char *keys[64];
