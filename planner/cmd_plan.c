@@ -1,12 +1,272 @@
-/* Placeholder until the command lands; replaced by its real file. */
+/*
+ * capplan plan: load → modes → solve (method table) → placement and
+ * repair → reasons for drops → write the plan atomically → summary.
+ * SIGINT/SIGTERM set a flag the solvers poll; the best plan known is then
+ * written with status `interrupted` and the exit status is 130.
+ */
+#include "cp_atomic.h"
+#include "cp_cli.h"
 #include "cp_cmd.h"
+#include "cp_cost.h"
+#include "cp_placement.h"
+#include "cp_plan_write.h"
+#include "cp_solver.h"
 
+#include <getopt.h>
+#include <math.h>
+#include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static const char plan_help[] =
+    "usage: capplan plan [options] FILE...\n"
+    "\n"
+    "Plan the jobs of the input files (merged in order) and write the plan.\n"
+    "\n"
+    "  -o FILE                write the plan there (atomically); default stdout\n"
+    "  --format yaml|json|csv plan format (csv: one row per job); default yaml\n"
+    "  --time-limit SECONDS   stop searching after this long (default 60)\n"
+    "  --gap REL              stop when the relative gap is at most REL (default 1e-4)\n"
+    "  --method NAME          auto (default), milp or heuristic\n"
+    "  --threads N            accepted for compatibility; the methods run on one\n"
+    "                         thread today, so results never depend on it\n"
+    "  --seed N               for randomized steps (default 1)\n"
+    "  --node-limit N         stop branch-and-bound after N nodes (deterministic)\n"
+    "  --export-lp FILE       also write the MILP in CPLEX LP format\n"
+    "  --no-timing            write solver.seconds as 0, so plans are byte-stable\n"
+    "  --quiet | --progress   progress lines and the summary on stderr\n"
+    "                         (default: progress when stderr is a terminal)\n"
+    "\n"
+    "Exit status: 0 plan written (optimal or feasible), 2 bad input or usage,\n"
+    "3 no feasible plan exists, 4 time limit reached with no plan,\n"
+    "130 interrupted (the best plan found is written, status interrupted).\n";
+
+static volatile sig_atomic_t stop_flag;
+
+static void on_signal(int sig)
+{
+    (void)sig;
+    stop_flag = 1;
+}
+
+static void log_line(void *arg, const char *line)
+{
+    (void)arg;
+    fprintf(stderr, "capplan: %s\n", line);
+}
+
+static void summary(const cp_plan *p, FILE *f)
+{
+    const cp_input *in = p->in;
+    const cp_modeset *ms = p->ms;
+    cp_plan_figures fig;
+    if (cp_plan_eval(p, &fig, NULL))
+        return;
+    fprintf(f, "\nplan: %s (%s, %.2f s)", cp_plan_status_name(p->status), p->method, p->seconds);
+    if (!isnan(p->bound))
+        fprintf(f, ", bound %.2f", p->bound);
+    fprintf(f, "\n  total $%.2f = cloud $%.2f + energy $%.2f + carbon $%.2f + penalties $%.2f\n",
+            fig.total, fig.cloud, fig.energy, fig.carbon, fig.penalty);
+    fprintf(f, "  %.1f kWh on-prem, %.1f kg CO2\n", fig.energy_kwh, fig.carbon_kg);
+    fprintf(f, "  %-36s %5s %12s %10s\n", "resource", "jobs", "acc-hours", "cost $");
+    for (int r = 0; r < ms->n_res; r++) {
+        int jobs = 0;
+        double acch = 0, energy = 0;
+        for (int j = 0; j < p->n_jobs; j++) {
+            if (p->mode[j] < 0 || ms->modes[p->mode[j]].res != r)
+                continue;
+            const cp_mode *m = &ms->modes[p->mode[j]];
+            jobs++;
+            acch += m->demand[CP_DIM_ACC] * m->hours;
+            energy += fig.job_energy_kwh[j];
+        }
+        if (!jobs && fig.market_cost[r] == 0)
+            continue;
+        double cost = fig.market_cost[r];
+        if (ms->res[r].kind == CP_RES_POOL) {
+            cost = 0;
+            for (int j = 0; j < p->n_jobs; j++)
+                if (p->mode[j] >= 0 && ms->modes[p->mode[j]].res == r) {
+                    cp_run_cost rc;
+                    cp_pool_run_cost(in, ms, &ms->modes[p->mode[j]], p->start[j], &rc);
+                    cost += rc.energy_cost + rc.carbon_cost;
+                }
+        }
+        (void)energy;
+        fprintf(f, "  %-36s %5d %12.1f %10.2f\n", ms->res[r].id, jobs, acch, cost);
+    }
+    int dropped = 0;
+    for (int j = 0; j < p->n_jobs; j++)
+        if (p->mode[j] < 0) {
+            if (!dropped++)
+                fprintf(f, "  dropped:\n");
+            fprintf(f, "    %s: %s\n", in->jobs[j].name, p->reason[j] ? p->reason[j] : "");
+        }
+    if (p->note)
+        fprintf(f, "  repairs: %s\n", p->note);
+    cp_plan_figures_release(&fig);
+}
 
 int cp_cmd_plan(int argc, char **argv)
 {
-    (void)argc;
-    (void)argv;
-    fprintf(stderr, "capplan plan: not built yet\n");
-    return 2;
+    enum { O_FORMAT = 256, O_TIME, O_GAP, O_METHOD, O_THREADS, O_SEED, O_EXPORT, O_QUIET,
+           O_PROGRESS, O_NODES, O_NOTIMING, O_HELP };
+    static const struct option longopts[] = {
+        {"format", required_argument, NULL, O_FORMAT}, {"time-limit", required_argument, NULL, O_TIME},
+        {"gap", required_argument, NULL, O_GAP}, {"method", required_argument, NULL, O_METHOD},
+        {"threads", required_argument, NULL, O_THREADS}, {"seed", required_argument, NULL, O_SEED},
+        {"export-lp", required_argument, NULL, O_EXPORT}, {"quiet", no_argument, NULL, O_QUIET},
+        {"progress", no_argument, NULL, O_PROGRESS}, {"node-limit", required_argument, NULL, O_NODES},
+        {"no-timing", no_argument, NULL, O_NOTIMING}, {"help", no_argument, NULL, O_HELP},
+        {NULL, 0, NULL, 0}};
+    cp_solve_opts so;
+    cp_solve_opts_init(&so);
+    cp_plan_write_opts wo = {CP_FMT_YAML, true, NULL};
+    const char *out_path = NULL, *method = "auto";
+    int quiet = 0, progress = isatty(2);
+    long lv;
+    optind = 0;
+    opterr = 0;
+    int c;
+    while ((c = getopt_long(argc, argv, "+o:h", longopts, NULL)) != -1) {
+        switch (c) {
+        case 'o':
+            out_path = optarg;
+            break;
+        case 'h':
+        case O_HELP:
+            fputs(plan_help, stdout);
+            return 0;
+        case O_FORMAT:
+            if (!strcmp(optarg, "yaml"))
+                wo.format = CP_FMT_YAML;
+            else if (!strcmp(optarg, "json"))
+                wo.format = CP_FMT_JSON;
+            else if (!strcmp(optarg, "csv"))
+                wo.format = CP_FMT_CSV;
+            else {
+                fprintf(stderr, "capplan plan: --format must be yaml, json or csv, got '%s'\n", optarg);
+                return 2;
+            }
+            break;
+        case O_TIME:
+            if (!cp_cli_double("plan", "--time-limit", optarg, 0, &so.time_limit))
+                return 2;
+            break;
+        case O_GAP:
+            if (!cp_cli_double("plan", "--gap", optarg, 0, &so.gap))
+                return 2;
+            break;
+        case O_METHOD:
+            method = optarg;
+            break;
+        case O_THREADS:
+            if (!cp_cli_long("plan", "--threads", optarg, 1, 1024, &lv))
+                return 2;
+            so.threads = (int)lv;
+            break;
+        case O_SEED:
+            if (!cp_cli_long("plan", "--seed", optarg, 0, 2147483647L, &lv))
+                return 2;
+            so.seed = (unsigned long)lv;
+            break;
+        case O_NODES:
+            if (!cp_cli_long("plan", "--node-limit", optarg, 1, 2147483647L, &lv))
+                return 2;
+            so.node_limit = lv;
+            break;
+        case O_EXPORT:
+            so.export_lp = optarg;
+            break;
+        case O_QUIET:
+            quiet = 1;
+            progress = 0;
+            break;
+        case O_PROGRESS:
+            progress = 1;
+            quiet = 0;
+            break;
+        case O_NOTIMING:
+            wo.timing = false;
+            break;
+        default:
+            fprintf(stderr, "capplan plan: unknown or incomplete option '%s'\n%s", argv[optind - 1], plan_help);
+            return 2;
+        }
+    }
+    const cp_solver_ops *ops = cp_solver_find(method);
+    if (!ops) {
+        fprintf(stderr, "capplan plan: unknown method '%s' (auto, milp or heuristic)\n", method);
+        return 2;
+    }
+    cp_input *in = NULL;
+    int rc = cp_cli_load("plan", argv + optind, argc - optind, &in);
+    if (rc)
+        return rc;
+    cp_modeset *ms = NULL;
+    cp_plan *plan = NULL;
+    cp_err err;
+    cp_err_init(&err);
+    cp_buf out;
+    cp_buf_init(&out);
+    int status = 0;
+    struct sigaction sa, old_int, old_term;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_signal;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, &old_int);
+    sigaction(SIGTERM, &sa, &old_term);
+    so.stop = &stop_flag;
+    so.progress = progress;
+    if (progress) {
+        so.log = log_line;
+    }
+    if ((rc = cp_modes_build(in, &ms, &err)) || (rc = cp_plan_new(in, ms, &plan))) {
+        if (rc == CP_ERR_NOMEM)
+            cp_err_nomem(&err);
+        goto fail;
+    }
+    if ((rc = ops->solve(in, ms, &so, plan, &err)))
+        goto fail;
+    if (plan->status == CP_STATUS_NOPLAN) {
+        fprintf(stderr, "capplan plan: time limit reached with no plan\n");
+        status = 4;
+        goto done;
+    }
+    if (plan->status != CP_STATUS_INFEASIBLE) {
+        int repairs = 0;
+        if ((rc = cp_plan_place(plan, &repairs, &err)))
+            goto fail;
+        if (repairs && plan->status == CP_STATUS_OPTIMAL)
+            plan->status = CP_STATUS_FEASIBLE;
+        if ((rc = cp_plan_explain_drops(plan, &err)))
+            goto fail;
+        if (stop_flag)
+            plan->status = CP_STATUS_INTERRUPTED;
+    } else {
+        wo.infeasible_reason = "the hard constraints contradict each other (a power cap below a site's idle baseline, or a budget below the baseline energy cost)";
+    }
+    if ((rc = cp_plan_write(plan, &wo, &out, &err)))
+        goto fail;
+    if ((rc = cp_write_file_atomic(out_path, out.s, out.len, &err)))
+        goto fail;
+    if (!quiet && plan->status != CP_STATUS_INFEASIBLE)
+        summary(plan, stderr);
+    status = plan->status == CP_STATUS_INFEASIBLE ? 3 : plan->status == CP_STATUS_INTERRUPTED ? 130 : 0;
+    if (plan->status == CP_STATUS_INFEASIBLE)
+        fprintf(stderr, "capplan plan: no feasible plan exists: %s\n", wo.infeasible_reason);
+    goto done;
+fail:
+    cp_err_print(&err, stderr);
+    status = rc == CP_ERR_INPUT ? 2 : 1;
+done:
+    sigaction(SIGINT, &old_int, NULL);
+    sigaction(SIGTERM, &old_term, NULL);
+    cp_buf_release(&out);
+    cp_plan_free(plan);
+    cp_modeset_free(ms);
+    cp_input_free(in);
+    return status;
 }

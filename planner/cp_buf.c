@@ -100,6 +100,10 @@ void cp_fmt_num(char *out, size_t size, double v)
         snprintf(out, size, "0");
         return;
     }
+    if (v == floor(v) && fabs(v) < 1e15) {
+        snprintf(out, size, "%.0f", v);
+        return;
+    }
     /* Shortest precision that round-trips; the C locale is assumed (the
      * CLI never calls setlocale), so the decimal point is '.'. */
     for (int prec = 1; prec <= 17; prec++) {

@@ -4,7 +4,7 @@
  * instance is over capacity, a job that fits one unit is on one, and a job
  * keeps its units for its whole run.
  *
- * Jobs are packed in order of start slot, then larger demand first; a job
+ * Jobs are packed largest demand first (then by start slot); a job
  * that fits one unit takes the best-fitting unit (least room left), so
  * whole units stay free for the large jobs. A multi-unit job takes whole
  * free units first and its remainder last ("full units first, the rest on
@@ -228,10 +228,10 @@ typedef struct jkey {
 static int jkey_cmp(const void *a, const void *b)
 {
     const jkey *x = a, *y = b;
-    if (x->start != y->start)
-        return x->start < y->start ? -1 : 1;
     if (x->size != y->size)
         return x->size > y->size ? -1 : 1;
+    if (x->start != y->start)
+        return x->start < y->start ? -1 : 1;
     return (x->job > y->job) - (x->job < y->job);
 }
 

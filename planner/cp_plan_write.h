@@ -1,0 +1,19 @@
+/* The plan file of SPEC 5, as YAML, JSON or a CSV job table. */
+#ifndef CP_PLAN_WRITE_H
+#define CP_PLAN_WRITE_H
+
+#include "cp_buf.h"
+#include "cp_plan.h"
+
+typedef enum { CP_FMT_YAML, CP_FMT_JSON, CP_FMT_CSV } cp_plan_format;
+
+typedef struct cp_plan_write_opts {
+    cp_plan_format format;
+    bool timing;   /* false: solver.seconds is written as 0 (byte-stable) */
+    const char *infeasible_reason; /* for status infeasible */
+} cp_plan_write_opts;
+
+/* Appends the plan to buf. Every figure comes from cp_plan_eval. */
+int cp_plan_write(const cp_plan *p, const cp_plan_write_opts *o, cp_buf *buf, cp_err *err);
+
+#endif

@@ -1,0 +1,274 @@
+/*
+ * The plan file (SPEC 5). The tree is written once through cp_out (YAML
+ * or JSON); CSV is a flat job table. Every number is derived from the
+ * plan's choices by cp_plan_eval, so `capplan verify` re-costs a plan to
+ * exactly what it says.
+ */
+#include "cp_plan_write.h"
+
+#include "cp_alloc.h"
+#include "cp_cost.h"
+#include "cp_out.h"
+
+#include <math.h>
+#include <string.h>
+
+static void solver_block(cp_out *o, const cp_plan *p, const cp_plan_write_opts *w, double total)
+{
+    cp_out_key(o, "solver");
+    cp_out_map(o);
+    cp_out_key(o, "method");
+    cp_out_word(o, p->method);
+    cp_out_key(o, "seconds");
+    cp_out_num(o, w->timing ? round(p->seconds * 1000) / 1000 : 0);
+    cp_out_key(o, "objective");
+    cp_out_num(o, total);
+    cp_out_key(o, "bound");
+    cp_out_num(o, p->bound);
+    cp_out_key(o, "gap");
+    double gap = NAN;
+    if (!isnan(p->bound))
+        gap = fmax(0, (total - p->bound) / fmax(1e-9, fabs(total)));
+    cp_out_num(o, gap);
+    cp_out_end(o);
+}
+
+static void job_entry(cp_out *o, const cp_plan *p, const cp_plan_figures *f, int j)
+{
+    const cp_input *in = p->in;
+    const cp_modeset *ms = p->ms;
+    cp_out_map(o);
+    cp_out_key(o, "name");
+    cp_out_str(o, in->jobs[j].name);
+    cp_out_key(o, "status");
+    if (p->mode[j] < 0) {
+        cp_out_word(o, "dropped");
+        cp_out_key(o, "reason");
+        cp_out_str(o, p->reason[j] ? p->reason[j] : "dropped");
+        cp_out_end(o);
+        return;
+    }
+    const cp_mode *m = &ms->modes[p->mode[j]];
+    const cp_resource *r = &ms->res[m->res];
+    cp_out_word(o, "scheduled");
+    cp_out_key(o, "resource");
+    cp_out_str(o, r->name);
+    cp_out_key(o, "market");
+    cp_out_word(o, r->kind == CP_RES_POOL ? "pool" : r->kind == CP_RES_SPOT ? "spot" : "on_demand");
+    if (m->acc >= 0) {
+        cp_out_key(o, "accelerator");
+        cp_out_str(o, in->accels[m->acc].name);
+    }
+    cp_out_key(o, "count");
+    cp_out_int(o, m->count);
+    cp_out_key(o, "cpus");
+    cp_out_num(o, m->demand[CP_DIM_CPU]);
+    cp_out_key(o, "memory_gb");
+    cp_out_num(o, m->demand[CP_DIM_MEM]);
+    cp_out_key(o, "start_slot");
+    cp_out_int(o, p->start[j]);
+    cp_out_key(o, "slots");
+    cp_out_int(o, m->slots);
+    double sh = p->start[j] * in->slot_hours;
+    cp_out_key(o, "start_hour");
+    cp_out_num(o, sh);
+    cp_out_key(o, "end_hour");
+    cp_out_num(o, sh + m->hours);
+    cp_out_key(o, "energy_kwh");
+    cp_out_num(o, f->job_energy_kwh[j]);
+    cp_out_key(o, "nodes");
+    cp_out_seq(o, true);
+    for (int u = 0; u < p->n_units[j]; u++) {
+        char id[600];
+        snprintf(id, sizeof id, "%s/%d", r->id, p->units[j][u]);
+        cp_out_str(o, id);
+    }
+    cp_out_end(o);
+    cp_out_end(o);
+}
+
+static void series(cp_out *o, const double *v, int n, double scale)
+{
+    cp_out_seq(o, true);
+    for (int t = 0; t < n; t++)
+        cp_out_num(o, v[t] * scale);
+    cp_out_end(o);
+}
+
+static int write_tree(const cp_plan *p, const cp_plan_write_opts *w, cp_buf *buf, cp_err *err)
+{
+    const cp_input *in = p->in;
+    const cp_modeset *ms = p->ms;
+    int T = in->slots;
+    cp_out *o = cp_out_new(w->format == CP_FMT_JSON ? CP_OUT_JSON : CP_OUT_YAML, buf);
+    if (!o)
+        return cp_err_nomem(err);
+    cp_out_map(o);
+    cp_out_key(o, "capplan_plan");
+    cp_out_int(o, 1);
+    cp_out_key(o, "status");
+    cp_out_word(o, cp_plan_status_name(p->status));
+    if (p->status == CP_STATUS_INFEASIBLE) {
+        solver_block(o, p, w, NAN);
+        cp_out_key(o, "reason");
+        cp_out_str(o, w->infeasible_reason ? w->infeasible_reason : "no feasible plan exists");
+        cp_out_end(o);
+        return cp_out_finish(o) ? CP_OK : cp_err_nomem(err);
+    }
+    cp_plan_figures f;
+    int rc = cp_plan_eval(p, &f, err);
+    if (rc) {
+        cp_out_finish(o);
+        return rc;
+    }
+    solver_block(o, p, w, f.total);
+    cp_out_key(o, "totals");
+    cp_out_map(o);
+    const char *names[] = {"total", "cloud", "energy", "carbon", "penalty", "energy_kwh", "carbon_kg"};
+    double vals[] = {f.total, f.cloud, f.energy, f.carbon, f.penalty, f.energy_kwh, f.carbon_kg};
+    for (int i = 0; i < 7; i++) {
+        cp_out_key(o, names[i]);
+        cp_out_num(o, vals[i]);
+    }
+    cp_out_end(o);
+    if (p->note) {
+        cp_out_key(o, "note");
+        cp_out_str(o, p->note);
+    }
+    cp_out_key(o, "jobs");
+    cp_out_seq(o, false);
+    for (int j = 0; j < p->n_jobs; j++)
+        job_entry(o, p, &f, j);
+    cp_out_end(o);
+    cp_out_key(o, "provisioning");
+    cp_out_seq(o, false);
+    for (int r = 0; r < ms->n_res; r++) {
+        const cp_resource *res = &ms->res[r];
+        if (res->kind == CP_RES_POOL)
+            continue;
+        bool any = false;
+        for (int t = 0; t < T; t++)
+            any |= *cp_plan_y(p, r, t) > 0;
+        if (!any)
+            continue;
+        cp_out_map(o);
+        cp_out_key(o, "market");
+        cp_out_str(o, res->name);
+        cp_out_key(o, "kind");
+        cp_out_word(o, res->kind == CP_RES_SPOT ? "spot" : "on_demand");
+        cp_out_key(o, "instances");
+        cp_out_seq(o, true);
+        for (int t = 0; t < T; t++)
+            cp_out_int(o, *cp_plan_y(p, r, t));
+        cp_out_end(o);
+        cp_out_key(o, "cost");
+        cp_out_num(o, f.market_cost[r]);
+        cp_out_end(o);
+    }
+    cp_out_end(o);
+    cp_out_key(o, "utilization");
+    cp_out_seq(o, false);
+    const char *dims[] = {"accelerators", "cpus", "memory_gb"};
+    for (int pl = 0; pl < in->n_pools; pl++) {
+        cp_out_map(o);
+        cp_out_key(o, "pool");
+        cp_out_str(o, in->pools[pl].name);
+        for (int d = 0; d < CP_DIMS; d++) {
+            cp_out_key(o, dims[d]);
+            series(o, &f.util[((size_t)pl * CP_DIMS + d) * T], T, 1);
+        }
+        cp_out_end(o);
+    }
+    cp_out_end(o);
+    cp_out_key(o, "sites");
+    cp_out_seq(o, false);
+    for (int s = 0; s < in->n_sites; s++) {
+        cp_out_map(o);
+        cp_out_key(o, "name");
+        cp_out_str(o, in->sites[s].name);
+        cp_out_key(o, "power_kw");
+        series(o, &f.site_power_kw[(size_t)s * T], T, 1);
+        cp_out_key(o, "energy_kwh");
+        cp_out_num(o, f.site_energy_kwh[s]);
+        cp_out_key(o, "carbon_kg");
+        cp_out_num(o, f.site_carbon_kg[s]);
+        cp_out_end(o);
+    }
+    cp_out_end(o);
+    cp_out_end(o);
+    cp_plan_figures_release(&f);
+    return cp_out_finish(o) ? CP_OK : cp_err_nomem(err);
+}
+
+static void csv_field(cp_buf *b, const char *s)
+{
+    if (!strpbrk(s, ",\"\n\r")) {
+        cp_buf_puts(b, s);
+        return;
+    }
+    cp_buf_putc(b, '"');
+    for (; *s; s++) {
+        if (*s == '"')
+            cp_buf_putc(b, '"');
+        cp_buf_putc(b, *s);
+    }
+    cp_buf_putc(b, '"');
+}
+
+static int write_csv(const cp_plan *p, cp_buf *b, cp_err *err)
+{
+    const cp_input *in = p->in;
+    const cp_modeset *ms = p->ms;
+    cp_plan_figures f;
+    if (p->status == CP_STATUS_INFEASIBLE) {
+        cp_buf_puts(b, "name,status,resource,market,accelerator,count,cpus,memory_gb,start_slot,slots,start_hour,end_hour,energy_kwh,nodes,reason\n");
+        return cp_buf_ok(b) ? CP_OK : cp_err_nomem(err);
+    }
+    int rc = cp_plan_eval(p, &f, err);
+    if (rc)
+        return rc;
+    cp_buf_puts(b, "name,status,resource,market,accelerator,count,cpus,memory_gb,start_slot,slots,start_hour,end_hour,energy_kwh,nodes,reason\n");
+    for (int j = 0; j < p->n_jobs; j++) {
+        csv_field(b, in->jobs[j].name);
+        if (p->mode[j] < 0) {
+            cp_buf_puts(b, ",dropped,,,,,,,,,,,,,");
+            csv_field(b, p->reason[j] ? p->reason[j] : "dropped");
+            cp_buf_putc(b, '\n');
+            continue;
+        }
+        const cp_mode *m = &ms->modes[p->mode[j]];
+        const cp_resource *r = &ms->res[m->res];
+        cp_buf_puts(b, ",scheduled,");
+        csv_field(b, r->name);
+        cp_buf_printf(b, ",%s,", r->kind == CP_RES_POOL ? "pool" : r->kind == CP_RES_SPOT ? "spot" : "on_demand");
+        if (m->acc >= 0)
+            csv_field(b, in->accels[m->acc].name);
+        cp_buf_printf(b, ",%d,", m->count);
+        cp_buf_num(b, m->demand[CP_DIM_CPU]);
+        cp_buf_putc(b, ',');
+        cp_buf_num(b, m->demand[CP_DIM_MEM]);
+        cp_buf_printf(b, ",%d,%d,", p->start[j], m->slots);
+        cp_buf_num(b, p->start[j] * in->slot_hours);
+        cp_buf_putc(b, ',');
+        cp_buf_num(b, p->start[j] * in->slot_hours + m->hours);
+        cp_buf_putc(b, ',');
+        cp_buf_num(b, f.job_energy_kwh[j]);
+        cp_buf_putc(b, ',');
+        cp_buf tmp;
+        cp_buf_init(&tmp);
+        for (int u = 0; u < p->n_units[j]; u++)
+            cp_buf_printf(&tmp, "%s%s/%d", u ? " " : "", r->id, p->units[j][u]);
+        csv_field(b, tmp.s);
+        cp_buf_release(&tmp);
+        cp_buf_puts(b, ",\n");
+    }
+    cp_plan_figures_release(&f);
+    return cp_buf_ok(b) ? CP_OK : cp_err_nomem(err);
+}
+
+int cp_plan_write(const cp_plan *p, const cp_plan_write_opts *o, cp_buf *buf, cp_err *err)
+{
+    if (o->format == CP_FMT_CSV)
+        return write_csv(p, buf, err);
+    return write_tree(p, o, buf, err);
+}
