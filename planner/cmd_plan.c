@@ -130,7 +130,7 @@ int cp_cmd_plan(int argc, char **argv)
     optind = 0;
     opterr = 0;
     int c;
-    while ((c = getopt_long(argc, argv, "+o:h", longopts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "+o:hq", longopts, NULL)) != -1) {
         switch (c) {
         case 'o':
             out_path = optarg;
@@ -180,6 +180,7 @@ int cp_cmd_plan(int argc, char **argv)
         case O_EXPORT:
             so.export_lp = optarg;
             break;
+        case 'q':
         case O_QUIET:
             quiet = 1;
             progress = 0;
