@@ -81,11 +81,12 @@ DEMO_OUT ?= $(BUILD)/demo
 demo: deps
 	$(MAKE) --no-print-directory $(BUILD)/capplan
 	@mkdir -p $(DEMO_OUT)
+	@echo "== capplan check examples/nightly/*.yaml"
 	./$(BUILD)/capplan check examples/nightly/*.yaml
-	@if ./$(BUILD)/capplan plan --help >/dev/null 2>&1; then \
-	  echo "== capplan plan examples/nightly/*.yaml -o $(DEMO_OUT)/nightly-plan.yaml"; \
-	  ./$(BUILD)/capplan plan --time-limit 60 -o $(DEMO_OUT)/nightly-plan.yaml examples/nightly/*.yaml && \
-	  ./$(BUILD)/capplan verify --plan $(DEMO_OUT)/nightly-plan.yaml examples/nightly/*.yaml; fi
+	@echo "== capplan plan examples/nightly/*.yaml -o $(DEMO_OUT)/nightly-plan.yaml"
+	./$(BUILD)/capplan plan --progress --time-limit 60 -o $(DEMO_OUT)/nightly-plan.yaml examples/nightly/*.yaml
+	@echo "== capplan verify --plan $(DEMO_OUT)/nightly-plan.yaml examples/nightly/*.yaml"
+	./$(BUILD)/capplan verify --plan $(DEMO_OUT)/nightly-plan.yaml examples/nightly/*.yaml
 
 SAN := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 asan: deps
@@ -116,5 +117,9 @@ install: $(BUILD)/capplan
 
 clean:
 	rm -rf build build-asan
+
+bench: bench-fit
+
+include bench/bench.mk
 
 -include $(LIB_OBJ:.o=.d) $(UNIT_OBJ:.o=.d) $(BUILD)/planner/main.d
