@@ -33,6 +33,13 @@
 #define REL_TOL 1e-6 /* re-costed numbers (SPEC 4: "1e-6 relative") */
 #define CAP_TOL 1e-9 /* capacities, caps, budget */
 
+/* A series value, `dflt` when the loader left the series empty (a site
+ * without energy_price or carbon_intensity: SPEC 1.3 default 0). */
+static double series_or(const cp_series *s, int t, double dflt)
+{
+    return s->v && s->n > 0 ? cp_series_at(s, t) : dflt;
+}
+
 static const char *const dim_name[CP_DIMS] = {"accelerators", "cpus", "memory_gb"};
 
 typedef struct vjob {
@@ -268,8 +275,8 @@ static void compare_series(vctx *c, const cp_node *map, const char *key, const c
     if (first < 0)
         return;
     if (bad > 1)
-        viol(c, s->kids[first], "%s: %s[%d]: expected %s, found %s (and %d more slots differ)",
-             who, key, first, N(expected[first]).s, N(found).s, bad - 1);
+        viol(c, s->kids[first], "%s: %s[%d]: expected %s, found %s (and %d more slot%s)",
+             who, key, first, N(expected[first]).s, N(found).s, bad - 1, bad == 2 ? " differs" : "s differ");
     else
         viol(c, s->kids[first], "%s: %s[%d]: expected %s, found %s", who, key, first,
              N(expected[first]).s, N(found).s);
@@ -480,8 +487,8 @@ static void check_scheduled(vctx *c, vjob *vj, const char *who)
     if (has_start == 1) {
         if (start < m->s_min || start > m->s_max)
             viol(c, sn, "%s: start_slot %ld is outside its allowed window %d..%d (release %s h, "
-                        "deadline %s h, %d slots)", who, start, m->s_min, m->s_max,
-                 N(j->release_hour).s, N(j->deadline_hour).s, m->slots);
+                        "deadline %s h, %d slot%s)", who, start, m->s_min, m->s_max,
+                 N(j->release_hour).s, N(j->deadline_hour).s, m->slots, m->slots == 1 ? "" : "s");
         if (start >= 0 && start + m->slots <= c->T) {
             vj->start = (int)start;
             vj->counted = true;
@@ -895,8 +902,8 @@ static void check_job_nodes(vctx *c, int e)
             } else {
                 long y = c->y[(size_t)vj->res * (size_t)c->T + (size_t)t];
                 if (k >= y) {
-                    viol(c, id, "job '%s': instance '%s' is not rented in slot %d (%ld "
-                                "instances)", j->name, s, t, y);
+                    viol(c, id, "job '%s': instance '%s' is not rented in slot %d (y = %ld)",
+                                j->name, s, t, y);
                     ok = false;
                     break;
                 }
@@ -913,15 +920,23 @@ static void check_job_nodes(vctx *c, int e)
         viol(c, ns, "job '%s' fits on one %s but is placed on %d", j->name, what, n);
         ok = false;
     } else if (!fits) {
+        cp_buf b;
+        cp_buf_init(&b);
         for (int d = 0; d < CP_DIMS; d++)
-            if (over(m->demand[d], n * cap[d])) {
-                viol(c, ns, "job '%s': its %d %ss hold %s %s, it needs %s", j->name, n, what,
-                     N(n * cap[d]).s, dim_name[d], N(m->demand[d]).s);
-                ok = false;
-            }
+            if (over(m->demand[d], n * cap[d]))
+                cp_buf_printf(&b, "%s%s %s < %s", b.len ? ", " : "", dim_name[d],
+                              N(n * cap[d]).s, N(m->demand[d]).s);
+        if (b.len) {
+            viol(c, ns, "job '%s': its %d %s%s cannot hold its demand: %s", j->name, n, what,
+                 n == 1 ? "" : "s", b.s);
+            ok = false;
+        }
+        if (!cp_buf_ok(&b))
+            c->oom = true;
+        cp_buf_release(&b);
         if (j->kind == CP_JOB_DATAFLOW && n != m->count) {
-            viol(c, ns, "dataflow job '%s' runs on %d whole machines but lists %d %ss", j->name,
-                 m->count, n, what);
+            viol(c, ns, "dataflow job '%s' runs on %d whole machines but lists %d %s%s", j->name,
+                 m->count, n, what, n == 1 ? "" : "s");
             ok = false;
         } else if (j->kind == CP_JOB_TRAINING && n > m->count) {
             viol(c, ns, "training job '%s' with %d accelerators is spread over %d %ss", j->name,
@@ -1115,8 +1130,8 @@ static void check_costs(vctx *c)
             double w = st->pue * (baseline_w(in, si, t) + c->busy[(size_t)si * (size_t)T + (size_t)t]);
             double kwh = w * h / 1000;
             site_kwh[si] += kwh;
-            s->energy += kwh * cp_series_at(&st->energy_price, t);
-            site_kg[si] += kwh * cp_series_at(&st->carbon_intensity, t) / 1000;
+            s->energy += kwh * series_or(&st->energy_price, t, 0);
+            site_kg[si] += kwh * series_or(&st->carbon_intensity, t, 0) / 1000;
         }
     }
     for (int r = 0; r < c->ms->n_res; r++) {
@@ -1127,7 +1142,7 @@ static void check_costs(vctx *c)
         for (int t = 0; t < T; t++) {
             double kwh = (double)c->y[(size_t)r * (size_t)T + (size_t)t] * res->mach->power_w *
                          st->pue * h / 1000;
-            site_kg[res->site] += kwh * cp_series_at(&st->carbon_intensity, t) / 1000;
+            site_kg[res->site] += kwh * series_or(&st->carbon_intensity, t, 0) / 1000;
         }
     }
     for (int si = 0; si < in->n_sites; si++) {
