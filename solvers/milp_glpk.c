@@ -259,7 +259,6 @@ static void load_glpk(milp *mp, glp_prob *P, const cp_usage *u)
     const cp_modeset *ms = mp->ms;
     int T = mp->T;
     glp_set_obj_dir(P, GLP_MIN);
-    glp_set_obj_coef(P, 0, mp->constant);
     if (mp->n_rows)
         glp_add_rows(P, mp->n_rows);
     if (mp->n_cols)
@@ -311,6 +310,12 @@ static void load_glpk(milp *mp, glp_prob *P, const cp_usage *u)
     }
     if (mp->nnz)
         glp_load_matrix(P, (int)mp->nnz, mp->ia, mp->ja, mp->ar);
+    /* The plan-independent cost as a column fixed at 1 rather than the
+     * objective's constant: the CPLEX LP format has no constant, and this
+     * way an exported model solves to the plan's total. */
+    int k = glp_add_cols(P, 1);
+    glp_set_col_bnds(P, k, GLP_FX, 1.0, 1.0);
+    glp_set_obj_coef(P, k, mp->constant);
 }
 
 static void name_model(const milp *mp, glp_prob *P)
@@ -327,6 +332,7 @@ static void name_model(const milp *mp, glp_prob *P)
             snprintf(name, sizeof name, "y_%d_%d", y_res_of_col(mp, c), mp->col_start[c]);
         glp_set_col_name(P, c, name);
     }
+    glp_set_col_name(P, mp->n_cols + 1, "fixed_cost");
     for (int r = 1; r <= mp->n_rows; r++) {
         snprintf(name, sizeof name, "r%d", r);
         glp_set_row_name(P, r, name);
@@ -417,9 +423,10 @@ static int milp_run(const cp_input *in, const cp_modeset *ms, const cp_solve_opt
     }
     cp_solver_log(opts, "milp: %d columns, %d rows, %zu nonzeros", mp.n_cols, mp.n_rows, mp.nnz);
     if (warm && warm->status != CP_STATUS_INFEASIBLE) {
-        mp.warm = cp_calloc((size_t)mp.n_cols + 1, sizeof(double));
+        mp.warm = cp_calloc((size_t)mp.n_cols + 2, sizeof(double));
         if (mp.warm) {
             bool ok = true;
+            mp.warm[mp.n_cols + 1] = 1; /* the constant's column */
             for (int j = 0; j < in->n_jobs; j++) {
                 if (!mp.z_col[j])
                     continue;
@@ -466,11 +473,9 @@ static int milp_run(const cp_input *in, const cp_modeset *ms, const cp_solve_opt
     sm.presolve = GLP_OFF;
     double left = opts->time_limit - (cp_now_seconds() - t0);
     sm.tm_lim = left > 0 ? (int)(left * 1000) : 1;
-    int lp_rc = mp.n_cols ? glp_simplex(P, &sm) : 0;
+    int lp_rc = glp_simplex(P, &sm);
     double lp_bound = NAN;
-    if (mp.n_cols == 0) {
-        lp_bound = mp.constant;
-    } else if (lp_rc == 0 && glp_get_status(P) == GLP_OPT) {
+    if (lp_rc == 0 && glp_get_status(P) == GLP_OPT) {
         lp_bound = glp_get_obj_val(P);
     } else if (lp_rc == 0 && (glp_get_status(P) == GLP_NOFEAS || glp_get_status(P) == GLP_INFEAS)) {
         plan->status = CP_STATUS_INFEASIBLE;
@@ -479,6 +484,15 @@ static int milp_run(const cp_input *in, const cp_modeset *ms, const cp_solve_opt
     cp_solver_log(opts, "milp: LP relaxation %.10g after %.2f s", lp_bound, cp_now_seconds() - t0);
     mp.bound = lp_bound;
     int mip_ok = 0;
+    if (mp.n_cols == 0 && !isnan(lp_bound)) {
+        /* no job has a start that fits: dropping all is the only plan */
+        for (int j = 0; j < in->n_jobs; j++)
+            plan->mode[j] = -1;
+        memset(plan->y, 0, (size_t)ms->n_res * (size_t)mp.T * sizeof *plan->y);
+        plan->objective = lp_bound;
+        plan->status = CP_STATUS_OPTIMAL;
+        mip_ok = 1;
+    }
     if (mp.n_cols && !isnan(lp_bound) && !(opts->stop && *opts->stop)) {
         glp_iocp io;
         glp_init_iocp(&io);
