@@ -1,8 +1,9 @@
 /*
  * --method heuristic: list scheduling, then local search.
  *
- * Jobs are taken in order of least slack (latest allowed start over all
- * modes), then highest drop penalty; each takes its cheapest feasible
+ * Jobs are taken in two orders — least slack (latest allowed start over
+ * all modes) first, and highest regret (cloud cost minus cheapest cost)
+ * first — and the cheaper result is kept; each job takes its cheapest feasible
  * (mode, start) given what is already placed, or is dropped when nothing
  * fits or running costs more than its penalty. Local search then removes
  * and re-inserts each job at its best position (which also moves jobs to
@@ -21,10 +22,11 @@
 
 typedef struct order_key {
     int job, latest;
-    double penalty;
+    double penalty, regret;
 } order_key;
 
-static int key_cmp(const void *a, const void *b)
+/* Least slack first, then highest penalty. */
+static int slack_cmp(const void *a, const void *b)
 {
     const order_key *x = a, *y = b;
     if (x->latest != y->latest)
@@ -32,6 +34,96 @@ static int key_cmp(const void *a, const void *b)
     if (x->penalty != y->penalty)
         return x->penalty > y->penalty ? -1 : 1;
     return (x->job > y->job) - (x->job < y->job);
+}
+
+/* Highest regret first: what the job loses if the cheap resources are
+ * taken (its cheapest run on an empty plan vs. its cheapest cloud run,
+ * or its penalty), so the jobs that are dearest in the cloud get the
+ * pools. */
+static int regret_cmp(const void *a, const void *b)
+{
+    const order_key *x = a, *y = b;
+    if (x->regret != y->regret)
+        return x->regret > y->regret ? -1 : 1;
+    return slack_cmp(a, b);
+}
+
+/* Regret of job j on an empty plan (u holds nothing yet). */
+static double job_regret(const cp_usage *u, int j)
+{
+    const cp_modeset *ms = u->ms;
+    double best = INFINITY, best_cloud = u->in->jobs[j].drop_penalty;
+    for (int m = ms->job_first[j]; m < ms->job_first[j + 1]; m++) {
+        const cp_mode *md = &ms->modes[m];
+        for (int s = md->s_min; s <= md->s_max; s++) {
+            double c;
+            if (!cp_usage_try(u, m, s, &c))
+                continue;
+            best = c < best ? c : best;
+            if (ms->res[md->res].kind != CP_RES_POOL && c < best_cloud)
+                best_cloud = c;
+        }
+    }
+    return isfinite(best) ? best_cloud - best : 0;
+}
+
+/* Construction in the order of `keys`, then local search; returns the
+ * plan's total (spend + penalties) and leaves the choices in plan. */
+static double construct(cp_usage *u, const order_key *keys, const cp_solve_opts *opts, double t0,
+                        cp_plan *plan)
+{
+    const cp_input *in = u->in;
+    for (int j = 0; j < in->n_jobs; j++)
+        plan->mode[j] = -1;
+    for (int q = 0; q < in->n_jobs; q++) {
+        int j = keys[q].job, m, s;
+        double c;
+        if (cp_usage_best(u, j, &m, &s, &c) && c < in->jobs[j].drop_penalty) {
+            cp_usage_add(u, m, s);
+            plan->mode[j] = m;
+            plan->start[j] = s;
+        }
+    }
+    /* Local search: first improvement, job by job, until a pass gains
+     * nothing or time is up. */
+    for (int pass = 0; pass < 20; pass++) {
+        bool improved = false;
+        for (int q = 0; q < in->n_jobs; q++) {
+            if ((opts->stop && *opts->stop) || cp_now_seconds() - t0 > opts->time_limit)
+                break;
+            int j = keys[q].job;
+            int om = plan->mode[j], os = plan->start[j];
+            double before = u->spend + (om < 0 ? in->jobs[j].drop_penalty : 0);
+            if (om >= 0)
+                cp_usage_remove(u, om, os);
+            int m, s;
+            double c;
+            bool fits = cp_usage_best(u, j, &m, &s, &c);
+            double run = fits ? u->spend + c : INFINITY;
+            double drop = u->spend + in->jobs[j].drop_penalty;
+            double after = run < drop ? run : drop;
+            if (after < before - 1e-9 * (1 + fabs(before))) {
+                improved = true;
+                if (run < drop) {
+                    cp_usage_add(u, m, s);
+                    plan->mode[j] = m;
+                    plan->start[j] = s;
+                } else {
+                    plan->mode[j] = -1;
+                }
+            } else if (om >= 0) {
+                cp_usage_add(u, om, os);
+            }
+        }
+        if (!improved)
+            break;
+    }
+    memcpy(plan->y, u->y, (size_t)u->ms->n_res * (size_t)in->slots * sizeof *plan->y);
+    double total = u->spend;
+    for (int j = 0; j < in->n_jobs; j++)
+        if (plan->mode[j] < 0)
+            total += in->jobs[j].drop_penalty;
+    return total;
 }
 
 int cp_heuristic_run(const cp_input *in, const cp_modeset *ms, const cp_solve_opts *opts,
@@ -49,7 +141,9 @@ int cp_heuristic_run(const cp_input *in, const cp_modeset *ms, const cp_solve_op
         return CP_OK;
     }
     order_key *keys = cp_calloc((size_t)(in->n_jobs ? in->n_jobs : 1), sizeof *keys);
-    if (!keys) {
+    cp_plan *alt = NULL;
+    if (!keys || cp_plan_new(in, ms, &alt)) {
+        cp_free(keys);
         cp_usage_release(&u);
         return cp_err_nomem(err);
     }
@@ -57,58 +151,35 @@ int cp_heuristic_run(const cp_input *in, const cp_modeset *ms, const cp_solve_op
         keys[j].job = j;
         keys[j].penalty = in->jobs[j].drop_penalty;
         keys[j].latest = -1;
+        keys[j].regret = job_regret(&u, j);
         for (int m = ms->job_first[j]; m < ms->job_first[j + 1]; m++)
             if (ms->modes[m].s_max > keys[j].latest)
                 keys[j].latest = ms->modes[m].s_max;
-        plan->mode[j] = -1;
     }
-    qsort(keys, (size_t)in->n_jobs, sizeof *keys, key_cmp);
-    for (int q = 0; q < in->n_jobs; q++) {
-        int j = keys[q].job, m, s;
-        double c;
-        if (cp_usage_best(&u, j, &m, &s, &c) && c < in->jobs[j].drop_penalty) {
-            cp_usage_add(&u, m, s);
-            plan->mode[j] = m;
-            plan->start[j] = s;
-        }
-    }
-    /* Local search: first improvement, job by job, until a pass gains
-     * nothing or time is up. */
-    for (int pass = 0; pass < 20; pass++) {
-        bool improved = false;
-        for (int q = 0; q < in->n_jobs; q++) {
-            if ((opts->stop && *opts->stop) || cp_now_seconds() - t0 > opts->time_limit)
-                break;
-            int j = keys[q].job;
-            int om = plan->mode[j], os = plan->start[j];
-            double before = u.spend + (om < 0 ? in->jobs[j].drop_penalty : 0);
-            if (om >= 0)
-                cp_usage_remove(&u, om, os);
-            int m, s;
-            double c;
-            bool fits = cp_usage_best(&u, j, &m, &s, &c);
-            double run = fits ? u.spend + c : INFINITY;
-            double drop = u.spend + in->jobs[j].drop_penalty;
-            double after = run < drop ? run : drop;
-            if (after < before - 1e-9 * (1 + fabs(before))) {
-                improved = true;
-                if (run < drop) {
-                    cp_usage_add(&u, m, s);
-                    plan->mode[j] = m;
-                    plan->start[j] = s;
-                } else {
-                    plan->mode[j] = -1;
-                }
-            } else if (om >= 0) {
-                cp_usage_add(&u, om, os);
-            }
-        }
-        if (!improved)
+    /* Two orders, each constructed on a fresh usage; the cheaper wins
+     * (ties: the slack order), so the result is deterministic. */
+    int (*orders[])(const void *, const void *) = {slack_cmp, regret_cmp};
+    double best = INFINITY;
+    for (int o = 0; o < 2; o++) {
+        qsort(keys, (size_t)in->n_jobs, sizeof *keys, orders[o]);
+        cp_usage w;
+        if (cp_usage_init(&w, in, ms)) {
+            best = NAN;
             break;
+        }
+        double total = construct(&w, keys, opts, t0, alt);
+        cp_usage_release(&w);
+        cp_solver_log(opts, "heuristic: %s order gives %.10g", o ? "regret" : "slack", total);
+        if (total < best - 1e-9 * (1 + fabs(total))) {
+            best = total;
+            cp_plan_copy_choices(plan, alt);
+        }
     }
+    cp_plan_free(alt);
     cp_free(keys);
-    memcpy(plan->y, u.y, (size_t)ms->n_res * (size_t)in->slots * sizeof *plan->y);
     cp_usage_release(&u);
+    if (isnan(best))
+        return cp_err_nomem(err);
     plan->status = CP_STATUS_FEASIBLE;
     return CP_OK;
 }

@@ -246,14 +246,63 @@ static int add_instance(packer *pk, const cp_mode *m, int s, bool *ok)
             return CP_OK;
     if (ensure_units(pk, r, u + 1))
         return CP_ERR_NOMEM;
-    for (int t = s; t < s + m->slots; t++)
+    int *saved = cp_calloc((size_t)m->slots, sizeof *saved);
+    if (!saved)
+        return CP_ERR_NOMEM;
+    for (int t = s; t < s + m->slots; t++) {
+        saved[t - s] = *cp_plan_y(pk->plan, r, t);
         if (*cp_plan_y(pk->plan, r, t) < u + 1)
             *cp_plan_y(pk->plan, r, t) = u + 1;
-    if (!cp_plan_is_feasible(pk->plan, NULL, 0)) {
-        return CP_OK; /* budget: the extra instance is left unused */
     }
-    *ok = true;
+    if (cp_plan_is_feasible(pk->plan, NULL, 0)) {
+        *ok = true;
+    } else { /* the budget: rent nothing more */
+        for (int t = s; t < s + m->slots; t++)
+            *cp_plan_y(pk->plan, r, t) = saved[t - s];
+    }
+    cp_free(saved);
     return CP_OK;
+}
+
+/* Moves job j onto market mode mi at s: raises y where its demand needs
+ * it, then rents instances one by one until it packs; y is restored when
+ * it cannot (quota or budget). */
+static int try_market(packer *pk, int j, int mi, int s, bool *ok)
+{
+    const cp_mode *m = &pk->ms->modes[mi];
+    int r = m->res, T = pk->T;
+    int *saved = cp_calloc((size_t)T, sizeof *saved);
+    if (!saved)
+        return CP_ERR_NOMEM;
+    memcpy(saved, cp_plan_y(pk->plan, r, 0), (size_t)T * sizeof *saved);
+    int rc = CP_OK;
+    *ok = false;
+    int need = cp_units_needed(m->demand, pk->ms->res[r].mach);
+    int top = 0;
+    for (int t = s; t < s + m->slots; t++)
+        top = *cp_plan_y(pk->plan, r, t) > top ? *cp_plan_y(pk->plan, r, t) : top;
+    /* fresh units above every unit in use during the run */
+    if (need <= cp_market_quota(pk->in, &pk->ms->res[r], s) && (rc = ensure_units(pk, r, top)) == CP_OK) {
+        rc = try_pack(pk, j, mi, s, ok);
+        while (rc == CP_OK && !*ok) {
+            bool added;
+            if ((rc = add_instance(pk, m, s, &added)) || !added)
+                break;
+            rc = try_pack(pk, j, mi, s, ok);
+        }
+    }
+    if (*ok && !cp_plan_is_feasible(pk->plan, NULL, 0)) {
+        /* packed, but the budget says no: the capacity it took stays
+         * reserved (wasted, never overbooked) and the job is not there */
+        *ok = false;
+        cp_free(pk->plan->units[j]);
+        pk->plan->units[j] = NULL;
+        pk->plan->n_units[j] = 0;
+    }
+    if (!*ok)
+        memcpy(cp_plan_y(pk->plan, r, 0), saved, (size_t)T * sizeof *saved);
+    cp_free(saved);
+    return rc;
 }
 
 int cp_plan_place(cp_plan *plan, int *repairs, cp_err *err)
@@ -330,7 +379,12 @@ int cp_plan_place(cp_plan *plan, int *repairs, cp_err *err)
                 plan->mode[j] = alt;
                 plan->start[j] = as;
                 if (ms->res[am->res].kind != CP_RES_POOL) {
-                    /* a market move needs y to cover it: take the fewest */
+                    rc = try_market(&pk, j, alt, as, &ok);
+                    if (ok) {
+                        best_m = alt;
+                        best_s = as;
+                        break;
+                    }
                     continue;
                 }
                 if (!cp_plan_is_feasible(plan, NULL, 0))
