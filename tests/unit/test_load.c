@@ -4,7 +4,9 @@
  * cp_input_from_trees, so every expected value is visible next to it. */
 #include "test.h"
 
+#include "cp_alloc.h"
 #include "cp_input.h"
+#include "cp_modes.h"
 #include "cp_yaml.h"
 
 #include <stdarg.h>
@@ -435,4 +437,75 @@ TEST(load_example_tiny)
     CHECK_STR(in->files[0], "examples/tiny.yaml");
     CHECK(in->jobs[0].pos.file == in->files[0]);
     cp_input_free(in);
+}
+
+/* Fail the N-th allocation for every N: each run must end in CP_OK or
+ * CP_ERR_NOMEM, never a bogus input error, a crash or (under `make asan`)
+ * a leak. libyaml's own allocations are not covered by the hook. */
+TEST(load_every_allocation_failure_is_clean)
+{
+    const char *paths[] = {"examples/tiny.yaml"};
+    cp_alloc_fail_after(-1);
+    long before = cp_alloc_count();
+    cp_input *in = NULL;
+    cp_diags_init(&diags);
+    CHECK_INT(cp_input_load(paths, 1, &in, &diags), CP_OK);
+    long total = cp_alloc_count() - before;
+    cp_input_free(in);
+    CHECK(total > 100);
+    int ok = 0, nomem = 0;
+    for (long n = 0; n <= total; n++) {
+        in = NULL;
+        cp_diags_init(&diags);
+        cp_alloc_fail_after(n);
+        int rc = cp_input_load(paths, 1, &in, &diags);
+        cp_modeset *ms = NULL;
+        cp_err err;
+        cp_err_init(&err);
+        int mrc = rc == CP_OK ? cp_modes_build(in, &ms, &err) : CP_OK;
+        cp_alloc_fail_after(-1);
+        if (rc == CP_OK) {
+            ok++;
+            CHECK(in != NULL);
+            CHECK(mrc == CP_OK || mrc == CP_ERR_NOMEM);
+        } else {
+            nomem++;
+            if (rc != CP_ERR_NOMEM) {
+                fprintf(stderr, "  failing allocation %ld: rc %d\n", n, rc);
+                cp_diags_print(&diags, stderr);
+            }
+            CHECK_INT(rc, CP_ERR_NOMEM);
+            CHECK(in == NULL);
+        }
+        cp_modeset_free(ms);
+        cp_input_free(in);
+    }
+    CHECK(ok >= 1);
+    CHECK(nomem >= total);
+}
+
+/* The same on inputs with errors: CP_ERR_INPUT or CP_ERR_NOMEM, no leak. */
+TEST(load_allocation_failure_on_bad_inputs)
+{
+    static const char *const files[] = {"tests/bad/duplicate-names.yaml",
+                                        "tests/bad/unknown-key-nested.yaml",
+                                        "tests/bad/scaling-bad.yaml", "tests/bad/alias-cycle.yaml"};
+    for (size_t f = 0; f < sizeof files / sizeof *files; f++) {
+        const char *paths[] = {files[f]};
+        cp_alloc_fail_after(-1);
+        long before = cp_alloc_count();
+        cp_input *in = NULL;
+        cp_diags_init(&diags);
+        CHECK_INT(cp_input_load(paths, 1, &in, &diags), CP_ERR_INPUT);
+        long total = cp_alloc_count() - before;
+        for (long n = 0; n < total; n++) {
+            in = NULL;
+            cp_diags_init(&diags);
+            cp_alloc_fail_after(n);
+            int rc = cp_input_load(paths, 1, &in, &diags);
+            cp_alloc_fail_after(-1);
+            CHECK(rc == CP_ERR_INPUT || rc == CP_ERR_NOMEM);
+            CHECK(in == NULL);
+        }
+    }
 }
