@@ -313,7 +313,7 @@ static char *no_mode_reason(const cp_input *in, const cp_modeset *ms, const cp_j
             if (res->kind == CP_RES_SPOT)
                 h *= 1 + in->offers[res->index].spot_interruptions_per_hour *
                              (j->checkpoint_minutes / 120 + j->restart_minutes / 60);
-            if (h > 0 && h < fastest) {
+            if (h > 0 && isfinite(h) && h < fastest) {
                 fastest = h;
                 fast_res = r;
                 fast_k = j->counts[q];
@@ -345,6 +345,8 @@ static char *no_mode_reason(const cp_input *in, const cp_modeset *ms, const cp_j
         cp_buf_puts(&b, "; largest eligible is ");
         cp_buf_num(&b, best_mem);
         cp_buf_printf(&b, " GB (%s)", in->accels[best_mem_acc].name);
+    } else if (fast_res < 0) {
+        cp_buf_puts(&b, "its duration is not a finite positive number of hours on any eligible resource (check work, throughput or theta)");
     } else {
         int lo, hi;
         cp_job_window(in, j, &lo, &hi);

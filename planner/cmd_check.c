@@ -167,7 +167,7 @@ int cp_cmd_check(int argc, char **argv)
                 cheap = m;
             }
         }
-        fprintf(f, "%d modes\n    fastest: ", last - first);
+        fprintf(f, "%d mode%s\n    fastest: ", last - first, last - first == 1 ? "" : "s");
         print_mode(f, in, ms, &ms->modes[fast]);
         fprintf(f, ", %.3g h\n    cheapest: ", ms->modes[fast].hours);
         print_mode(f, in, ms, &ms->modes[cheap]);
