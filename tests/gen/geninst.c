@@ -1,0 +1,246 @@
+/*
+ * geninst: seeded random capplan instances for tests/suite_plan.sh.
+ *
+ *   cc -std=c11 -O2 -o build/geninst tests/gen/geninst.c -lm
+ *   build/geninst SEED [JOBS] > inst.yaml
+ *
+ * The same SEED (and JOBS) always gives the same file, on any platform: the
+ * generator uses its own 64-bit generator (splitmix64) and prints only
+ * integers and numbers with a fixed number of decimals.  JOBS defaults to
+ * 3 + SEED % 10 (3..12).
+ *
+ * Instances mix: 1-2 sites (time-of-use price and carbon series, sometimes a
+ * facility power cap kept above the idle baseline), 2-3 accelerator types,
+ * 1-3 GPU pools and sometimes a CPU pool (random maintenance windows in
+ * `available`), 1-3 cloud offers (on-demand, often a spot market with
+ * interruptions, quotas as scalars or series, some with a site), training
+ * jobs (linear/amdahl/table scaling, several counts, memory needs) and
+ * dataflow jobs (Ernest), random release/deadline windows, placement rules
+ * and penalties.  Instances are always valid input; some jobs may have no
+ * mode or be dropped.
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+static uint64_t st;
+
+static uint64_t next(void)
+{
+    uint64_t z = (st += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
+/* integer in [lo, hi] */
+static int ri(int lo, int hi)
+{
+    return lo + (int)(next() % (uint64_t)(hi - lo + 1));
+}
+
+/* true with probability pct/100 */
+static int chance(int pct)
+{
+    return ri(0, 99) < pct;
+}
+
+#define MAXP 4
+#define MAXO 3
+#define MAXA 3
+
+static const char *accn[MAXA] = {"G16", "G40", "G80"};
+static const int accmem[MAXA] = {16, 40, 80};
+static int accpow[MAXA], accidle[MAXA];
+static int T;
+static double h;
+
+static void series_f(const char *key, int lo, int hi, double scale, int dec)
+{
+    printf("%s: [", key);
+    for (int t = 0; t < T; t++)
+        printf("%s%.*f", t ? ", " : "", dec, ri(lo, hi) * scale);
+    printf("]");
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        fprintf(stderr, "usage: geninst SEED [JOBS]\n");
+        return 2;
+    }
+    unsigned long long seed = strtoull(argv[1], NULL, 10);
+    int njobs = argc > 2 ? atoi(argv[2]) : 3 + (int)(seed % 10);
+    st = seed * 0x2545F4914F6CDD1Dull + 12345;
+
+    T = ri(4, 10);
+    h = chance(25) ? 0.5 : 1.0;
+    double hend = T * h;
+    printf("# geninst seed %llu, %d jobs\nversion: 1\n", seed, njobs);
+    printf("horizon: {slots: %d, slot_hours: %.1f}\n", T, h);
+    printf("objective: {carbon_price_per_ton: %d}\n", ri(0, 4) * 25);
+
+    /* accelerators */
+    int nacc = ri(2, 3);
+    printf("accelerators:\n");
+    for (int a = 0; a < nacc; a++) {
+        accpow[a] = ri(15, 70) * 10;
+        accidle[a] = ri(3, 8) * 10;
+        printf("  - {name: %s, memory_gb: %d, power_w: %d, idle_power_w: %d}\n",
+               accn[a], accmem[a], accpow[a], accidle[a]);
+    }
+
+    /* pools (decided first: site power caps depend on their baseline) */
+    int nsite = ri(1, 2);
+    int npool = ri(1, 3);
+    int cpu_pool = chance(40);
+    int ptot = npool + cpu_pool;
+    int psite[MAXP], pnodes[MAXP], pacc[MAXP], pk[MAXP], pcpu[MAXP], pmem[MAXP];
+    int ppow[MAXP], pidle[MAXP], ptype[MAXP];
+    double basew[2] = {0, 0};
+    for (int p = 0; p < ptot; p++) {
+        psite[p] = ri(0, nsite - 1);
+        pnodes[p] = ri(1, 4);
+        pacc[p] = p < npool ? ri(0, nacc - 1) : -1;
+        static const int ks[] = {1, 2, 4, 8};
+        pk[p] = p < npool ? ks[ri(0, 3)] : 0;
+        pcpu[p] = ri(2, 8) * 8;
+        pmem[p] = ri(1, 8) * 64;
+        ppow[p] = ri(20, 50) * 10;
+        pidle[p] = ri(5, ppow[p] / 10) * 10;
+        ptype[p] = ri(0, 1);
+        basew[psite[p]] += pnodes[p] * (pidle[p] + (pacc[p] >= 0 ? pk[p] * accidle[pacc[p]] : 0));
+    }
+
+    printf("sites:\n");
+    double pue[2];
+    for (int s = 0; s < nsite; s++) {
+        pue[s] = 1.0 + ri(0, 6) * 0.1;
+        printf("  - name: dc%d\n    pue: %.1f\n    ", s, pue[s]);
+        if (chance(70))
+            series_f("energy_price", 4, 40, 0.01, 2);
+        else
+            printf("energy_price: %.2f", ri(4, 40) * 0.01);
+        printf("\n    ");
+        if (chance(50))
+            series_f("carbon_intensity", 50, 800, 1, 0);
+        else
+            printf("carbon_intensity: %d", ri(50, 800));
+        printf("\n");
+        if (chance(35)) {
+            /* at least 10% above the facility baseline, plus room for a few jobs */
+            double base_kw = basew[s] * pue[s] / 1000.0;
+            printf("    power_cap_kw: [");
+            for (int t = 0; t < T; t++)
+                printf("%s%.2f", t ? ", " : "", base_kw * 1.1 + 0.05 + ri(0, 40) * 0.1);
+            printf("]\n");
+        }
+    }
+
+    printf("pools:\n");
+    for (int p = 0; p < ptot; p++) {
+        printf("  - name: pool%d\n    site: dc%d\n    nodes: %d\n", p, psite[p], pnodes[p]);
+        if (chance(35)) {
+            int a = ri(0, T - 1), b = ri(a, T - 1), down = ri(1, pnodes[p]);
+            printf("    available: [");
+            for (int t = 0; t < T; t++)
+                printf("%s%d", t ? ", " : "", t >= a && t <= b ? pnodes[p] - down : pnodes[p]);
+            printf("]\n");
+        }
+        printf("    node: {type: mt%d, ", ptype[p]);
+        if (pacc[p] >= 0)
+            printf("accelerator: %s, accelerators: %d, ", accn[pacc[p]], pk[p]);
+        printf("cpus: %d, memory_gb: %d, power_w: %d, idle_power_w: %d}\n",
+               pcpu[p], pmem[p], ppow[p], pidle[p]);
+    }
+
+    int noff = ri(1, MAXO);
+    printf("offers:\n");
+    for (int o = 0; o < noff; o++) {
+        int a = ri(0, nacc - 1);
+        static const int ks[] = {1, 4, 8};
+        int k = ks[ri(0, 2)];
+        printf("  - name: c%d:r%d:x%d\n    provider: c%d\n    region: r%d\n", o % 2, o, k, o % 2, o);
+        if (chance(40))
+            printf("    site: dc%d\n", ri(0, nsite - 1));
+        printf("    instance: {type: mt%d, accelerator: %s, accelerators: %d, cpus: %d, "
+               "memory_gb: %d, power_w: %d}\n",
+               ri(0, 1), accn[a], k, k * 8, k * 64, k * ri(20, 60) * 10);
+        printf("    price_hour: %.2f\n", k * ri(50, 400) * 0.01);
+        if (chance(30)) {
+            printf("    quota: [");
+            for (int t = 0; t < T; t++)
+                printf("%s%d", t ? ", " : "", ri(0, 3));
+            printf("]\n");
+        } else {
+            printf("    quota: %d\n", ri(1, 4));
+        }
+        if (chance(60)) {
+            printf("    spot_price_hour: %.2f\n", k * ri(20, 150) * 0.01);
+            if (chance(50))
+                printf("    spot_quota: %d\n", ri(0, 3));
+            printf("    spot_interruptions_per_hour: %.2f\n", ri(0, 80) * 0.01);
+        }
+    }
+
+    printf("jobs:\n");
+    for (int j = 0; j < njobs; j++) {
+        int dataflow = chance(25);
+        printf("  - name: job%d\n    kind: %s\n", j, dataflow ? "dataflow" : "training");
+        int rel_slot = chance(50) ? ri(0, T / 2) : 0;
+        if (rel_slot)
+            printf("    release_hour: %.1f\n", rel_slot * h);
+        if (chance(60)) {
+            double dl = (rel_slot + ri(1, T)) * h;
+            if (chance(20))
+                dl -= h / 2; /* deadline inside a slot: floor */
+            if (dl > rel_slot * h)
+                printf("    deadline_hour: %.2f\n", dl > hend + 2 ? hend + 2 : dl);
+        }
+        printf("    drop_penalty: %d\n", ri(1, 100) * 50);
+        if (chance(40))
+            printf("    preemptible: true\n    checkpoint_minutes: %d\n    restart_minutes: %d\n",
+                   ri(1, 6) * 10, ri(0, 10));
+        if (chance(20))
+            printf("    placement: {cloud: false}\n");
+        else if (chance(15))
+            printf("    placement: {on_prem: false}\n");
+        else if (chance(15))
+            printf("    placement: {providers: [c0]}\n");
+        if (dataflow) {
+            printf("    input_gb: %d\n    machines: [1, 2, 4]\n", ri(10, 200));
+            printf("    runtime:\n      model: ernest\n      theta:\n");
+            int both = chance(50), first = ri(0, 1);
+            for (int m = 0; m < 2; m++)
+                if (both || m == first)
+                    printf("        mt%d: [%d, %.1f, %d, %d]\n", m, ri(0, 300),
+                           ri(5, 80) * 1.0, ri(0, 200), ri(0, 100));
+        } else {
+            double base_h = ri(2, 16) * 0.25; /* hours on one accelerator of speed 1 */
+            printf("    work: %.0f\n    throughput: {", base_h * 3600 * 10);
+            int first = 1;
+            for (int a = 0; a < nacc; a++)
+                if (a == 0 || chance(85)) {
+                    printf("%s%s: %.1f", first ? "" : ", ", accn[a], ri(5, 30) * 1.0);
+                    first = 0;
+                }
+            printf("}\n");
+            int sc = ri(0, 2);
+            if (sc == 0) {
+                printf("    accelerators: [1, 2, 4]\n");
+            } else if (sc == 1) {
+                printf("    accelerators: [1, 2, 4, 8]\n    scaling: {model: amdahl, "
+                       "serial_fraction: %.2f}\n", ri(0, 40) * 0.01);
+            } else {
+                printf("    accelerators: [2, 4]\n    scaling: {model: table, speedup: "
+                       "{2: 1.8, 4: %.1f}}\n", ri(25, 38) * 0.1);
+            }
+            if (chance(20))
+                printf("    accelerator_memory_gb: %d\n", ri(10, 45));
+            if (chance(60))
+                printf("    cpus_per_accelerator: %d\n    memory_gb_per_accelerator: %d\n",
+                       ri(0, 8), ri(0, 64));
+        }
+    }
+    return 0;
+}
