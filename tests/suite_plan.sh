@@ -7,14 +7,19 @@
 #      # expect-exit: 0|3          exit status of `plan` (both methods)
 #      # expect-total: X           hand optimum; milp must match to 1e-6 rel.
 #      # expect-grep: ERE          must match a line of the milp plan (repeatable)
+#      # expect-status: ERE         milp plan status (default: optimal)
+#      # expect-lp: X               optimum of the exported LP when it differs
+#                                  from the plan's (placement repairs)
 #    Each case runs --method milp and --method heuristic; every plan must
 #    pass `verify` (with the same total), the heuristic total must be
 #    >= optimum - 1e-6.  The case's --export-lp file solved by glpsol
 #    (if installed) must give the same optimum.
 # 2. examples/tiny.yaml, examples/nightly/*.yaml (--time-limit 20) and
-#    random instances of tests/gen/geninst.c (seeds 1..$CP_SEEDS, default 20):
-#    plans verify; repeated runs, --threads 1 and --threads 2 give
-#    byte-identical plans (--no-timing).
+#    random instances of tests/gen/geninst.c (seeds 1..$CP_SEEDS, default 20)
+#    and saved ones (tests/plan/regress/*.yaml): plans verify; repeated runs,
+#    --threads 1 and --threads 2 give byte-identical plans (--no-timing);
+#    the auto plan is never worse than the heuristic's (auto starts from it);
+#    glpsol on --export-lp lies between the plan's bound and total.
 # 3. --format json plans verify; --format csv has a header and one record
 #    per job; -o into an unwritable place fails clearly.
 #
@@ -141,7 +146,9 @@ for f in tests/plan/*.yaml; do
     n=${n%.yaml}
     want_rc=$(sed -n 's/^# expect-exit: *//p' "$f" | head -n 1)
     want=$(sed -n 's/^# expect-total: *//p' "$f" | head -n 1)
-    : "${want_rc:=0}"
+    want_st=$(sed -n 's/^# expect-status: *//p' "$f" | head -n 1)
+    want_lp=$(sed -n 's/^# expect-lp: *//p' "$f" | head -n 1)
+    : "${want_rc:=0}" "${want_st:=optimal}" "${want_lp:=$want}"
 
     # milp: exact optimum
     plan "$tmp/$n.milp.yaml" --method milp --export-lp "$tmp/$n.lp" "$f"
@@ -166,7 +173,7 @@ for f in tests/plan/*.yaml; do
     got=$(total "$tmp/$n.milp.yaml")
     if feq "$got" "$want"; then ok; else bad "$n" "milp total $got, hand optimum $want"; fi
     st=$(sed -n 's/^status: //p' "$tmp/$n.milp.yaml")
-    if [ "$st" = optimal ]; then ok; else bad "$n" "milp status '$st', expected optimal"; fi
+    if echo "$st" | grep -Eqx "$want_st"; then ok; else bad "$n" "milp status '$st', expected $want_st"; fi
     if verify "$n/milp" "$tmp/$n.milp.yaml" "$f"; then
         if feq "$vtotal" "$want"; then ok; else bad "$n" "verify total $vtotal, hand optimum $want"; fi
     fi
@@ -203,7 +210,7 @@ for f in tests/plan/*.yaml; do
         else
             timeout "$limit" glpsol --lp "$tmp/$n.lp" -o "$tmp/$n.sol" >"$tmp/glp.out" 2>&1
             lpobj=$(sed -n 's/^Objective: *[^=]*= *\([^ ]*\).*/\1/p' "$tmp/$n.sol" 2>/dev/null)
-            if feq "$lpobj" "$want"; then ok; else bad "$n" "glpsol on --export-lp: objective '$lpobj', hand optimum $want ($(tail -n 2 "$tmp/glp.out" | tr '\n' ' '))"; fi
+            if feq "$lpobj" "$want_lp"; then ok; else bad "$n" "glpsol on --export-lp: objective '$lpobj', expected $want_lp ($(tail -n 2 "$tmp/glp.out" | tr '\n' ' '))"; fi
         fi
     fi
 done
@@ -252,38 +259,69 @@ if [ -d examples/nightly ]; then
     if [ "$rc" = 0 ]; then csvcheck nightly/csv "$tmp/nightly.csv" "$(njobs "$tmp/d0.yaml")"; else bad nightly/csv "exit $rc"; fi
 fi
 
+# gencheck NAME FILE: plan (auto) verifies and is deterministic; the
+# heuristic plan verifies, is reproducible and is never better than a
+# proven optimum; the auto plan is never worse than the heuristic's (auto
+# starts from it); json verifies; glpsol on the exported LP lands between
+# the plan's bound and its total.
+gencheck() {
+    gn=$1
+    gf=$2
+    detcheck "$gn" "--time-limit 20" "$gf"
+    [ "$rc" = 0 ] || return
+    best=$(total "$tmp/d0.yaml")
+    bst=$(sed -n 's/^status: //p' "$tmp/d0.yaml")
+    bnd=$(sed -n 's/^  bound: //p' "$tmp/d0.yaml")
+    plan "$tmp/h0.yaml" --method heuristic "$gf"
+    if [ "$rc" = 0 ]; then
+        verify "$gn/heuristic" "$tmp/h0.yaml" "$gf"
+        ht=$(total "$tmp/h0.yaml")
+        if [ "$bst" = optimal ]; then
+            fge "$ht" "$best" && ok || bad "$gn" "heuristic total $ht below the optimum $best"
+        fi
+        fge "$ht" "$best" && ok || bad "$gn" "auto (milp) plan total $best is worse than --method heuristic's $ht (status $bst, bound $bnd)"
+        plan "$tmp/h1.yaml" --method heuristic --threads 2 "$gf"
+        cmp -s "$tmp/h0.yaml" "$tmp/h1.yaml" && ok || bad "$gn" "heuristic plan not reproducible"
+    else
+        bad "$gn" "heuristic exit $rc: $(head -n 3 "$tmp/err" | tr '\n' ' ')"
+    fi
+    plan "$tmp/g.json" --format json --time-limit 20 "$gf"
+    if [ "$rc" = 0 ]; then verify "$gn/json" "$tmp/g.json" "$gf"; else bad "$gn/json" "exit $rc"; fi
+    if [ "$have_glpsol" = 1 ]; then
+        plan "$tmp/g.yaml.out" --time-limit 20 --export-lp "$tmp/g.lp" "$gf"
+        timeout "$limit" glpsol --lp "$tmp/g.lp" -o "$tmp/g.sol" >"$tmp/glp.out" 2>&1
+        lpobj=$(sed -n 's/^Objective: *[^=]*= *\([^ ]*\).*/\1/p' "$tmp/g.sol" 2>/dev/null)
+        # glpsol prints 10 significant digits
+        if [ -n "$lpobj" ] && [ -n "$bnd" ] && [ "$bnd" != null ] &&
+            awk -v l="$lpobj" -v b="$bnd" -v t="$best" 'BEGIN { e = 1e-6 * (t < 0 ? -t : t) + 1e-6
+                exit !(l >= b - e && l <= t + e) }'; then
+            ok
+        else
+            bad "$gn" "glpsol on --export-lp: objective '$lpobj', plan bound $bnd, total $best"
+        fi
+    fi
+}
+
 mkdir -p build
 if $CC -std=c11 -O2 -o build/geninst tests/gen/geninst.c -lm 2>"$tmp/cc.err"; then
     ok
     s=1
     while [ "$s" -le "$seeds" ]; do
-        build/geninst "$s" >"$tmp/g.yaml"
+        build/geninst "$s" >"$tmp/gen$s.yaml"
         build/geninst "$s" >"$tmp/g2.yaml"
-        if ! cmp -s "$tmp/g.yaml" "$tmp/g2.yaml"; then bad "gen/$s" "geninst is not deterministic"; fi
-        cp "$tmp/g.yaml" "$tmp/gen$s.yaml"
-        detcheck "gen/$s" "--time-limit 20" "$tmp/gen$s.yaml"
-        best=$(total "$tmp/d0.yaml")
-        bst=$(sed -n 's/^status: //p' "$tmp/d0.yaml")
-        # heuristic: verifies, deterministic, not below a proven optimum
-        plan "$tmp/h0.yaml" --method heuristic "$tmp/gen$s.yaml"
-        if [ "$rc" = 0 ]; then
-            verify "gen/$s/heuristic" "$tmp/h0.yaml" "$tmp/gen$s.yaml"
-            ht=$(total "$tmp/h0.yaml")
-            if [ "$bst" = optimal ]; then
-                fge "$ht" "$best" && ok || bad "gen/$s" "heuristic total $ht below the optimum $best"
-            fi
-            plan "$tmp/h1.yaml" --method heuristic --threads 2 "$tmp/gen$s.yaml"
-            cmp -s "$tmp/h0.yaml" "$tmp/h1.yaml" && ok || bad "gen/$s" "heuristic plan not reproducible"
-        else
-            bad "gen/$s" "heuristic exit $rc: $(head -n 3 "$tmp/err" | tr '\n' ' ')"
-        fi
-        plan "$tmp/g.json" --format json --time-limit 20 "$tmp/gen$s.yaml"
-        if [ "$rc" = 0 ]; then verify "gen/$s/json" "$tmp/g.json" "$tmp/gen$s.yaml"; else bad "gen/$s/json" "exit $rc"; fi
+        if ! cmp -s "$tmp/gen$s.yaml" "$tmp/g2.yaml"; then bad "gen/$s" "geninst is not deterministic"; fi
+        gencheck "gen/$s" "$tmp/gen$s.yaml"
         s=$((s + 1))
     done
 else
     bad geninst "cannot build tests/gen/geninst.c: $(head -n 3 "$tmp/cc.err" | tr '\n' ' ')"
 fi
+# saved generator instances that once found a bug
+for f in tests/plan/regress/*.yaml; do
+    [ -f "$f" ] || continue
+    b=${f##*/}
+    gencheck "regress/${b%.yaml}" "$f"
+done
 
 # --- 3. output errors ----------------------------------------------------
 : >"$tmp/afile"
