@@ -22,6 +22,7 @@
 
 #include "cp_alloc.h"
 #include "cp_cost.h"
+#include "cp_placement.h"
 
 #include <glpk.h>
 #include <math.h>
@@ -316,6 +317,13 @@ static void load_glpk(milp *mp, glp_prob *P, const cp_usage *u)
     int k = glp_add_cols(P, 1);
     glp_set_col_bnds(P, k, GLP_FX, 1.0, 1.0);
     glp_set_obj_coef(P, k, mp->constant);
+    /* ...held by a row of its own, so an LP file of a model where no job
+     * has a start still has a row and a column and reads back */
+    int row = glp_add_rows(P, 1);
+    int ind[2] = {0, k};
+    double val[2] = {0, 1.0};
+    glp_set_mat_row(P, row, 1, ind, val);
+    glp_set_row_bnds(P, row, GLP_FX, 1.0, 1.0);
 }
 
 static void name_model(const milp *mp, glp_prob *P)
@@ -337,6 +345,7 @@ static void name_model(const milp *mp, glp_prob *P)
         snprintf(name, sizeof name, "r%d", r);
         glp_set_row_name(P, r, name);
     }
+    glp_set_row_name(P, mp->n_rows + 1, "fixed");
 }
 
 static double tree_bound(glp_tree *tree)
@@ -562,6 +571,43 @@ out:
     return rc;
 }
 
+/* The MILP's plan may need repairs to be packed onto nodes (it sees only
+ * aggregate capacity); the heuristic's too. Both are packed, and the one
+ * cheaper after packing is kept, so the MILP is never worse than the
+ * heuristic in what is written. */
+static int keep_best_placed(cp_plan *plan, cp_plan *warm, cp_err *err)
+{
+    int rep_plan = 0, rep_warm = 0, rc;
+    if ((rc = cp_plan_place(plan, &rep_plan, err)) || (rc = cp_plan_place(warm, &rep_warm, err)))
+        return rc;
+    if (rep_plan && plan->status == CP_STATUS_OPTIMAL)
+        plan->status = CP_STATUS_FEASIBLE;
+    cp_plan_figures fp, fw;
+    if ((rc = cp_plan_eval(plan, &fp, err)))
+        return rc;
+    if ((rc = cp_plan_eval(warm, &fw, err))) {
+        cp_plan_figures_release(&fp);
+        return rc;
+    }
+    if (fw.total < fp.total - 1e-9 * (1 + fabs(fp.total))) {
+        cp_plan_copy_choices(plan, warm);
+        plan->status = CP_STATUS_FEASIBLE;
+        cp_free(plan->note);
+        plan->note = NULL;
+        if (warm->note && !(plan->note = cp_strdup(warm->note)))
+            rc = cp_err_nomem(err);
+        for (int j = 0; j < plan->n_jobs && rc == CP_OK; j++) {
+            cp_free(plan->reason[j]);
+            plan->reason[j] = NULL;
+            if (warm->reason[j] && !(plan->reason[j] = cp_strdup(warm->reason[j])))
+                rc = cp_err_nomem(err);
+        }
+    }
+    cp_plan_figures_release(&fp);
+    cp_plan_figures_release(&fw);
+    return rc;
+}
+
 static int milp_solve(const cp_input *in, const cp_modeset *ms, const cp_solve_opts *opts,
                       cp_plan *plan, cp_err *err)
 {
@@ -576,6 +622,8 @@ static int milp_solve(const cp_input *in, const cp_modeset *ms, const cp_solve_o
     } else if (rc == CP_OK) {
         rc = milp_run(in, ms, opts, warm, plan, err);
     }
+    if (rc == CP_OK && plan->status != CP_STATUS_INFEASIBLE && plan->status != CP_STATUS_NOPLAN)
+        rc = keep_best_placed(plan, warm, err);
     cp_plan_free(warm);
     snprintf(plan->method, sizeof plan->method, "milp");
     plan->seconds = cp_now_seconds() - t0;
