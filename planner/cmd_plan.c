@@ -73,14 +73,13 @@ static void summary(const cp_plan *p, FILE *f)
     fprintf(f, "  %-36s %5s %12s %10s\n", "resource", "jobs", "acc-hours", "cost $");
     for (int r = 0; r < ms->n_res; r++) {
         int jobs = 0;
-        double acch = 0, energy = 0;
+        double acch = 0;
         for (int j = 0; j < p->n_jobs; j++) {
             if (p->mode[j] < 0 || ms->modes[p->mode[j]].res != r)
                 continue;
             const cp_mode *m = &ms->modes[p->mode[j]];
             jobs++;
             acch += m->demand[CP_DIM_ACC] * m->hours;
-            energy += fig.job_energy_kwh[j];
         }
         if (!jobs && fig.market_cost[r] == 0)
             continue;
@@ -94,7 +93,6 @@ static void summary(const cp_plan *p, FILE *f)
                     cost += rc.energy_cost + rc.carbon_cost;
                 }
         }
-        (void)energy;
         fprintf(f, "  %-36s %5d %12.1f %10.2f\n", ms->res[r].id, jobs, acch, cost);
     }
     int dropped = 0;
@@ -238,7 +236,7 @@ int cp_cmd_plan(int argc, char **argv)
     }
     if (plan->status != CP_STATUS_INFEASIBLE) {
         int repairs = 0;
-        if ((rc = cp_plan_place(plan, &repairs, &err)))
+        if (!plan->placed && (rc = cp_plan_place(plan, &repairs, &err)))
             goto fail;
         if (repairs && plan->status == CP_STATUS_OPTIMAL)
             plan->status = CP_STATUS_FEASIBLE;

@@ -31,6 +31,7 @@ typedef struct cp_plan {
     int **units;         /* [n_jobs] node/instance indices on the resource */
     int *n_units;        /* [n_jobs] */
     char *note;          /* what placement repair changed, or NULL */
+    bool placed;         /* units hold the packing of the current choices */
 
     cp_plan_status status;
     char method[32];

@@ -591,6 +591,7 @@ static int keep_best_placed(cp_plan *plan, cp_plan *warm, cp_err *err)
     }
     if (fw.total < fp.total - 1e-9 * (1 + fabs(fp.total))) {
         cp_plan_copy_choices(plan, warm);
+        plan->placed = false; /* units are the MILP plan's: pack again */
         plan->status = CP_STATUS_FEASIBLE;
         cp_free(plan->note);
         plan->note = NULL;

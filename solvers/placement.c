@@ -414,6 +414,7 @@ int cp_plan_place(cp_plan *plan, int *repairs, cp_err *err)
         }
     }
 out:
+    plan->placed = rc == CP_OK;
     if (rc == CP_OK && note.len) {
         cp_free(plan->note);
         plan->note = cp_buf_detach(&note);
