@@ -8,7 +8,6 @@
 #include "cp_cli.h"
 #include "cp_cmd.h"
 #include "cp_cost.h"
-#include "cp_placement.h"
 #include "cp_plan_write.h"
 #include "cp_solver.h"
 
@@ -227,26 +226,15 @@ int cp_cmd_plan(int argc, char **argv)
             cp_err_nomem(&err);
         goto fail;
     }
-    if ((rc = ops->solve(in, ms, &so, plan, &err)))
+    if ((rc = cp_plan_solve(in, ms, ops, &so, plan, &err)))
         goto fail;
     if (plan->status == CP_STATUS_NOPLAN) {
         fprintf(stderr, "capplan plan: time limit reached with no plan\n");
         status = 4;
         goto done;
     }
-    if (plan->status != CP_STATUS_INFEASIBLE) {
-        int repairs = 0;
-        if (!plan->placed && (rc = cp_plan_place(plan, &repairs, &err)))
-            goto fail;
-        if (repairs && plan->status == CP_STATUS_OPTIMAL)
-            plan->status = CP_STATUS_FEASIBLE;
-        if ((rc = cp_plan_explain_drops(plan, &err)))
-            goto fail;
-        if (stop_flag)
-            plan->status = CP_STATUS_INTERRUPTED;
-    } else {
-        wo.infeasible_reason = "the hard constraints contradict each other (a power cap below a site's idle baseline, or a budget below the baseline energy cost)";
-    }
+    if (plan->status == CP_STATUS_INFEASIBLE)
+        wo.infeasible_reason = CP_INFEASIBLE_REASON;
     if ((rc = cp_plan_write(plan, &wo, &out, &err)))
         goto fail;
     if ((rc = cp_write_file_atomic(out_path, out.s, out.len, &err)))

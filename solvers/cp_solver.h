@@ -43,6 +43,18 @@ extern const cp_solver_ops cp_solver_heuristic;
 extern const cp_solver_ops cp_solver_milp;
 extern const cp_solver_ops cp_solver_auto;
 
+/* The whole pipeline after modes, as `plan` runs it: ops->solve, then
+ * placement and repair (unless the method placed the plan), reasons for
+ * drops, and status `interrupted` when opts->stop is set. The plan's
+ * status says what was found (noplan, infeasible, ...); errors are
+ * returned. */
+int cp_plan_solve(const cp_input *in, const cp_modeset *ms, const cp_solver_ops *ops,
+                  const cp_solve_opts *so, cp_plan *plan, cp_err *err);
+/* The reason written into an infeasible plan file. */
+#define CP_INFEASIBLE_REASON                                                              \
+    "the hard constraints contradict each other (a power cap below a site's idle "     \
+    "baseline, or a budget below the baseline energy cost)"
+
 /* Shared by methods: the greedy construction plus local search, used on
  * its own and as the MILP's first incumbent. Sets plan status to
  * infeasible when the plan-independent baseline already breaks a power

@@ -1,0 +1,28 @@
+/*
+ * The one path from modes to a finished plan, shared by `plan` and
+ * `whatif` so that a scenario is planned exactly as `plan` would plan it:
+ * the method, then concrete placement with repair, then the reasons for
+ * dropped jobs, then the interrupted status when a stop was requested.
+ */
+#include "cp_placement.h"
+#include "cp_solver.h"
+
+int cp_plan_solve(const cp_input *in, const cp_modeset *ms, const cp_solver_ops *ops,
+                  const cp_solve_opts *so, cp_plan *plan, cp_err *err)
+{
+    int rc = ops->solve(in, ms, so, plan, err);
+    if (rc)
+        return rc;
+    if (plan->status == CP_STATUS_NOPLAN || plan->status == CP_STATUS_INFEASIBLE)
+        return 0;
+    int repairs = 0;
+    if (!plan->placed && (rc = cp_plan_place(plan, &repairs, err)))
+        return rc;
+    if (repairs && plan->status == CP_STATUS_OPTIMAL)
+        plan->status = CP_STATUS_FEASIBLE;
+    if ((rc = cp_plan_explain_drops(plan, err)))
+        return rc;
+    if (so->stop && *so->stop)
+        plan->status = CP_STATUS_INTERRUPTED;
+    return 0;
+}
