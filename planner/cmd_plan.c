@@ -8,6 +8,7 @@
 #include "cp_cli.h"
 #include "cp_cmd.h"
 #include "cp_cost.h"
+#include "cp_plan_opts.h"
 #include "cp_plan_write.h"
 #include "cp_solver.h"
 
@@ -26,17 +27,7 @@ static const char plan_help[] =
     "\n"
     "  -o FILE                write the plan there (atomically); default stdout\n"
     "  --format yaml|json|csv plan format (csv: one row per job); default yaml\n"
-    "  --time-limit SECONDS   stop searching after this long (default 60)\n"
-    "  --gap REL              stop when the relative gap is at most REL (default 1e-4)\n"
-    "  --method NAME          auto (default), milp or heuristic\n"
-    "  --threads N            accepted for compatibility; the methods run on one\n"
-    "                         thread today, so results never depend on it\n"
-    "  --seed N               for randomized steps (default 1)\n"
-    "  --node-limit N         stop branch-and-bound after N nodes (deterministic)\n"
-    "  --export-lp FILE       also write the MILP in CPLEX LP format\n"
-    "  --no-timing            write solver.seconds as 0, so plans are byte-stable\n"
-    "  --quiet | --progress   progress lines and the summary on stderr\n"
-    "                         (default: progress when stderr is a terminal)\n"
+    CP_PLAN_OPTS_HELP
     "\n"
     "Exit status: 0 plan written (optimal or feasible), 2 bad input or usage,\n"
     "3 no feasible plan exists, 4 time limit reached with no plan,\n"
@@ -108,22 +99,14 @@ static void summary(const cp_plan *p, FILE *f)
 
 int cp_cmd_plan(int argc, char **argv)
 {
-    enum { O_FORMAT = 256, O_TIME, O_GAP, O_METHOD, O_THREADS, O_SEED, O_EXPORT, O_QUIET,
-           O_PROGRESS, O_NODES, O_NOTIMING, O_HELP };
+    enum { O_FORMAT = 256, O_HELP };
     static const struct option longopts[] = {
-        {"format", required_argument, NULL, O_FORMAT}, {"time-limit", required_argument, NULL, O_TIME},
-        {"gap", required_argument, NULL, O_GAP}, {"method", required_argument, NULL, O_METHOD},
-        {"threads", required_argument, NULL, O_THREADS}, {"seed", required_argument, NULL, O_SEED},
-        {"export-lp", required_argument, NULL, O_EXPORT}, {"quiet", no_argument, NULL, O_QUIET},
-        {"progress", no_argument, NULL, O_PROGRESS}, {"node-limit", required_argument, NULL, O_NODES},
-        {"no-timing", no_argument, NULL, O_NOTIMING}, {"help", no_argument, NULL, O_HELP},
-        {NULL, 0, NULL, 0}};
-    cp_solve_opts so;
-    cp_solve_opts_init(&so);
+        {"format", required_argument, NULL, O_FORMAT}, {"help", no_argument, NULL, O_HELP},
+        CP_PLAN_LONGOPTS, {NULL, 0, NULL, 0}};
+    cp_plan_opts po;
+    cp_plan_opts_init(&po);
     cp_plan_write_opts wo = {CP_FMT_YAML, true, NULL};
-    const char *out_path = NULL, *method = "auto";
-    int quiet = 0, progress = isatty(2);
-    long lv;
+    const char *out_path = NULL;
     optind = 0;
     opterr = 0;
     int c;
@@ -148,57 +131,24 @@ int cp_cmd_plan(int argc, char **argv)
                 return 2;
             }
             break;
-        case O_TIME:
-            if (!cp_cli_double("plan", "--time-limit", optarg, 0, &so.time_limit))
-                return 2;
-            break;
-        case O_GAP:
-            if (!cp_cli_double("plan", "--gap", optarg, 0, &so.gap))
-                return 2;
-            break;
-        case O_METHOD:
-            method = optarg;
-            break;
-        case O_THREADS:
-            if (!cp_cli_long("plan", "--threads", optarg, 1, 1024, &lv))
-                return 2;
-            so.threads = (int)lv;
-            break;
-        case O_SEED:
-            if (!cp_cli_long("plan", "--seed", optarg, 0, 2147483647L, &lv))
-                return 2;
-            so.seed = (unsigned long)lv;
-            break;
-        case O_NODES:
-            if (!cp_cli_long("plan", "--node-limit", optarg, 1, 2147483647L, &lv))
-                return 2;
-            so.node_limit = lv;
-            break;
-        case O_EXPORT:
-            so.export_lp = optarg;
-            break;
-        case 'q':
-        case O_QUIET:
-            quiet = 1;
-            progress = 0;
-            break;
-        case O_PROGRESS:
-            progress = 1;
-            quiet = 0;
-            break;
-        case O_NOTIMING:
-            wo.timing = false;
-            break;
         default:
-            fprintf(stderr, "capplan plan: unknown or incomplete option '%s'\n%s", argv[optind - 1], plan_help);
-            return 2;
+            switch (cp_plan_opts_parse(&po, "plan", c, optarg)) {
+            case 1:
+                break;
+            case 0:
+                fprintf(stderr, "capplan plan: unknown or incomplete option '%s'\n%s", argv[optind - 1], plan_help);
+                return 2;
+            default:
+                return 2;
+            }
         }
     }
-    const cp_solver_ops *ops = cp_solver_find(method);
-    if (!ops) {
-        fprintf(stderr, "capplan plan: unknown method '%s' (auto, milp or heuristic)\n", method);
+    if (!cp_plan_opts_finish(&po, "plan"))
         return 2;
-    }
+    const cp_solver_ops *ops = po.ops;
+    cp_solve_opts so = po.so;
+    wo.timing = po.timing;
+    int quiet = po.quiet, progress = po.progress;
     cp_input *in = NULL;
     int rc = cp_cli_load("plan", argv + optind, argc - optind, &in);
     if (rc)

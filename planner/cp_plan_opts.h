@@ -1,0 +1,65 @@
+/*
+ * The solve options that `plan` and `whatif` share (SPEC 6: a what-if
+ * scenario is planned exactly as `plan` would plan it), declared once as
+ * data: the getopt_long entries (CP_PLAN_LONGOPTS), the parser of one
+ * option and the help lines. Each command keeps its own -o and --format.
+ */
+#ifndef CP_PLAN_OPTS_H
+#define CP_PLAN_OPTS_H
+
+#include "cp_solver.h"
+
+#include <getopt.h>
+#include <stdbool.h>
+
+typedef struct cp_plan_opts {
+    cp_solve_opts so;
+    const char *method;        /* --method NAME as given */
+    const cp_solver_ops *ops;  /* set by cp_plan_opts_finish */
+    bool quiet, progress;
+    bool timing;               /* false with --no-timing */
+} cp_plan_opts;
+
+/* Option codes of the shared long options (above any char value). */
+enum {
+    CP_PO_TIME = 0x200, CP_PO_GAP, CP_PO_METHOD, CP_PO_THREADS, CP_PO_SEED, CP_PO_EXPORT,
+    CP_PO_QUIET, CP_PO_PROGRESS, CP_PO_NODES, CP_PO_NOTIMING
+};
+
+/* getopt_long entries of the shared options, to put in a command's table. */
+#define CP_PLAN_LONGOPTS                                                                      \
+    {"time-limit", required_argument, NULL, CP_PO_TIME},                                      \
+        {"gap", required_argument, NULL, CP_PO_GAP},                                          \
+        {"method", required_argument, NULL, CP_PO_METHOD},                                    \
+        {"threads", required_argument, NULL, CP_PO_THREADS},                                  \
+        {"seed", required_argument, NULL, CP_PO_SEED},                                        \
+        {"export-lp", required_argument, NULL, CP_PO_EXPORT},                                 \
+        {"quiet", no_argument, NULL, CP_PO_QUIET},                                            \
+        {"progress", no_argument, NULL, CP_PO_PROGRESS},                                      \
+        {"node-limit", required_argument, NULL, CP_PO_NODES},                                 \
+        {"no-timing", no_argument, NULL, CP_PO_NOTIMING}
+
+/* Help lines of the shared options (after a command's -o and --format). */
+#define CP_PLAN_OPTS_HELP                                                                     \
+    "  --time-limit SECONDS   stop searching after this long (default 60)\n"                  \
+    "  --gap REL              stop when the relative gap is at most REL (default 1e-4)\n"    \
+    "  --method NAME          auto (default), milp or heuristic\n"                            \
+    "  --threads N            accepted for compatibility; the methods run on one\n"           \
+    "                         thread today, so results never depend on it\n"                  \
+    "  --seed N               for randomized steps (default 1)\n"                             \
+    "  --node-limit N         stop branch-and-bound after N nodes (deterministic)\n"         \
+    "  --export-lp FILE       also write the MILP in CPLEX LP format\n"                       \
+    "  --no-timing            write solver.seconds as 0, so plans are byte-stable\n"          \
+    "  --quiet | --progress   progress lines and the summary on stderr\n"                     \
+    "                         (default: progress when stderr is a terminal)\n"
+
+/* Defaults of `plan` (progress when stderr is a terminal). */
+void cp_plan_opts_init(cp_plan_opts *o);
+/* Takes option `c` (a CP_PO_* code or 'q') with its argument. Returns 1
+ * when handled, 0 when `c` is not a shared option, -1 when its value is
+ * bad (the message, naming `cmd`, is printed on stderr). */
+int cp_plan_opts_parse(cp_plan_opts *o, const char *cmd, int c, const char *arg);
+/* Resolves --method; prints a message and returns false when unknown. */
+bool cp_plan_opts_finish(cp_plan_opts *o, const char *cmd);
+
+#endif
