@@ -24,6 +24,7 @@ typedef struct cp_solve_opts {
     void (*log)(void *arg, const char *line);
     void *log_arg;
     bool progress;
+    double t_start; /* cp_now_seconds() when planning began; 0: set by cp_plan_solve */
 } cp_solve_opts;
 
 void cp_solve_opts_init(cp_solve_opts *o);
@@ -66,5 +67,11 @@ int cp_heuristic_run(const cp_input *in, const cp_modeset *ms, const cp_solve_op
 double cp_fixed_cost(const cp_input *in, const cp_modeset *ms);
 double cp_now_seconds(void);
 void cp_solver_log(const cp_solve_opts *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Progress lines with a fixed shape that bench/run.sh reads:
+ * "model: rows=R cols=C bins=B nonzeros=N", "reduced: ..." and
+ * "incumbent TOTAL at T s" (T from o->t_start). */
+void cp_solver_log_model(const cp_solve_opts *o, const char *what, long rows, long cols, long bins,
+                         long nnz);
+void cp_solver_log_incumbent(const cp_solve_opts *o, double total);
 
 #endif

@@ -22,9 +22,22 @@ typedef struct cp_usage {
     double *slot_cost;  /* [n_res][T]: $ per instance and slot */
     double spend;       /* cloud + energy + carbon, baseline included */
     double budget;      /* INF without a budget */
+    double scale;       /* share of every capacity, quota, cap and budget (POP); 1 */
 } cp_usage;
 
 int cp_usage_init(cp_usage *u, const cp_input *in, const cp_modeset *ms);
+/* The same with a share `scale` in (0,1] of every pool capacity, market
+ * quota (rounded down), power-cap allowance and the budget above the
+ * baseline: the capacities one part of a POP decomposition sees. */
+int cp_usage_init_scaled(cp_usage *u, const cp_input *in, const cp_modeset *ms, double scale);
+/* Capacity of resource r in dimension d and slot t (pools: available
+ * nodes; markets: quota instances), after the scale. */
+double cp_usage_cap(const cp_usage *u, int r, int d, int t);
+/* Quota of market r in slot t after the scale. */
+int cp_usage_quota(const cp_usage *u, int r, int t);
+/* Whether mode m could start at s on otherwise empty resources (its
+ * demand within capacity, its power within the cap, every slot). */
+bool cp_usage_start_fits(const cp_usage *u, int m, int s);
 void cp_usage_release(cp_usage *u);
 /* True when the plan-independent baseline alone breaks a cap or the
  * budget; why gets the words. */
@@ -37,5 +50,15 @@ void cp_usage_add(cp_usage *u, int m, int s);
 void cp_usage_remove(cp_usage *u, int m, int s);
 /* Cheapest feasible (mode, start) of job j; false when none fits. */
 bool cp_usage_best(const cp_usage *u, int j, int *mode, int *start, double *delta);
+/* Prices of pool capacity and site power, [n_res*3*T] and [n_sites*T]
+ * (Lagrange multipliers); entries of markets are ignored. */
+typedef struct cp_prices {
+    const double *cap;
+    const double *power;
+} cp_prices;
+/* Like cp_usage_best, choosing by added cost plus the priced capacity the
+ * run takes (its opportunity cost); *delta is still the added cost. */
+bool cp_usage_best_priced(const cp_usage *u, int j, const cp_prices *pr, int *mode, int *start,
+                          double *delta);
 
 #endif

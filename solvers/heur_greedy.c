@@ -3,16 +3,17 @@
  *
  * Jobs are taken in two orders — least slack (latest allowed start over
  * all modes) first, and highest regret (cloud cost minus cheapest cost)
- * first — and the cheaper result is kept; each job takes its cheapest feasible
- * (mode, start) given what is already placed, or is dropped when nothing
- * fits or running costs more than its penalty. Local search then removes
- * and re-inserts each job at its best position (which also moves jobs to
- * cheaper hours and consolidates cloud instances, since a market's cost
- * is the whole instances its slot needs) until a pass gains nothing.
- * Everything is deterministic; the seed only breaks no ties today.
+ * first — and the cheaper result is kept; each job takes its cheapest
+ * feasible (mode, start) given what is already placed (or, with prices
+ * from the Lagrangian relaxation, the one cheapest after adding the
+ * opportunity cost of the pool capacity it takes), or is dropped when
+ * nothing fits or running costs more than its penalty. Local search then
+ * removes and re-inserts each job at its best position (which also moves
+ * jobs to cheaper hours and consolidates cloud instances, since a
+ * market's cost is the whole instances its slot needs) until a pass gains
+ * nothing. Everything is deterministic.
  */
-#include "cp_solver.h"
-#include "cp_usage.h"
+#include "solver_internal.h"
 
 #include "cp_alloc.h"
 
@@ -67,30 +68,38 @@ static double job_regret(const cp_usage *u, int j)
     return isfinite(best) ? best_cloud - best : 0;
 }
 
-/* Construction in the order of `keys`, then local search; returns the
- * plan's total (spend + penalties) and leaves the choices in plan. */
-static double construct(cp_usage *u, const order_key *keys, const cp_solve_opts *opts, double t0,
-                        cp_plan *plan)
+static double deadline_of(const cp_solve_opts *o)
+{
+    return (o->t_start > 0 ? o->t_start : cp_now_seconds()) + o->time_limit;
+}
+
+static bool out_of_time(const cp_solve_opts *o, double deadline)
+{
+    return (o->stop && *o->stop) || cp_now_seconds() > deadline;
+}
+
+/* Total of the plan within the keys' jobs: spend plus their penalties. */
+static double scoped_total(const cp_usage *u, const order_key *keys, int nk, const cp_plan *plan)
+{
+    double total = u->spend;
+    for (int q = 0; q < nk; q++)
+        if (plan->mode[keys[q].job] < 0)
+            total += u->in->jobs[keys[q].job].drop_penalty;
+    return total;
+}
+
+/* First improvement, job by job, until a pass gains nothing or time is
+ * up: each job is taken out and put back at its best position, or
+ * dropped when its penalty is cheaper. */
+static void local_search(cp_usage *u, const order_key *keys, int nk, cp_plan *plan,
+                         const cp_solve_opts *opts, double deadline)
 {
     const cp_input *in = u->in;
-    for (int j = 0; j < in->n_jobs; j++)
-        plan->mode[j] = -1;
-    for (int q = 0; q < in->n_jobs; q++) {
-        int j = keys[q].job, m, s;
-        double c;
-        if (cp_usage_best(u, j, &m, &s, &c) && c < in->jobs[j].drop_penalty) {
-            cp_usage_add(u, m, s);
-            plan->mode[j] = m;
-            plan->start[j] = s;
-        }
-    }
-    /* Local search: first improvement, job by job, until a pass gains
-     * nothing or time is up. */
-    for (int pass = 0; pass < 20; pass++) {
+    for (int pass = 0; pass < 50; pass++) {
         bool improved = false;
-        for (int q = 0; q < in->n_jobs; q++) {
-            if ((opts->stop && *opts->stop) || cp_now_seconds() - t0 > opts->time_limit)
-                break;
+        for (int q = 0; q < nk; q++) {
+            if (out_of_time(opts, deadline))
+                return;
             int j = keys[q].job;
             int om = plan->mode[j], os = plan->start[j];
             double before = u->spend + (om < 0 ? in->jobs[j].drop_penalty : 0);
@@ -116,22 +125,66 @@ static double construct(cp_usage *u, const order_key *keys, const cp_solve_opts 
             }
         }
         if (!improved)
-            break;
+            return;
     }
-    memcpy(plan->y, u->y, (size_t)u->ms->n_res * (size_t)in->slots * sizeof *plan->y);
-    double total = u->spend;
-    for (int j = 0; j < in->n_jobs; j++)
-        if (plan->mode[j] < 0)
-            total += in->jobs[j].drop_penalty;
-    return total;
 }
 
-int cp_heuristic_run(const cp_input *in, const cp_modeset *ms, const cp_solve_opts *opts,
-                     cp_plan *plan, cp_err *err)
+/* Construction in the order of `keys`, then local search; leaves the
+ * choices in plan and returns its total within the keys' jobs. */
+static double construct(cp_usage *u, const order_key *keys, int nk, const cp_prices *pr,
+                        const cp_solve_opts *opts, double deadline, cp_plan *plan)
 {
-    double t0 = cp_now_seconds();
+    const cp_input *in = u->in;
+    for (int j = 0; j < in->n_jobs; j++)
+        plan->mode[j] = -1;
+    for (int q = 0; q < nk; q++) {
+        int j = keys[q].job, m, s;
+        double c;
+        bool fits = pr ? cp_usage_best_priced(u, j, pr, &m, &s, &c) : cp_usage_best(u, j, &m, &s, &c);
+        if (fits && c < in->jobs[j].drop_penalty) {
+            cp_usage_add(u, m, s);
+            plan->mode[j] = m;
+            plan->start[j] = s;
+        }
+    }
+    local_search(u, keys, nk, plan, opts, deadline);
+    memcpy(plan->y, u->y, (size_t)u->ms->n_res * (size_t)in->slots * sizeof *plan->y);
+    return scoped_total(u, keys, nk, plan);
+}
+
+/* The keys of the scope's jobs (regret needs an empty usage u). */
+static order_key *make_keys(const cp_usage *u, const cp_scope *sc, int *nk)
+{
+    const cp_input *in = u->in;
+    const cp_modeset *ms = u->ms;
+    order_key *keys = cp_calloc((size_t)(in->n_jobs ? in->n_jobs : 1), sizeof *keys);
+    if (!keys)
+        return NULL;
+    int n = 0;
+    for (int j = 0; j < in->n_jobs; j++) {
+        if (sc && sc->active && !sc->active[j])
+            continue;
+        order_key *k = &keys[n++];
+        k->job = j;
+        k->penalty = in->jobs[j].drop_penalty;
+        k->latest = -1;
+        k->regret = job_regret(u, j);
+        for (int m = ms->job_first[j]; m < ms->job_first[j + 1]; m++)
+            if (ms->modes[m].s_max > k->latest)
+                k->latest = ms->modes[m].s_max;
+    }
+    *nk = n;
+    return keys;
+}
+
+int cp_heuristic_scoped(const cp_input *in, const cp_modeset *ms, const cp_solve_opts *opts,
+                        const cp_scope *sc, const cp_prices *pr, cp_plan *plan, double *total,
+                        cp_err *err)
+{
+    double deadline = deadline_of(opts);
+    double scale = sc ? sc->scale : 1.0;
     cp_usage u;
-    if (cp_usage_init(&u, in, ms))
+    if (cp_usage_init_scaled(&u, in, ms, scale))
         return cp_err_nomem(err);
     char why[256];
     if (cp_usage_baseline_infeasible(&u, why, sizeof why)) {
@@ -140,47 +193,78 @@ int cp_heuristic_run(const cp_input *in, const cp_modeset *ms, const cp_solve_op
         cp_usage_release(&u);
         return CP_OK;
     }
-    order_key *keys = cp_calloc((size_t)(in->n_jobs ? in->n_jobs : 1), sizeof *keys);
+    int nk = 0;
+    order_key *keys = make_keys(&u, sc, &nk);
     cp_plan *alt = NULL;
     if (!keys || cp_plan_new(in, ms, &alt)) {
         cp_free(keys);
         cp_usage_release(&u);
         return cp_err_nomem(err);
     }
-    for (int j = 0; j < in->n_jobs; j++) {
-        keys[j].job = j;
-        keys[j].penalty = in->jobs[j].drop_penalty;
-        keys[j].latest = -1;
-        keys[j].regret = job_regret(&u, j);
-        for (int m = ms->job_first[j]; m < ms->job_first[j + 1]; m++)
-            if (ms->modes[m].s_max > keys[j].latest)
-                keys[j].latest = ms->modes[m].s_max;
-    }
     /* Two orders, each constructed on a fresh usage; the cheaper wins
      * (ties: the slack order), so the result is deterministic. */
     int (*orders[])(const void *, const void *) = {slack_cmp, regret_cmp};
     double best = INFINITY;
+    int rc = CP_OK;
     for (int o = 0; o < 2; o++) {
-        qsort(keys, (size_t)in->n_jobs, sizeof *keys, orders[o]);
+        qsort(keys, (size_t)nk, sizeof *keys, orders[o]);
         cp_usage w;
-        if (cp_usage_init(&w, in, ms)) {
-            best = NAN;
+        if (cp_usage_init_scaled(&w, in, ms, scale)) {
+            rc = cp_err_nomem(err);
             break;
         }
-        double total = construct(&w, keys, opts, t0, alt);
+        double t = construct(&w, keys, nk, pr, opts, deadline, alt);
         cp_usage_release(&w);
-        cp_solver_log(opts, "heuristic: %s order gives %.10g", o ? "regret" : "slack", total);
-        if (total < best - 1e-9 * (1 + fabs(total))) {
-            best = total;
+        if (!sc)
+            cp_solver_log(opts, "heuristic: %s%s order gives %.10g", pr ? "priced " : "",
+                          o ? "regret" : "slack", t);
+        if (t < best - 1e-9 * (1 + fabs(t))) {
+            best = t;
             cp_plan_copy_choices(plan, alt);
         }
     }
     cp_plan_free(alt);
     cp_free(keys);
     cp_usage_release(&u);
-    if (isnan(best))
-        return cp_err_nomem(err);
+    if (rc)
+        return rc;
     plan->status = CP_STATUS_FEASIBLE;
+    *total = best;
+    return CP_OK;
+}
+
+int cp_heuristic_run(const cp_input *in, const cp_modeset *ms, const cp_solve_opts *opts,
+                     cp_plan *plan, cp_err *err)
+{
+    double total;
+    int rc = cp_heuristic_scoped(in, ms, opts, NULL, NULL, plan, &total, err);
+    if (rc == CP_OK && plan->status == CP_STATUS_FEASIBLE)
+        cp_solver_log_incumbent(opts, total);
+    return rc;
+}
+
+int cp_improve(const cp_input *in, const cp_modeset *ms, const cp_solve_opts *opts, cp_plan *plan,
+               double *total, cp_err *err)
+{
+    double deadline = deadline_of(opts);
+    cp_usage u;
+    if (cp_usage_init(&u, in, ms))
+        return cp_err_nomem(err);
+    int nk = 0;
+    order_key *keys = make_keys(&u, NULL, &nk);
+    if (!keys) {
+        cp_usage_release(&u);
+        return cp_err_nomem(err);
+    }
+    qsort(keys, (size_t)nk, sizeof *keys, slack_cmp);
+    for (int j = 0; j < in->n_jobs; j++)
+        if (plan->mode[j] >= 0)
+            cp_usage_add(&u, plan->mode[j], plan->start[j]);
+    local_search(&u, keys, nk, plan, opts, deadline);
+    memcpy(plan->y, u.y, (size_t)ms->n_res * (size_t)in->slots * sizeof *plan->y);
+    *total = scoped_total(&u, keys, nk, plan);
+    cp_free(keys);
+    cp_usage_release(&u);
     return CP_OK;
 }
 
@@ -200,6 +284,6 @@ static int heuristic_solve(const cp_input *in, const cp_modeset *ms, const cp_so
 
 const cp_solver_ops cp_solver_heuristic = {
     "heuristic",
-    "list scheduling by slack and penalty, then local search (fast, no optimality proof)",
+    "list scheduling by slack and regret, then local search (fast, no optimality proof)",
     heuristic_solve,
 };

@@ -17,8 +17,7 @@
  * (glp_ios_heur_sol), which needs the MIP presolver off: the LP relaxation
  * is solved first by glp_simplex, and its value is the first bound.
  */
-#include "cp_solver.h"
-#include "cp_usage.h"
+#include "solver_internal.h"
 
 #include "cp_alloc.h"
 #include "cp_cost.h"
@@ -39,6 +38,7 @@ typedef struct milp {
     int *col_job, *col_mode, *col_start; /* mode -1: z column; -2: y column */
     int *col_res, *col_t;                /* for y columns */
     int *z_col;                          /* [n_jobs], 0 when none */
+    int *assign_row;                     /* [n_jobs], 0 when none */
     int *y_col;                          /* [n_res*T], 0 when none */
     /* rows */
     int n_rows;
@@ -53,6 +53,8 @@ typedef struct milp {
     double constant;
     /* solve state */
     const cp_solve_opts *opts;
+    const cp_scope *sc;   /* NULL: the whole problem */
+    double best_seen;     /* best incumbent logged */
     double *warm;   /* [n_cols+1] the heuristic's plan, NULL if none */
     bool warm_sent;
     double bound;
@@ -112,32 +114,13 @@ static int res_row(milp *mp, int r, int d, int t)
     return *p;
 }
 
-/* Whether mode m can start at s on an otherwise empty resource. */
-static bool start_fits(const milp *mp, const cp_mode *m, int s, const cp_usage *u)
-{
-    const cp_resource *r = &mp->ms->res[m->res];
-    for (int i = 0; i < m->slots; i++) {
-        int t = s + i;
-        double units = r->kind == CP_RES_POOL ? cp_series_at(&mp->in->pools[r->index].available, t)
-                                              : cp_market_quota(mp->in, r, t);
-        for (int d = 0; d < CP_DIMS; d++)
-            if (m->demand[d] > units * cp_machine_dim(r->mach, d) + 1e-9)
-                return false;
-        if (r->kind == CP_RES_POOL) {
-            double frac = i == m->slots - 1 ? m->last_frac : 1.0;
-            if (m->busy_w * frac > u->allow[(size_t)r->site * mp->T + t] + 1e-9)
-                return false;
-        }
-    }
-    return true;
-}
-
 static void milp_release(milp *mp)
 {
     cp_free(mp->col_job);
     cp_free(mp->col_mode);
     cp_free(mp->col_start);
     cp_free(mp->z_col);
+    cp_free(mp->assign_row);
     cp_free(mp->y_col);
     cp_free(mp->row_res);
     cp_free(mp->row_site);
@@ -162,11 +145,11 @@ static int milp_build(milp *mp, const cp_usage *u)
         return CP_ERR_NOMEM;
     mp->constant = cp_fixed_cost(in, ms);
     /* assignment rows are 1..n_jobs-with-modes, in job order */
-    int *assign = cp_calloc((size_t)(in->n_jobs ? in->n_jobs : 1), sizeof(int));
+    int *assign = mp->assign_row = cp_calloc((size_t)(in->n_jobs ? in->n_jobs : 1), sizeof(int));
     if (!assign)
         return CP_ERR_NOMEM;
     for (int j = 0; j < in->n_jobs; j++)
-        if (ms->job_first[j] < ms->job_first[j + 1])
+        if (ms->job_first[j] < ms->job_first[j + 1] && (!mp->sc || !mp->sc->active || mp->sc->active[j]))
             assign[j] = ++mp->n_rows;
     int rc = CP_OK;
     for (int j = 0; j < in->n_jobs && rc == CP_OK; j++) {
@@ -176,7 +159,7 @@ static int milp_build(milp *mp, const cp_usage *u)
             const cp_mode *m = &ms->modes[mi];
             const cp_resource *r = &ms->res[m->res];
             for (int s = m->s_min; s <= m->s_max; s++) {
-                if (!start_fits(mp, m, s, u))
+                if (!cp_usage_start_fits(u, mi, s))
                     continue;
                 double cost = 0;
                 if (r->kind == CP_RES_POOL) {
@@ -220,7 +203,7 @@ static int milp_build(milp *mp, const cp_usage *u)
             int *yc = &mp->y_col[(size_t)r * T + t];
             if (*yc != -1)
                 continue;
-            int c = add_col(mp, -1, -2, t, u->slot_cost[(size_t)r * T + t]);
+            int c = add_col(mp, r, -2, t, u->slot_cost[(size_t)r * T + t]);
             if (c < 0) {
                 rc = CP_ERR_NOMEM;
                 break;
@@ -240,18 +223,13 @@ static int milp_build(milp *mp, const cp_usage *u)
             if (mp->col_mode[c] != -1 && add_nz(mp, mp->budget_row, c, mp->obj[c]))
                 rc = CP_ERR_NOMEM;
     }
-    cp_free(assign);
     return rc;
 }
 
+/* y columns keep their market in col_job */
 static int y_res_of_col(const milp *mp, int c)
 {
-    /* y columns are few per market; find the market by scanning y_col */
-    int t = mp->col_start[c];
-    for (int r = 0; r < mp->ms->n_res; r++)
-        if (mp->y_col[(size_t)r * mp->T + t] == c)
-            return r;
-    return -1;
+    return mp->col_job[c];
 }
 
 static void load_glpk(milp *mp, glp_prob *P, const cp_usage *u)
@@ -265,9 +243,9 @@ static void load_glpk(milp *mp, glp_prob *P, const cp_usage *u)
     if (mp->n_cols)
         glp_add_cols(P, mp->n_cols);
     /* assignment rows were numbered first, in job order */
-    for (int j = 0, row = 0; j < in->n_jobs; j++)
-        if (ms->job_first[j] < ms->job_first[j + 1])
-            glp_set_row_bnds(P, ++row, GLP_FX, 1.0, 1.0);
+    for (int j = 0; j < in->n_jobs; j++)
+        if (mp->z_col[j])
+            glp_set_row_bnds(P, mp->assign_row[j], GLP_FX, 1.0, 1.0);
     for (int r = 0; r < ms->n_res; r++) {
         const cp_resource *res = &ms->res[r];
         for (int d = 0; d < CP_DIMS; d++)
@@ -276,9 +254,7 @@ static void load_glpk(milp *mp, glp_prob *P, const cp_usage *u)
                 if (!row)
                     continue;
                 if (res->kind == CP_RES_POOL)
-                    glp_set_row_bnds(P, row, GLP_UP, 0.0,
-                                     cp_series_at(&in->pools[res->index].available, t) *
-                                         cp_machine_dim(res->mach, d));
+                    glp_set_row_bnds(P, row, GLP_UP, 0.0, cp_usage_cap(u, r, d, t));
                 else
                     glp_set_row_bnds(P, row, GLP_UP, 0.0, 0.0);
             }
@@ -291,7 +267,7 @@ static void load_glpk(milp *mp, glp_prob *P, const cp_usage *u)
         }
     if (mp->budget_row) {
         /* u->spend is the baseline part at this point (nothing placed) */
-        glp_set_row_bnds(P, mp->budget_row, GLP_UP, 0.0, in->budget - u->spend);
+        glp_set_row_bnds(P, mp->budget_row, GLP_UP, 0.0, u->budget - u->spend);
     }
     for (int c = 1; c <= mp->n_cols; c++) {
         glp_set_obj_coef(P, c, mp->obj[c]);
@@ -301,7 +277,7 @@ static void load_glpk(milp *mp, glp_prob *P, const cp_usage *u)
             glp_set_col_bnds(P, c, GLP_DB, 0.0, 1.0);
         } else {
             int r = y_res_of_col(mp, c), t = mp->col_start[c];
-            double q = cp_market_quota(in, &ms->res[r], t);
+            double q = cp_usage_quota(u, r, t);
             glp_set_col_kind(P, c, GLP_IV);
             if (q > 0)
                 glp_set_col_bnds(P, c, GLP_DB, 0.0, q);
@@ -367,6 +343,13 @@ static void callback(glp_tree *tree, void *info)
         mp->warm_sent = true;
         glp_ios_heur_sol(tree, mp->warm);
     }
+    if (reason == GLP_IBINGO && !mp->sc) {
+        double v = glp_mip_obj_val(glp_ios_get_prob(tree));
+        if (v < mp->best_seen) {
+            mp->best_seen = v;
+            cp_solver_log_incumbent(o, v);
+        }
+    }
     double b = tree_bound(tree);
     if (!isnan(b) && (isnan(mp->bound) || b > mp->bound))
         mp->bound = b;
@@ -408,21 +391,24 @@ static int export_lp(glp_prob *P, const char *path, cp_err *err)
 }
 
 /* The MILP, warm-started from `warm` (a feasible plan or NULL). */
-static int milp_run(const cp_input *in, const cp_modeset *ms, const cp_solve_opts *opts,
-                    const cp_plan *warm, cp_plan *plan, cp_err *err)
+int cp_milp_run(const cp_input *in, const cp_modeset *ms, const cp_solve_opts *opts,
+                const cp_scope *sc, const cp_plan *warm, cp_plan *plan, cp_err *err)
 {
-    double t0 = cp_now_seconds();
+    /* limits count from when planning began */
+    double t0 = opts->t_start > 0 ? opts->t_start : cp_now_seconds();
     milp mp;
     memset(&mp, 0, sizeof mp);
     mp.in = in;
     mp.ms = ms;
     mp.T = in->slots;
     mp.opts = opts;
+    mp.sc = sc;
+    mp.best_seen = INFINITY;
     mp.bound = NAN;
     mp.t0 = t0;
     mp.last_log = t0;
     cp_usage u;
-    if (cp_usage_init(&u, in, ms))
+    if (cp_usage_init_scaled(&u, in, ms, sc ? sc->scale : 1.0))
         return cp_err_nomem(err);
     int rc = milp_build(&mp, &u);
     if (rc) {
@@ -430,7 +416,12 @@ static int milp_run(const cp_input *in, const cp_modeset *ms, const cp_solve_opt
         cp_usage_release(&u);
         return cp_err_nomem(err);
     }
-    cp_solver_log(opts, "milp: %d columns, %d rows, %zu nonzeros", mp.n_cols, mp.n_rows, mp.nnz);
+    if (!sc) {
+        long bins = 0;
+        for (int c = 1; c <= mp.n_cols; c++)
+            bins += mp.col_mode[c] >= 0;
+        cp_solver_log_model(opts, "model", mp.n_rows + 1L, mp.n_cols + 1L, bins, (long)mp.nnz + 1);
+    }
     if (warm && warm->status != CP_STATUS_INFEASIBLE) {
         mp.warm = cp_calloc((size_t)mp.n_cols + 2, sizeof(double));
         if (mp.warm) {
@@ -443,10 +434,10 @@ static int milp_run(const cp_input *in, const cp_modeset *ms, const cp_solve_opt
                     mp.warm[mp.z_col[j]] = 1;
                     continue;
                 }
+                /* job j's x columns sit right before its z column */
                 bool hit = false;
-                for (int c = 1; c <= mp.n_cols; c++)
-                    if (mp.col_job[c] == j && mp.col_mode[c] == warm->mode[j] &&
-                        mp.col_start[c] == warm->start[j]) {
+                for (int c = mp.z_col[j] - 1; c >= 1 && mp.col_job[c] == j && mp.col_mode[c] >= 0; c--)
+                    if (mp.col_mode[c] == warm->mode[j] && mp.col_start[c] == warm->start[j]) {
                         mp.warm[c] = 1;
                         hit = true;
                         break;
@@ -621,7 +612,7 @@ static int milp_solve(const cp_input *in, const cp_modeset *ms, const cp_solve_o
     if (rc == CP_OK && warm->status == CP_STATUS_INFEASIBLE) {
         plan->status = CP_STATUS_INFEASIBLE;
     } else if (rc == CP_OK) {
-        rc = milp_run(in, ms, opts, warm, plan, err);
+        rc = cp_milp_run(in, ms, opts, NULL, warm, plan, err);
     }
     if (rc == CP_OK && plan->status != CP_STATUS_INFEASIBLE && plan->status != CP_STATUS_NOPLAN)
         rc = keep_best_placed(plan, warm, err);

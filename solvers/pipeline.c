@@ -10,7 +10,10 @@
 int cp_plan_solve(const cp_input *in, const cp_modeset *ms, const cp_solver_ops *ops,
                   const cp_solve_opts *so, cp_plan *plan, cp_err *err)
 {
-    int rc = ops->solve(in, ms, so, plan, err);
+    cp_solve_opts o = *so;
+    if (o.t_start <= 0)
+        o.t_start = cp_now_seconds();
+    int rc = ops->solve(in, ms, &o, plan, err);
     if (rc)
         return rc;
     if (plan->status == CP_STATUS_NOPLAN || plan->status == CP_STATUS_INFEASIBLE)

@@ -47,6 +47,17 @@ void cp_solver_log(const cp_solve_opts *o, const char *fmt, ...)
     o->log(o->log_arg, line);
 }
 
+void cp_solver_log_model(const cp_solve_opts *o, const char *what, long rows, long cols, long bins,
+                         long nnz)
+{
+    cp_solver_log(o, "%s: rows=%ld cols=%ld bins=%ld nonzeros=%ld", what, rows, cols, bins, nnz);
+}
+
+void cp_solver_log_incumbent(const cp_solve_opts *o, double total)
+{
+    cp_solver_log(o, "incumbent %.10g at %.2f s", total, cp_now_seconds() - o->t_start);
+}
+
 double cp_fixed_cost(const cp_input *in, const cp_modeset *ms)
 {
     double c = 0;

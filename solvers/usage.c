@@ -10,9 +10,17 @@
 
 #define EPS 1e-9
 
+static int quota(const cp_usage *u, const cp_resource *r, int t);
+
 int cp_usage_init(cp_usage *u, const cp_input *in, const cp_modeset *ms)
 {
+    return cp_usage_init_scaled(u, in, ms, 1.0);
+}
+
+int cp_usage_init_scaled(cp_usage *u, const cp_input *in, const cp_modeset *ms, double scale)
+{
     memset(u, 0, sizeof *u);
+    u->scale = scale;
     u->in = in;
     u->ms = ms;
     u->T = in->slots;
@@ -36,8 +44,9 @@ int cp_usage_init(cp_usage *u, const cp_input *in, const cp_modeset *ms)
             u->kwh_cost[(size_t)s * T + t] = cp_site_kwh_cost(in, s, t);
             base_cost += st->pue * base * in->slot_hours / 1000 * u->kwh_cost[(size_t)s * T + t];
             u->allow[(size_t)s * T + t] =
-                st->power_cap_kw.set ? 1000 * cp_series_at(&st->power_cap_kw, t) / st->pue - base
-                                     : INFINITY;
+                st->power_cap_kw.set
+                    ? (1000 * cp_series_at(&st->power_cap_kw, t) / st->pue - base) * scale
+                    : INFINITY;
         }
     }
     for (int r = 0; r < ms->n_res; r++)
@@ -45,7 +54,7 @@ int cp_usage_init(cp_usage *u, const cp_input *in, const cp_modeset *ms)
             for (int t = 0; t < u->T; t++)
                 u->slot_cost[(size_t)r * T + t] = cp_market_slot_cost(in, &ms->res[r], t);
     u->spend = base_cost;
-    u->budget = in->has_budget ? in->budget : INFINITY;
+    u->budget = in->has_budget ? base_cost + (in->budget - base_cost) * scale : INFINITY;
     return CP_OK;
 }
 
@@ -77,6 +86,46 @@ bool cp_usage_baseline_infeasible(const cp_usage *u, char *why, size_t size)
     return false;
 }
 
+int cp_usage_quota(const cp_usage *u, int ri, int t)
+{
+    return quota(u, &u->ms->res[ri], t);
+}
+
+static int quota(const cp_usage *u, const cp_resource *r, int t)
+{
+    int q = cp_market_quota(u->in, r, t);
+    return u->scale < 1 ? (int)floor(q * u->scale + 1e-9) : q;
+}
+
+double cp_usage_cap(const cp_usage *u, int ri, int d, int t)
+{
+    const cp_resource *r = &u->ms->res[ri];
+    double units = r->kind == CP_RES_POOL ? cp_series_at(&u->in->pools[r->index].available, t) * u->scale
+                                          : quota(u, r, t);
+    return units * cp_machine_dim(r->mach, d);
+}
+
+bool cp_usage_start_fits(const cp_usage *u, int mi, int s)
+{
+    const cp_mode *m = &u->ms->modes[mi];
+    const cp_resource *r = &u->ms->res[m->res];
+    for (int i = 0; i < m->slots; i++) {
+        int t = s + i;
+        for (int d = 0; d < CP_DIMS; d++) {
+            double cap = cp_usage_cap(u, m->res, d, t);
+            if (m->demand[d] > cap + EPS * (1 + cap))
+                return false;
+        }
+        if (r->kind == CP_RES_POOL) {
+            double frac = i == m->slots - 1 ? m->last_frac : 1.0;
+            double allow = u->allow[(size_t)r->site * u->T + t];
+            if (m->busy_w * frac > allow + EPS * (1 + fabs(allow)))
+                return false;
+        }
+    }
+    return true;
+}
+
 static double *use_at(const cp_usage *u, int r, int d)
 {
     return &u->use[((size_t)r * CP_DIMS + d) * u->T];
@@ -92,9 +141,8 @@ bool cp_usage_try_why(const cp_usage *u, int mi, int s, double *delta, char *why
     for (int i = 0; i < m->slots; i++) {
         int t = s + i;
         if (r->kind == CP_RES_POOL) {
-            double avail = cp_series_at(&in->pools[r->index].available, t);
             for (int d = 0; d < CP_DIMS; d++) {
-                double cap = avail * cp_machine_dim(r->mach, d);
+                double cap = cp_usage_cap(u, m->res, d, t);
                 double nu = use_at(u, m->res, d)[t] + m->demand[d];
                 if (nu > cap + EPS * (1 + cap)) {
                     if (why)
@@ -118,7 +166,7 @@ bool cp_usage_try_why(const cp_usage *u, int mi, int s, double *delta, char *why
                 need[d] = use_at(u, m->res, d)[t] + m->demand[d];
             int ny = cp_units_needed(need, r->mach);
             int y = u->y[(size_t)m->res * T + t];
-            if (ny > cp_market_quota(in, r, t)) {
+            if (ny > quota(u, r, t)) {
                 if (why)
                     snprintf(why, size, "market '%s' reaches its quota in slot %d", r->id, t);
                 return false;
@@ -179,6 +227,50 @@ void cp_usage_add(cp_usage *u, int m, int s)
 void cp_usage_remove(cp_usage *u, int m, int s)
 {
     apply(u, m, s, -1.0);
+}
+
+/* Priced capacity and power of mode m started at s. */
+static double opportunity(const cp_usage *u, const cp_prices *pr, int mi, int s)
+{
+    const cp_mode *m = &u->ms->modes[mi];
+    const cp_resource *r = &u->ms->res[m->res];
+    if (r->kind != CP_RES_POOL)
+        return 0;
+    double v = 0;
+    for (int i = 0; i < m->slots; i++) {
+        int t = s + i;
+        for (int d = 0; d < CP_DIMS; d++)
+            v += pr->cap[((size_t)m->res * CP_DIMS + d) * u->T + t] * m->demand[d];
+        if (pr->power) {
+            double frac = i == m->slots - 1 ? m->last_frac : 1.0;
+            v += pr->power[(size_t)r->site * u->T + t] * m->busy_w * frac;
+        }
+    }
+    return v;
+}
+
+bool cp_usage_best_priced(const cp_usage *u, int j, const cp_prices *pr, int *mode, int *start,
+                          double *delta)
+{
+    bool found = false;
+    double best = INFINITY;
+    for (int mi = u->ms->job_first[j]; mi < u->ms->job_first[j + 1]; mi++) {
+        const cp_mode *m = &u->ms->modes[mi];
+        for (int s = m->s_min; s <= m->s_max; s++) {
+            double c;
+            if (!cp_usage_try(u, mi, s, &c))
+                continue;
+            double score = c + opportunity(u, pr, mi, s);
+            if (score < best - 1e-12) {
+                best = score;
+                *mode = mi;
+                *start = s;
+                *delta = c;
+                found = true;
+            }
+        }
+    }
+    return found;
 }
 
 bool cp_usage_best(const cp_usage *u, int j, int *mode, int *start, double *delta)

@@ -1,0 +1,51 @@
+/*
+ * What the method files share with each other but not with callers: the
+ * scope of a sub-problem (POP's parts), the construction and local
+ * search, the MILP on a scope, and the Lagrangian bound.
+ */
+#ifndef CP_SOLVER_INTERNAL_H
+#define CP_SOLVER_INTERNAL_H
+
+#include "cp_solver.h"
+#include "cp_usage.h"
+
+/* A sub-problem: the jobs with active[j] != 0 (NULL: all), with a share
+ * `scale` of every capacity (1: the whole problem). */
+typedef struct cp_scope {
+    double scale;
+    const unsigned char *active;
+} cp_scope;
+
+/* Greedy construction in slack and regret order (choosing by cost plus
+ * the opportunity cost under `pr` when not NULL), then local search; the
+ * cheapest result goes into plan (status feasible, or infeasible when the
+ * baseline alone breaks a cap or the budget). *total gets its SPEC total
+ * within the scope (the jobs outside it count as neither run nor dropped). */
+int cp_heuristic_scoped(const cp_input *in, const cp_modeset *ms, const cp_solve_opts *opts,
+                        const cp_scope *sc, const cp_prices *pr, cp_plan *plan, double *total,
+                        cp_err *err);
+/* Improves a feasible plan on the whole problem: re-inserts dropped jobs
+ * where they fit and pay, then moves jobs one at a time to their best
+ * (mode, start) until a pass gains nothing or the time is up. */
+int cp_improve(const cp_input *in, const cp_modeset *ms, const cp_solve_opts *opts, cp_plan *plan,
+               double *total, cp_err *err);
+/* The MILP on a scope, warm-started from `warm` (feasible in the scope, or
+ * NULL). Fills plan's choices (scope jobs only), status, objective and
+ * bound. */
+int cp_milp_run(const cp_input *in, const cp_modeset *ms, const cp_solve_opts *opts,
+                const cp_scope *sc, const cp_plan *warm, cp_plan *plan, cp_err *err);
+
+/* Lagrangian relaxation of the capacity and power rows (subgradient). */
+typedef struct cp_lagrange {
+    double bound;   /* best lower bound on the SPEC total, -INF if none */
+    double *cap;    /* [n_res*3*T] multipliers at the best bound */
+    double *power;  /* [n_sites*T] */
+    int iterations;
+} cp_lagrange;
+/* Runs until `seconds` pass, the gap to `upper` is at most opts->gap, or
+ * the step vanishes. `upper` is a known plan's total (INF if none). */
+int cp_lagrange_run(const cp_input *in, const cp_modeset *ms, const cp_solve_opts *opts,
+                    double upper, double seconds, cp_lagrange *out, cp_err *err);
+void cp_lagrange_release(cp_lagrange *l);
+
+#endif
