@@ -9,6 +9,7 @@
 
 #include "cp_buf.h"
 #include "cp_err.h"
+#include "cp_solver.h"
 
 #include <stdbool.h>
 
@@ -25,6 +26,9 @@ typedef struct cp_whatif_row {
     double spot_share; /* spot instance-hours / all cloud instance-hours; 0 if none */
     /* accelerator-hours per table->acc_names[i], on-prem and in the cloud */
     double *acc_hours_onprem, *acc_hours_cloud;
+    /* total minus the baseline's total, in $ and in % of the baseline's
+     * (NAN when either has no plan, % also when the baseline's is 0) */
+    double delta, delta_pct;
 } cp_whatif_row;
 
 typedef struct cp_whatif_table {
@@ -40,5 +44,65 @@ void cp_whatif_table_free(cp_whatif_table *t);
  * parts per scenario, and per sweep a line chart of total against the
  * swept value. Appends a self-contained HTML document to `out`. */
 int cp_report_whatif_html(const cp_whatif_table *t, cp_buf *out, cp_err *err);
+
+/* ---- the scenario file and the runner (whatif_*.c) ------------------- */
+
+struct cp_node;
+typedef struct cp_scenarios cp_scenarios;
+
+/* Parses a scenario file (SPEC 8) held in memory: `name` (borrowed; it
+ * must outlive the result, positions point at it) is used in positions.
+ * Checks its shape only (keys, kinds, paths' syntax, unique names; sweeps
+ * expanded into one scenario each); whether paths match the inputs is
+ * checked by cp_whatif_prepare. Every error goes to `d`. On success *out
+ * is new. Returns CP_OK, CP_ERR_INPUT or CP_ERR_NOMEM. Safe on any bytes
+ * (the fuzzing entry point). */
+int cp_scenarios_parse(const char *name, const char *text, size_t len, cp_scenarios **out,
+                       cp_diags *d);
+int cp_scenarios_count(const cp_scenarios *s);
+/* Name of scenario i (0-based, after sweep expansion). */
+const char *cp_scenarios_name(const cp_scenarios *s, int i);
+void cp_scenarios_free(cp_scenarios *s);
+
+/* The changed inputs of every scenario, ready to plan. */
+typedef struct cp_whatif cp_whatif;
+
+/* Merges the input trees (borrowed: the result copies what it needs, but
+ * positions point at the trees' file names, which must outlive it) and
+ * applies every scenario of `sc` (borrowed, must outlive the result) to a
+ * copy: changes, then removals, then additions. A change whose path
+ * matches nothing, a scale or add on a value that is not a number, and a
+ * removal of a name that does not exist are errors (in `d`, at their
+ * place in the scenario file). Entry 0 is the baseline. */
+int cp_whatif_prepare(struct cp_node *const *roots, int n_roots, const cp_scenarios *sc,
+                      cp_whatif **out, cp_diags *d);
+int cp_whatif_count(const cp_whatif *w);
+const char *cp_whatif_name(const cp_whatif *w, int i);
+/* Appends entry i's changed input as one YAML document that `plan` reads. */
+int cp_whatif_emit(const cp_whatif *w, int i, cp_buf *out, cp_err *err);
+void cp_whatif_free(cp_whatif *w);
+
+typedef struct cp_whatif_run_opts {
+    const cp_solver_ops *ops;
+    const cp_solve_opts *solve_opts; /* as `plan` gets them (stop flag included) */
+    int jobs;               /* scenarios planned at once (threads), >= 1 */
+    /* called (from the thread that planned it) when a row is done; may be NULL */
+    void (*row_done)(void *arg, const cp_whatif_row *row);
+    void *row_done_arg;
+} cp_whatif_run_opts;
+
+/* Plans every entry as `plan` would (cp_modes_build, cp_plan_new,
+ * cp_plan_solve) and fills a new table, rows in entry order, whatever
+ * `jobs` is. A changed input that does not load is a row with status
+ * `invalid`; when solve_opts' stop flag is set, entries not yet planned
+ * are rows with status `interrupted`. Errors (out of memory, a solver
+ * failure) are returned in err. */
+int cp_whatif_run(const cp_whatif *w, const cp_whatif_run_opts *o, cp_whatif_table **out,
+                  cp_err *err);
+
+typedef enum { CP_WHATIF_MD, CP_WHATIF_CSV, CP_WHATIF_JSON } cp_whatif_format;
+/* Appends the table in the format to out. */
+int cp_whatif_table_write(const cp_whatif_table *t, cp_whatif_format f, cp_buf *out,
+                          cp_err *err);
 
 #endif
