@@ -39,7 +39,7 @@ LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/%.o)
 UNIT_SRC := $(wildcard tests/unit/*.c)
 UNIT_OBJ := $(UNIT_SRC:%.c=$(BUILD)/%.o)
 
-.PHONY: all test demo deps asan valgrind fuzz bench lint format install clean check-deps golden-update
+.PHONY: all test demo deps asan valgrind fuzz fuzz-deps fuzz-build bench lint format install clean check-deps golden-update
 
 all: $(BUILD)/capplan
 
@@ -99,6 +99,35 @@ valgrind: deps
 	$(MAKE) --no-print-directory $(BUILD)/capplan $(BUILD)/unit_tests
 	LC_ALL=C OPENBLAS_NUM_THREADS=1 CAPPLAN="valgrind -q --error-exitcode=1 --leak-check=full $(BUILD)/capplan" \
 	  UNIT="valgrind -q --error-exitcode=1 --leak-check=full $(BUILD)/unit_tests" sh tests/run.sh
+
+# libFuzzer harnesses (fuzz/fuzz_*.c, docs/reliability.md): the library is
+# rebuilt with clang and the sanitizers in $(FUZZ_BUILD); `make fuzz`
+# runs each harness FUZZ_SECONDS seconds on its seed corpus and fails on
+# any crash, leak or sanitizer report (the input is left in $(FUZZ_BUILD)).
+FUZZ_BUILD   ?= build-fuzz
+FUZZ_SECONDS ?= 60
+FUZZERS      := $(patsubst fuzz/%.c,%,$(wildcard fuzz/fuzz_*.c))
+FUZZ_SAN     := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+fuzz-deps: deps
+	@if ! command -v clang >/dev/null || ! echo 'int LLVMFuzzerTestOneInput(const char *d, unsigned long n){(void)d;(void)n;return 0;}' | \
+	  clang -fsanitize=fuzzer -x c - -o /dev/null 2>/dev/null; then \
+	  echo "fuzz-deps: installing clang libclang-rt-dev"; \
+	  if [ "$$(id -u)" != 0 ]; then SUDO=sudo; else SUDO=; fi; \
+	  $$SUDO apt-get update -qq && \
+	  DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq clang libclang-rt-dev >/dev/null || exit 1; \
+	fi
+
+fuzz-build: fuzz-deps
+	$(MAKE) --no-print-directory BUILD=$(FUZZ_BUILD) CC=clang OPT="-O1 -g" WARN="-Wall -Wextra" \
+	  CFLAGS="$(FUZZ_SAN) -fsanitize=fuzzer-no-link" $(FUZZ_BUILD)/libcapplan.a
+	@for f in $(FUZZERS); do \
+	  echo "  LINK   $(FUZZ_BUILD)/$$f"; \
+	  clang -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -Wall -Wextra -O1 -g \
+	    -Iplanner -Imodels -Isolvers $(PKG_CFLAGS) $(FUZZ_SAN) -fsanitize=fuzzer fuzz/$$f.c \
+	    $(FUZZ_BUILD)/libcapplan.a $(LIBS) -o $(FUZZ_BUILD)/$$f || exit 1; done
+
+fuzz: fuzz-build
+	OPENBLAS_NUM_THREADS=1 sh fuzz/run.sh $(FUZZ_BUILD) $(FUZZ_SECONDS) $(FUZZERS)
 
 golden-update: $(BUILD)/capplan
 	LC_ALL=C CAPPLAN=$(BUILD)/capplan sh tests/golden.sh --update

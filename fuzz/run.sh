@@ -1,0 +1,56 @@
+#!/bin/sh
+# Runs each libFuzzer harness for SECONDS on its seeds and fails on the
+# first crash, leak, timeout or sanitizer report.
+#   sh fuzz/run.sh BUILD_DIR SECONDS fuzz_load fuzz_csv ...
+# Seeds are gathered from examples/ and tests/ (good and bad inputs) and
+# tests/fuzz-regress/NAME/ (every input that ever crashed); new inputs
+# found go to BUILD_DIR/corpus/NAME, which later runs reuse. A crashing
+# input is saved as BUILD_DIR/crash-NAME-*: copy it to
+# tests/fuzz-regress/NAME/ once fixed. Extra libFuzzer flags: FUZZ_FLAGS.
+set -u
+build=$1 secs=$2
+shift 2
+status=0
+for name in "$@"; do
+    short=${name#fuzz_}
+    seed=$build/seed/$short corpus=$build/corpus/$short
+    rm -rf "$seed"
+    mkdir -p "$seed" "$corpus"
+    case $short in
+    load) find examples tests -name '*.yaml' -not -path '*/fuzz-regress/*' ;;
+    csv) find tests -name '*.csv' -o -name '*.tsv' -o -name '*.json' | grep -v fuzz-regress ;;
+    scenarios) find examples tests -name '*scenario*' -name '*.yaml' -not -path '*/fuzz-regress/*' ;;
+    esac | while read -r f; do
+        # The file's path keeps names unique; csv seeds get the selector
+        # byte the harness reads first (see fuzz/fuzz_csv.c).
+        dst=$seed/$(echo "$f" | tr / _)
+        if [ "$short" = csv ]; then
+            for s in k K g j c d t a x; do { printf '%s' "$s"; cat "$f"; } >"$dst.$s"; done
+        else
+            cp "$f" "$dst"
+        fi
+    done
+    [ -d "tests/fuzz-regress/$short" ] && cp tests/fuzz-regress/"$short"/* "$seed"/ 2>/dev/null
+    dict= mask=1
+    # The importers warn on stderr for every odd row: keep it out of the
+    # log (libFuzzer still prints sanitizer reports through its own copy).
+    [ "$short" = csv ] && mask=3
+    [ -f "fuzz/$short.dict" ] && dict=-dict=fuzz/$short.dict
+    log=$build/$name.log
+    echo "fuzz: $name for ${secs}s (log $log)"
+    # shellcheck disable=SC2086
+    ASAN_OPTIONS=detect_leaks=1:allocator_may_return_null=1 UBSAN_OPTIONS=print_stacktrace=1 \
+        "$build/$name" -max_total_time="$secs" -timeout=10 -rss_limit_mb=2048 -max_len=8192 \
+        -print_final_stats=1 -close_fd_mask=$mask -artifact_prefix="$build/crash-$short-" \
+        $dict ${FUZZ_FLAGS:-} "$corpus" "$seed" >"$log" 2>&1
+    rc=$?
+    runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -n 1)
+    if [ "$rc" != 0 ]; then
+        tail -n 60 "$log"
+        echo "fuzz: $name FAILED (exit $rc) after ${runs:-?} runs; input saved as $build/crash-$short-*"
+        status=1
+    else
+        echo "fuzz: $name OK, ${runs:-?} runs, corpus $(ls "$corpus" | wc -l) inputs"
+    fi
+done
+exit $status
