@@ -29,6 +29,12 @@ int cp_heuristic_scoped(const cp_input *in, const cp_modeset *ms, const cp_solve
  * (mode, start) until a pass gains nothing or the time is up. */
 int cp_improve(const cp_input *in, const cp_modeset *ms, const cp_solve_opts *opts, cp_plan *plan,
                double *total, cp_err *err);
+/* Large neighbourhood search on a feasible plan of the whole problem:
+ * at most `iterations` destroy-and-repair steps, until `deadline`
+ * (cp_now_seconds clock) or a stop; seeded by opts->seed. *total gets
+ * the plan's SPEC total. */
+int cp_lns(const cp_input *in, const cp_modeset *ms, const cp_solve_opts *opts, long iterations,
+           double deadline, cp_plan *plan, double *total, cp_err *err);
 /* The MILP on a scope, warm-started from `warm` (feasible in the scope, or
  * NULL). Fills plan's choices (scope jobs only), status, objective and
  * bound. */
@@ -47,5 +53,9 @@ typedef struct cp_lagrange {
 int cp_lagrange_run(const cp_input *in, const cp_modeset *ms, const cp_solve_opts *opts,
                     double upper, double seconds, cp_lagrange *out, cp_err *err);
 void cp_lagrange_release(cp_lagrange *l);
+/* The whole lagrange method on the full problem (greedy, bound, priced
+ * greedy); sets plan->bound. */
+int cp_lagrange_plan(const cp_input *in, const cp_modeset *ms, const cp_solve_opts *opts,
+                     cp_plan *plan, cp_err *err);
 
 #endif

@@ -1,0 +1,195 @@
+/*
+ * Large neighbourhood search on a feasible plan: take out a few related
+ * jobs (one seed job and jobs that run, or could run, on the same
+ * resources in overlapping hours), put them back one by one in random
+ * order at their cheapest feasible (mode, start) or drop them when the
+ * penalty is cheaper, and keep the result when it is no worse. This is
+ * what one-job moves cannot do: swap two jobs between a pool and the
+ * cloud, or shift a block of jobs to make room for a wide one.
+ *
+ * The random numbers come from the seed alone (splitmix64), and the work
+ * is bounded by an iteration count, so a run that is not cut by the time
+ * limit is reproducible.
+ */
+#include "solver_internal.h"
+
+#include "cp_alloc.h"
+
+#include <math.h>
+#include <stdint.h>
+#include <string.h>
+
+#define LNS_MAX_REMOVE 8
+
+static uint64_t rnd(uint64_t *st)
+{
+    uint64_t z = (*st += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
+static int rnd_below(uint64_t *st, int n)
+{
+    return (int)(rnd(st) % (uint64_t)n);
+}
+
+/* Window of job j over all its modes: [lo, hi). */
+static void job_span(const cp_modeset *ms, int j, int *lo, int *hi)
+{
+    *lo = 1 << 30;
+    *hi = -1;
+    for (int m = ms->job_first[j]; m < ms->job_first[j + 1]; m++) {
+        const cp_mode *md = &ms->modes[m];
+        if (md->s_min < *lo)
+            *lo = md->s_min;
+        if (md->s_max + md->slots > *hi)
+            *hi = md->s_max + md->slots;
+    }
+}
+
+typedef struct lns {
+    const cp_input *in;
+    const cp_modeset *ms;
+    cp_usage u;
+    cp_plan *plan;
+    double penalties; /* of dropped jobs that have modes */
+    int *jobs;        /* jobs with modes */
+    int n_jobs;
+    unsigned char *can_use; /* [n_res] resources the seed job has modes on */
+    int *cand;
+} lns;
+
+static void take_out(lns *l, int j)
+{
+    if (l->plan->mode[j] >= 0)
+        cp_usage_remove(&l->u, l->plan->mode[j], l->plan->start[j]);
+    else
+        l->penalties -= l->in->jobs[j].drop_penalty;
+}
+
+static void put_back(lns *l, int j, int m, int s)
+{
+    l->plan->mode[j] = m;
+    l->plan->start[j] = s;
+    if (m >= 0)
+        cp_usage_add(&l->u, m, s);
+    else
+        l->penalties += l->in->jobs[j].drop_penalty;
+}
+
+/* Chooses the jobs to take out: the seed and up to q-1 jobs that
+ * overlap its window on a resource it can use. */
+static int pick(lns *l, uint64_t *rs, int *out, int q)
+{
+    const cp_modeset *ms = l->ms;
+    int j0 = l->jobs[rnd_below(rs, l->n_jobs)];
+    int lo, hi;
+    job_span(ms, j0, &lo, &hi);
+    memset(l->can_use, 0, (size_t)ms->n_res);
+    for (int m = ms->job_first[j0]; m < ms->job_first[j0 + 1]; m++)
+        l->can_use[ms->modes[m].res] = 1;
+    int nc = 0;
+    for (int i = 0; i < l->n_jobs; i++) {
+        int j = l->jobs[i];
+        int m = l->plan->mode[j];
+        if (j == j0 || m < 0 || !l->can_use[ms->modes[m].res])
+            continue;
+        int s = l->plan->start[j];
+        if (s < hi && s + ms->modes[m].slots > lo)
+            l->cand[nc++] = j;
+    }
+    out[0] = j0;
+    int n = 1;
+    while (n < q && nc > 0) {
+        int k = rnd_below(rs, nc);
+        out[n++] = l->cand[k];
+        l->cand[k] = l->cand[--nc];
+    }
+    return n;
+}
+
+int cp_lns(const cp_input *in, const cp_modeset *ms, const cp_solve_opts *opts, long iterations,
+           double deadline, cp_plan *plan, double *total, cp_err *err)
+{
+    lns l;
+    memset(&l, 0, sizeof l);
+    l.in = in;
+    l.ms = ms;
+    l.plan = plan;
+    if (cp_usage_init(&l.u, in, ms))
+        return cp_err_nomem(err);
+    size_t nj = (size_t)(in->n_jobs ? in->n_jobs : 1);
+    l.jobs = cp_calloc(nj, sizeof *l.jobs);
+    l.cand = cp_calloc(nj, sizeof *l.cand);
+    l.can_use = cp_calloc((size_t)(ms->n_res ? ms->n_res : 1), 1);
+    if (!l.jobs || !l.cand || !l.can_use) {
+        cp_free(l.jobs);
+        cp_free(l.cand);
+        cp_free(l.can_use);
+        cp_usage_release(&l.u);
+        return cp_err_nomem(err);
+    }
+    for (int j = 0; j < in->n_jobs; j++) {
+        if (ms->job_first[j] == ms->job_first[j + 1])
+            continue;
+        l.jobs[l.n_jobs++] = j;
+        if (plan->mode[j] >= 0)
+            cp_usage_add(&l.u, plan->mode[j], plan->start[j]);
+        else
+            l.penalties += in->jobs[j].drop_penalty;
+    }
+    uint64_t rs = 0x5DEECE66Dull ^ (uint64_t)opts->seed * 0x9E3779B97F4A7C15ull;
+    double cur = l.u.spend + l.penalties;
+    long accepted = 0, it = 0;
+    for (; it < iterations && l.n_jobs > 1; it++) {
+        if ((it & 15) == 0 && ((opts->stop && *opts->stop) || cp_now_seconds() > deadline))
+            break;
+        int set[LNS_MAX_REMOVE], om[LNS_MAX_REMOVE], os[LNS_MAX_REMOVE];
+        int q = 2 + rnd_below(&rs, LNS_MAX_REMOVE - 1);
+        int n = pick(&l, &rs, set, q);
+        for (int i = 0; i < n; i++) {
+            om[i] = plan->mode[set[i]];
+            os[i] = plan->start[set[i]];
+            take_out(&l, set[i]);
+        }
+        /* random order of re-insertion */
+        for (int i = n - 1; i > 0; i--) {
+            int k = rnd_below(&rs, i + 1);
+            int t = set[i], tm = om[i], ts = os[i];
+            set[i] = set[k], om[i] = om[k], os[i] = os[k];
+            set[k] = t, om[k] = tm, os[k] = ts;
+        }
+        for (int i = 0; i < n; i++) {
+            int j = set[i], m, s;
+            double c;
+            if (cp_usage_best(&l.u, j, &m, &s, &c) && c < in->jobs[j].drop_penalty)
+                put_back(&l, j, m, s);
+            else
+                put_back(&l, j, -1, 0);
+        }
+        double now = l.u.spend + l.penalties;
+        if (now <= cur + 1e-9 * (1 + fabs(cur))) {
+            if (now < cur - 1e-9 * (1 + fabs(cur)))
+                accepted++;
+            cur = now;
+            continue;
+        }
+        for (int i = 0; i < n; i++)
+            take_out(&l, set[i]);
+        for (int i = 0; i < n; i++)
+            put_back(&l, set[i], om[i], os[i]);
+    }
+    memcpy(plan->y, l.u.y, (size_t)ms->n_res * (size_t)in->slots * sizeof *plan->y);
+    double modeless = 0;
+    for (int j = 0; j < in->n_jobs; j++)
+        if (ms->job_first[j] == ms->job_first[j + 1])
+            modeless += in->jobs[j].drop_penalty;
+    *total = cur + modeless;
+    cp_solver_log(opts, "lns: %ld iterations, %ld improvements, total %.10g", it, accepted, cur);
+    cp_free(l.jobs);
+    cp_free(l.cand);
+    cp_free(l.can_use);
+    cp_usage_release(&l.u);
+    return CP_OK;
+}

@@ -1,0 +1,81 @@
+/*
+ * --method lagrange: the scalable path for nights too large for the MILP.
+ * The greedy heuristic gives a first plan and an upper bound; the
+ * Lagrangian relaxation (lagrange.c) gives the lower bound and capacity
+ * prices; the greedy runs again choosing by cost plus the priced capacity
+ * each run takes, and the cheaper plan is kept. Both plans are local
+ * optima of the same move-one-job search, so the result is deterministic
+ * unless the time limit cuts a phase short.
+ */
+#include "solver_internal.h"
+
+#include <math.h>
+#include <stdio.h>
+
+/* Share of the time limit the subgradient may use. */
+#define LAGRANGE_TIME_SHARE 0.4
+
+int cp_lagrange_plan(const cp_input *in, const cp_modeset *ms, const cp_solve_opts *opts,
+                     cp_plan *plan, cp_err *err)
+{
+    double t0 = opts->t_start > 0 ? opts->t_start : cp_now_seconds();
+    double total = INFINITY;
+    int rc = cp_heuristic_scoped(in, ms, opts, NULL, NULL, plan, &total, err);
+    if (rc || plan->status == CP_STATUS_INFEASIBLE)
+        return rc;
+    cp_solver_log_incumbent(opts, total);
+    double left = opts->time_limit - (cp_now_seconds() - t0);
+    cp_lagrange lg;
+    rc = cp_lagrange_run(in, ms, opts, total, fmax(0.1, LAGRANGE_TIME_SHARE * left), &lg, err);
+    if (rc)
+        return rc;
+    if (!(opts->stop && *opts->stop)) {
+        cp_plan *alt = NULL;
+        if (cp_plan_new(in, ms, &alt)) {
+            cp_lagrange_release(&lg);
+            return cp_err_nomem(err);
+        }
+        cp_prices pr = {lg.cap, lg.power};
+        double t2 = INFINITY;
+        rc = cp_heuristic_scoped(in, ms, opts, NULL, &pr, alt, &t2, err);
+        if (rc == CP_OK && t2 < total - 1e-9 * (1 + fabs(total))) {
+            total = t2;
+            cp_plan_copy_choices(plan, alt);
+            cp_solver_log_incumbent(opts, total);
+        }
+        cp_plan_free(alt);
+    }
+    if (rc == CP_OK && !(opts->stop && *opts->stop)) {
+        double t3 = INFINITY;
+        long iters = 2000L * in->n_jobs;
+        rc = cp_lns(in, ms, opts, iters, t0 + opts->time_limit, plan, &t3, err);
+        if (rc == CP_OK && t3 < total - 1e-9 * (1 + fabs(total))) {
+            total = t3;
+            cp_solver_log_incumbent(opts, total);
+        }
+    }
+    if (rc == CP_OK) {
+        plan->bound = isfinite(lg.bound) ? lg.bound : NAN;
+        plan->objective = total;
+        bool proved = isfinite(lg.bound) && total - lg.bound <= opts->gap * fabs(total);
+        plan->status = proved ? CP_STATUS_OPTIMAL : CP_STATUS_FEASIBLE;
+    }
+    cp_lagrange_release(&lg);
+    return rc;
+}
+
+static int lagrange_solve(const cp_input *in, const cp_modeset *ms, const cp_solve_opts *opts,
+                          cp_plan *plan, cp_err *err)
+{
+    double t0 = cp_now_seconds();
+    int rc = cp_lagrange_plan(in, ms, opts, plan, err);
+    snprintf(plan->method, sizeof plan->method, "lagrange");
+    plan->seconds = cp_now_seconds() - t0;
+    return rc;
+}
+
+const cp_solver_ops cp_solver_lagrange = {
+    "lagrange",
+    "greedy plus Lagrangian bound and price-guided greedy (large nights)",
+    lagrange_solve,
+};
