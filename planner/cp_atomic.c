@@ -1,15 +1,59 @@
-/* Atomic output files (see cp_atomic.h): temp file, fsync, rename. */
+/*
+ * Atomic output files (see cp_atomic.h): temp file, fsync, rename.
+ *
+ * A signal handler that wants to quit at once calls
+ * cp_write_file_abandon(): it removes the temporary file of the write in
+ * progress, so that an interrupted run leaves the target either as it
+ * was or complete, and never a stray FILE.tmp.XXXXXX. The two steps that
+ * change what is on disk (creating the temporary file and renaming it)
+ * run with SIGINT, SIGTERM and SIGHUP blocked, so the handler never sees
+ * a file that exists but is not recorded yet, nor a rename done but not
+ * counted.
+ */
 #include "cp_atomic.h"
 
 #include "cp_alloc.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <sys/stat.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+
+#define TMP_SUFFIX ".tmp.XXXXXX"
+
+/* The temporary file of the write in progress (one at a time: the
+ * program is single-threaded), and how many writes have finished. */
+static char pending_path[4096 + sizeof TMP_SUFFIX];
+static volatile sig_atomic_t pending;
+static volatile sig_atomic_t commits;
+
+long cp_write_file_abandon(void)
+{
+    if (pending) {
+        unlink(pending_path);
+        pending = 0;
+    }
+    return commits;
+}
+
+static void block_signals(sigset_t *old)
+{
+    sigset_t s;
+    sigemptyset(&s);
+    sigaddset(&s, SIGINT);
+    sigaddset(&s, SIGTERM);
+    sigaddset(&s, SIGHUP);
+    sigprocmask(SIG_BLOCK, &s, old);
+}
+
+static void restore_signals(const sigset_t *old)
+{
+    sigprocmask(SIG_SETMASK, old, NULL);
+}
 
 static int write_all(int fd, const char *data, size_t len)
 {
@@ -26,11 +70,16 @@ static int write_all(int fd, const char *data, size_t len)
     return 0;
 }
 
+/* Standard output: the whole buffer, flushed, with the reason when the
+ * stream fails (a full device, a closed descriptor, a pipe whose reader
+ * left while SIGPIPE is ignored). */
 static int to_stdout(const char *data, size_t len, cp_err *err)
 {
-    if (fwrite(data, 1, len, stdout) != len || fflush(stdout) != 0)
+    errno = 0;
+    if (fwrite(data, 1, len, stdout) != len || fflush(stdout) != 0 || ferror(stdout))
         return cp_err_set(err, CP_ERR_IO, cp_pos_none(), "cannot write standard output: %s",
-                          strerror(errno));
+                          errno ? strerror(errno) : "write error");
+    commits++;
     return CP_OK;
 }
 
@@ -61,6 +110,7 @@ static int to_special(const char *path, const char *data, size_t len, cp_err *er
     if (close(fd) != 0)
         return cp_err_set(err, CP_ERR_IO, cp_pos_none(), "cannot write '%s': %s", path,
                           strerror(errno));
+    commits++;
     return CP_OK;
 }
 
@@ -73,19 +123,33 @@ int cp_write_file_atomic(const char *path, const char *data, size_t len, cp_err 
         return to_special(path, data, len, err);
 
     int rc = CP_OK, fd = -1;
+    sigset_t old;
     size_t plen = strlen(path);
-    char *tmp = cp_malloc(plen + sizeof ".tmp.XXXXXX");
+    if (plen + sizeof TMP_SUFFIX > sizeof pending_path)
+        return cp_err_set(err, CP_ERR_IO, cp_pos_none(), "cannot write '%.200s...': %s", path,
+                          strerror(ENAMETOOLONG));
+    char *tmp = cp_malloc(plen + sizeof TMP_SUFFIX);
     char *dir = dir_of(path);
     if (!tmp || !dir) {
+        if (tmp)
+            tmp[0] = '\0';
         rc = cp_err_nomem(err);
         goto out;
     }
     memcpy(tmp, path, plen);
-    memcpy(tmp + plen, ".tmp.XXXXXX", sizeof ".tmp.XXXXXX");
+    memcpy(tmp + plen, TMP_SUFFIX, sizeof TMP_SUFFIX);
+    block_signals(&old);
     fd = mkstemp(tmp);
+    int e = errno;
+    if (fd >= 0) {
+        memcpy(pending_path, tmp, plen + sizeof TMP_SUFFIX);
+        pending = 1;
+    }
+    restore_signals(&old);
     if (fd < 0) {
-        rc = cp_err_set(err, CP_ERR_IO, cp_pos_none(), "cannot create '%s': %s", tmp,
-                        strerror(errno));
+        rc = cp_err_set(err, CP_ERR_IO, cp_pos_none(),
+                        "cannot write '%s': cannot create a file in '%s': %s", path, dir,
+                        strerror(e));
         tmp[0] = '\0'; /* nothing to remove */
         goto out;
     }
@@ -94,23 +158,29 @@ int cp_write_file_atomic(const char *path, const char *data, size_t len, cp_err 
     umask(mask);
     (void)fchmod(fd, 0666 & ~mask);
     if (write_all(fd, data, len) != 0 || fsync(fd) != 0) {
-        rc = cp_err_set(err, CP_ERR_IO, cp_pos_none(), "cannot write '%s': %s", tmp,
+        rc = cp_err_set(err, CP_ERR_IO, cp_pos_none(), "cannot write '%s': %s", path,
                         strerror(errno));
         goto out;
     }
-    if (close(fd) != 0) {
-        fd = -1;
-        rc = cp_err_set(err, CP_ERR_IO, cp_pos_none(), "cannot write '%s': %s", tmp,
-                        strerror(errno));
-        goto out;
-    }
+    int cr = close(fd);
     fd = -1;
-    if (rename(tmp, path) != 0) {
-        rc = cp_err_set(err, CP_ERR_IO, cp_pos_none(), "cannot rename '%s' to '%s': %s", tmp,
-                        path, strerror(errno));
+    if (cr != 0) {
+        rc = cp_err_set(err, CP_ERR_IO, cp_pos_none(), "cannot write '%s': %s", path,
+                        strerror(errno));
         goto out;
     }
-    tmp[0] = '\0';
+    block_signals(&old);
+    if (rename(tmp, path) == 0) {
+        pending = 0;
+        commits++;
+        tmp[0] = '\0';
+    } else {
+        rc = cp_err_set(err, CP_ERR_IO, cp_pos_none(), "cannot write '%s': cannot rename '%s': %s",
+                        path, tmp, strerror(errno));
+    }
+    restore_signals(&old);
+    if (rc)
+        goto out;
     /* Best effort: some file systems refuse fsync on a directory. */
     int dfd = open(dir, O_RDONLY);
     if (dfd >= 0) {
@@ -120,8 +190,12 @@ int cp_write_file_atomic(const char *path, const char *data, size_t len, cp_err 
 out:
     if (fd >= 0)
         close(fd);
-    if (tmp && tmp[0])
+    if (tmp && tmp[0]) {
+        block_signals(&old);
         unlink(tmp);
+        pending = 0;
+        restore_signals(&old);
+    }
     cp_free(tmp);
     cp_free(dir);
     return rc;

@@ -18,4 +18,11 @@
  * Returns CP_OK or CP_ERR_IO. */
 int cp_write_file_atomic(const char *path, const char *data, size_t len, cp_err *err);
 
+/* For a signal handler about to _exit(): removes the temporary file of a
+ * cp_write_file_atomic() in progress, if any, so the target stays as it
+ * was; async-signal-safe. Returns how many cp_write_file_atomic() calls
+ * have completed so far (a file renamed into place, or standard output
+ * flushed), so the handler can tell whether its output is already there. */
+long cp_write_file_abandon(void);
+
 #endif

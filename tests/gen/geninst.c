@@ -2,12 +2,13 @@
  * geninst: seeded random capplan instances for tests/suite_plan.sh.
  *
  *   cc -std=c11 -O2 -o build/geninst tests/gen/geninst.c -lm
- *   build/geninst SEED [JOBS] > inst.yaml
+ *   build/geninst SEED [JOBS [SLOTS]] > inst.yaml
  *
  * The same SEED (and JOBS) always gives the same file, on any platform: the
  * generator uses its own 64-bit generator (splitmix64) and prints only
  * integers and numbers with a fixed number of decimals.  JOBS defaults to
- * 3 + SEED % 10 (3..12).
+ * 3 + SEED % 10 (3..12); SLOTS (for large instances) replaces the drawn
+ * horizon of 4..10 slots.  Without SLOTS the output for a seed never changes.
  *
  * Instances mix: 1-2 sites (time-of-use price and carbon series, sometimes a
  * facility power cap kept above the idle baseline), 2-3 accelerator types,
@@ -66,7 +67,7 @@ static void series_f(const char *key, int lo, int hi, double scale, int dec)
 int main(int argc, char **argv)
 {
     if (argc < 2) {
-        fprintf(stderr, "usage: geninst SEED [JOBS]\n");
+        fprintf(stderr, "usage: geninst SEED [JOBS [SLOTS]]\n");
         return 2;
     }
     unsigned long long seed = strtoull(argv[1], NULL, 10);
@@ -74,6 +75,8 @@ int main(int argc, char **argv)
     st = seed * 0x2545F4914F6CDD1Dull + 12345;
 
     T = ri(4, 10);
+    if (argc > 3)
+        T = atoi(argv[3]); /* after the draw: the stream stays the same */
     h = chance(25) ? 0.5 : 1.0;
     double hend = T * h;
     printf("# geninst seed %llu, %d jobs\nversion: 1\n", seed, njobs);
