@@ -211,11 +211,11 @@ static double base_hours(const cp_input *in, const cp_job *j, const cp_machine *
     return t / 3600.0;
 }
 
+static int n_resources(const cp_input *in);
+
 static int add_resources(const cp_input *in, cp_modeset *ms)
 {
-    int n = in->n_pools + in->n_offers;
-    for (int o = 0; o < in->n_offers; o++)
-        n += in->offers[o].has_spot;
+    int n = n_resources(in);
     ms->res = cp_calloc((size_t)(n ? n : 1), sizeof *ms->res);
     ms->res_of_pool = cp_calloc((size_t)(in->n_pools ? in->n_pools : 1), sizeof(int));
     ms->ondemand_of_offer = cp_calloc((size_t)(in->n_offers ? in->n_offers : 1), sizeof(int));
@@ -378,13 +378,136 @@ static char *no_mode_reason(const cp_input *in, const cp_modeset *ms, const cp_j
     return cp_buf_detach(&b);
 }
 
+/* Duration of job j with `count` units on resource r: false when that
+ * (resource, count) is ineligible or has no allowed start in [lo, hi). */
+static bool mode_timing(const cp_input *in, const cp_job *j, const cp_resource *res, int k,
+                        int lo, int hi, double *base_out, double *hours_out, int *d_out,
+                        double *frac_out)
+{
+    double base = base_hours(in, j, res->mach, k);
+    if (!(base > 0) || !isfinite(base))
+        return false;
+    double hours = base;
+    if (res->kind == CP_RES_SPOT)
+        hours = base * (1 + in->offers[res->index].spot_interruptions_per_hour *
+                                (j->checkpoint_minutes / 120 + j->restart_minutes / 60));
+    double frac;
+    int d = cp_duration_slots(hours, in->slot_hours, &frac);
+    if (hi - d < lo)
+        return false;
+    *base_out = base;
+    *hours_out = hours;
+    *d_out = d;
+    *frac_out = frac;
+    return true;
+}
+
+/* Resources in the order add_resources makes them, without allocating. */
+static int n_resources(const cp_input *in)
+{
+    int n = in->n_pools + in->n_offers;
+    for (int o = 0; o < in->n_offers; o++)
+        n += in->offers[o].has_spot;
+    return n;
+}
+
+static cp_resource resource_at(const cp_input *in, int r)
+{
+    cp_resource res;
+    memset(&res, 0, sizeof res);
+    if (r < in->n_pools) {
+        res.kind = CP_RES_POOL;
+        res.index = r;
+        res.mach = &in->pools[r].node;
+        return res;
+    }
+    r -= in->n_pools;
+    for (int o = 0; o < in->n_offers; o++) {
+        int n = in->offers[o].has_spot ? 2 : 1;
+        if (r < n) {
+            res.kind = r ? CP_RES_SPOT : CP_RES_ONDEMAND;
+            res.index = o;
+            res.mach = &in->offers[o].inst;
+            return res;
+        }
+        r -= n;
+    }
+    return res;
+}
+
+void cp_modes_size(const cp_input *in, cp_model_size *sz)
+{
+    memset(sz, 0, sizeof *sz);
+    int n_res = n_resources(in);
+    for (int r = 0; r < n_res; r++)
+        if (r >= in->n_pools)
+            sz->cells += in->slots;
+    for (int jj = 0; jj < in->n_jobs; jj++) {
+        const cp_job *j = &in->jobs[jj];
+        int lo, hi;
+        cp_job_window(in, j, &lo, &hi);
+        for (int r = 0; r < n_res; r++) {
+            cp_resource res = resource_at(in, r);
+            if (!placement_allows(in, j, &res))
+                continue;
+            for (int q = 0; q < j->n_counts; q++) {
+                double base, hours, frac;
+                int d;
+                if (!mode_timing(in, j, &res, j->counts[q], lo, hi, &base, &hours, &d, &frac))
+                    continue;
+                double starts = (double)(hi - d) - lo + 1;
+                sz->modes += 1;
+                sz->starts += starts;
+                /* the assignment row, then d slots of up to 3 capacity rows
+                 * and, on a pool, one power-cap row */
+                sz->nnz += starts * (1.0 + d * (CP_DIMS + (res.kind == CP_RES_POOL)));
+            }
+        }
+    }
+    sz->bytes = sz->nnz * CP_MODEL_BYTES_PER_NNZ + (sz->starts + sz->cells) * CP_MODEL_BYTES_PER_COL +
+                sz->modes * (double)sizeof(cp_mode);
+}
+
+/* Refuses an instance over the limits of cp_modes.h before anything is
+ * allocated for it; the message says how big it would have been. */
+static int check_size(const cp_input *in, cp_err *err)
+{
+    if (in->n_jobs > CP_MAX_JOBS)
+        return cp_err_set(err, CP_ERR_INPUT, in->jobs[CP_MAX_JOBS].pos,
+                          "too many jobs: %d, the limit is %d", in->n_jobs, CP_MAX_JOBS);
+    cp_model_size sz;
+    cp_modes_size(in, &sz);
+    const char *what = NULL;
+    if (sz.modes > CP_MAX_MODES)
+        what = "modes";
+    else if (sz.starts > CP_MAX_STARTS)
+        what = "start columns";
+    else if (sz.cells > CP_MAX_MARKET_CELLS)
+        what = "market slots";
+    else if (sz.bytes > CP_MAX_MODEL_BYTES)
+        what = "memory";
+    if (!what)
+        return CP_OK;
+    return cp_err_set(err, CP_ERR_INPUT, cp_pos_none(),
+                      "the instance is too large (%s over the limit): %.0f modes (limit %ld), "
+                      "%.0f start columns (limit %ld), %.0f market slots (limit %ld), "
+                      "%.0f non-zeros, about %.1f GiB for the model (limit %.0f GiB); "
+                      "use longer slots, a shorter horizon, fewer counts or narrower placement",
+                      what, sz.modes, (long)CP_MAX_MODES, sz.starts, (long)CP_MAX_STARTS, sz.cells,
+                      (long)CP_MAX_MARKET_CELLS, sz.nnz, sz.bytes / (1024.0 * 1024 * 1024),
+                      CP_MAX_MODEL_BYTES / (1024.0 * 1024 * 1024));
+}
+
 int cp_modes_build(const cp_input *in, cp_modeset **out, cp_err *err)
 {
+    int rc = check_size(in, err);
+    if (rc)
+        return rc;
     cp_modeset *ms = cp_calloc(1, sizeof *ms);
     if (!ms)
         return cp_err_nomem(err);
     size_t cap = 0;
-    int rc = add_resources(in, ms);
+    rc = add_resources(in, ms);
     if (rc)
         goto fail;
     ms->job_first = cp_calloc((size_t)in->n_jobs + 1, sizeof(int));
@@ -406,16 +529,9 @@ int cp_modes_build(const cp_input *in, cp_modeset **out, cp_err *err)
             const cp_machine *m = res->mach;
             for (int q = 0; q < j->n_counts; q++) {
                 int k = j->counts[q];
-                double base = base_hours(in, j, m, k);
-                if (!(base > 0) || !isfinite(base))
-                    continue;
-                double hours = base;
-                if (res->kind == CP_RES_SPOT)
-                    hours = base * (1 + in->offers[res->index].spot_interruptions_per_hour *
-                                            (j->checkpoint_minutes / 120 + j->restart_minutes / 60));
-                double frac;
-                int d = cp_duration_slots(hours, in->slot_hours, &frac);
-                if (hi - d < lo)
+                double base, hours, frac;
+                int d;
+                if (!mode_timing(in, j, res, k, lo, hi, &base, &hours, &d, &frac))
                     continue;
                 if (CP_GROW(ms->modes, cap, (size_t)ms->n_modes + 1)) {
                     rc = CP_ERR_NOMEM;

@@ -52,7 +52,37 @@ typedef struct cp_modeset {
     int n_jobs;
 } cp_modeset;
 
-/* Builds the resources and every job's modes. *out is new on success. */
+/* Limits on the size of an instance (docs/spec-notes.md, "Limits"): past
+ * them cp_modes_build refuses with CP_ERR_INPUT before allocating, and
+ * says how big the instance would have been. The model estimate counts
+ * what the MILP would hold: one binary column per (mode, start slot), one
+ * integer column per market and slot, and per start column the assignment
+ * row plus, for each of its d slots, the 3 capacity rows and the power-cap
+ * row on a pool; GLPK keeps about 56 bytes per non-zero (its GLPAIJ) and
+ * the builder's triplets 16 more. */
+#define CP_MAX_JOBS 100000
+#define CP_MAX_MODES 2000000L
+#define CP_MAX_STARTS 20000000L
+#define CP_MAX_MARKET_CELLS 20000000L
+#define CP_MAX_MODEL_BYTES (8.0 * 1024 * 1024 * 1024)
+#define CP_MODEL_BYTES_PER_NNZ 80.0
+#define CP_MODEL_BYTES_PER_COL 200.0
+
+/* What an instance would cost (doubles: they are compared to limits
+ * before anything that large exists). */
+typedef struct cp_model_size {
+    double modes;  /* (job, resource, count) with an allowed start */
+    double starts; /* Σ over modes of the allowed start slots: binary columns */
+    double cells;  /* markets × slots: integer instance columns */
+    double nnz;    /* estimated non-zeros of the MILP */
+    double bytes;  /* estimated memory of the MILP model */
+} cp_model_size;
+
+/* Counts the modes and estimates the model without allocating anything. */
+void cp_modes_size(const cp_input *in, cp_model_size *out);
+
+/* Builds the resources and every job's modes. *out is new on success.
+ * An instance over the limits above gives CP_ERR_INPUT. */
 int cp_modes_build(const cp_input *in, cp_modeset **out, cp_err *err);
 void cp_modeset_free(cp_modeset *ms);
 

@@ -235,12 +235,48 @@ static int parse_error(const yaml_parser_t *parser, const char *name, const char
     return cp_diags_add(diags, CP_ERR_INPUT, pos, "%s", what);
 }
 
+/* libyaml's loader builds the whole document before we can count its
+ * nodes, at about 150 bytes a node: a 64 MiB file of one-character items
+ * would take gigabytes. So the events are counted first, in constant
+ * memory, and a document over CP_YAML_MAX_NODES is refused at the node
+ * past the limit. Parse errors are left to the real load, which reports
+ * them the same way. */
+static int prescan(const char *name, const char *text, size_t len, cp_diags *diags)
+{
+    yaml_parser_t parser;
+    if (!yaml_parser_initialize(&parser))
+        return cp_diags_add(diags, CP_ERR_NOMEM, cp_pos_none(), "out of memory");
+    yaml_parser_set_input_string(&parser, (const unsigned char *)text, len);
+    long nodes = 0;
+    int rc = CP_OK;
+    for (;;) {
+        yaml_event_t ev;
+        if (!yaml_parser_parse(&parser, &ev))
+            break;
+        yaml_event_type_t t = ev.type;
+        if ((t == YAML_SCALAR_EVENT || t == YAML_SEQUENCE_START_EVENT ||
+             t == YAML_MAPPING_START_EVENT || t == YAML_ALIAS_EVENT) &&
+            ++nodes > CP_YAML_MAX_NODES)
+            rc = cp_diags_add(diags, CP_ERR_INPUT, mark_pos(name, ev.start_mark),
+                              "document has more than %ld nodes", (long)CP_YAML_MAX_NODES);
+        yaml_event_delete(&ev);
+        if (rc != CP_OK || t == YAML_STREAM_END_EVENT)
+            break;
+    }
+    yaml_parser_delete(&parser);
+    return rc;
+}
+
 int cp_yaml_load_string(const char *name, const char *text, size_t len,
                         cp_node **out, cp_diags *diags)
 {
     yaml_parser_t parser;
     yaml_document_t doc;
     int rc = CP_OK;
+    /* a node takes at least one byte of text (a key with no value in a
+     * flow mapping), so short texts cannot be over the limit */
+    if (len > (size_t)CP_YAML_MAX_NODES / 2 && (rc = prescan(name, text, len, diags)) != CP_OK)
+        return rc;
     if (!yaml_parser_initialize(&parser))
         return cp_diags_add(diags, CP_ERR_NOMEM, cp_pos_none(), "out of memory");
     yaml_parser_set_input_string(&parser, (const unsigned char *)text, len);
@@ -300,9 +336,17 @@ int cp_yaml_load_file(const char *path, cp_node **out, cp_diags *diags)
     if (!f)
         return cp_diags_add(diags, CP_ERR_INPUT, p, "cannot open: %s", strerror(errno));
     struct stat st;
-    if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
+    bool have_st = fstat(fileno(f), &st) == 0;
+    if (have_st && S_ISDIR(st.st_mode)) {
         fclose(f);
         return cp_diags_add(diags, CP_ERR_INPUT, p, "is a directory, not a YAML file");
+    }
+    /* A regular file over the limit is refused before reading a byte;
+     * pipes and devices are caught by the bounded read below. */
+    if (have_st && S_ISREG(st.st_mode) && st.st_size > CP_YAML_MAX_FILE_BYTES) {
+        fclose(f);
+        return cp_diags_add(diags, CP_ERR_INPUT, p, "file is larger than %ld MiB (%lld bytes)",
+                            CP_YAML_MAX_FILE_BYTES / (1024 * 1024), (long long)st.st_size);
     }
     size_t cap = 65536, len = 0;
     char *text = cp_malloc(cap);
@@ -314,6 +358,9 @@ int cp_yaml_load_file(const char *path, cp_node **out, cp_diags *diags)
     for (;;) {
         if (len == cap) {
             if ((long)cap >= CP_YAML_MAX_FILE_BYTES) {
+                int c = fgetc(f); /* exactly at the limit is fine */
+                if (c == EOF && !ferror(f))
+                    break;
                 rc = cp_diags_add(diags, CP_ERR_INPUT, p, "file is larger than %ld MiB",
                                   CP_YAML_MAX_FILE_BYTES / (1024 * 1024));
                 goto out;
