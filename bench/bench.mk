@@ -1,11 +1,41 @@
-# bench-fit: Ernest fits with leave-one-out CV on all of C3O (bench/fit_bench.c).
-# Included from the top-level Makefile; C3O_DIR points at the C3O TSVs.
+# Benchmarks, included from the top-level Makefile (`make bench` runs both).
+#
+# bench-plan: issue 5's planning benchmark (bench/run.sh, docs/performance.md):
+#   seeded instances from bench/gen at 20..10,000 jobs, every method, CBC on
+#   the exported model.  BENCH_SIZES, BENCH_METHODS, BENCH_SCALE, ... as in
+#   bench/run.sh.  Installs coinor-cbc when missing (apt-get, root).
+# bench-fit: Ernest fits with leave-one-out CV on all of C3O (bench/fit_bench.c);
+#   C3O_DIR points at the C3O TSVs; skipped when they are not there.
 C3O_DIR ?= /work/shared/data/c3o
 
 $(BUILD)/fit_bench: bench/fit_bench.c $(BUILD)/libcapplan.a
 	@mkdir -p $(dir $@)
 	$(call say,LINK,$@)$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $(BUILD)/libcapplan.a $(LIBS)
 
-.PHONY: bench-fit
+# gen and meter are stand-alone programs: no library, no generated deps.
+$(BUILD)/bench/gen: bench/gen.c bench/data/gavel.h
+	@mkdir -p $(dir $@)
+	$(call say,CC,$@)$(CC) $(filter-out -MMD -MP,$(BASE_CFLAGS)) $(CFLAGS) $(LDFLAGS) -o $@ bench/gen.c -lm
+
+$(BUILD)/bench/meter: bench/meter.c
+	@mkdir -p $(dir $@)
+	$(call say,CC,$@)$(CC) $(filter-out -MMD -MP,$(BASE_CFLAGS)) $(CFLAGS) $(LDFLAGS) -o $@ bench/meter.c
+
+.PHONY: bench-fit bench-plan bench-tools deps-bench
 bench-fit: $(BUILD)/fit_bench
-	OPENBLAS_NUM_THREADS=1 LC_ALL=C ./$(BUILD)/fit_bench $(C3O_DIR)
+	@if [ -d "$(C3O_DIR)" ]; then \
+	  OPENBLAS_NUM_THREADS=1 LC_ALL=C ./$(BUILD)/fit_bench $(C3O_DIR); \
+	else echo "bench-fit: $(C3O_DIR) not found, skipped (set C3O_DIR)"; fi
+
+bench-tools: $(BUILD)/capplan $(BUILD)/bench/gen $(BUILD)/bench/meter
+
+deps-bench: deps
+	@command -v cbc >/dev/null || { \
+	  echo "deps-bench: installing coinor-cbc"; \
+	  if [ "$$(id -u)" != 0 ]; then SUDO=sudo; else SUDO=; fi; \
+	  $$SUDO apt-get update -qq && \
+	  DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq coinor-cbc >/dev/null; }
+
+bench-plan: deps-bench
+	$(MAKE) --no-print-directory bench-tools
+	BUILD=$(BUILD) sh bench/run.sh
