@@ -147,7 +147,7 @@ install: $(BUILD)/capplan
 clean:
 	rm -rf build build-asan
 
-bench: bench-fit
+bench: bench-fit bench-plan
 
 include bench/bench.mk
 
