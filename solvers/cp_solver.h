@@ -44,6 +44,7 @@ extern const cp_solver_ops cp_solver_heuristic;
 extern const cp_solver_ops cp_solver_milp;
 extern const cp_solver_ops cp_solver_auto;
 extern const cp_solver_ops cp_solver_lagrange;
+extern const cp_solver_ops cp_solver_pop;
 
 /* The whole pipeline after modes, as `plan` runs it: ops->solve, then
  * placement and repair (unless the method placed the plan), reasons for

@@ -9,7 +9,7 @@
 #include <time.h>
 
 const cp_solver_ops *const cp_solvers[] = {&cp_solver_auto, &cp_solver_milp, &cp_solver_heuristic,
-                                           &cp_solver_lagrange, NULL};
+                                           &cp_solver_lagrange, &cp_solver_pop, NULL};
 
 const cp_solver_ops *cp_solver_find(const char *name)
 {

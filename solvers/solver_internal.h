@@ -53,6 +53,9 @@ typedef struct cp_lagrange {
 int cp_lagrange_run(const cp_input *in, const cp_modeset *ms, const cp_solve_opts *opts,
                     double upper, double seconds, cp_lagrange *out, cp_err *err);
 void cp_lagrange_release(cp_lagrange *l);
+/* POP with k parts (pop.c); sets plan->bound from the Lagrangian. */
+int cp_pop_plan(const cp_input *in, const cp_modeset *ms, const cp_solve_opts *opts, int k,
+                cp_plan *plan, cp_err *err);
 /* The whole lagrange method on the full problem (greedy, bound, priced
  * greedy); sets plan->bound. */
 int cp_lagrange_plan(const cp_input *in, const cp_modeset *ms, const cp_solve_opts *opts,

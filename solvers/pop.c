@@ -1,0 +1,252 @@
+/*
+ * --method pop: partitioned optimization (POP, Narayanan et al., SOSP'21).
+ * The jobs are dealt into K parts, balanced by size (accelerator-hours of
+ * their smallest mode, then penalty) after a seeded shuffle; each part
+ * gets 1/K of every pool's capacity, every market's quota (rounded down),
+ * every site's power allowance and of the budget above the baseline, so
+ * the union of the parts' plans is feasible for the whole problem. Each
+ * part is solved by the MILP warm-started from the greedy on its share,
+ * the parts in parallel threads (GLPK keeps its environment per thread in
+ * the Debian build: glp_config("TLS")). The merged plan is then improved
+ * on the full capacities: dropped jobs re-inserted, one-job moves, and
+ * large neighbourhood search; the Lagrangian relaxation gives the bound.
+ */
+#include "solver_internal.h"
+
+#include "cp_alloc.h"
+
+#include <math.h>
+#include <pthread.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Jobs per part the MILP handles well within seconds (docs/performance.md). */
+#define POP_PART_JOBS 40
+#define POP_MAX_PARTS 64
+
+typedef struct part_job {
+    int job;
+    double size, penalty;
+    uint64_t key;
+} part_job;
+
+static int size_cmp(const void *a, const void *b)
+{
+    const part_job *x = a, *y = b;
+    if (x->size != y->size)
+        return x->size > y->size ? -1 : 1;
+    if (x->penalty != y->penalty)
+        return x->penalty > y->penalty ? -1 : 1;
+    if (x->key != y->key)
+        return x->key < y->key ? -1 : 1;
+    return (x->job > y->job) - (x->job < y->job);
+}
+
+typedef struct pop_part {
+    unsigned char *active;
+    cp_plan *plan;
+    int rc;
+    cp_err err;
+} pop_part;
+
+typedef struct pop_ctx {
+    const cp_input *in;
+    const cp_modeset *ms;
+    cp_solve_opts opts; /* per part: budget, no log */
+    pop_part *parts;
+    int k, threads;
+} pop_ctx;
+
+typedef struct pop_worker {
+    pop_ctx *ctx;
+    int first;
+} pop_worker;
+
+static void solve_part(pop_ctx *c, pop_part *p)
+{
+    cp_scope sc = {1.0 / c->k, p->active};
+    cp_plan *warm = NULL;
+    double total;
+    cp_err_init(&p->err);
+    cp_solve_opts o = c->opts;
+    o.t_start = cp_now_seconds();
+    if ((p->rc = cp_plan_new(c->in, c->ms, &warm)) != CP_OK) {
+        p->rc = cp_err_nomem(&p->err);
+        return;
+    }
+    p->rc = cp_heuristic_scoped(c->in, c->ms, &o, &sc, NULL, warm, &total, &p->err);
+    if (p->rc == CP_OK && warm->status == CP_STATUS_FEASIBLE)
+        p->rc = cp_milp_run(c->in, c->ms, &o, &sc, warm, p->plan, &p->err);
+    if (p->rc == CP_OK && (p->plan->status == CP_STATUS_NOPLAN || p->plan->status == CP_STATUS_INFEASIBLE))
+        cp_plan_copy_choices(p->plan, warm); /* the greedy's share plan, or all dropped */
+    cp_plan_free(warm);
+}
+
+static void *worker(void *arg)
+{
+    pop_worker *w = arg;
+    for (int i = w->first; i < w->ctx->k; i += w->ctx->threads)
+        solve_part(w->ctx, &w->ctx->parts[i]);
+    return NULL;
+}
+
+/* Runs the parts on up to ctx->threads threads; the result does not
+ * depend on which thread solved which part. */
+static void run_parts(pop_ctx *c)
+{
+    pthread_t tid[POP_MAX_PARTS];
+    pop_worker w[POP_MAX_PARTS];
+    int started = 0;
+    for (int i = 1; i < c->threads; i++) {
+        w[i].ctx = c;
+        w[i].first = i;
+        if (pthread_create(&tid[i], NULL, worker, &w[i]) != 0)
+            break;
+        started = i;
+    }
+    /* parts no thread took (threads that failed to start) run here */
+    int stride = started + 1;
+    c->threads = stride;
+    w[0].ctx = c;
+    w[0].first = 0;
+    worker(&w[0]);
+    for (int i = 1; i <= started; i++)
+        pthread_join(tid[i], NULL);
+}
+
+int cp_pop_plan(const cp_input *in, const cp_modeset *ms, const cp_solve_opts *opts, int k,
+                cp_plan *plan, cp_err *err)
+{
+    double t0 = opts->t_start > 0 ? opts->t_start : cp_now_seconds();
+    int n = in->n_jobs;
+    if (k < 1)
+        k = 1;
+    if (k > POP_MAX_PARTS)
+        k = POP_MAX_PARTS;
+    part_job *pj = cp_calloc((size_t)(n ? n : 1), sizeof *pj);
+    pop_part *parts = cp_calloc((size_t)k, sizeof *parts);
+    int rc = CP_OK;
+    if (!pj || !parts) {
+        rc = cp_err_nomem(err);
+        goto out;
+    }
+    uint64_t st = 0x243F6A8885A308D3ull ^ (uint64_t)opts->seed;
+    for (int j = 0; j < n; j++) {
+        pj[j].job = j;
+        pj[j].penalty = in->jobs[j].drop_penalty;
+        pj[j].size = INFINITY;
+        for (int m = ms->job_first[j]; m < ms->job_first[j + 1]; m++) {
+            double s = (ms->modes[m].demand[CP_DIM_ACC] + ms->modes[m].demand[CP_DIM_CPU] / 32) *
+                       ms->modes[m].hours;
+            pj[j].size = s < pj[j].size ? s : pj[j].size;
+        }
+        if (!isfinite(pj[j].size))
+            pj[j].size = 0;
+        uint64_t z = (st += 0x9E3779B97F4A7C15ull);
+        z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+        z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+        pj[j].key = z ^ (z >> 31);
+    }
+    qsort(pj, (size_t)n, sizeof *pj, size_cmp);
+    for (int p = 0; p < k && rc == CP_OK; p++) {
+        parts[p].active = cp_calloc((size_t)(n ? n : 1), 1);
+        if (!parts[p].active || cp_plan_new(in, ms, &parts[p].plan))
+            rc = cp_err_nomem(err);
+    }
+    if (rc)
+        goto out;
+    /* snake order keeps the parts' sizes close */
+    for (int i = 0; i < n; i++) {
+        int round = i / k, pos = i % k;
+        int p = round % 2 ? k - 1 - pos : pos;
+        parts[p].active[pj[i].job] = 1;
+    }
+    pop_ctx c = {in, ms, *opts, parts, k, opts->threads < 1 ? 1 : opts->threads};
+    if (c.threads > k)
+        c.threads = k;
+    double left = opts->time_limit - (cp_now_seconds() - t0);
+    int rounds = (k + c.threads - 1) / c.threads;
+    c.opts.time_limit = fmax(0.05, 0.5 * left / rounds);
+    c.opts.log = NULL;
+    c.opts.progress = false;
+    cp_solver_log(opts, "pop: %d parts of about %d jobs on %d threads, %.2f s each", k,
+                  (n + k - 1) / k, c.threads, c.opts.time_limit);
+    run_parts(&c);
+    for (int p = 0; p < k && rc == CP_OK; p++)
+        if (parts[p].rc) {
+            *err = parts[p].err;
+            rc = parts[p].rc;
+        }
+    if (rc)
+        goto out;
+    for (int j = 0; j < n; j++)
+        plan->mode[j] = -1;
+    for (int p = 0; p < k; p++)
+        for (int j = 0; j < n; j++)
+            if (parts[p].active[j] && parts[p].plan->mode[j] >= 0) {
+                plan->mode[j] = parts[p].plan->mode[j];
+                plan->start[j] = parts[p].plan->start[j];
+            }
+    cp_plan_min_instances(plan);
+    double total;
+    if ((rc = cp_improve(in, ms, opts, plan, &total, err)))
+        goto out;
+    cp_solver_log(opts, "pop: merged and improved plan %.10g", total);
+    cp_solver_log_incumbent(opts, total);
+    left = opts->time_limit - (cp_now_seconds() - t0);
+    cp_lagrange lg;
+    if ((rc = cp_lagrange_run(in, ms, opts, total, fmax(0.05, 0.3 * left), &lg, err)))
+        goto out;
+    double t2;
+    rc = cp_lns(in, ms, opts, 2000L * n, t0 + opts->time_limit, plan, &t2, err);
+    if (rc == CP_OK && t2 < total - 1e-9 * (1 + fabs(total))) {
+        total = t2;
+        cp_solver_log_incumbent(opts, total);
+    }
+    plan->bound = isfinite(lg.bound) ? lg.bound : NAN;
+    plan->objective = total;
+    plan->status = isfinite(lg.bound) && total - lg.bound <= opts->gap * fabs(total) ? CP_STATUS_OPTIMAL
+                                                                                   : CP_STATUS_FEASIBLE;
+    cp_lagrange_release(&lg);
+out:
+    if (parts)
+        for (int p = 0; p < k; p++) {
+            cp_free(parts[p].active);
+            cp_plan_free(parts[p].plan);
+        }
+    cp_free(parts);
+    cp_free(pj);
+    return rc;
+}
+
+static int pop_solve(const cp_input *in, const cp_modeset *ms, const cp_solve_opts *opts,
+                     cp_plan *plan, cp_err *err)
+{
+    double t0 = cp_now_seconds();
+    /* the baseline alone may already break a cap or the budget */
+    cp_usage u;
+    if (cp_usage_init(&u, in, ms))
+        return cp_err_nomem(err);
+    char why[256];
+    bool infeasible = cp_usage_baseline_infeasible(&u, why, sizeof why);
+    cp_usage_release(&u);
+    int rc = CP_OK;
+    if (infeasible) {
+        plan->status = CP_STATUS_INFEASIBLE;
+        cp_solver_log(opts, "infeasible: %s", why);
+    } else {
+        int k = (in->n_jobs + POP_PART_JOBS - 1) / POP_PART_JOBS;
+        rc = cp_pop_plan(in, ms, opts, k < 2 ? 2 : k, plan, err);
+    }
+    snprintf(plan->method, sizeof plan->method, "pop");
+    plan->seconds = cp_now_seconds() - t0;
+    return rc;
+}
+
+const cp_solver_ops cp_solver_pop = {
+    "pop",
+    "POP: jobs split into parts with a share of every capacity, MILP per part in parallel, merged and improved",
+    pop_solve,
+};
