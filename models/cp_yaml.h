@@ -11,6 +11,7 @@
 #ifndef CP_YAML_H
 #define CP_YAML_H
 
+#include "cp_buf.h"
 #include "cp_err.h"
 
 #include <stdbool.h>
@@ -51,5 +52,11 @@ bool cp_scalar_is_null(const cp_node *n);
 /* Number: ints, floats, .inf, .nan (not when quoted). */
 bool cp_scalar_number(const cp_node *n, double *out);
 bool cp_scalar_bool(const cp_node *n, bool *out);
+
+/* Appends `root` as one YAML document to `out` (libyaml's emitter):
+ * scalars keep their text, plain ones stay plain and quoted (or block)
+ * ones are double-quoted, so reading the text back gives the same tree
+ * (positions aside). Returns CP_OK, CP_ERR_NOMEM or CP_ERR_INTERNAL. */
+int cp_yaml_emit(const cp_node *root, cp_buf *out, cp_err *err);
 
 #endif

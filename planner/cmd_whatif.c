@@ -1,0 +1,359 @@
+/*
+ * capplan whatif: read the inputs and the scenario file, build every
+ * changed input (errors such as a path that matches nothing stop the run
+ * before anything is planned), optionally write them (--emit-inputs),
+ * plan the baseline and each scenario as `plan` would (same options, -j
+ * of them at once), and write the table atomically. SIGINT/SIGTERM set
+ * the flag the solvers poll: the table is still written, with the rows
+ * not finished marked `interrupted`, and the exit status is 130.
+ */
+#include "cp_alloc.h"
+#include "cp_atomic.h"
+#include "cp_cli.h"
+#include "cp_cmd.h"
+#include "cp_plan_opts.h"
+#include "cp_whatif.h"
+#include "cp_yaml.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static const char whatif_help[] =
+    "usage: capplan whatif --scenarios FILE [options] FILE...\n"
+    "\n"
+    "Plan the inputs (merged in order) unchanged and under every scenario of\n"
+    "FILE (SPEC section 8), and write one row per scenario: status, total and\n"
+    "its parts, kWh, kg CO2, dropped jobs, accelerator-hours per type on-prem\n"
+    "and in the cloud, spot share and the change of the total against the\n"
+    "baseline. Each scenario is planned exactly as `capplan plan` would plan\n"
+    "its changed input, with the options below.\n"
+    "\n"
+    "  --scenarios FILE       the scenarios (required)\n"
+    "  -o FILE                write the table there (atomically); default stdout\n"
+    "  --format md|csv|json   table format; default md (Markdown)\n"
+    "  --emit-inputs DIR      also write each changed input as DIR/NAME.yaml\n"
+    "                         (and the merged input as DIR/baseline.yaml)\n"
+    "  -j N, --jobs N         plan N scenarios at once (default 1); the table\n"
+    "                         is the same for every N\n"
+    "  --report FILE          also write an HTML page of the table\n"
+    "\n"
+    "Options of `capplan plan`, applied to every scenario:\n"
+    CP_PLAN_OPTS_HELP
+    "  (--export-lp is refused here: write the inputs with --emit-inputs and\n"
+    "  run `capplan plan --export-lp` on the one you want)\n"
+    "\n"
+    "Exit status: 0 table written (rows may be invalid, infeasible or without\n"
+    "a plan: that is their status), 2 bad input, scenario file or usage,\n"
+    "130 interrupted (the table is written, unfinished rows `interrupted`),\n"
+    "1 other errors (out of memory, cannot write).\n";
+
+static volatile sig_atomic_t stop_flag, planning;
+static long writes_before; /* cp_write_file_abandon() count when planning began */
+
+static void say(const char *msg, size_t len)
+{
+    ssize_t r = write(2, msg, len);
+    (void)r;
+}
+
+/* SIGINT and SIGTERM, as in `plan`: before planning starts there is no
+ * row to write, so a signal quits at once (exit 130, nothing written;
+ * inputs already emitted stay, each complete). While planning, the first
+ * signal sets the flag the solvers poll: running scenarios end with their
+ * best plan, the others are not started, and the table is written. A
+ * second signal quits without the table (a temporary file being written
+ * is removed), unless the table is already in place. Only
+ * async-signal-safe calls here. */
+static void on_signal(int sig)
+{
+    (void)sig;
+    if (planning && !stop_flag) {
+        static const char m[] = "capplan whatif: interrupted: writing the rows known "
+                                "(interrupt again to quit without a table)\n";
+        stop_flag = 1;
+        say(m, sizeof m - 1);
+        return;
+    }
+    if (cp_write_file_abandon() > writes_before && planning)
+        return;
+    static const char m[] = "capplan whatif: interrupted: no table written\n";
+    say(m, sizeof m - 1);
+    _exit(130);
+}
+
+static void log_line(void *arg, const char *line)
+{
+    (void)arg;
+    fprintf(stderr, "capplan: %s\n", line);
+}
+
+static void row_done(void *arg, const cp_whatif_row *r)
+{
+    (void)arg;
+    if (isnan(r->total))
+        fprintf(stderr, "capplan: whatif: %s: %s\n", r->name, r->status);
+    else
+        fprintf(stderr, "capplan: whatif: %s: %s, total $%.2f\n", r->name, r->status, r->total);
+}
+
+/* The scenario file into memory (cp_scenarios_parse takes a buffer). */
+static int read_file(const char *path, char **text, size_t *len, cp_diags *d)
+{
+    cp_pos p = {path, 0, 0};
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return cp_diags_add(d, CP_ERR_INPUT, p, "cannot open: %s", strerror(errno));
+    size_t cap = 65536, n = 0;
+    char *buf = cp_malloc(cap);
+    int rc = CP_OK;
+    while (buf) {
+        if (n == cap) {
+            if ((long)cap >= CP_YAML_MAX_FILE_BYTES) {
+                rc = cp_diags_add(d, CP_ERR_INPUT, p, "file is larger than %ld MiB",
+                                  CP_YAML_MAX_FILE_BYTES / (1024 * 1024));
+                break;
+            }
+            char *nb = cp_reallocarray(buf, cap * 2, 1);
+            if (!nb)
+                break;
+            buf = nb;
+            cap *= 2;
+        }
+        size_t got = fread(buf + n, 1, cap - n, f);
+        n += got;
+        if (got == 0) {
+            if (ferror(f))
+                rc = cp_diags_add(d, CP_ERR_INPUT, p, "cannot read: %s", strerror(errno));
+            fclose(f);
+            f = NULL;
+            if (rc == CP_OK) {
+                *text = buf;
+                *len = n;
+                return CP_OK;
+            }
+            break;
+        }
+    }
+    if (f)
+        fclose(f);
+    if (!buf || rc == CP_OK)
+        rc = cp_diags_add(d, CP_ERR_NOMEM, cp_pos_none(), "out of memory");
+    cp_free(buf);
+    return rc;
+}
+
+static int emit_inputs(const cp_whatif *w, const char *dir, cp_err *err)
+{
+    if (mkdir(dir, 0777) != 0 && errno != EEXIST)
+        return cp_err_set(err, CP_ERR_IO, cp_pos_none(), "cannot create '%s': %s", dir,
+                          strerror(errno));
+    cp_buf b, path;
+    cp_buf_init(&b);
+    cp_buf_init(&path);
+    int rc = CP_OK;
+    for (int i = 0; i < cp_whatif_count(w) && rc == CP_OK; i++) {
+        const char *name = cp_whatif_name(w, i);
+        cp_buf_reset(&b);
+        cp_buf_reset(&path);
+        cp_buf_printf(&b, "# capplan whatif: %s input; `capplan plan` reads it as it is\n",
+                      i ? "scenario '" : "the merged (baseline)");
+        if (i) { /* the name may hold characters a printf format would not */
+            b.len -= strlen(" input; `capplan plan` reads it as it is\n");
+            b.s[b.len] = '\0';
+            cp_buf_puts(&b, name);
+            cp_buf_puts(&b, "' input; `capplan plan` reads it as it is\n");
+        }
+        cp_buf_printf(&path, "%s/%s.yaml", dir, name);
+        if (!cp_buf_ok(&path))
+            rc = cp_err_nomem(err);
+        else if ((rc = cp_whatif_emit(w, i, &b, err)) == CP_OK)
+            rc = cp_write_file_atomic(path.s, b.s, b.len, err);
+    }
+    cp_buf_release(&b);
+    cp_buf_release(&path);
+    return rc;
+}
+
+/* Reads the input files into trees and checks them as `plan` would; on
+ * failure prints every error and returns 2. */
+static int load_inputs(char *const *paths, int n, cp_node ***roots_out, cp_diags *d)
+{
+    if (n == 0) {
+        fprintf(stderr, "capplan whatif: no input files (see 'capplan whatif --help')\n");
+        return 2;
+    }
+    cp_node **roots = cp_calloc((size_t)n, sizeof *roots);
+    if (!roots) {
+        fprintf(stderr, "capplan whatif: out of memory\n");
+        return 1;
+    }
+    *roots_out = roots;
+    for (int i = 0; i < n; i++)
+        cp_yaml_load_file(paths[i], &roots[i], d);
+    if (d->worst == CP_OK) {
+        cp_input *in = NULL;
+        if (cp_input_from_trees(roots, n, &in, d) == CP_OK)
+            cp_input_free(in);
+    }
+    if (d->worst != CP_OK) {
+        cp_diags_print(d, stderr);
+        return d->worst == CP_ERR_NOMEM ? 1 : 2;
+    }
+    return 0;
+}
+
+int cp_cmd_whatif(int argc, char **argv)
+{
+    enum { O_FORMAT = 256, O_SCEN, O_EMIT, O_REPORT, O_HELP };
+    static const struct option longopts[] = {
+        {"format", required_argument, NULL, O_FORMAT}, {"scenarios", required_argument, NULL, O_SCEN},
+        {"emit-inputs", required_argument, NULL, O_EMIT}, {"report", required_argument, NULL, O_REPORT},
+        {"jobs", required_argument, NULL, 'j'}, {"help", no_argument, NULL, O_HELP},
+        CP_PLAN_LONGOPTS, {NULL, 0, NULL, 0}};
+    cp_plan_opts po;
+    cp_plan_opts_init(&po);
+    cp_whatif_format fmt = CP_WHATIF_MD;
+    const char *out_path = NULL, *scen_path = NULL, *emit_dir = NULL, *report_path = NULL;
+    long jobs = 1;
+    optind = 0;
+    opterr = 0;
+    int c;
+    while ((c = getopt_long(argc, argv, "+o:j:hq", longopts, NULL)) != -1) {
+        switch (c) {
+        case 'o':
+            out_path = optarg;
+            break;
+        case 'h':
+        case O_HELP:
+            fputs(whatif_help, stdout);
+            return 0;
+        case O_FORMAT:
+            if (!strcmp(optarg, "md"))
+                fmt = CP_WHATIF_MD;
+            else if (!strcmp(optarg, "csv"))
+                fmt = CP_WHATIF_CSV;
+            else if (!strcmp(optarg, "json"))
+                fmt = CP_WHATIF_JSON;
+            else {
+                fprintf(stderr, "capplan whatif: --format must be md, csv or json, got '%s'\n", optarg);
+                return 2;
+            }
+            break;
+        case O_SCEN:
+            scen_path = optarg;
+            break;
+        case O_EMIT:
+            emit_dir = optarg;
+            break;
+        case O_REPORT:
+            report_path = optarg;
+            break;
+        case 'j':
+            if (!cp_cli_long("whatif", "-j", optarg, 1, 64, &jobs))
+                return 2;
+            break;
+        default:
+            switch (cp_plan_opts_parse(&po, "whatif", c, optarg)) {
+            case 1:
+                break;
+            case 0:
+                fprintf(stderr, "capplan whatif: unknown or incomplete option '%s'\n%s",
+                        argv[optind - 1], whatif_help);
+                return 2;
+            default:
+                return 2;
+            }
+        }
+    }
+    if (!cp_plan_opts_finish(&po, "whatif"))
+        return 2;
+    if (po.so.export_lp) {
+        fprintf(stderr, "capplan whatif: --export-lp is for one plan: write the inputs with "
+                        "--emit-inputs DIR and run 'capplan plan --export-lp' on one of them\n");
+        return 2;
+    }
+    if (!scen_path) {
+        fprintf(stderr, "capplan whatif: --scenarios FILE is required (see 'capplan whatif --help')\n");
+        return 2;
+    }
+    int status = 0, n_in = argc - optind;
+    cp_node **roots = NULL;
+    cp_scenarios *sc = NULL;
+    cp_whatif *w = NULL;
+    cp_whatif_table *t = NULL;
+    char *text = NULL;
+    size_t len = 0;
+    cp_err err;
+    cp_err_init(&err);
+    cp_buf out;
+    cp_buf_init(&out);
+    struct sigaction sa, old_int, old_term;
+    stop_flag = planning = 0;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_signal;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, &old_int);
+    sigaction(SIGTERM, &sa, &old_term);
+    cp_diags *d = cp_malloc(sizeof *d);
+    if (!d) {
+        fprintf(stderr, "capplan whatif: out of memory\n");
+        status = 1;
+        goto done;
+    }
+    cp_diags_init(d);
+    if ((status = load_inputs(argv + optind, n_in, &roots, d)))
+        goto done;
+    if (read_file(scen_path, &text, &len, d) || cp_scenarios_parse(scen_path, text, len, &sc, d) ||
+        cp_whatif_prepare(roots, n_in, sc, &w, d)) {
+        cp_diags_print(d, stderr);
+        status = d->worst == CP_ERR_NOMEM ? 1 : 2;
+        goto done;
+    }
+    if (emit_dir && emit_inputs(w, emit_dir, &err))
+        goto fail;
+    writes_before = cp_write_file_abandon(); /* nothing pending here: just the count */
+    planning = 1;
+    po.so.stop = &stop_flag;
+    po.so.progress = po.progress;
+    if (po.progress)
+        po.so.log = log_line;
+    cp_whatif_run_opts ro = {po.ops, &po.so, (int)jobs, po.progress ? row_done : NULL, NULL};
+    if (cp_whatif_run(w, &ro, &t, &err))
+        goto fail;
+    if (cp_whatif_table_write(t, fmt, &out, &err) ||
+        cp_write_file_atomic(out_path, out.s, out.len, &err))
+        goto fail;
+    if (report_path) {
+        cp_buf_reset(&out);
+        /* planner/report_whatif.c is being written: wired when it lands */
+        cp_err_set(&err, CP_ERR_INPUT, cp_pos_none(), "--report: the what-if page is not built yet");
+        goto fail;
+    }
+    status = stop_flag ? 130 : 0;
+    if (stop_flag)
+        fprintf(stderr, "capplan whatif: interrupted; unfinished rows are marked 'interrupted'\n");
+    goto done;
+fail:
+    cp_err_print(&err, stderr);
+    status = err.code == CP_ERR_INPUT ? 2 : 1;
+done:
+    sigaction(SIGINT, &old_int, NULL);
+    sigaction(SIGTERM, &old_term, NULL);
+    cp_buf_release(&out);
+    cp_whatif_table_free(t);
+    cp_whatif_free(w);
+    cp_scenarios_free(sc);
+    cp_free(text);
+    for (int i = 0; roots && i < n_in; i++)
+        cp_node_free(roots[i]);
+    cp_free(roots);
+    cp_free(d);
+    return status;
+}

@@ -1,0 +1,74 @@
+/*
+ * Shared by the what-if files: the parsed scenarios (whatif_scen.c), tree
+ * editing (whatif_tree.c), applying changes (whatif_apply.c), the runner
+ * (whatif_run.c) and the table writers (whatif_table.c).
+ */
+#ifndef CP_WHATIF_INTERNAL_H
+#define CP_WHATIF_INTERNAL_H
+
+#include "cp_whatif.h"
+#include "cp_yaml.h"
+
+typedef enum { WI_SET, WI_SCALE, WI_ADD } wi_op;
+
+/* The entity kinds a path, `remove` or `add` may name, in SPEC order. */
+enum { WI_SITES, WI_ACCELS, WI_POOLS, WI_OFFERS, WI_JOBS, WI_KINDS };
+extern const char *const wi_kind_keys[WI_KINDS];
+int wi_kind_find(const char *key); /* -1 when not a kind */
+
+typedef struct wi_change {
+    const cp_node *path;  /* the path scalar (borrowed from the scenario tree) */
+    wi_op op;
+    const cp_node *value; /* the value node (borrowed) */
+    double num;           /* scale and add: the value as a number */
+} wi_change;
+
+typedef struct wi_named {
+    int kind;
+    const cp_node *node; /* remove: the name scalar; add: the entity */
+} wi_named;
+
+typedef struct wi_scenario {
+    char *name;
+    cp_pos pos;          /* its `name` (or, for a sweep, the swept value) */
+    wi_change *changes;  /* a sweep's change comes last */
+    int n_changes;
+    wi_named *removes;
+    int n_removes;
+    wi_named *adds;
+    int n_adds;
+    char *sweep;         /* the sweep's scenario name, NULL when not a sweep */
+    double sweep_value;  /* NAN when the swept value is not a number */
+} wi_scenario;
+
+struct cp_scenarios {
+    cp_node *tree; /* owns every node the scenarios point at */
+    wi_scenario *v;
+    int n;
+};
+
+/* ---- trees (whatif_tree.c) -------------------------------------------- */
+/* Deep copy (positions kept); NULL on out of memory. */
+cp_node *wi_clone(const cp_node *n);
+cp_node *wi_scalar_new(const char *text, bool quoted, cp_pos pos);
+cp_node *wi_coll_new(cp_node_kind kind, cp_pos pos);
+/* Appends to a sequence (item) or mapping (key, value): takes ownership
+ * of the new nodes, also on failure. Returns CP_OK or CP_ERR_NOMEM. */
+int wi_seq_push(cp_node *seq, cp_node *item);
+int wi_map_put(cp_node *map, cp_node *key, cp_node *value);
+/* Address of the value of `key` in `map`, NULL when absent. */
+cp_node **wi_map_slot(cp_node *map, const char *key);
+/* Removes and frees item i of a sequence. */
+void wi_seq_delete(cp_node *seq, size_t i);
+/* The text of an entity's `name` scalar, NULL when it has none. */
+const char *wi_entity_name(const cp_node *entity);
+
+/* ---- applying a scenario (whatif_apply.c) ----------------------------- */
+/* Merges the input roots into one new root (horizon, objective, then the
+ * kinds; scenarios and version left out). */
+int wi_merge(cp_node *const *roots, int n_roots, cp_node **out);
+/* Applies scenario s to `root` (the merged tree, edited in place). Errors
+ * (matches nothing, not a number, no such name) go to d. */
+int wi_apply(cp_node *root, const wi_scenario *s, cp_diags *d);
+
+#endif

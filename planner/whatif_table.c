@@ -1,0 +1,222 @@
+/*
+ * The what-if table in three formats, rows in scenario order:
+ *  - md: a Markdown table for people (costs to the cent, energy, carbon
+ *    and hours to one decimal, shares and deltas in percent), then the
+ *    errors of invalid scenarios as a list below it;
+ *  - csv: one record per row, numbers in full precision (cp_fmt_num, so
+ *    they read back exactly), empty cells where there is no value;
+ *  - json: the same figures as the csv, null where there is no value.
+ * Nothing in the table depends on timing, so it is byte-stable.
+ */
+#include "whatif_internal.h"
+
+#include "cp_out.h"
+
+#include <math.h>
+#include <string.h>
+
+static void md_cell(cp_buf *b, const char *s)
+{
+    cp_buf_puts(b, " ");
+    for (; *s; s++) {
+        if (*s == '|' || *s == '\\')
+            cp_buf_putc(b, '\\');
+        cp_buf_putc(b, *s == '\n' || *s == '\r' ? ' ' : *s);
+    }
+    cp_buf_puts(b, " |");
+}
+
+static void md_num(cp_buf *b, double v, int decimals, const char *suffix, bool sign)
+{
+    if (isnan(v)) {
+        cp_buf_puts(b, " - |");
+        return;
+    }
+    if (fabs(v) < 0.5 * pow(10, -decimals))
+        v = 0; /* no "-0.00" */
+    cp_buf_printf(b, sign ? " %+.*f%s |" : " %.*f%s |", decimals, v, suffix);
+}
+
+static void write_md(const cp_whatif_table *t, cp_buf *b)
+{
+    cp_buf_puts(b, "| scenario | status | total $ | cloud $ | energy $ | carbon $ | penalty $ | kWh | kg CO2 | dropped |");
+    for (int a = 0; a < t->n_acc; a++)
+        cp_buf_printf(b, " %s h on-prem | %s h cloud |", t->acc_names[a], t->acc_names[a]);
+    cp_buf_puts(b, " spot share | delta $ | delta % |\n|---|---|");
+    for (int k = 0; k < 13 + 2 * t->n_acc - 2; k++)
+        cp_buf_puts(b, "---:|");
+    cp_buf_putc(b, '\n');
+    int invalid = 0;
+    for (int i = 0; i < t->n_rows; i++) {
+        const cp_whatif_row *r = &t->rows[i];
+        cp_buf_putc(b, '|');
+        md_cell(b, r->name);
+        md_cell(b, r->status);
+        md_num(b, r->total, 2, "", false);
+        md_num(b, r->cloud, 2, "", false);
+        md_num(b, r->energy, 2, "", false);
+        md_num(b, r->carbon, 2, "", false);
+        md_num(b, r->penalty, 2, "", false);
+        md_num(b, r->kwh, 1, "", false);
+        md_num(b, r->kg_co2, 1, "", false);
+        if (r->dropped < 0)
+            cp_buf_puts(b, " - |");
+        else
+            cp_buf_printf(b, " %d |", r->dropped);
+        for (int a = 0; a < t->n_acc; a++) {
+            md_num(b, r->acc_hours_onprem[a], 1, "", false);
+            md_num(b, r->acc_hours_cloud[a], 1, "", false);
+        }
+        md_num(b, r->spot_share * 100, 1, "%", false);
+        md_num(b, i ? r->delta : NAN, 2, "", true);
+        md_num(b, i ? r->delta_pct : NAN, 1, "%", true);
+        cp_buf_putc(b, '\n');
+        invalid += r->error != NULL;
+    }
+    if (!invalid)
+        return;
+    cp_buf_puts(b, "\nInvalid scenarios:\n\n");
+    for (int i = 0; i < t->n_rows; i++)
+        if (t->rows[i].error)
+            cp_buf_printf(b, "- %s: %s\n", t->rows[i].name, t->rows[i].error);
+}
+
+static void csv_field(cp_buf *b, const char *s)
+{
+    if (!s)
+        return;
+    if (!strpbrk(s, ",\"\n\r")) {
+        cp_buf_puts(b, s);
+        return;
+    }
+    cp_buf_putc(b, '"');
+    for (; *s; s++) {
+        if (*s == '"')
+            cp_buf_putc(b, '"');
+        cp_buf_putc(b, *s);
+    }
+    cp_buf_putc(b, '"');
+}
+
+static void csv_num(cp_buf *b, double v)
+{
+    cp_buf_putc(b, ',');
+    if (!isnan(v))
+        cp_buf_num(b, v);
+}
+
+static void write_csv(const cp_whatif_table *t, cp_buf *b)
+{
+    cp_buf_puts(b, "name,status,total,cloud,energy,carbon,penalty,energy_kwh,carbon_kg,dropped");
+    for (int a = 0; a < t->n_acc; a++) {
+        cp_buf_puts(b, ",");
+        cp_buf_printf(b, "acc_hours_on_prem:%s", t->acc_names[a]);
+        cp_buf_puts(b, ",");
+        cp_buf_printf(b, "acc_hours_cloud:%s", t->acc_names[a]);
+    }
+    cp_buf_puts(b, ",spot_share,delta,delta_pct,sweep,sweep_value,error\n");
+    for (int i = 0; i < t->n_rows; i++) {
+        const cp_whatif_row *r = &t->rows[i];
+        csv_field(b, r->name);
+        cp_buf_putc(b, ',');
+        csv_field(b, r->status);
+        csv_num(b, r->total);
+        csv_num(b, r->cloud);
+        csv_num(b, r->energy);
+        csv_num(b, r->carbon);
+        csv_num(b, r->penalty);
+        csv_num(b, r->kwh);
+        csv_num(b, r->kg_co2);
+        csv_num(b, r->dropped < 0 ? NAN : r->dropped);
+        for (int a = 0; a < t->n_acc; a++) {
+            csv_num(b, r->acc_hours_onprem[a]);
+            csv_num(b, r->acc_hours_cloud[a]);
+        }
+        csv_num(b, r->spot_share);
+        csv_num(b, r->delta);
+        csv_num(b, r->delta_pct);
+        cp_buf_putc(b, ',');
+        csv_field(b, r->sweep);
+        csv_num(b, r->sweep ? r->sweep_value : NAN);
+        cp_buf_putc(b, ',');
+        csv_field(b, r->error);
+        cp_buf_putc(b, '\n');
+    }
+}
+
+static void json_num(cp_out *o, const char *key, double v)
+{
+    cp_out_key(o, key);
+    cp_out_num(o, v); /* NAN is null */
+}
+
+static bool write_json(const cp_whatif_table *t, cp_buf *b)
+{
+    cp_out *o = cp_out_new(CP_OUT_JSON, b);
+    if (!o)
+        return false;
+    cp_out_map(o);
+    cp_out_key(o, "capplan_whatif");
+    cp_out_int(o, 1);
+    cp_out_key(o, "accelerators");
+    cp_out_seq(o, true);
+    for (int a = 0; a < t->n_acc; a++)
+        cp_out_str(o, t->acc_names[a]);
+    cp_out_end(o);
+    cp_out_key(o, "rows");
+    cp_out_seq(o, false);
+    for (int i = 0; i < t->n_rows; i++) {
+        const cp_whatif_row *r = &t->rows[i];
+        cp_out_map(o);
+        cp_out_key(o, "name");
+        cp_out_str(o, r->name);
+        cp_out_key(o, "status");
+        cp_out_str(o, r->status);
+        if (r->sweep) {
+            cp_out_key(o, "sweep");
+            cp_out_str(o, r->sweep);
+            json_num(o, "sweep_value", r->sweep_value);
+        }
+        json_num(o, "total", r->total);
+        json_num(o, "cloud", r->cloud);
+        json_num(o, "energy", r->energy);
+        json_num(o, "carbon", r->carbon);
+        json_num(o, "penalty", r->penalty);
+        json_num(o, "energy_kwh", r->kwh);
+        json_num(o, "carbon_kg", r->kg_co2);
+        json_num(o, "dropped", r->dropped < 0 ? NAN : r->dropped);
+        cp_out_key(o, "accelerator_hours");
+        cp_out_map(o);
+        for (int a = 0; a < t->n_acc; a++) {
+            cp_out_key(o, t->acc_names[a]);
+            cp_out_map(o);
+            json_num(o, "on_prem", r->acc_hours_onprem[a]);
+            json_num(o, "cloud", r->acc_hours_cloud[a]);
+            cp_out_end(o);
+        }
+        cp_out_end(o);
+        json_num(o, "spot_share", r->spot_share);
+        json_num(o, "delta", r->delta);
+        json_num(o, "delta_pct", r->delta_pct);
+        if (r->error) {
+            cp_out_key(o, "error");
+            cp_out_str(o, r->error);
+        }
+        cp_out_end(o);
+    }
+    cp_out_end(o);
+    cp_out_end(o);
+    return cp_out_finish(o);
+}
+
+int cp_whatif_table_write(const cp_whatif_table *t, cp_whatif_format f, cp_buf *out, cp_err *err)
+{
+    bool ok = true;
+    if (f == CP_WHATIF_MD)
+        write_md(t, out);
+    else if (f == CP_WHATIF_CSV)
+        write_csv(t, out);
+    else
+        ok = write_json(t, out);
+    return ok && cp_buf_ok(out) ? CP_OK : cp_err_nomem(err);
+}
