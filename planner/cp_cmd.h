@@ -17,8 +17,10 @@ typedef struct cp_command {
 int cp_cmd_check(int argc, char **argv);
 int cp_cmd_plan(int argc, char **argv);
 int cp_cmd_verify(int argc, char **argv);
+int cp_cmd_whatif(int argc, char **argv);
 int cp_cmd_fit(int argc, char **argv);
 int cp_cmd_import(int argc, char **argv);
+int cp_cmd_report(int argc, char **argv);
 
 extern const cp_command cp_commands[];
 const cp_command *cp_command_find(const char *name);

@@ -1,0 +1,350 @@
+/*
+ * The plan report page (cp_report.h): header with status, totals and the
+ * verify verdict, the cost breakdown, then the charts (report_gantt.c,
+ * report_charts.c) and tables of markets, sites and jobs. The page is
+ * built in one cp_buf; out-of-memory is checked once at the end.
+ */
+#include "cp_report.h"
+
+#include "cp_alloc.h"
+#include "cp_verify.h"
+#include "report_internal.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+void cp_report_opts_init(cp_report_opts *o)
+{
+    o->in = NULL;
+    o->plan_name = NULL;
+}
+
+/* ---- header ----------------------------------------------------------------- */
+
+static void card(cp_buf *b, const char *label, const char *value, const char *cls)
+{
+    cp_buf_puts(b, "<div class=\"card\"><span>");
+    cp_svg_esc(b, label);
+    cp_buf_puts(b, "</span><b");
+    if (cls)
+        cp_buf_printf(b, " class=\"%s\"", cls);
+    cp_buf_putc(b, '>');
+    cp_svg_esc(b, value);
+    cp_buf_puts(b, "</b></div>\n");
+}
+
+static void money_card(cp_buf *b, const char *label, double v)
+{
+    char s[64];
+    cp_svg_money(s, sizeof s, v);
+    card(b, label, s, NULL);
+}
+
+static void run_verify(rp_plan *p, const cp_node *root)
+{
+    cp_verify_report rep;
+    cp_verify_report_init(&rep);
+    cp_err err;
+    cp_err_init(&err);
+    if (cp_verify_plan(p->in, root, &rep, &err) == CP_OK) {
+        p->verify_n = rep.n;
+        for (int i = 0; i < rep.n && i < RP_VIOL_SHOWN; i++) {
+            cp_buf m;
+            cp_buf_init(&m);
+            cp_buf_printf(&m, "%d:%d: %s", rep.items[i].pos.line, rep.items[i].pos.col,
+                          rep.items[i].msg);
+            p->verify_msg[i] = cp_buf_detach(&m);
+        }
+    }
+    cp_verify_report_release(&rep);
+}
+
+static void header(cp_buf *b, const rp_plan *p)
+{
+    cp_buf_puts(b, "<header>\n<h1>capplan plan report</h1>\n<p class=\"sub\">");
+    cp_svg_esc(b, p->file ? p->file : "plan");
+    char hq[48], tq[48];
+    cp_svg_qty(hq, sizeof hq, p->h);
+    cp_svg_qty(tq, sizeof tq, p->T * p->h);
+    cp_buf_printf(b, " \xC2\xB7 horizon %d slot%s of %s h (%s h)", p->T, p->T == 1 ? "" : "s", hq, tq);
+    if (!strcmp(p->h_from, "assumed"))
+        cp_buf_puts(b, ", slot length assumed");
+    char clock[300];
+    if (rp_clock_describe(p, clock, sizeof clock)) {
+        cp_buf_puts(b, " \xC2\xB7 ");
+        cp_svg_esc(b, clock);
+    }
+    cp_buf_printf(b, " \xC2\xB7 %s</p>\n", p->in ? "drawn with the inputs" : "drawn from the plan file alone");
+    cp_buf_puts(b, "<div class=\"cards\">\n");
+    const char *st = p->status;
+    card(b, "status", st, !strcmp(st, "optimal") ? "ok" : !strcmp(st, "feasible") ? "warn" : "bad");
+    if (p->has_totals) {
+        money_card(b, "total cost", p->total);
+        money_card(b, "cloud", p->cloud);
+        money_card(b, "energy", p->energy);
+        money_card(b, "carbon", p->carbon);
+        money_card(b, "drop penalties", p->penalty);
+    }
+    char s[96];
+    snprintf(s, sizeof s, "%d of %d", p->n_sched, p->n_jobs);
+    card(b, "jobs scheduled", s, p->n_dropped ? "warn" : NULL);
+    if (p->has_totals && !isnan(p->energy_kwh)) {
+        cp_svg_qty(s, sizeof s, p->energy_kwh);
+        strcat(s, " kWh");
+        card(b, "on-prem energy", s, NULL);
+    }
+    if (p->has_totals && !isnan(p->carbon_kg)) {
+        cp_svg_qty(s, sizeof s, p->carbon_kg);
+        strcat(s, " kg");
+        card(b, "CO\xE2\x82\x82", s, NULL);
+    }
+    if (p->method) {
+        cp_buf m;
+        cp_buf_init(&m);
+        cp_buf_puts(&m, p->method);
+        if (!isnan(p->gap)) {
+            char g[48];
+            cp_svg_fixed(g, sizeof g, 100 * p->gap, 2);
+            cp_buf_printf(&m, ", gap %s %%", g);
+        }
+        card(b, "solver", m.s, NULL);
+        cp_buf_release(&m);
+    }
+    cp_buf_puts(b, "</div>\n");
+    if (p->verify_n == 0) {
+        cp_buf_puts(b, "<p class=\"ok\">capplan verify against the inputs: OK (feasible, "
+                       "and every number re-costed)</p>\n");
+    } else if (p->verify_n > 0) {
+        cp_buf_printf(b, "<p class=\"bad\">capplan verify against the inputs: %d violation%s</p>\n<ul>\n",
+                      p->verify_n, p->verify_n == 1 ? "" : "s");
+        for (int i = 0; i < RP_VIOL_SHOWN && p->verify_msg[i]; i++) {
+            cp_buf_puts(b, "<li>");
+            cp_svg_esc(b, p->verify_msg[i]);
+            cp_buf_puts(b, "</li>\n");
+        }
+        cp_buf_puts(b, "</ul>\n");
+    }
+    if (p->reason) {
+        cp_buf_puts(b, "<p class=\"bad\">");
+        cp_svg_esc(b, p->reason);
+        cp_buf_puts(b, "</p>\n");
+    }
+    if (p->note) {
+        cp_buf_puts(b, "<p class=\"note\">Note from the planner: ");
+        cp_svg_esc(b, p->note);
+        cp_buf_puts(b, "</p>\n");
+    }
+    cp_buf_puts(b, "</header>\n");
+}
+
+/* ---- costs ------------------------------------------------------------------- */
+
+void rp_costs(cp_buf *b, const rp_plan *p)
+{
+    static const char *const part[4] = {"cloud", "energy", "carbon", "drop penalties"};
+    static const char *const color[4] = {"#4e79a7", "#f28e2b", "#59a14f", "#e15759"};
+    double v[4] = {p->cloud, p->energy, p->carbon, p->penalty};
+    cp_html_section(b, "costs", "Cost breakdown");
+    double sum = 0;
+    for (int i = 0; i < 4; i++)
+        sum += v[i] > 0 ? v[i] : 0;
+    const double top = 26, bh = 30, width = RP_WIDTH;
+    cp_scale sx = {0, cp_nice_ceil(sum), RP_LEFT, width - RP_RIGHT};
+    cp_ticks t;
+    cp_ticks_nice(&t, 0, sx.d1, 8, false);
+    cp_svg_open(b, width, top + bh + 50, "Stacked bar of the total cost by part");
+    cp_legend_item it[4];
+    for (int i = 0; i < 4; i++)
+        it[i] = (cp_legend_item){color[i], part[i], false};
+    cp_svg_legend(b, RP_LEFT, 4, width - RP_LEFT - RP_RIGHT, it, 4);
+    cp_svg_axis_x(b, &sx, top + bh + 4, top + bh + 4, &t, "US dollars");
+    char tot[64];
+    cp_svg_money(tot, sizeof tot, p->total);
+    cp_svg_text(b, RP_LEFT - 10, top + bh / 2 + 4, "end", "atitle", tot);
+    double acc = 0;
+    for (int i = 0; i < 4; i++) {
+        if (!(v[i] > 0))
+            continue;
+        double x0 = cp_scale_at(&sx, acc), x1 = cp_scale_at(&sx, acc + v[i]);
+        char m[64], title[160];
+        cp_svg_money(m, sizeof m, v[i]);
+        snprintf(title, sizeof title, "%s: %s", part[i], m);
+        cp_svg_rect(b, x0, top, x1 - x0, bh, color[i], "bar", title);
+        if (x1 - x0 > 6.3 * (double)strlen(m) + 8)
+            cp_svg_text(b, x0 + 4, top + bh / 2 + 4, "start", "in", m);
+        acc += v[i];
+    }
+    cp_svg_close(b);
+    cp_buf_puts(b, "<table>\n<tr><th>part</th><th class=\"n\">US dollars</th><th class=\"n\">share</th></tr>\n");
+    for (int i = 0; i < 4; i++) {
+        char m[64], s[48];
+        cp_svg_money(m, sizeof m, v[i]);
+        cp_svg_fixed(s, sizeof s, p->total > 0 ? 100 * v[i] / p->total : 0, 1);
+        cp_buf_printf(b, "<tr><td>%s</td><td class=\"n\">%s</td><td class=\"n\">%s %%</td></tr>\n",
+                      part[i], m, s);
+    }
+    char m[64];
+    cp_svg_money(m, sizeof m, p->total);
+    cp_buf_printf(b, "<tr><th>total</th><th class=\"n\">%s</th><th class=\"n\">100.0 %%</th></tr>\n</table>\n", m);
+    cp_html_section_end(b);
+}
+
+/* ---- tables -------------------------------------------------------------------- */
+
+static void td_text(cp_buf *b, const char *s)
+{
+    cp_buf_puts(b, "<td>");
+    cp_svg_esc(b, s);
+    cp_buf_puts(b, "</td>");
+}
+
+static void td_num(cp_buf *b, double v, const char *unit)
+{
+    char s[64];
+    if (isnan(v)) {
+        cp_buf_puts(b, "<td class=\"n\"></td>");
+        return;
+    }
+    cp_svg_qty(s, sizeof s, v);
+    cp_buf_printf(b, "<td class=\"n\">%s%s</td>", s, unit);
+}
+
+static void td_money(cp_buf *b, double v)
+{
+    char s[64];
+    cp_svg_money(s, sizeof s, v);
+    cp_buf_printf(b, "<td class=\"n\">%s</td>", isnan(v) ? "" : s);
+}
+
+static void tables(cp_buf *b, const rp_plan *p)
+{
+    if (p->n_markets) {
+        cp_html_section(b, "markets", "Cloud markets");
+        cp_buf_puts(b, "<table>\n<tr><th>market</th><th>kind</th><th class=\"n\">instance-hours</th>"
+                       "<th class=\"n\">peak instances</th><th class=\"n\">cost</th></tr>\n");
+        for (int i = 0; i < p->n_markets; i++) {
+            const rp_market *m = &p->markets[i];
+            double ih = 0, peak = 0;
+            for (int t = 0; t < p->T; t++) {
+                ih += m->y[t] * p->h;
+                peak = fmax(peak, m->y[t]);
+            }
+            cp_buf_puts(b, "<tr>");
+            td_text(b, m->name);
+            td_text(b, m->market == RP_SPOT ? "spot" : "on-demand");
+            td_num(b, ih, "");
+            td_num(b, peak, "");
+            td_money(b, m->cost);
+            cp_buf_puts(b, "</tr>\n");
+        }
+        cp_buf_puts(b, "</table>\n");
+        cp_html_section_end(b);
+    }
+    if (p->n_sites) {
+        cp_html_section(b, "sites", "Sites");
+        cp_buf_puts(b, "<table>\n<tr><th>site</th><th class=\"n\">energy</th><th class=\"n\">CO\xE2\x82\x82</th>"
+                       "<th class=\"n\">peak power</th><th class=\"n\">lowest cap</th></tr>\n");
+        for (int i = 0; i < p->n_sites; i++) {
+            const rp_site *s = &p->sites[i];
+            double peak = 0, cap = NAN;
+            for (int t = 0; t < p->T; t++)
+                peak = fmax(peak, s->power_kw[t]);
+            if (s->in_site >= 0 && p->in->sites[s->in_site].power_cap_kw.set)
+                for (int t = 0; t < p->T; t++) {
+                    double c = cp_series_at(&p->in->sites[s->in_site].power_cap_kw, t);
+                    cap = isnan(cap) || c < cap ? c : cap;
+                }
+            cp_buf_puts(b, "<tr>");
+            td_text(b, s->name);
+            td_num(b, s->energy_kwh, " kWh");
+            td_num(b, s->carbon_kg, " kg");
+            td_num(b, peak, " kW");
+            td_num(b, cap, " kW");
+            cp_buf_puts(b, "</tr>\n");
+        }
+        cp_buf_puts(b, "</table>\n");
+        cp_html_section_end(b);
+    }
+    if (p->n_dropped) {
+        cp_html_section(b, "dropped", "Dropped jobs");
+        cp_buf_puts(b, "<table>\n<tr><th>job</th><th>reason</th></tr>\n");
+        for (int i = 0; i < p->n_jobs; i++) {
+            const rp_job *j = &p->jobs[i];
+            if (j->scheduled || !j->name)
+                continue;
+            cp_buf_puts(b, "<tr>");
+            td_text(b, j->name);
+            td_text(b, j->reason ? j->reason : "");
+            cp_buf_puts(b, "</tr>\n");
+        }
+        cp_buf_puts(b, "</table>\n");
+        cp_html_section_end(b);
+    }
+    if (p->n_sched) {
+        cp_html_section(b, "jobs", "Scheduled jobs");
+        cp_buf_printf(b, "<details>\n<summary>the %d scheduled jobs as a table</summary>\n", p->n_sched);
+        cp_buf_puts(b, "<table>\n<tr><th>job</th><th>kind</th><th>resource</th><th>market</th>"
+                       "<th class=\"n\">count</th><th class=\"n\">CPUs</th><th class=\"n\">memory</th>"
+                       "<th class=\"n\">start h</th><th class=\"n\">end h</th><th class=\"n\">energy</th></tr>\n");
+        for (int i = 0; i < p->n_jobs; i++) {
+            const rp_job *j = &p->jobs[i];
+            if (!j->scheduled)
+                continue;
+            cp_buf_puts(b, "<tr>");
+            td_text(b, j->name);
+            td_text(b, j->kind == CP_JOB_TRAINING ? "training" : j->kind == CP_JOB_DATAFLOW ? "dataflow" : "");
+            td_text(b, j->resource);
+            td_text(b, rp_market_name(j->market));
+            td_num(b, j->count, "");
+            td_num(b, j->cpus, "");
+            td_num(b, j->memory_gb, " GB");
+            td_num(b, j->start_hour, "");
+            td_num(b, j->end_hour, "");
+            td_num(b, j->market == RP_POOL ? j->energy_kwh : NAN, " kWh");
+            cp_buf_puts(b, "</tr>\n");
+        }
+        cp_buf_puts(b, "</table>\n</details>\n");
+        cp_html_section_end(b);
+    }
+}
+
+int cp_report_plan_html(const cp_node *plan, const cp_report_opts *o, cp_buf *out, cp_diags *d)
+{
+    rp_plan p;
+    memset(&p, 0, sizeof p);
+    int rc = rp_read(&p, plan, o->in, d);
+    if (rc) {
+        rp_release(&p);
+        return rc;
+    }
+    p.file = o->plan_name;
+    bool infeasible = !strcmp(p.status, "infeasible");
+    if (p.in && !infeasible)
+        run_verify(&p, plan);
+    cp_buf title;
+    cp_buf_init(&title);
+    cp_buf_printf(&title, "capplan report: %s", p.file ? p.file : "plan");
+    cp_html_begin(out, title.s);
+    cp_buf_release(&title);
+    header(out, &p);
+    if (infeasible) {
+        cp_buf_puts(out, "<p>The plan is infeasible: there is nothing to draw.</p>\n");
+    } else {
+        rp_costs(out, &p);
+        rc = rp_gantt(out, &p);
+        rp_utilization(out, &p);
+        rp_instances(out, &p);
+        rp_power(out, &p);
+        tables(out, &p);
+    }
+    cp_buf_puts(out, "<footer><p class=\"note\">Written by capplan " "report; times in hours from "
+                     "the horizon start. Self-contained: no scripts, no network.</p></footer>\n");
+    cp_html_end(out);
+    rp_release(&p);
+    if (rc == CP_OK && !cp_buf_ok(out))
+        rc = CP_ERR_NOMEM;
+    if (rc)
+        cp_diags_add(d, rc, cp_pos_none(), "out of memory");
+    return rc;
+}
