@@ -332,9 +332,9 @@ int cp_cmd_whatif(int argc, char **argv)
         goto fail;
     if (report_path) {
         cp_buf_reset(&out);
-        /* planner/report_whatif.c is being written: wired when it lands */
-        cp_err_set(&err, CP_ERR_INPUT, cp_pos_none(), "--report: the what-if page is not built yet");
-        goto fail;
+        if (cp_report_whatif_html(t, &out, &err) ||
+            cp_write_file_atomic(report_path, out.s, out.len, &err))
+            goto fail;
     }
     status = stop_flag ? 130 : 0;
     if (stop_flag)
