@@ -232,11 +232,17 @@ static bool arith(actx *c, cp_node *n, const char *ent)
     }
     double x;
     if (!cp_scalar_number(n, &x)) {
+        const cp_pos *p = &n->pos, *cp = &c->ch->path->pos;
+        char where[CP_FILE_MAX + 40];
+        if (p->file == cp->file && p->line == cp->line && p->col == cp->col)
+            snprintf(where, sizeof where, "its default");
+        else
+            snprintf(where, sizeof where, "at %s:%d:%d", p->file ? p->file : "?", p->line, p->col);
         if (!c->failed)
             cp_diags_add(c->d, CP_ERR_INPUT, c->ch->path->pos,
-                         "cannot %s '%s' of %s: '%s' (at %s:%d:%d) is not a number",
+                         "cannot %s '%s' of %s: '%s' (%s) is not a number",
                          c->ch->op == WI_SCALE ? "scale" : "add to", c->ch->path->str, ent, n->str,
-                         n->pos.file ? n->pos.file : "?", n->pos.line, n->pos.col);
+                         where);
         c->failed = true;
         return false;
     }

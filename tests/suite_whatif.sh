@@ -1,0 +1,195 @@
+#!/bin/sh
+# Tests of `capplan whatif` (SPEC 8, docs/whatif.md):
+#  - tests/whatif/kinds.yaml on tests/whatif/input.yaml, one scenario per
+#    kind of change: totals and statuses against the hand-derived
+#    `expect-total:` / `expect-status:` header lines, and the md, csv and
+#    json tables against goldens (kinds.{md,csv,json});
+#  - every emitted input (--emit-inputs) planned by `capplan plan` gives
+#    the row's figures; an invalid one fails `plan` with the row's error;
+#  - errors in the scenario file and paths matching nothing: goldens of
+#    stderr and exit status (NAME.err for tests/whatif/NAME.yaml);
+#  - -j 1 and -j 2 byte-identical; emitted inputs are a fixed point;
+#    usage errors; --report; SIGINT gives exit 130 and a table.
+# `sh tests/suite_whatif.sh --update` rewrites the goldens (review the diff).
+set -u
+cd "$(dirname "$0")/.." || exit 2
+: "${CAPPLAN:=build/capplan}"
+export LC_ALL=C
+update=0
+[ "${1:-}" = "--update" ] && update=1
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+pass=0 fail=0
+ok() { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "FAIL $*"; }
+IN=tests/whatif/input.yaml
+KINDS=tests/whatif/kinds.yaml
+
+# golden NAME ACTUAL: compare with tests/whatif/NAME (or write it with --update)
+golden() {
+    [ $update = 1 ] && cp "$2" "tests/whatif/$1"
+    if [ -f "tests/whatif/$1" ] && diff -u "tests/whatif/$1" "$2" >"$tmp/diff"; then
+        ok
+    else
+        bad "golden $1"
+        [ -f "tests/whatif/$1" ] && head -40 "$tmp/diff" || echo "  missing tests/whatif/$1"
+    fi
+}
+
+# ---- the kinds table: three formats, hand totals, statuses -------------
+for f in md csv json; do
+    $CAPPLAN whatif -q --format $f --scenarios $KINDS -o "$tmp/kinds.$f" $IN 2>"$tmp/err"
+    rc=$?
+    if [ $rc = 0 ] && [ ! -s "$tmp/err" ]; then ok; else bad "kinds --format $f: exit $rc"; cat "$tmp/err"; fi
+    golden kinds.$f "$tmp/kinds.$f"
+done
+# md is the default format
+$CAPPLAN whatif -q --scenarios $KINDS $IN >"$tmp/default.md" 2>/dev/null
+if cmp -s "$tmp/default.md" "$tmp/kinds.md"; then ok; else bad "md is not the default format"; fi
+
+csv_col() { # csv_col FILE ROWNAME COLUMN: the value of a column (no quoted fields before it)
+    awk -F, -v r="$2" -v c="$3" 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == c) k = i; next }
+        $1 == r { print $k }' "$1"
+}
+# expect SCENARIOS TABLE.csv: the header lines `# expect-total: ROW X`
+# (hand-derived, 1e-9 relative) and `# expect-status: ROW S`; every row
+# has one.
+expect() {
+    n_expect=0
+    while read -r _ what name value; do
+        n_expect=$((n_expect + 1))
+        if [ "$what" = "expect-total:" ]; then
+            got=$(csv_col "$2" "$name" total)
+            if awk -v g="$got" -v e="$value" 'BEGIN { d = g - e; if (d < 0) d = -d;
+                  s = e < 0 ? -e : e; if (s < 1) s = 1; exit !(g != "" && d <= 1e-9 * s) }'; then
+                ok
+            else
+                bad "$1: row $name total '$got', hand-derived $value"
+            fi
+        else
+            got=$(csv_col "$2" "$name" status)
+            if [ "$got" = "$value" ]; then ok; else bad "$1: row $name status '$got', expected $value"; fi
+        fi
+    done <<EOF_EXPECT
+$(grep -E '^# expect-(total|status): ' "$1")
+EOF_EXPECT
+    rows=$(($(wc -l <"$2") - 1))
+    if [ "$n_expect" -ge 9 ] && [ "$rows" = "$n_expect" ]; then ok; else bad "$1: $rows rows, $n_expect expectations"; fi
+}
+expect $KINDS "$tmp/kinds.csv"
+
+# ---- every row equals `capplan plan` on its emitted input ---------------
+# plan_vs_row TABLE.csv DIR [plan options]: for each row, plan DIR/NAME.yaml
+plan_vs_row() {
+    table=$1 dir=$2
+    shift 2
+    tail -n +2 "$table" | while IFS=, read -r name status rest; do
+        name=$(printf '%s' "$name" | tr -d '"')
+        if [ "$status" = invalid ]; then
+            $CAPPLAN plan -q "$@" "$dir/$name.yaml" >/dev/null 2>"$tmp/perr"
+            rc=$?
+            msg=$(sed -n 's/^[^ ]*: error: //p' "$tmp/perr" | head -n 1)
+            err=$(grep -F "$name,invalid," "$table" | head -n 1)
+            case "$err" in
+            *"$msg"*) [ $rc = 2 ] && [ -n "$msg" ] && echo "PASS $name" || echo "FAIL $name: invalid row but plan exit $rc" ;;
+            *) echo "FAIL $name: plan says '$msg', the row does not" ;;
+            esac
+            continue
+        fi
+        $CAPPLAN plan -q "$@" "$dir/$name.yaml" >"$tmp/plan.yaml" 2>/dev/null
+        same=1
+        for key in total cloud energy carbon penalty energy_kwh carbon_kg; do
+            want=$(csv_col "$table" "$name" $key)
+            got=$(sed -n '/^totals:/,/^jobs:/p' "$tmp/plan.yaml" | sed -n "s/^  $key: //p")
+            [ "$want" = "$got" ] || { same=0; echo "FAIL $name: $key row '$want', plan '$got'"; }
+        done
+        st=$(sed -n 's/^status: //p' "$tmp/plan.yaml")
+        [ "$st" = "$status" ] || { same=0; echo "FAIL $name: status row '$status', plan '$st'"; }
+        [ $same = 1 ] && echo "PASS $name"
+    done >"$tmp/pvr"
+    p=$(grep -c '^PASS' "$tmp/pvr")
+    f=$(grep -c '^FAIL' "$tmp/pvr")
+    pass=$((pass + p))
+    fail=$((fail + f))
+    grep '^FAIL' "$tmp/pvr"
+    [ "$p" -gt 0 ] || bad "plan_vs_row $table: nothing compared"
+}
+$CAPPLAN whatif -q --format csv --scenarios $KINDS --emit-inputs "$tmp/emit" -o "$tmp/k.csv" $IN 2>/dev/null
+plan_vs_row "$tmp/k.csv" "$tmp/emit"
+# the baseline row is also `plan` on the original files
+$CAPPLAN plan -q $IN >"$tmp/orig.yaml"
+if [ "$(sed -n 's/^  total: //p' "$tmp/orig.yaml")" = "$(csv_col "$tmp/k.csv" baseline total)" ]; then ok; else bad "baseline row differs from plan on the input"; fi
+# the emitted defaults-included change is visible in the input: deadline 4 - 3
+if grep -c '^  deadline_hour: 1$' "$tmp/emit/default-deadline.yaml" | grep -qx 2; then ok; else bad "default-deadline.yaml lacks the two materialised deadlines"; fi
+
+# Several files (the nightly example: quoted names, five files merged),
+# with the fast heuristic so this stays quick.
+NIGHTLY="examples/nightly/fleet.yaml examples/nightly/jobs-dataflow.yaml examples/nightly/jobs-training.yaml examples/nightly/offers.yaml examples/nightly/sites.yaml"
+$CAPPLAN whatif -q --method heuristic --format csv --scenarios examples/nightly-whatif.yaml \
+    --emit-inputs "$tmp/n-emit" -o "$tmp/n1.csv" $NIGHTLY 2>"$tmp/err" || { bad "nightly whatif"; cat "$tmp/err"; }
+plan_vs_row "$tmp/n1.csv" "$tmp/n-emit" --method heuristic
+
+# ---- -j 1 and -j 2 give the same bytes ---------------------------------
+$CAPPLAN whatif -q -j 2 --format json --scenarios $KINDS -o "$tmp/j2.json" $IN 2>/dev/null
+if cmp -s "$tmp/j2.json" "$tmp/kinds.json"; then ok; else bad "-j 2 differs from -j 1 (kinds)"; fi
+$CAPPLAN whatif -q -j 2 --method heuristic --format csv --scenarios examples/nightly-whatif.yaml -o "$tmp/n2.csv" $NIGHTLY 2>/dev/null
+if cmp -s "$tmp/n1.csv" "$tmp/n2.csv"; then ok; else bad "-j 2 differs from -j 1 (nightly, heuristic)"; fi
+$CAPPLAN whatif -q --node-limit 50 --format csv --scenarios tests/whatif/tiny.yaml -o "$tmp/t1.csv" examples/tiny.yaml 2>/dev/null
+$CAPPLAN whatif -q -j 3 --node-limit 50 --format csv --scenarios tests/whatif/tiny.yaml -o "$tmp/t3.csv" examples/tiny.yaml 2>/dev/null
+if [ -s "$tmp/t1.csv" ] && cmp -s "$tmp/t1.csv" "$tmp/t3.csv"; then ok; else bad "-j 3 differs from -j 1 (tiny, milp)"; fi
+expect tests/whatif/tiny.yaml "$tmp/t1.csv"
+
+# ---- emitted inputs are a fixed point ----------------------------------
+$CAPPLAN whatif -q --scenarios $KINDS --emit-inputs "$tmp/emit2" "$tmp/emit/baseline.yaml" >/dev/null 2>&1
+if cmp -s "$tmp/emit/baseline.yaml" "$tmp/emit2/baseline.yaml" &&
+    cmp -s "$tmp/emit/add-job.yaml" "$tmp/emit2/add-job.yaml"; then ok; else bad "emit -> read -> emit is not a fixed point"; fi
+
+# ---- errors: goldens of stderr and exit status -------------------------
+for s in errors shape; do
+    $CAPPLAN whatif -q --scenarios tests/whatif/$s.yaml $IN >"$tmp/out" 2>"$tmp/err"
+    rc=$?
+    { cat "$tmp/err"; echo "--- exit $rc"; } >"$tmp/actual"
+    golden $s.err "$tmp/actual"
+    if [ ! -s "$tmp/out" ]; then ok; else bad "$s: a table was written"; fi
+done
+
+# ---- usage --------------------------------------------------------------
+usage_case() {
+    label=$1
+    shift
+    $CAPPLAN whatif "$@" >"$tmp/out" 2>"$tmp/err"
+    rc=$?
+    if [ $rc = 2 ] && [ ! -s "$tmp/out" ] && [ -s "$tmp/err" ]; then ok; else bad "usage: $label (exit $rc)"; fi
+}
+usage_case "no --scenarios" $IN
+usage_case "no inputs" --scenarios $KINDS
+usage_case "bad format" --format yaml --scenarios $KINDS $IN
+usage_case "export-lp" --export-lp "$tmp/x.lp" --scenarios $KINDS $IN
+usage_case "-j 0" -j 0 --scenarios $KINDS $IN
+usage_case "bad method" --method nope --scenarios $KINDS $IN
+usage_case "missing scenario file" --scenarios "$tmp/none.yaml" $IN
+usage_case "bad input" --scenarios $KINDS $KINDS
+usage_case "unknown option" --frobnicate --scenarios $KINDS $IN
+if $CAPPLAN whatif --help | grep -q '^usage: capplan whatif'; then ok; else bad "--help"; fi
+
+# ---- --report: an HTML page naming every scenario -----------------------
+$CAPPLAN whatif -q --scenarios $KINDS --report "$tmp/w.html" -o "$tmp/w.md" $IN 2>"$tmp/err"
+rc=$?
+missing=0
+for n in baseline set-nodes-0 wild-spot "price=5" bad-work; do
+    grep -qF "$n" "$tmp/w.html" 2>/dev/null || missing=$((missing + 1))
+done
+if [ $rc = 0 ] && [ $missing = 0 ] && cmp -s "$tmp/w.md" "$tmp/kinds.md"; then ok; else bad "--report (exit $rc, $missing names missing)"; cat "$tmp/err"; fi
+
+# ---- SIGINT while planning: exit 130, the table with interrupted rows ---
+$CAPPLAN whatif -q --time-limit 60 --scenarios examples/nightly-whatif.yaml -o "$tmp/int.md" $NIGHTLY 2>"$tmp/err" &
+pid=$!
+sleep 2
+kill -INT $pid
+wait $pid
+rc=$?
+if [ $rc = 130 ] && [ "$(grep -c '^| ' "$tmp/int.md" 2>/dev/null)" = 8 ] &&
+    grep -q '| interrupted |' "$tmp/int.md"; then ok; else bad "SIGINT: exit $rc"; cat "$tmp/err"; fi
+
+echo "whatif: $pass passed, $fail failed"
+[ $fail = 0 ]
