@@ -575,6 +575,7 @@ static int build(cp_node *const *roots, int n_roots, char **files, int n_files,
                  cp_input **out, cp_diags *diags)
 {
     lctx c = {diags, NULL, 0, false, false};
+    const int n0 = diags->n, dropped0 = diags->dropped, worst0 = diags->worst;
     merged m;
     memset(&m, 0, sizeof m);
     c.in = cp_calloc(1, sizeof *c.in);
@@ -605,10 +606,17 @@ static int build(cp_node *const *roots, int n_roots, char **files, int n_files,
     UNIQUE(&c, "offer", c.in->offers, c.in->n_offers, cp_offer);
     load_jobs(&c, m.kinds[K_JOBS].v, (int)m.kinds[K_JOBS].n);
     UNIQUE(&c, "job", c.in->jobs, c.in->n_jobs, cp_job);
-    if (c.nomem)
+    if (c.nomem) {
+        /* Errors found after an allocation failed may be its echoes (a
+         * key lost with its pair reads as missing): report the failure
+         * alone, as the CLI prints every recorded error. */
+        diags->n = n0;
+        diags->dropped = dropped0;
+        diags->worst = worst0;
         rc = cp_diags_add(diags, CP_ERR_NOMEM, cp_pos_none(), "out of memory");
-    else
+    } else {
         rc = diags->worst;
+    }
 out:
     for (int k = 0; k < K_COUNT; k++)
         cp_free(m.kinds[k].v);

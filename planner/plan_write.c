@@ -258,6 +258,11 @@ static int write_csv(const cp_plan *p, cp_buf *b, cp_err *err)
         cp_buf_init(&tmp);
         for (int u = 0; u < p->n_units[j]; u++)
             cp_buf_printf(&tmp, "%s%s/%d", u ? " " : "", r->id, p->units[j][u]);
+        if (!cp_buf_ok(&tmp)) { /* never a row with its nodes left out */
+            cp_buf_release(&tmp);
+            cp_plan_figures_release(&f);
+            return cp_err_nomem(err);
+        }
         csv_field(b, tmp.s);
         cp_buf_release(&tmp);
         cp_buf_puts(b, ",\n");
