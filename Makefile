@@ -87,6 +87,8 @@ demo: deps
 	./$(BUILD)/capplan plan --progress --time-limit 60 -o $(DEMO_OUT)/nightly-plan.yaml examples/nightly/*.yaml
 	@echo "== capplan verify --plan $(DEMO_OUT)/nightly-plan.yaml examples/nightly/*.yaml"
 	./$(BUILD)/capplan verify --plan $(DEMO_OUT)/nightly-plan.yaml examples/nightly/*.yaml
+	@echo "== capplan report $(DEMO_OUT)/nightly-plan.yaml examples/nightly/*.yaml -o $(DEMO_OUT)/report.html"
+	./$(BUILD)/capplan report $(DEMO_OUT)/nightly-plan.yaml examples/nightly/*.yaml -o $(DEMO_OUT)/report.html
 
 SAN := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 asan: deps

@@ -14,6 +14,9 @@
 #include <stdio.h>
 #include <string.h>
 
+/* Longer planner notes are folded into a <details> element. */
+#define NOTE_CHARS 240
+
 void cp_report_opts_init(cp_report_opts *o)
 {
     o->in = NULL;
@@ -130,10 +133,16 @@ static void header(cp_buf *b, const rp_plan *p)
         cp_svg_esc(b, p->reason);
         cp_buf_puts(b, "</p>\n");
     }
-    if (p->note) {
+    if (p->note && cp_svg_chars(p->note) <= NOTE_CHARS) {
         cp_buf_puts(b, "<p class=\"note\">Note from the planner: ");
         cp_svg_esc(b, p->note);
         cp_buf_puts(b, "</p>\n");
+    } else if (p->note) { /* repairs of big plans: one line, the rest on demand */
+        cp_buf_puts(b, "<details class=\"note\"><summary>Note from the planner: ");
+        cp_svg_esc_cut(b, p->note, NOTE_CHARS);
+        cp_buf_puts(b, "</summary>\n<p>");
+        cp_svg_esc(b, p->note);
+        cp_buf_puts(b, "</p></details>\n");
     }
     cp_buf_puts(b, "</header>\n");
 }

@@ -231,9 +231,9 @@ int rp_gantt(cp_buf *b, rp_plan *p)
             cp_buf_reset(&tt);
             bar_title(&tt, p, j);
             cp_svg_rect(b, x0, by, w, bh, bar_color(j, by_kind), "bar", tt.s);
-            int chars = cp_svg_chars(j->name);
-            if (lh >= 14 && w >= 8 + 6.3 * (chars < 4 ? chars : 4)) {
-                int fit = (int)((w - 6) / 6.3);
+            /* a label only where the name, or 8 characters of it, fit */
+            int chars = cp_svg_chars(j->name), fit = (int)((w - 6) / 6.3);
+            if (lh >= 14 && fit >= (chars < 8 ? chars : 8)) {
                 cp_buf_puts(b, "<text x=\"");
                 cp_svg_coord(b, x0 + 3);
                 cp_buf_puts(b, "\" y=\"");

@@ -148,16 +148,27 @@ static bool is_map(rctx *c, const cp_node *n, const char *what)
     return false;
 }
 
+/* False when the file is not a capplan plan at all: then nothing else
+ * of it is worth a message. */
+static bool read_version(rctx *c, const cp_node *root)
+{
+    const cp_node *vn = get(root, "capplan_plan");
+    double ver;
+    if (!vn) {
+        cp_diags_add(c->d, CP_ERR_INPUT, root->pos, "missing 'capplan_plan: 1' (not a capplan plan)");
+        return false;
+    }
+    if (!cp_scalar_number(vn, &ver) || ver != 1) {
+        cp_diags_add(c->d, CP_ERR_INPUT, vn->pos, "capplan_plan: unsupported version %s (expected 1)",
+                     found(vn));
+        return false;
+    }
+    return true;
+}
+
 static void read_header(rctx *c, const cp_node *root)
 {
     rp_plan *p = c->p;
-    const cp_node *vn = get(root, "capplan_plan");
-    double ver;
-    if (!vn)
-        cp_diags_add(c->d, CP_ERR_INPUT, root->pos, "missing 'capplan_plan: 1' (not a capplan plan)");
-    else if (!cp_scalar_number(vn, &ver) || ver != 1)
-        cp_diags_add(c->d, CP_ERR_INPUT, vn->pos, "capplan_plan: unsupported version %s (expected 1)",
-                     found(vn));
     p->status = str_field(c, root, "status", "plan", true);
     if (p->status && strcmp(p->status, "optimal") && strcmp(p->status, "feasible") &&
         strcmp(p->status, "infeasible") && strcmp(p->status, "interrupted")) {
@@ -243,11 +254,14 @@ static void read_job(rctx *c, const cp_node *n, rp_job *j, int idx)
     j->start_hour = num_field(c, n, "start_hour", who, true);
     j->end_hour = num_field(c, n, "end_hour", who, true);
     j->nodes = get(n, "nodes");
-    if (!isnan(j->start_hour) && !isnan(j->end_hour) &&
-        (j->start_hour < 0 || j->end_hour < j->start_hour)) {
+    if (!isnan(j->start_hour) && j->start_hour < 0) {
+        cp_diags_add(c->d, CP_ERR_INPUT, get(n, "start_hour")->pos,
+                     "%s: start_hour %g is before the horizon start", who, j->start_hour);
+        return;
+    }
+    if (!isnan(j->start_hour) && !isnan(j->end_hour) && j->end_hour < j->start_hour) {
         cp_diags_add(c->d, CP_ERR_INPUT, get(n, "end_hour")->pos,
-                     "%s: hours %g to %g are not a time span from hour 0 on", who, j->start_hour,
-                     j->end_hour);
+                     "%s: end_hour %g is before start_hour %g", who, j->end_hour, j->start_hour);
         return;
     }
     if (j->resource && j->market >= 0 && !isnan(j->start_hour) && !isnan(j->end_hour))
@@ -420,6 +434,22 @@ static int build_rows(rp_plan *p)
     return CP_OK;
 }
 
+/* Messages in file order (the lists are read in another order than they
+ * are written); insertion sort keeps equal positions stable. */
+static void sort_diags(cp_diags *d, int first)
+{
+    for (int i = first + 1; i < d->n; i++) {
+        cp_err e = d->items[i];
+        int k = i;
+        while (k > first && (d->items[k - 1].line > e.line ||
+                             (d->items[k - 1].line == e.line && d->items[k - 1].col > e.col))) {
+            d->items[k] = d->items[k - 1];
+            k--;
+        }
+        d->items[k] = e;
+    }
+}
+
 int rp_read(rp_plan *p, const cp_node *root, const cp_input *in, cp_diags *d)
 {
     rctx c = {p, d, false};
@@ -431,7 +461,9 @@ int rp_read(rp_plan *p, const cp_node *root, const cp_input *in, cp_diags *d)
                      found(root));
         return CP_ERR_INPUT;
     }
-    int before = d->n + d->dropped;
+    if (!read_version(&c, root))
+        return CP_ERR_INPUT;
+    int before = d->n + d->dropped, first = d->n;
     read_header(&c, root);
     read_jobs(&c, root);
     if (!c.oom)
@@ -440,8 +472,10 @@ int rp_read(rp_plan *p, const cp_node *root, const cp_input *in, cp_diags *d)
         cp_diags_add(d, CP_ERR_NOMEM, cp_pos_none(), "out of memory");
         return CP_ERR_NOMEM;
     }
-    if (d->n + d->dropped > before)
+    if (d->n + d->dropped > before) {
+        sort_diags(d, first);
         return CP_ERR_INPUT;
+    }
     slot_hours(p);
     if (p->T == 0) { /* no per-slot list: as far as the last job reaches */
         double end = 0;

@@ -191,8 +191,13 @@ static int sweep_chart(cp_buf *b, const cp_whatif_table *t, int first)
     cp_svg_open(b, W, bottom + 52, lab.s);
     cp_buf_reset(&lab);
     cp_buf_printf(&lab, "swept value (%s)", name);
-    cp_legend_item it[2] = {{"#4e79a7", "total cost", false}, {"#555555", "baseline total", true}};
-    cp_svg_legend(b, LEFT, 4, W - LEFT, it, has_plan(&t->rows[0]) ? 2 : 1);
+    cp_legend_item it[3] = {{"#4e79a7", "total cost", false}};
+    int n_it = 1;
+    if (has_plan(&t->rows[0]))
+        it[n_it++] = (cp_legend_item){"#555555", "baseline total", true};
+    if (n_plan < n)
+        it[n_it++] = (cp_legend_item){"#cf222e", "no plan (drawn at 0)", false};
+    cp_svg_legend(b, LEFT, 4, W - LEFT, it, n_it);
     cp_svg_axis_y(b, &sy, LEFT, W - 60, &ty, "total cost (US dollars)");
     cp_svg_axis_x(b, &sx, bottom, bottom, &tx, lab.s);
     cp_buf_release(&lab);

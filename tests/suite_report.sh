@@ -1,0 +1,240 @@
+#!/bin/sh
+# Tests of `capplan report` (and of the what-if page, rendered by the unit
+# test binary from a hand-built table):
+#  - structure: plans of examples/tiny.yaml, some tests/plan cases, the
+#    nightly example (heuristic) and a generated 1,200-job instance are
+#    drawn; every scheduled job has a bar with a <title> in the Gantt
+#    chart; the page and every <svg> in it are well-formed XML
+#    (xmllint); the HTML parser finds nothing but HTML5/SVG tag names it
+#    does not know; no script, no URL; the same page twice;
+#  - errors: golden stderr and exit status for tests/report/NAME.args
+#    (`sh tests/suite_report.sh --update` rewrites the .expected files;
+#    review the diff);
+#  - a real browser: headless Chromium (Debian's `chromium`, installed
+#    with apt-get when missing and running as root) loads the pages from
+#    files; the run must exit 0 with no console error, and the screenshot
+#    must not be blank (much larger than a blank page's of the same size).
+#    When Chromium cannot be had, the browser test is reported SKIPPED
+#    with the reason: neither a pass nor a failure.
+set -u
+cd "$(dirname "$0")/.." || exit 2
+: "${CAPPLAN:=build/capplan}" "${UNIT:=build/unit_tests}" "${CC:=cc}"
+export LC_ALL=C
+update=0
+[ "${1:-}" = "--update" ] && update=1
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+pass=0 fail=0 names_from=
+ok() { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "FAIL $1: $2"; }
+
+# Scheduled job names of a YAML plan, one per line (unquoted).
+scheduled_names() {
+    awk '/^- name: /{n=substr($0, 9); gsub(/^'"'"'|'"'"'$/, "", n)}
+         /^  status: scheduled/{print n}' "$1"
+}
+
+# check_page LABEL PAGE [PLAN.yaml]: structural checks of one page; with a
+# plan, also that every scheduled job of it has its bar in the Gantt chart.
+check_page() {
+    label=$1 page=$2 plan=${3:-}
+    if [ ! -s "$page" ]; then bad "$label" "no page written"; return; fi
+    if grep -qiE '<script|https?://|url\(|@import|src=|<link|<iframe|<object' "$page"; then
+        bad "$label" "a script or an external reference"
+    else ok; fi
+    if xmllint --noout "$page" 2>"$tmp/xml.err"; then ok; else
+        bad "$label" "not well-formed XML: $(head -n 3 "$tmp/xml.err")"; fi
+    # libxml2's HTML parser is HTML4: it names HTML5 and SVG elements it
+    # does not know; anything else it says is a failure.
+    xmllint --html --noout "$page" 2>"$tmp/html.err"
+    grep -E '^[^ ]+:[0-9]+: (HTML parser|parser) (error|warning)' "$tmp/html.err" |
+        grep -vE 'Tag (svg|g|rect|line|path|text|title|circle|section|header|footer|details|summary) invalid' \
+        >"$tmp/html.bad"
+    if [ -s "$tmp/html.bad" ]; then bad "$label" "HTML parser: $(head -n 3 "$tmp/html.bad")"; else ok; fi
+    rm -f "$tmp"/svg*.svg
+    awk -v dir="$tmp" '/^<svg /{n++; f=sprintf("%s/svg%03d.svg", dir, n)}
+        f{print > f} /^<\/svg>/{close(f); f=""}' "$page"
+    nsvg=$(grep -c '^<svg ' "$page")
+    nfile=$(ls "$tmp"/svg*.svg 2>/dev/null | wc -l)
+    bad_svg=0
+    for s in "$tmp"/svg*.svg; do
+        [ -f "$s" ] || continue
+        xmllint --noout "$s" 2>/dev/null || bad_svg=$((bad_svg + 1))
+    done
+    if [ "$nsvg" = "$nfile" ] && [ $bad_svg = 0 ]; then ok; else
+        bad "$label" "$nsvg <svg> elements, $nfile extracted, $bad_svg not well-formed"; fi
+    [ -n "$plan" ] || return
+    scheduled_names "$plan" >"$tmp/names"
+    gantt=$(grep -l 'aria-label="Gantt chart' "$tmp"/svg*.svg 2>/dev/null | head -n 1)
+    n=$(wc -l <"$tmp/names")
+    if [ "$n" = 0 ]; then
+        if grep -q 'No job is scheduled' "$page"; then ok; else bad "$label" "no 'No job is scheduled'"; fi
+        return
+    fi
+    if [ -z "$gantt" ]; then bad "$label" "no Gantt chart"; return; fi
+    missing=0
+    while IFS= read -r name; do
+        grep -qF "class=\"bar\"><title>$name" "$gantt" || { missing=$((missing + 1)); echo "  no bar for '$name'"; }
+    done <"$tmp/names"
+    bars=$(grep -c 'class="bar"><title>' "$gantt")
+    if [ $missing = 0 ] && [ "$bars" = "$n" ]; then ok; else
+        bad "$label" "$n scheduled jobs, $bars bars, $missing jobs without a bar"; fi
+}
+
+# plan_case LABEL PLAN_ARGS...: plans (yaml) into $tmp/LABEL.plan.yaml
+plan_case() {
+    label=$1; shift
+    $CAPPLAN plan -q --no-timing -o "$tmp/$label.plan.yaml" "$@" 2>"$tmp/plan.err"
+    rc=$?
+    if [ $rc != 0 ] && [ $rc != 3 ]; then bad "$label" "plan exit $rc: $(head -n 3 "$tmp/plan.err")"; return 1; fi
+    return 0
+}
+
+# report_case LABEL PLAN [FILE...]: draws and checks the page
+report_case() {
+    label=$1 plan=$2; shift 2
+    if $CAPPLAN report "$plan" "$@" -o "$tmp/$label.html" 2>"$tmp/rep.err"; then ok; else
+        bad "$label" "report failed: $(head -n 3 "$tmp/rep.err")"; return; fi
+    if [ -s "$tmp/rep.err" ]; then bad "$label" "report wrote to stderr: $(head -n 3 "$tmp/rep.err")"; else ok; fi
+    check_page "$label" "$tmp/$label.html" "${names_from:-$plan}"
+}
+
+# ---- structure -----------------------------------------------------------------
+plan_case tiny examples/tiny.yaml && {
+    report_case tiny "$tmp/tiny.plan.yaml" examples/tiny.yaml
+    report_case tiny-alone "$tmp/tiny.plan.yaml"
+    # with the inputs: verify's verdict, kinds and wall clock; alone: neither
+    if grep -q 'capplan verify against the inputs: OK' "$tmp/tiny.html" &&
+        grep -q 'dataflow on rack (pool)' "$tmp/tiny.html" && grep -q '06-06 00:00' "$tmp/tiny.html" &&
+        ! grep -q 'capplan verify' "$tmp/tiny-alone.html" && ! grep -q 'dataflow on' "$tmp/tiny-alone.html"; then ok
+    else bad tiny "inputs do not add verify, kinds and wall clock (or the plan alone shows them)"; fi
+    # JSON plans draw the same bars
+    $CAPPLAN plan -q --no-timing --format json -o "$tmp/tiny.plan.json" examples/tiny.yaml
+    names_from="$tmp/tiny.plan.yaml"
+    report_case tiny-json "$tmp/tiny.plan.json" examples/tiny.yaml
+    names_from=
+    if [ "$(grep -c 'class="bar"><title>' "$tmp/tiny-json.html")" = "$(grep -c 'class="bar"><title>' "$tmp/tiny.html")" ]; then ok
+    else bad tiny-json "bars differ from the YAML plan's"; fi
+    # deterministic, and standard output by default
+    $CAPPLAN report "$tmp/tiny.plan.yaml" examples/tiny.yaml >"$tmp/tiny2.html"
+    if cmp -s "$tmp/tiny.html" "$tmp/tiny2.html"; then ok; else bad tiny "two runs differ (or stdout differs from -o)"; fi
+}
+for c in power_cap spot_cheap drop_full multinode maintenance; do
+    plan_case "$c" "tests/plan/$c.yaml" && report_case "$c" "$tmp/$c.plan.yaml" "tests/plan/$c.yaml"
+done
+if grep -q 'class="cap"' "$tmp/power_cap.html" 2>/dev/null; then ok; else bad power_cap "no cap line"; fi
+if $CAPPLAN report "$tmp/power_cap.plan.yaml" 2>/dev/null | grep -q 'class="cap"'; then
+    bad power_cap "a cap line without the inputs"; else ok; fi
+if grep -q 'aria-label="Stacked columns of cloud instances' "$tmp/spot_cheap.html" 2>/dev/null; then ok
+else bad spot_cheap "no instances chart"; fi
+dropped=$(awk '/^- name: /{n=substr($0, 9)} /^  status: dropped/{print n}' "$tmp/drop_full.plan.yaml" 2>/dev/null | head -n 1)
+if [ -n "$dropped" ] && grep -q "<td>$dropped</td>" "$tmp/drop_full.html"; then ok
+else bad drop_full "dropped job '$dropped' not in the dropped table"; fi
+
+plan_case nightly --method heuristic examples/nightly/*.yaml &&
+    report_case nightly "$tmp/nightly.plan.yaml" examples/nightly/*.yaml
+
+# Over 1,000 jobs: one Gantt row per resource, not per job.
+if $CC -std=c11 -O2 -o "$tmp/geninst" tests/gen/geninst.c -lm 2>"$tmp/cc.err"; then
+    "$tmp/geninst" 7 1200 48 >"$tmp/big.yaml"
+    if plan_case big --method heuristic "$tmp/big.yaml"; then
+        report_case big "$tmp/big.plan.yaml" "$tmp/big.yaml"
+        n=$(scheduled_names "$tmp/big.plan.yaml" | wc -l)
+        rows=$(grep -c 'class="row"' "$tmp/big.html")
+        size=$(wc -c <"$tmp/big.html")
+        if [ "$n" -ge 1000 ] && [ "$rows" -le 20 ] && [ "$size" -lt 4000000 ]; then ok
+        else bad big "$n jobs drawn in $rows rows, $size bytes"; fi
+    fi
+else
+    bad geninst "cannot build tests/gen/geninst.c: $(head -n 3 "$tmp/cc.err")"
+fi
+
+if $CAPPLAN report tests/report/infeasible.plan.yaml -o "$tmp/infeasible.html" &&
+    grep -q 'idle baseline 1.2 kW exceeds' "$tmp/infeasible.html"; then ok
+else bad infeasible "an infeasible plan is not drawn with its reason"; fi
+check_page infeasible "$tmp/infeasible.html"
+
+# The what-if page, from the unit tests' hand-built table.
+if [ -x "${UNIT%% *}" ] || command -v "${UNIT%% *}" >/dev/null 2>&1; then
+    CP_REPORT_WHATIF_OUT="$tmp/whatif.html" $UNIT report_whatif_page_file >/dev/null 2>&1
+    check_page whatif "$tmp/whatif.html"
+else
+    bad whatif "no unit test binary '$UNIT' to draw the what-if page"
+fi
+
+# ---- errors and usage ------------------------------------------------------------
+for a in tests/report/*.args; do
+    name=$(basename "$a" .args)
+    expect=tests/report/$name.expected
+    # shellcheck disable=SC2046
+    $CAPPLAN report $(cat "$a") -o "$tmp/err.html" >"$tmp/out" 2>"$tmp/err"
+    rc=$?
+    { cat "$tmp/out"; echo "--- stderr"; cat "$tmp/err"; echo "--- exit $rc"; } >"$tmp/actual"
+    [ $update = 1 ] && cp "$tmp/actual" "$expect"
+    if [ -f "$expect" ] && diff -u "$expect" "$tmp/actual" >"$tmp/diff" && [ ! -e "$tmp/err.html" ]; then ok
+    else
+        bad "error $name" "differs from $expect (or a page was written)"
+        [ -f "$expect" ] && cat "$tmp/diff"
+    fi
+    rm -f "$tmp/err.html"
+done
+usage() {
+    label=$1; shift
+    $CAPPLAN report "$@" >"$tmp/out" 2>"$tmp/err"
+    rc=$?
+    if [ $rc = 2 ] && [ ! -s "$tmp/out" ] && [ -s "$tmp/err" ]; then ok; else bad "usage: $label" "exit $rc"; fi
+}
+usage "no plan"
+usage "unknown option" --frobnicate tests/report/infeasible.plan.yaml
+usage "-o without a file" tests/report/infeasible.plan.yaml -o
+usage "unwritable -o" tests/report/infeasible.plan.yaml -o "$tmp/no/such/dir/r.html"
+if $CAPPLAN report --help | grep -q '^usage: capplan report PLAN'; then ok; else bad help "no usage line"; fi
+
+# ---- a real browser -------------------------------------------------------------
+browser=""
+why=""
+if command -v chromium >/dev/null 2>&1; then
+    browser=chromium
+elif [ "$(id -u)" != 0 ]; then
+    why="chromium is not installed and installing it needs root"
+elif ! command -v apt-get >/dev/null 2>&1; then
+    why="chromium is not installed and there is no apt-get"
+else
+    echo "report: installing chromium for the browser test (apt-get)"
+    if DEBIAN_FRONTEND=noninteractive timeout 900 apt-get install -y -qq chromium >"$tmp/apt.log" 2>&1 ||
+        { timeout 300 apt-get update -qq >>"$tmp/apt.log" 2>&1 &&
+          DEBIAN_FRONTEND=noninteractive timeout 900 apt-get install -y -qq chromium >>"$tmp/apt.log" 2>&1; }; then
+        browser=chromium
+    else
+        why="apt-get install chromium failed: $(tail -n 2 "$tmp/apt.log" | tr '\n' ' ')"
+    fi
+fi
+shot() { # shot PAGE PNG: exit status of the browser; its stderr in $tmp/chrome.err
+    timeout 30 $browser --headless --no-sandbox --disable-gpu --hide-scrollbars \
+        --enable-logging=stderr --user-data-dir="$tmp/chrome" --window-size=1280,800 \
+        --screenshot="$2" "file://$(cd "$(dirname "$1")" && pwd)/$(basename "$1")" \
+        >"$tmp/chrome.out" 2>"$tmp/chrome.err"
+}
+if [ -n "$browser" ]; then
+    printf '<!DOCTYPE html>\n<html><head><title>blank</title></head><body></body></html>\n' >"$tmp/blank.html"
+    if shot "$tmp/blank.html" "$tmp/blank.png" && [ -s "$tmp/blank.png" ]; then
+        blank=$(wc -c <"$tmp/blank.png")
+        for p in tiny nightly whatif; do
+            [ -s "$tmp/$p.html" ] || continue
+            rm -f "$tmp/$p.png"
+            shot "$tmp/$p.html" "$tmp/$p.png"
+            rc=$?
+            size=$(wc -c <"$tmp/$p.png" 2>/dev/null || echo 0)
+            errs=$(grep -E 'CONSOLE|Uncaught|net::ERR|Failed to load|Refused to|Not allowed to load' "$tmp/chrome.err" | head -n 3)
+            if [ $rc = 0 ] && [ -z "$errs" ] && [ "$size" -gt $((blank * 4)) ]; then ok
+            else bad "browser $p" "exit $rc, screenshot $size bytes (blank page: $blank), errors: $errs"; fi
+        done
+    else
+        bad browser "chromium cannot screenshot a blank page: $(grep -v dbus "$tmp/chrome.err" | tail -n 3)"
+    fi
+else
+    echo "report: browser test SKIPPED: $why"
+fi
+
+echo "report: $pass passed, $fail failed"
+[ $fail = 0 ]
