@@ -256,6 +256,19 @@ static void host_share(int type, int *cpus, int *mem)
         *cpus = 4, *mem = 24;
 }
 
+/* Whether placement rule pl leaves some resource with accelerator a: pools
+ * carry K80, P100, V100; GCP offers V100, P100 (europe-west4), T4; Azure
+ * V100, T4; us-central1 V100, T4. */
+static int reachable(int pl, int a)
+{
+    switch (pl) {
+    case PL_ONPREM: return a != T4;
+    case PL_CLOUD: return a != K80;
+    case PL_USC1: return a == V100 || a == T4;
+    default: return 1;
+    }
+}
+
 static int ceil_h(double hours)
 {
     return (int)ceil(hours - 1e-9);
@@ -278,18 +291,25 @@ static void make_training(struct job *j)
             j->ncounts = 2;
         }
     }
+    int p = ri(0, 99);
+    j->placement = p < 10 ? PL_ONPREM : p < 15 ? PL_CLOUD : p < 45 ? PL_GCP : p < 65 ? PL_AZURE
+                 : p < 70 ? PL_USC1 : PL_ANY;
+    /* The window is sized on the fastest mode the placement allows. */
     double fastest = 1e30;
-    for (int a = K80; a <= V100; a++) {
-        j->gpu_hours[a] = 0;
-        if (!listed(j, a) || (a == K80 && needs16(j->type)))
+    for (int a = K80; a <= T4; a++) {
+        if (a < T4)
+            j->gpu_hours[a] = 0;
+        double t1 = a == T4 ? (t4_thr(j->type) ? strtod(t4_thr(j->type), NULL) : 0)
+                            : listed(j, a) ? thr(j->type, a, 1) : 0;
+        if (t1 <= 0 || (a == K80 && needs16(j->type)))
             continue;
         for (int c = 0; c < j->ncounts; c++) {
             int k = j->counts[c];
-            double hrs = (double)tr->steps / (3600.0 * thr(j->type, a, 1) * speedup(j, k));
-            if (hrs < fastest)
-                fastest = hrs;
-            if (j->gpu_hours[a] == 0 || k * hrs < j->gpu_hours[a])
+            double hrs = (double)tr->steps / (3600.0 * t1 * speedup(j, k));
+            if (a < T4 && (j->gpu_hours[a] == 0 || k * hrs < j->gpu_hours[a]))
                 j->gpu_hours[a] = k * hrs;
+            if (reachable(j->placement, a) && hrs < fastest)
+                fastest = hrs;
         }
     }
     int d = ceil_h(fastest);
@@ -307,9 +327,6 @@ static void make_training(struct job *j)
     }
     j->preemptible = chance(40);
     j->ckpt = chance(50) ? ri(1, 6) * 10 : 0;
-    int p = ri(0, 99);
-    j->placement = p < 10 ? PL_ONPREM : p < 15 ? PL_CLOUD : p < 45 ? PL_GCP : p < 65 ? PL_AZURE
-                 : p < 70 ? PL_USC1 : PL_ANY;
     double best = j->gpu_hours[V100] > 0 ? j->gpu_hours[V100]
                 : j->gpu_hours[P100] > 0 ? j->gpu_hours[P100] : j->gpu_hours[K80];
     /* value of the run: a multiple of what a V100 on-demand hour costs */

@@ -115,10 +115,12 @@ fmt() {
 cpu=$(sed -n 's/^model name[^:]*: *//p' /proc/cpuinfo 2>/dev/null | head -n 1)
 ram=$(awk '/^MemTotal:/ { printf "%.1f GiB\n", $2 / 1048576 }' /proc/meminfo 2>/dev/null)
 rev=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)
+glpk=$(dpkg-query -W -f '${Version}' 'libglpk4*' 2>/dev/null | head -n 1)
+deb=$(cat /etc/debian_version 2>/dev/null)
 {
     echo "# capplan bench, $(date -u '+%Y-%m-%d %H:%M UTC')"
     echo
-    echo "Machine: $(nproc 2>/dev/null) cores, ${cpu:-unknown CPU}, ${ram:-unknown RAM}."
+    echo "Machine: $(nproc 2>/dev/null) cores, ${cpu:-unknown CPU}, ${ram:-unknown RAM}; Debian ${deb:-?}, GLPK ${glpk:-?}."
     echo "capplan $rev; instances \`bench/gen $SEED JOBS $SLOTS\`; time limits x $SCALE;"
     echo "--threads $THREADS; CBC: $($CBC -quit 2>/dev/null </dev/null | sed -n 's/^Version: *\([^ ]*\).*/\1/p' | head -n 1)."
     echo
