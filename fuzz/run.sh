@@ -19,7 +19,7 @@ for name in "$@"; do
     case $short in
     load) find examples tests -name '*.yaml' -not -path '*/fuzz-regress/*' ;;
     csv) find tests -name '*.csv' -o -name '*.tsv' -o -name '*.json' | grep -v fuzz-regress ;;
-    scenarios) find examples tests -name '*scenario*' -name '*.yaml' -not -path '*/fuzz-regress/*' ;;
+    scenarios) { ls examples/*whatif*.yaml; find tests/whatif tests/bad -name '*.yaml'; } 2>/dev/null ;;
     esac | while read -r f; do
         # The file's path keeps names unique; csv seeds get the selector
         # byte the harness reads first (see fuzz/fuzz_csv.c).
