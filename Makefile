@@ -89,6 +89,10 @@ demo: deps
 	./$(BUILD)/capplan verify --plan $(DEMO_OUT)/nightly-plan.yaml examples/nightly/*.yaml
 	@echo "== capplan report $(DEMO_OUT)/nightly-plan.yaml examples/nightly/*.yaml -o $(DEMO_OUT)/report.html"
 	./$(BUILD)/capplan report $(DEMO_OUT)/nightly-plan.yaml examples/nightly/*.yaml -o $(DEMO_OUT)/report.html
+	@echo "== capplan whatif --scenarios examples/nightly-whatif.yaml -j 2 --node-limit 500 examples/nightly/*.yaml"
+	./$(BUILD)/capplan whatif --scenarios examples/nightly-whatif.yaml -j 2 --node-limit 500 --quiet \
+	  -o $(DEMO_OUT)/whatif.md --report $(DEMO_OUT)/whatif.html examples/nightly/*.yaml
+	@cat $(DEMO_OUT)/whatif.md
 
 SAN := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 asan: deps
