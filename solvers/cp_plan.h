@@ -32,6 +32,7 @@ typedef struct cp_plan {
     int *n_units;        /* [n_jobs] */
     char *note;          /* what placement repair changed, or NULL */
     bool placed;         /* units hold the packing of the current choices */
+    bool pool_units;     /* units of pool jobs hold a packing (markets: not yet) */
 
     cp_plan_status status;
     char method[32];
@@ -43,8 +44,13 @@ typedef struct cp_plan {
 
 int cp_plan_new(const cp_input *in, const cp_modeset *ms, cp_plan **out);
 void cp_plan_free(cp_plan *p);
-/* Copies choices (mode, start, y) from src to dst (same input). */
+/* Copies choices (mode, start, y) from src to dst (same input); dst's
+ * units no longer describe them (pool_units and placed cleared). */
 void cp_plan_copy_choices(cp_plan *dst, const cp_plan *src);
+/* Choices and units (the pool packing travels with them); CP_ERR_NOMEM. */
+int cp_plan_copy(cp_plan *dst, const cp_plan *src);
+/* Copies every job's units and the pool_units flag; CP_ERR_NOMEM. */
+int cp_plan_copy_units(cp_plan *dst, const cp_plan *src);
 /* Sets y to the fewest instances that hold the scheduled jobs' demand on
  * each market in each slot (the cheapest y for fixed job choices). */
 void cp_plan_min_instances(cp_plan *p);

@@ -23,6 +23,15 @@ typedef struct cp_usage {
     double spend;       /* cloud + energy + carbon, baseline included */
     double budget;      /* INF without a budget */
     double scale;       /* share of every capacity, quota, cap and budget (POP); 1 */
+    /* Pool nodes (only when scale is 1): a pool mode fits only where
+     * concrete nodes hold it, packed the way placement.c packs (best fit
+     * for a one-node job; whole free nodes first, then the remainder),
+     * so plans built here need no packing repair on pools. */
+    bool nodes;
+    double **nfree;     /* [n_res] pools: [node][3][T] room left; NULL for markets */
+    int **junits;       /* [n_jobs] nodes of a job placed on a pool (owned) */
+    int *jn;            /* [n_jobs] */
+    int *pick, *amount; /* scratch [max nodes] */
 } cp_usage;
 
 int cp_usage_init(cp_usage *u, const cp_input *in, const cp_modeset *ms);
@@ -48,6 +57,19 @@ bool cp_usage_try(const cp_usage *u, int m, int s, double *delta);
 bool cp_usage_try_why(const cp_usage *u, int m, int s, double *delta, char *why, size_t size);
 void cp_usage_add(cp_usage *u, int m, int s);
 void cp_usage_remove(cp_usage *u, int m, int s);
+/* Adds mode m at s on the given pool nodes (a plan's units); false, and
+ * nothing added, when they do not hold it. Markets and unscaled pools
+ * without node tracking ignore the units. */
+bool cp_usage_add_on(cp_usage *u, int m, int s, const int *units, int n);
+/* The pool nodes job j holds now (count returned; 0 off pools). */
+int cp_usage_job_units(const cp_usage *u, int j, const int **units);
+/* Writes the nodes of every pool job into plan->units and sets
+ * plan->pool_units (market jobs get no units). */
+int cp_usage_export_units(const cp_usage *u, cp_plan *plan);
+/* Rebuilds u (fresh from cp_usage_init) from plan's choices, on the
+ * plan's pool units when it has them; a job that no longer fits is
+ * dropped from the plan (mode -1). Returns the number dropped. */
+int cp_usage_load_plan(cp_usage *u, cp_plan *plan);
 /* Cheapest feasible (mode, start) of job j; false when none fits. */
 bool cp_usage_best(const cp_usage *u, int j, int *mode, int *start, double *delta);
 /* Prices of pool capacity and site power, [n_res*3*T] and [n_sites*T]

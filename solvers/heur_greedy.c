@@ -130,9 +130,10 @@ static void local_search(cp_usage *u, const order_key *keys, int nk, cp_plan *pl
 }
 
 /* Construction in the order of `keys`, then local search; leaves the
- * choices in plan and returns its total within the keys' jobs. */
-static double construct(cp_usage *u, const order_key *keys, int nk, const cp_prices *pr,
-                        const cp_solve_opts *opts, double deadline, cp_plan *plan)
+ * choices (and pool nodes) in plan and its total within the keys' jobs
+ * in *total. */
+static int construct(cp_usage *u, const order_key *keys, int nk, const cp_prices *pr,
+                     const cp_solve_opts *opts, double deadline, cp_plan *plan, double *total)
 {
     const cp_input *in = u->in;
     for (int j = 0; j < in->n_jobs; j++)
@@ -149,7 +150,8 @@ static double construct(cp_usage *u, const order_key *keys, int nk, const cp_pri
     }
     local_search(u, keys, nk, plan, opts, deadline);
     memcpy(plan->y, u->y, (size_t)u->ms->n_res * (size_t)in->slots * sizeof *plan->y);
-    return scoped_total(u, keys, nk, plan);
+    *total = scoped_total(u, keys, nk, plan);
+    return cp_usage_export_units(u, plan);
 }
 
 /* The keys of the scope's jobs (regret needs an empty usage u). */
@@ -213,14 +215,22 @@ int cp_heuristic_scoped(const cp_input *in, const cp_modeset *ms, const cp_solve
             rc = cp_err_nomem(err);
             break;
         }
-        double t = construct(&w, keys, nk, pr, opts, deadline, alt);
+        double t = INFINITY;
+        rc = construct(&w, keys, nk, pr, opts, deadline, alt, &t);
         cp_usage_release(&w);
+        if (rc) {
+            rc = cp_err_nomem(err);
+            break;
+        }
         if (!sc)
             cp_solver_log(opts, "heuristic: %s%s order gives %.10g", pr ? "priced " : "",
                           o ? "regret" : "slack", t);
         if (t < best - 1e-9 * (1 + fabs(t))) {
             best = t;
-            cp_plan_copy_choices(plan, alt);
+            if (cp_plan_copy(plan, alt)) {
+                rc = cp_err_nomem(err);
+                break;
+            }
         }
     }
     cp_plan_free(alt);
@@ -257,15 +267,37 @@ int cp_improve(const cp_input *in, const cp_modeset *ms, const cp_solve_opts *op
         return cp_err_nomem(err);
     }
     qsort(keys, (size_t)nk, sizeof *keys, slack_cmp);
+    int *had = cp_calloc((size_t)(in->n_jobs ? in->n_jobs : 1), sizeof *had);
+    if (!had) {
+        cp_free(keys);
+        cp_usage_release(&u);
+        return cp_err_nomem(err);
+    }
     for (int j = 0; j < in->n_jobs; j++)
-        if (plan->mode[j] >= 0)
-            cp_usage_add(&u, plan->mode[j], plan->start[j]);
+        had[j] = plan->mode[j];
+    int lost = cp_usage_load_plan(&u, plan);
+    if (lost)
+        cp_solver_log(opts, "improve: %d jobs did not pack onto nodes; placing them again", lost);
+    /* those are placed again whatever the clock says: a plan must not
+     * lose jobs to fragmentation because the search used its time */
+    for (int j = 0; j < in->n_jobs && lost; j++) {
+        int m, s;
+        double c;
+        if (had[j] >= 0 && plan->mode[j] < 0 && cp_usage_best(&u, j, &m, &s, &c) &&
+            c < in->jobs[j].drop_penalty) {
+            cp_usage_add(&u, m, s);
+            plan->mode[j] = m;
+            plan->start[j] = s;
+        }
+    }
+    cp_free(had);
     local_search(&u, keys, nk, plan, opts, deadline);
     memcpy(plan->y, u.y, (size_t)ms->n_res * (size_t)in->slots * sizeof *plan->y);
     *total = scoped_total(&u, keys, nk, plan);
+    int rc = cp_usage_export_units(&u, plan);
     cp_free(keys);
     cp_usage_release(&u);
-    return CP_OK;
+    return rc ? cp_err_nomem(err) : CP_OK;
 }
 
 static int heuristic_solve(const cp_input *in, const cp_modeset *ms, const cp_solve_opts *opts,

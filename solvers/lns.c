@@ -20,6 +20,7 @@
 #include <string.h>
 
 #define LNS_MAX_REMOVE 8
+#define LNS_MAX_UNITS 16
 
 static uint64_t rnd(uint64_t *st)
 {
@@ -130,13 +131,12 @@ int cp_lns(const cp_input *in, const cp_modeset *ms, const cp_solve_opts *opts, 
         cp_usage_release(&l.u);
         return cp_err_nomem(err);
     }
+    cp_usage_load_plan(&l.u, plan);
     for (int j = 0; j < in->n_jobs; j++) {
         if (ms->job_first[j] == ms->job_first[j + 1])
             continue;
         l.jobs[l.n_jobs++] = j;
-        if (plan->mode[j] >= 0)
-            cp_usage_add(&l.u, plan->mode[j], plan->start[j]);
-        else
+        if (plan->mode[j] < 0)
             l.penalties += in->jobs[j].drop_penalty;
     }
     uint64_t rs = 0x5DEECE66Dull ^ (uint64_t)opts->seed * 0x9E3779B97F4A7C15ull;
@@ -146,22 +146,38 @@ int cp_lns(const cp_input *in, const cp_modeset *ms, const cp_solve_opts *opts, 
         if ((it & 15) == 0 && ((opts->stop && *opts->stop) || cp_now_seconds() > deadline))
             break;
         int set[LNS_MAX_REMOVE], om[LNS_MAX_REMOVE], os[LNS_MAX_REMOVE];
-        int q = 2 + rnd_below(&rs, LNS_MAX_REMOVE - 1);
-        int n = pick(&l, &rs, set, q);
+        int on[LNS_MAX_REMOVE], ou[LNS_MAX_REMOVE][LNS_MAX_UNITS];
+        int n = pick(&l, &rs, set, 2 + rnd_below(&rs, LNS_MAX_REMOVE - 1));
+        /* jobs on many nodes stay: their old nodes could not be restored */
+        int kept = 0;
+        for (int i = 0; i < n; i++) {
+            const int *units;
+            int k = cp_usage_job_units(&l.u, set[i], &units);
+            if (k > LNS_MAX_UNITS)
+                continue;
+            set[kept] = set[i];
+            on[kept] = k;
+            memcpy(ou[kept], units, (size_t)k * sizeof(int));
+            kept++;
+        }
+        n = kept;
         for (int i = 0; i < n; i++) {
             om[i] = plan->mode[set[i]];
             os[i] = plan->start[set[i]];
             take_out(&l, set[i]);
         }
         /* random order of re-insertion */
+        int ord[LNS_MAX_REMOVE];
+        for (int i = 0; i < n; i++)
+            ord[i] = i;
         for (int i = n - 1; i > 0; i--) {
             int k = rnd_below(&rs, i + 1);
-            int t = set[i], tm = om[i], ts = os[i];
-            set[i] = set[k], om[i] = om[k], os[i] = os[k];
-            set[k] = t, om[k] = tm, os[k] = ts;
+            int t = ord[i];
+            ord[i] = ord[k];
+            ord[k] = t;
         }
-        for (int i = 0; i < n; i++) {
-            int j = set[i], m, s;
+        for (int q = 0; q < n; q++) {
+            int j = set[ord[q]], m, s;
             double c;
             if (cp_usage_best(&l.u, j, &m, &s, &c) && c < in->jobs[j].drop_penalty)
                 put_back(&l, j, m, s);
@@ -175,10 +191,17 @@ int cp_lns(const cp_input *in, const cp_modeset *ms, const cp_solve_opts *opts, 
             cur = now;
             continue;
         }
+        /* back exactly as they were, on the same nodes */
         for (int i = 0; i < n; i++)
             take_out(&l, set[i]);
-        for (int i = 0; i < n; i++)
-            put_back(&l, set[i], om[i], os[i]);
+        for (int i = 0; i < n; i++) {
+            plan->mode[set[i]] = om[i];
+            plan->start[set[i]] = os[i];
+            if (om[i] < 0)
+                l.penalties += in->jobs[set[i]].drop_penalty;
+            else
+                cp_usage_add_on(&l.u, om[i], os[i], ou[i], on[i]);
+        }
     }
     memcpy(plan->y, l.u.y, (size_t)ms->n_res * (size_t)in->slots * sizeof *plan->y);
     double modeless = 0;
@@ -187,9 +210,10 @@ int cp_lns(const cp_input *in, const cp_modeset *ms, const cp_solve_opts *opts, 
             modeless += in->jobs[j].drop_penalty;
     *total = cur + modeless;
     cp_solver_log(opts, "lns: %ld iterations, %ld improvements, total %.10g", it, accepted, cur);
+    int rc = cp_usage_export_units(&l.u, plan) ? cp_err_nomem(err) : CP_OK;
     cp_free(l.jobs);
     cp_free(l.cand);
     cp_free(l.can_use);
     cp_usage_release(&l.u);
-    return CP_OK;
+    return rc;
 }

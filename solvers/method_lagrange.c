@@ -40,7 +40,8 @@ int cp_lagrange_plan(const cp_input *in, const cp_modeset *ms, const cp_solve_op
         rc = cp_heuristic_scoped(in, ms, opts, NULL, &pr, alt, &t2, err);
         if (rc == CP_OK && t2 < total - 1e-9 * (1 + fabs(total))) {
             total = t2;
-            cp_plan_copy_choices(plan, alt);
+            if (cp_plan_copy(plan, alt))
+                rc = cp_err_nomem(err);
             cp_solver_log_incumbent(opts, total);
         }
         cp_plan_free(alt);

@@ -537,7 +537,8 @@ int cp_milp_run(const cp_input *in, const cp_modeset *ms, const cp_solve_opts *o
         if (cp_plan_eval(plan, &fm, err) == CP_OK) {
             if (cp_plan_eval(warm, &fw, err) == CP_OK) {
                 if (fw.total < fm.total - 1e-9 * (1 + fabs(fm.total))) {
-                    cp_plan_copy_choices(plan, warm);
+                    if (cp_plan_copy(plan, warm))
+                        rc = cp_err_nomem(err);
                     plan->status = CP_STATUS_FEASIBLE;
                 }
                 cp_plan_figures_release(&fw);
@@ -547,7 +548,8 @@ int cp_milp_run(const cp_input *in, const cp_modeset *ms, const cp_solve_opts *o
     }
     if (!mip_ok) {
         if (warm && warm->status != CP_STATUS_INFEASIBLE) {
-            cp_plan_copy_choices(plan, warm);
+            if (cp_plan_copy(plan, warm))
+                rc = cp_err_nomem(err);
             plan->status = CP_STATUS_FEASIBLE;
         } else {
             plan->status = CP_STATUS_NOPLAN;
@@ -562,42 +564,44 @@ out:
     return rc;
 }
 
-/* The MILP's plan may need repairs to be packed onto nodes (it sees only
- * aggregate capacity); the heuristic's too. Both are packed, and the one
- * cheaper after packing is kept, so the MILP is never worse than the
- * heuristic in what is written. */
-static int keep_best_placed(cp_plan *plan, cp_plan *warm, cp_err *err)
+/* The MILP sees only aggregate pool capacity: its plan is rebuilt on
+ * concrete nodes, where a job that does not pack is placed again at its
+ * best (mode, start) at true cost, and the plan is compared with the
+ * heuristic's (packed by construction); the cheaper is kept, so the MILP
+ * is never worse than the heuristic in what is written. */
+static int keep_best_packed(const cp_input *in, const cp_modeset *ms, const cp_solve_opts *opts,
+                            cp_plan *plan, const cp_plan *warm, cp_err *err)
 {
-    int rep_plan = 0, rep_warm = 0, rc;
-    if ((rc = cp_plan_place(plan, &rep_plan, err)) || (rc = cp_plan_place(warm, &rep_warm, err)))
-        return rc;
-    if (rep_plan && plan->status == CP_STATUS_OPTIMAL)
-        plan->status = CP_STATUS_FEASIBLE;
-    cp_plan_figures fp, fw;
-    if ((rc = cp_plan_eval(plan, &fp, err)))
-        return rc;
-    if ((rc = cp_plan_eval(warm, &fw, err))) {
-        cp_plan_figures_release(&fp);
+    int n = plan->n_jobs, rc;
+    int *before = cp_calloc((size_t)(n ? 2 * n : 1), sizeof *before);
+    if (!before)
+        return cp_err_nomem(err);
+    for (int j = 0; j < n; j++) {
+        before[2 * j] = plan->mode[j];
+        before[2 * j + 1] = plan->start[j];
+    }
+    double tp, tw = INFINITY;
+    if ((rc = cp_improve(in, ms, opts, plan, &tp, err))) {
+        cp_free(before);
         return rc;
     }
-    if (fw.total < fp.total - 1e-9 * (1 + fabs(fp.total))) {
-        cp_plan_copy_choices(plan, warm);
-        plan->placed = false; /* units are the MILP plan's: pack again */
+    bool changed = false;
+    for (int j = 0; j < n; j++)
+        changed |= before[2 * j] != plan->mode[j] || (plan->mode[j] >= 0 && before[2 * j + 1] != plan->start[j]);
+    cp_free(before);
+    if (changed && plan->status == CP_STATUS_OPTIMAL)
         plan->status = CP_STATUS_FEASIBLE;
-        cp_free(plan->note);
-        plan->note = NULL;
-        if (warm->note && !(plan->note = cp_strdup(warm->note)))
-            rc = cp_err_nomem(err);
-        for (int j = 0; j < plan->n_jobs && rc == CP_OK; j++) {
-            cp_free(plan->reason[j]);
-            plan->reason[j] = NULL;
-            if (warm->reason[j] && !(plan->reason[j] = cp_strdup(warm->reason[j])))
-                rc = cp_err_nomem(err);
-        }
-    }
-    cp_plan_figures_release(&fp);
+    cp_plan_figures fw;
+    if ((rc = cp_plan_eval(warm, &fw, err)))
+        return rc;
+    tw = fw.total;
     cp_plan_figures_release(&fw);
-    return rc;
+    if (tw < tp - 1e-9 * (1 + fabs(tp))) {
+        if (cp_plan_copy(plan, warm))
+            return cp_err_nomem(err);
+        plan->status = CP_STATUS_FEASIBLE;
+    }
+    return CP_OK;
 }
 
 static int milp_solve(const cp_input *in, const cp_modeset *ms, const cp_solve_opts *opts,
@@ -615,7 +619,7 @@ static int milp_solve(const cp_input *in, const cp_modeset *ms, const cp_solve_o
         rc = cp_milp_run(in, ms, opts, NULL, warm, plan, err);
     }
     if (rc == CP_OK && plan->status != CP_STATUS_INFEASIBLE && plan->status != CP_STATUS_NOPLAN)
-        rc = keep_best_placed(plan, warm, err);
+        rc = keep_best_packed(in, ms, opts, plan, warm, err);
     cp_plan_free(warm);
     snprintf(plan->method, sizeof plan->method, "milp");
     plan->seconds = cp_now_seconds() - t0;

@@ -220,6 +220,36 @@ static int try_pack(packer *pk, int j, int mi, int s, bool *ok)
     return rc;
 }
 
+/* Takes job j's share on the pool nodes the plan already gives it
+ * (whole nodes first, the remainder on the last, as try_pack splits);
+ * false, with nothing taken, when they do not hold it. */
+static bool keep_units(packer *pk, int j)
+{
+    const cp_mode *m = &pk->ms->modes[pk->plan->mode[j]];
+    const cp_resource *res = &pk->ms->res[m->res];
+    int s = pk->plan->start[j], k = pk->plan->n_units[j];
+    const int *units = pk->plan->units[j];
+    double per[CP_DIMS];
+    bool training = pk->in->jobs[j].kind == CP_JOB_TRAINING;
+    for (int d = 0; d < CP_DIMS; d++)
+        per[d] = training ? m->demand[d] / m->count : cp_machine_dim(res->mach, d);
+    int full = INT_MAX;
+    for (int d = 0; d < CP_DIMS; d++)
+        if (per[d] > 0) {
+            int a = (int)floor(cp_machine_dim(res->mach, d) / per[d] + EPS);
+            full = a < full ? a : full;
+        }
+    for (int q = 0; q < k; q++) {
+        int a = k == 1 ? m->count : q < k - 1 ? full : m->count - full * (k - 1);
+        if (units[q] < 0 || units[q] >= pk->n_units[m->res] || a < 1 ||
+            unit_room(pk, m, units[q], s, per, a) < a)
+            return false;
+    }
+    for (int q = 0; q < k; q++)
+        take(pk, m, units[q], s, per, k == 1 ? m->count : q < k - 1 ? full : m->count - full * (k - 1));
+    return true;
+}
+
 typedef struct jkey {
     int job, start;
     double size;
@@ -335,7 +365,10 @@ int cp_plan_place(cp_plan *plan, int *repairs, cp_err *err)
             rc = CP_ERR_NOMEM;
     }
     int nk = 0;
-    for (int j = 0; j < in->n_jobs; j++) {
+    for (int j = 0; j < in->n_jobs && rc == CP_OK; j++) {
+        if (plan->pool_units && plan->mode[j] >= 0 && plan->n_units[j] > 0 &&
+            ms->res[ms->modes[plan->mode[j]].res].kind == CP_RES_POOL && keep_units(&pk, j))
+            continue; /* packed where the plan was built, on its nodes */
         cp_free(plan->units[j]);
         plan->units[j] = NULL;
         plan->n_units[j] = 0;

@@ -81,6 +81,32 @@ void cp_plan_copy_choices(cp_plan *dst, const cp_plan *src)
     memcpy(dst->mode, src->mode, (size_t)src->n_jobs * sizeof *dst->mode);
     memcpy(dst->start, src->start, (size_t)src->n_jobs * sizeof *dst->start);
     memcpy(dst->y, src->y, (size_t)src->n_res * (size_t)src->slots * sizeof *dst->y);
+    dst->pool_units = false; /* the units, if any, are not these choices' */
+    dst->placed = false;
+}
+
+int cp_plan_copy(cp_plan *dst, const cp_plan *src)
+{
+    cp_plan_copy_choices(dst, src);
+    return cp_plan_copy_units(dst, src);
+}
+
+int cp_plan_copy_units(cp_plan *dst, const cp_plan *src)
+{
+    for (int j = 0; j < src->n_jobs; j++) {
+        int *u = NULL;
+        if (src->n_units[j]) {
+            u = cp_calloc((size_t)src->n_units[j], sizeof *u);
+            if (!u)
+                return CP_ERR_NOMEM;
+            memcpy(u, src->units[j], (size_t)src->n_units[j] * sizeof *u);
+        }
+        cp_free(dst->units[j]);
+        dst->units[j] = u;
+        dst->n_units[j] = src->n_units[j];
+    }
+    dst->pool_units = src->pool_units;
+    return CP_OK;
 }
 
 /* Demand of the scheduled jobs per resource, dimension and slot. */
