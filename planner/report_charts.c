@@ -285,15 +285,14 @@ static double baseline_kw(const cp_input *in, int s, int t)
 
 /* A step path through v[0..T-1] (one level per slot). */
 static void step_path(cp_buf *b, const rp_plan *p, const cp_scale *sx, const cp_scale *sy,
-                      const double *v, const cp_series *ser, const char *cls, const char *stroke)
+                      const double *v, const char *cls, const char *stroke)
 {
     cp_buf_puts(b, "<path d=\"");
     for (int t = 0; t < p->T; t++) {
-        double val = v ? v[t] : cp_series_at(ser, t);
         cp_buf_puts(b, t == 0 ? "M" : " H");
         cp_svg_coord(b, cp_scale_at(sx, t * p->h));
         cp_buf_puts(b, t == 0 ? " " : " V");
-        cp_svg_coord(b, cp_scale_at(sy, val));
+        cp_svg_coord(b, cp_scale_at(sy, v[t]));
     }
     cp_buf_puts(b, " H");
     cp_svg_coord(b, cp_scale_at(sx, p->T * p->h));
@@ -303,7 +302,8 @@ static void step_path(cp_buf *b, const rp_plan *p, const cp_scale *sx, const cp_
     cp_buf_puts(b, "/>\n");
 }
 
-static void site_chart(cp_buf *b, const rp_plan *p, const rp_site *st, double *base)
+/* base, capv: scratch arrays of T values. */
+static void site_chart(cp_buf *b, const rp_plan *p, const rp_site *st, double *base, double *capv)
 {
     const cp_site *is = st->in_site >= 0 ? &p->in->sites[st->in_site] : NULL;
     bool cap = is && is->power_cap_kw.set;
@@ -311,7 +311,7 @@ static void site_chart(cp_buf *b, const rp_plan *p, const rp_site *st, double *b
     for (int t = 0; t < p->T; t++) {
         ymax = fmax(ymax, st->power_kw[t]);
         if (cap)
-            ymax = fmax(ymax, cp_series_at(&is->power_cap_kw, t));
+            ymax = fmax(ymax, capv[t] = cp_series_at(&is->power_cap_kw, t));
         if (is)
             ymax = fmax(ymax, base[t] = baseline_kw(p->in, st->in_site, t));
     }
@@ -341,10 +341,10 @@ static void site_chart(cp_buf *b, const rp_plan *p, const rp_site *st, double *b
     cp_svg_axis_y(b, &sy, RP_LEFT, RP_WIDTH - RP_RIGHT, &ty, "kW");
     cp_svg_axis_x(b, &sx, bottom, bottom, &t, title);
     if (is)
-        step_path(b, p, &sx, &sy, base, NULL, "base", NULL);
+        step_path(b, p, &sx, &sy, base, "base", NULL);
     if (cap)
-        step_path(b, p, &sx, &sy, NULL, &is->power_cap_kw, "cap", NULL);
-    step_path(b, p, &sx, &sy, st->power_kw, NULL, "line", "#4e79a7");
+        step_path(b, p, &sx, &sy, capv, "cap", NULL);
+    step_path(b, p, &sx, &sy, st->power_kw, "line", "#4e79a7");
     /* hover targets, one per column */
     buckets k = buckets_of(p->T);
     cp_buf tt;
@@ -360,7 +360,7 @@ static void site_chart(cp_buf *b, const rp_plan *p, const rp_site *st, double *b
         cp_buf_reset(&tt);
         cp_buf_printf(&tt, "%s\n%s\n%s kW", st->name, span, q);
         if (cap) {
-            double cv = cp_series_at(&is->power_cap_kw, arg);
+            double cv = capv[arg];
             char cq[48], pq[48];
             cp_svg_qty(cq, sizeof cq, cv);
             cp_svg_fixed(pq, sizeof pq, 100 * st->power_kw[arg] / cv, 1);
@@ -392,13 +392,13 @@ void rp_power(cp_buf *b, const rp_plan *p)
     cp_buf_printf(b, "<p class=\"note\">Average facility power in each slot (PUE \xC3\x97 (idle "
                      "baseline + busy power of the jobs on the site's pools)), on-prem only.%s</p>\n",
                   inputs ? "" : " The plan file does not hold power caps: give the inputs to draw them.");
-    double *base = cp_calloc((size_t)p->T, sizeof *base);
+    double *base = cp_calloc(2 * (size_t)p->T, sizeof *base);
     if (!base) {
         b->oom = true;
         return;
     }
     for (int i = 0; i < p->n_sites; i++)
-        site_chart(b, p, &p->sites[i], base);
+        site_chart(b, p, &p->sites[i], base, base + p->T);
     cp_free(base);
     cp_html_section_end(b);
 }
