@@ -56,6 +56,11 @@ $(BUILD)/capplan: $(BUILD)/planner/main.o $(BUILD)/libcapplan.a
 $(BUILD)/unit_tests: $(UNIT_OBJ) $(BUILD)/libcapplan.a
 	$(call say,LINK,$@)$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $^ $(LIBS)
 
+# the exhaustive-search oracle of tests/suite_property.sh (loader and modes
+# from the library, no solver)
+$(BUILD)/enumerate: $(BUILD)/tests/gen/enumerate.o $(BUILD)/libcapplan.a
+	$(call say,LINK,$@)$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $^ $(LIBS)
+
 # Installs the Debian packages the build and the tests need, only when
 # something is missing (apt-get needs root; CI and fresh machines are root).
 DEB_PKGS := build-essential pkg-config libglpk-dev libyaml-dev libopenblas-dev \
@@ -74,8 +79,9 @@ deps:
 	fi
 
 test: deps
-	$(MAKE) --no-print-directory $(BUILD)/capplan $(BUILD)/unit_tests
-	LC_ALL=C OPENBLAS_NUM_THREADS=1 CAPPLAN=$(BUILD)/capplan UNIT=$(BUILD)/unit_tests sh tests/run.sh
+	$(MAKE) --no-print-directory $(BUILD)/capplan $(BUILD)/unit_tests $(BUILD)/enumerate
+	LC_ALL=C OPENBLAS_NUM_THREADS=1 CAPPLAN=$(BUILD)/capplan UNIT=$(BUILD)/unit_tests \
+	  ENUMERATE=$(BUILD)/enumerate sh tests/run.sh
 
 DEMO_OUT ?= $(BUILD)/demo
 demo: deps
@@ -97,13 +103,13 @@ demo: deps
 SAN := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 asan: deps
 	$(MAKE) --no-print-directory BUILD=build-asan OPT="-O1 -g" CFLAGS="$(SAN)" LDFLAGS="$(SAN)" \
-	  build-asan/capplan build-asan/unit_tests
+	  build-asan/capplan build-asan/unit_tests build-asan/enumerate
 	LC_ALL=C OPENBLAS_NUM_THREADS=1 ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
-	  CAPPLAN=build-asan/capplan UNIT=build-asan/unit_tests sh tests/run.sh
+	  CAPPLAN=build-asan/capplan UNIT=build-asan/unit_tests ENUMERATE=build-asan/enumerate sh tests/run.sh
 
 valgrind: deps
-	$(MAKE) --no-print-directory $(BUILD)/capplan $(BUILD)/unit_tests
-	LC_ALL=C OPENBLAS_NUM_THREADS=1 CAPPLAN="valgrind -q --error-exitcode=1 --leak-check=full $(BUILD)/capplan" \
+	$(MAKE) --no-print-directory $(BUILD)/capplan $(BUILD)/unit_tests $(BUILD)/enumerate
+	LC_ALL=C OPENBLAS_NUM_THREADS=1 ENUMERATE=$(BUILD)/enumerate CAPPLAN="valgrind -q --error-exitcode=1 --leak-check=full $(BUILD)/capplan" \
 	  UNIT="valgrind -q --error-exitcode=1 --leak-check=full $(BUILD)/unit_tests" sh tests/run.sh
 
 # libFuzzer harnesses (fuzz/fuzz_*.c, docs/reliability.md): the library is
@@ -157,4 +163,4 @@ bench: bench-fit bench-plan
 
 include bench/bench.mk
 
--include $(LIB_OBJ:.o=.d) $(UNIT_OBJ:.o=.d) $(BUILD)/planner/main.d
+-include $(LIB_OBJ:.o=.d) $(UNIT_OBJ:.o=.d) $(BUILD)/planner/main.d $(BUILD)/tests/gen/enumerate.d

@@ -3,6 +3,7 @@
  *
  *   cc -std=c11 -O2 -o build/geninst tests/gen/geninst.c -lm
  *   build/geninst SEED [JOBS [SLOTS]] > inst.yaml
+ *   build/geninst -e SEED > small.yaml    (enumerable; see enum_instance)
  *
  * The same SEED (and JOBS) always gives the same file, on any platform: the
  * generator uses its own 64-bit generator (splitmix64) and prints only
@@ -23,6 +24,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 static uint64_t st;
 
@@ -64,10 +66,182 @@ static void series_f(const char *key, int lo, int hi, double scale, int dec)
     printf("]");
 }
 
+/* ---- geninst -e SEED: small instances for exhaustive enumeration ------
+ *
+ * For tests/suite_property.sh and tests/gen/enumerate.c: 1..5 jobs, 2..5
+ * slots, at most three resources (pools and markets together), each
+ * job with at most two counts, so every (mode or drop, start) choice of
+ * every job can be enumerated. Every pool has ONE node and every market
+ * a quota of at most one instance per slot: a plan that meets SPEC 3's
+ * aggregate capacities then always packs (every job goes on node or
+ * instance 0), so the aggregate optimum is the optimum of a placed plan.
+ * Power caps and budgets are drawn near what the jobs need, so they bind
+ * in some instances; a few budgets are below the baseline (infeasible).
+ */
+static int enum_instance(unsigned long long seed)
+{
+    /* hashed, so that nearby seeds do not give shifted copies of one
+     * splitmix stream */
+    st = seed * 0x2545F4914F6CDD1Dull + 777;
+    st = next();
+    T = ri(2, 5);
+    h = chance(30) ? 0.5 : 1.0;
+    int njobs = ri(1, 5);
+    printf("# geninst -e %llu (enumerable: single-node pools, quotas <= 1)\nversion: 1\n", seed);
+    printf("horizon: {slots: %d, slot_hours: %.1f}\n", T, h);
+
+    int nacc = ri(1, 2);
+    printf("accelerators:\n");
+    for (int a = 0; a < nacc; a++) {
+        accpow[a] = ri(15, 70) * 10;
+        accidle[a] = ri(3, 8) * 10;
+        printf("  - {name: %s, memory_gb: %d, power_w: %d, idle_power_w: %d}\n", accn[a],
+               accmem[a], accpow[a], accidle[a]);
+    }
+
+    /* resources: pools (one node each), offers (quota <= 1), spot markets */
+    int nres = ri(1, 3);
+    int npool = ri(0, nres), noff = nres - npool;
+    int nsite = ri(1, 2);
+    int psite[3], pacc[3], pk[3], pidle[3];
+    double basew[2] = {0, 0};
+    for (int p = 0; p < npool; p++) {
+        psite[p] = ri(0, nsite - 1);
+        pacc[p] = chance(80) ? ri(0, nacc - 1) : -1;
+        static const int ks[] = {1, 2, 4};
+        pk[p] = pacc[p] >= 0 ? ks[ri(0, 2)] : 0;
+        pidle[p] = ri(5, 15) * 10;
+        basew[psite[p]] += pidle[p] + (pacc[p] >= 0 ? pk[p] * accidle[pacc[p]] : 0);
+    }
+
+    printf("sites:\n");
+    double pue[2], price[2][5], base_cost = 0;
+    for (int s = 0; s < nsite; s++) {
+        pue[s] = 1.0 + ri(0, 5) * 0.1;
+        printf("  - name: dc%d\n    pue: %.1f\n    energy_price: [", s, pue[s]);
+        for (int t = 0; t < T; t++) {
+            price[s][t] = ri(2, 40) * 0.01;
+            printf("%s%.2f", t ? ", " : "", price[s][t]);
+            base_cost += pue[s] * basew[s] * h / 1000 * price[s][t];
+        }
+        printf("]\n    carbon_intensity: %d\n", ri(50, 800));
+        if (basew[s] > 0 && chance(40)) {
+            /* a cap from just above the baseline to room for a few jobs */
+            printf("    power_cap_kw: [");
+            for (int t = 0; t < T; t++)
+                printf("%s%.3f", t ? ", " : "", pue[s] * basew[s] / 1000 * 1.02 + ri(0, 12) * 0.1);
+            printf("]\n");
+        }
+    }
+    printf("objective: {carbon_price_per_ton: %d", ri(0, 4) * 25);
+    if (chance(30)) {
+        /* mostly above the baseline by a little (jobs compete for it),
+         * sometimes below it (no feasible plan) */
+        double b = chance(20) ? base_cost * 0.5 - 0.01 : base_cost + ri(0, 40) * 0.5;
+        printf(", budget: %.4f", b);
+    }
+    printf("}\n");
+
+    if (npool) {
+        printf("pools:\n");
+        for (int p = 0; p < npool; p++) {
+            printf("  - name: pool%d\n    site: dc%d\n    nodes: 1\n", p, psite[p]);
+            if (chance(30)) {
+                printf("    available: [");
+                for (int t = 0; t < T; t++)
+                    printf("%s%d", t ? ", " : "", chance(70));
+                printf("]\n");
+            }
+            printf("    node: {type: mt%d, ", ri(0, 1));
+            if (pacc[p] >= 0)
+                printf("accelerator: %s, accelerators: %d, ", accn[pacc[p]], pk[p]);
+            int pw = pidle[p] / 10 + ri(5, 30);
+            printf("cpus: %d, memory_gb: %d, power_w: %d, idle_power_w: %d}\n", ri(2, 8) * 4,
+                   ri(1, 8) * 32, pw * 10, pidle[p]);
+        }
+    }
+    if (noff) {
+        printf("offers:\n");
+        int markets = npool;
+        for (int o = 0; o < noff; o++) {
+            static const int ks[] = {1, 2, 4};
+            int a = ri(0, nacc - 1), k = ks[ri(0, 2)];
+            printf("  - name: c%d:r%d:x%d\n    provider: c%d\n    region: r%d\n", o % 2, o, k,
+                   o % 2, o);
+            if (chance(40))
+                printf("    site: dc%d\n", ri(0, nsite - 1));
+            printf("    instance: {type: mt%d, accelerator: %s, accelerators: %d, cpus: %d, "
+                   "memory_gb: %d, power_w: %d}\n",
+                   ri(0, 1), accn[a], k, k * 8, k * 48, k * ri(20, 60) * 10);
+            printf("    price_hour: %.2f\n", k * ri(20, 300) * 0.01);
+            if (chance(30)) {
+                printf("    quota: [");
+                for (int t = 0; t < T; t++)
+                    printf("%s%d", t ? ", " : "", chance(75));
+                printf("]\n");
+            } else {
+                printf("    quota: 1\n");
+            }
+            markets++;
+            if (markets < 3 && o == noff - 1 && chance(60)) {
+                printf("    spot_price_hour: %.2f\n    spot_quota: 1\n", k * ri(10, 150) * 0.01);
+                printf("    spot_interruptions_per_hour: %.2f\n", ri(0, 60) * 0.01);
+                markets++;
+            }
+        }
+    }
+
+    printf("jobs:\n");
+    for (int j = 0; j < njobs; j++) {
+        int dataflow = chance(25);
+        printf("  - name: job%d\n    kind: %s\n", j, dataflow ? "dataflow" : "training");
+        int rel = chance(40) ? ri(0, T - 1) : 0;
+        if (rel)
+            printf("    release_hour: %.1f\n", rel * h);
+        if (chance(50))
+            printf("    deadline_hour: %.2f\n", (rel + ri(1, T)) * h - (chance(20) ? h / 2 : 0));
+        printf("    drop_penalty: %d\n", ri(1, 60) * 5);
+        if (chance(50))
+            printf("    preemptible: true\n    checkpoint_minutes: %d\n", ri(1, 6) * 10);
+        if (chance(15))
+            printf("    placement: {cloud: false}\n");
+        else if (chance(15))
+            printf("    placement: {on_prem: false}\n");
+        if (dataflow) {
+            printf("    input_gb: %d\n    machines: [1]\n", ri(10, 100));
+            printf("    runtime:\n      model: ernest\n      theta:\n");
+            int both = chance(50), first = ri(0, 1);
+            for (int m = 0; m < 2; m++)
+                if (both || m == first)
+                    printf("        mt%d: [%d, %.1f, 0, 0]\n", m, ri(60, 600), ri(5, 40) * h);
+        } else {
+            double base_h = ri(2, 12) * 0.25 * h; /* on one accelerator of speed 1 */
+            printf("    work: %.0f\n    throughput: {", base_h * 3600 * 10);
+            int first = 1;
+            for (int a = 0; a < nacc; a++)
+                if (a == 0 || chance(70)) {
+                    printf("%s%s: %.1f", first ? "" : ", ", accn[a], ri(5, 20) * 1.0);
+                    first = 0;
+                }
+            printf("}\n");
+            static const char *counts[] = {"[1]", "[2]", "[1, 2]", "[1, 4]", "[2, 4]"};
+            printf("    accelerators: %s\n", counts[ri(0, 4)]);
+            if (chance(40))
+                printf("    scaling: {model: amdahl, serial_fraction: %.2f}\n", ri(0, 40) * 0.01);
+            if (chance(50))
+                printf("    cpus_per_accelerator: %d\n    memory_gb_per_accelerator: %d\n",
+                       ri(0, 8), ri(0, 48));
+        }
+    }
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
+    if (argc == 3 && !strcmp(argv[1], "-e"))
+        return enum_instance(strtoull(argv[2], NULL, 10));
     if (argc < 2) {
-        fprintf(stderr, "usage: geninst SEED [JOBS [SLOTS]]\n");
+        fprintf(stderr, "usage: geninst SEED [JOBS [SLOTS]] | geninst -e SEED\n");
         return 2;
     }
     unsigned long long seed = strtoull(argv[1], NULL, 10);
