@@ -10,6 +10,11 @@
 
 #include "cp_plan.h"
 
+typedef struct cp_cand {
+    int mode, start;
+    double agg, score;
+} cp_cand;
+
 typedef struct cp_usage {
     const cp_input *in;
     const cp_modeset *ms;
@@ -28,10 +33,13 @@ typedef struct cp_usage {
      * for a one-node job; whole free nodes first, then the remainder),
      * so plans built here need no packing repair on pools. */
     bool nodes;
-    double **nfree;     /* [n_res] pools: [node][3][T] room left; NULL for markets */
+    double **nfree;     /* [n_res] [unit][3][T] room left (-1: node down) */
+    int **ncnt;         /* [n_res] markets: [unit][T] jobs on the instance; pools NULL */
+    int *nunits;        /* [n_res] pool nodes; instances a market may ever need */
     int **junits;       /* [n_jobs] nodes of a job placed on a pool (owned) */
     int *jn;            /* [n_jobs] */
-    int *pick, *amount; /* scratch [max nodes] */
+    int *pick, *amount; /* scratch [max units] */
+    cp_cand *cand;      /* scratch [most columns of a job] */
 } cp_usage;
 
 int cp_usage_init(cp_usage *u, const cp_input *in, const cp_modeset *ms);

@@ -220,7 +220,7 @@ static int try_pack(packer *pk, int j, int mi, int s, bool *ok)
     return rc;
 }
 
-/* Takes job j's share on the pool nodes the plan already gives it
+/* Takes job j's share on the nodes or instances the plan already gives it
  * (whole nodes first, the remainder on the last, as try_pack splits);
  * false, with nothing taken, when they do not hold it. */
 static bool keep_units(packer *pk, int j)
@@ -366,9 +366,8 @@ int cp_plan_place(cp_plan *plan, int *repairs, cp_err *err)
     }
     int nk = 0;
     for (int j = 0; j < in->n_jobs && rc == CP_OK; j++) {
-        if (plan->pool_units && plan->mode[j] >= 0 && plan->n_units[j] > 0 &&
-            ms->res[ms->modes[plan->mode[j]].res].kind == CP_RES_POOL && keep_units(&pk, j))
-            continue; /* packed where the plan was built, on its nodes */
+        if (plan->pool_units && plan->mode[j] >= 0 && plan->n_units[j] > 0 && keep_units(&pk, j))
+            continue; /* packed where the plan was built, on its units */
         cp_free(plan->units[j]);
         plan->units[j] = NULL;
         plan->n_units[j] = 0;

@@ -1,5 +1,5 @@
 /* Incremental plan bookkeeping; see cp_usage.h. */
-#include "cp_usage.h"
+#include "usage_internal.h"
 
 #include "cp_alloc.h"
 #include "cp_cost.h"
@@ -9,182 +9,13 @@
 #include <stdio.h>
 #include <string.h>
 
-#define EPS 1e-9
+#define EPS CP_USAGE_EPS
 
 static int quota(const cp_usage *u, const cp_resource *r, int t);
 
 int cp_usage_init(cp_usage *u, const cp_input *in, const cp_modeset *ms)
 {
     return cp_usage_init_scaled(u, in, ms, 1.0);
-}
-
-static int nodes_init(cp_usage *u)
-{
-    const cp_input *in = u->in;
-    const cp_modeset *ms = u->ms;
-    size_t T = (size_t)u->T, nj = (size_t)(in->n_jobs ? in->n_jobs : 1);
-    int maxn = 1;
-    u->nfree = cp_calloc((size_t)(ms->n_res ? ms->n_res : 1), sizeof *u->nfree);
-    u->junits = cp_calloc(nj, sizeof *u->junits);
-    u->jn = cp_calloc(nj, sizeof *u->jn);
-    if (!u->nfree || !u->junits || !u->jn)
-        goto nomem;
-    for (int r = 0; r < ms->n_res; r++) {
-        const cp_resource *res = &ms->res[r];
-        if (res->kind != CP_RES_POOL)
-            continue;
-        int n = in->pools[res->index].nodes;
-        maxn = n > maxn ? n : maxn;
-        double *f = u->nfree[r] = cp_calloc((size_t)(n ? n : 1) * CP_DIMS * T, sizeof *f);
-        if (!f)
-            goto nomem;
-        for (int i = 0; i < n; i++)
-            for (int d = 0; d < CP_DIMS; d++)
-                for (size_t t = 0; t < T; t++)
-                    f[((size_t)i * CP_DIMS + (size_t)d) * T + t] =
-                        i < (int)cp_series_at(&in->pools[res->index].available, (int)t) ? cp_machine_dim(res->mach, d)
-                                                                                       : -1;
-    }
-    for (int j = 0; j < in->n_jobs; j++) {
-        int mc = 1;
-        for (int m = ms->job_first[j]; m < ms->job_first[j + 1]; m++)
-            mc = ms->modes[m].count > mc ? ms->modes[m].count : mc;
-        if (!(u->junits[j] = cp_calloc((size_t)mc, sizeof(int))))
-            goto nomem;
-    }
-    u->pick = cp_calloc((size_t)maxn, sizeof *u->pick);
-    u->amount = cp_calloc((size_t)maxn, sizeof *u->amount);
-    if (!u->pick || !u->amount)
-        goto nomem;
-    u->nodes = true;
-    return CP_OK;
-nomem:
-    cp_usage_release(u);
-    return CP_ERR_NOMEM;
-}
-
-/* How a pool mode splits into portions (placement.c's rule): one
- * accelerator's share for training, one whole machine for dataflow. */
-static int portions_of(const cp_usage *u, const cp_mode *m, double per[CP_DIMS], int *full)
-{
-    const cp_machine *mach = u->ms->res[m->res].mach;
-    bool training = u->in->jobs[m->job].kind == CP_JOB_TRAINING;
-    for (int d = 0; d < CP_DIMS; d++)
-        per[d] = training ? m->demand[d] / m->count : cp_machine_dim(mach, d);
-    *full = INT_MAX;
-    for (int d = 0; d < CP_DIMS; d++)
-        if (per[d] > 0) {
-            int a = (int)floor(cp_machine_dim(mach, d) / per[d] + EPS);
-            *full = a < *full ? a : *full;
-        }
-    return m->count;
-}
-
-/* Portions node i of pool resource r can take over slots [s, s+len),
- * capped at `want`; -1 marks a node that is down. */
-static int node_room(const cp_usage *u, int r, int i, int s, int len, const double per[CP_DIMS], int want)
-{
-    const double *f = u->nfree[r];
-    size_t T = (size_t)u->T;
-    int best = want;
-    for (int d = 0; d < CP_DIMS; d++) {
-        const double *fd = &f[((size_t)i * CP_DIMS + (size_t)d) * T];
-        for (int t = s; t < s + len; t++) {
-            if (fd[t] < 0)
-                return 0;
-            if (per[d] <= 0)
-                continue;
-            int a = (int)floor(fd[t] / per[d] + EPS);
-            if (a < best) {
-                if (a <= 0)
-                    return 0;
-                best = a;
-            }
-        }
-    }
-    return best;
-}
-
-/* Chooses the nodes for mode m at s into u->pick/u->amount; returns how
- * many (0: it does not pack). */
-static int pool_fit(const cp_usage *u, const cp_mode *m, int s)
-{
-    const cp_resource *res = &u->ms->res[m->res];
-    int n = u->in->pools[res->index].nodes, full;
-    double per[CP_DIMS];
-    int portions = portions_of(u, m, per, &full);
-    size_t T = (size_t)u->T;
-    if (cp_units_needed(m->demand, res->mach) <= 1) {
-        int best = -1;
-        double best_left = INFINITY;
-        for (int i = 0; i < n; i++) {
-            if (node_room(u, m->res, i, s, m->slots, per, portions) < portions)
-                continue;
-            double left = 0;
-            for (int d = 0; d < CP_DIMS; d++) {
-                double cap = cp_machine_dim(res->mach, d);
-                if (cap <= 0)
-                    continue;
-                const double *fd = &u->nfree[m->res][((size_t)i * CP_DIMS + (size_t)d) * T];
-                double mn = INFINITY;
-                for (int t = s; t < s + m->slots; t++)
-                    mn = fd[t] < mn ? fd[t] : mn;
-                left += (mn - m->demand[d]) / cap;
-            }
-            if (left < best_left - 1e-12) {
-                best_left = left;
-                best = i;
-            }
-        }
-        if (best < 0)
-            return 0;
-        u->pick[0] = best;
-        u->amount[0] = portions;
-        return 1;
-    }
-    int k = 0, left = portions;
-    for (int i = 0; i < n && left >= full && full > 0; i++)
-        if (node_room(u, m->res, i, s, m->slots, per, full) >= full) {
-            u->pick[k] = i;
-            u->amount[k++] = full;
-            left -= full;
-        }
-    if (left > 0) {
-        int best = -1, best_room = INT_MAX;
-        for (int i = 0; i < n; i++) {
-            bool used = false;
-            for (int q = 0; q < k; q++)
-                used |= u->pick[q] == i;
-            if (used)
-                continue;
-            int room = node_room(u, m->res, i, s, m->slots, per, full);
-            if (room >= left && room < best_room) {
-                best_room = room;
-                best = i;
-            }
-        }
-        if (best < 0)
-            return 0;
-        u->pick[k] = best;
-        u->amount[k++] = left;
-    }
-    return k;
-}
-
-/* Takes (sign 1) or gives back (-1) the job's share on its nodes. */
-static void nodes_apply(cp_usage *u, const cp_mode *m, int s, const int *units, const int *amount, int k,
-                        double sign)
-{
-    double per[CP_DIMS];
-    int full;
-    portions_of(u, m, per, &full);
-    size_t T = (size_t)u->T;
-    for (int q = 0; q < k; q++)
-        for (int d = 0; d < CP_DIMS; d++) {
-            double *fd = &u->nfree[m->res][((size_t)units[q] * CP_DIMS + (size_t)d) * T];
-            for (int t = s; t < s + m->slots; t++)
-                fd[t] -= sign * amount[q] * per[d];
-        }
 }
 
 int cp_usage_init_scaled(cp_usage *u, const cp_input *in, const cp_modeset *ms, double scale)
@@ -225,22 +56,18 @@ int cp_usage_init_scaled(cp_usage *u, const cp_input *in, const cp_modeset *ms, 
                 u->slot_cost[(size_t)r * T + t] = cp_market_slot_cost(in, &ms->res[r], t);
     u->spend = base_cost;
     u->budget = in->has_budget ? base_cost + (in->budget - base_cost) * scale : INFINITY;
-    return scale < 1 ? CP_OK : nodes_init(u);
+    if (scale < 1)
+        return CP_OK;
+    if (cp_usage_units_init(u)) {
+        cp_usage_release(u);
+        return CP_ERR_NOMEM;
+    }
+    return CP_OK;
 }
 
 void cp_usage_release(cp_usage *u)
 {
-    if (u->nfree)
-        for (int r = 0; r < u->ms->n_res; r++)
-            cp_free(u->nfree[r]);
-    cp_free(u->nfree);
-    if (u->junits)
-        for (int j = 0; j < u->in->n_jobs; j++)
-            cp_free(u->junits[j]);
-    cp_free(u->junits);
-    cp_free(u->jn);
-    cp_free(u->pick);
-    cp_free(u->amount);
+    cp_usage_units_release(u);
     cp_free(u->use);
     cp_free(u->y);
     cp_free(u->busy);
@@ -312,7 +139,10 @@ static double *use_at(const cp_usage *u, int r, int d)
     return &u->use[((size_t)r * CP_DIMS + d) * u->T];
 }
 
-bool cp_usage_try_why(const cp_usage *u, int mi, int s, double *delta, char *why, size_t size)
+/* The aggregate part of a try: capacity per dimension, power, quota,
+ * budget; *delta is exact on pools and a lower estimate on markets when
+ * instances are tracked (the exact cost comes from the instances). */
+static bool try_agg(const cp_usage *u, int mi, int s, double *delta, char *why, size_t size)
 {
     const cp_input *in = u->in;
     const cp_mode *m = &u->ms->modes[mi];
@@ -341,11 +171,6 @@ bool cp_usage_try_why(const cp_usage *u, int mi, int s, double *delta, char *why
                 return false;
             }
             cost += in->sites[r->site].pue * w * in->slot_hours / 1000 * u->kwh_cost[k];
-            if (i == m->slots - 1 && u->nodes && !pool_fit(u, m, s)) {
-                if (why)
-                    snprintf(why, size, "no node of pool '%s' has room from slot %d", r->name, s);
-                return false;
-            }
         } else {
             double need[CP_DIMS];
             for (int d = 0; d < CP_DIMS; d++)
@@ -357,7 +182,8 @@ bool cp_usage_try_why(const cp_usage *u, int mi, int s, double *delta, char *why
                     snprintf(why, size, "market '%s' reaches its quota in slot %d", r->id, t);
                 return false;
             }
-            cost += (ny - y) * u->slot_cost[(size_t)m->res * T + t];
+            if (ny > y)
+                cost += (ny - y) * u->slot_cost[(size_t)m->res * T + t];
         }
     }
     if (u->spend + cost > u->budget + EPS * (1 + u->budget)) {
@@ -367,6 +193,42 @@ bool cp_usage_try_why(const cp_usage *u, int mi, int s, double *delta, char *why
     }
     *delta = cost;
     return true;
+}
+
+/* The concrete part: nodes or instances that hold the run, and the
+ * exact cost with them. */
+static bool try_units(const cp_usage *u, int mi, int s, double agg, double *delta, char *why, size_t size)
+{
+    const cp_mode *m = &u->ms->modes[mi];
+    const cp_resource *r = &u->ms->res[m->res];
+    double ydelta, cost = agg;
+    if (!cp_usage_units_fit(u, m, s, &ydelta)) {
+        if (why)
+            snprintf(why, size, "no %s of '%s' has room from slot %d",
+                     r->kind == CP_RES_POOL ? "node" : "instance within the quota", r->id, s);
+        return false;
+    }
+    if (r->kind != CP_RES_POOL)
+        cost = ydelta;
+    if (u->spend + cost > u->budget + EPS * (1 + u->budget)) {
+        if (why)
+            snprintf(why, size, "the budget is spent");
+        return false;
+    }
+    *delta = cost;
+    return true;
+}
+
+bool cp_usage_try_why(const cp_usage *u, int mi, int s, double *delta, char *why, size_t size)
+{
+    double agg;
+    if (!try_agg(u, mi, s, &agg, why, size))
+        return false;
+    if (!u->nodes) {
+        *delta = agg;
+        return true;
+    }
+    return try_units(u, mi, s, agg, delta, why, size);
 }
 
 bool cp_usage_try(const cp_usage *u, int m, int s, double *delta)
@@ -396,7 +258,7 @@ static void apply(cp_usage *u, int mi, int s, double sign)
             double w = sign * m->busy_w * frac;
             u->busy[k] += w;
             u->spend += in->sites[r->site].pue * w * in->slot_hours / 1000 * u->kwh_cost[k];
-        } else {
+        } else if (!u->nodes) {
             int *y = &u->y[(size_t)m->res * T + t];
             int ny = cp_units_needed(need, r->mach);
             u->spend += (ny - *y) * u->slot_cost[(size_t)m->res * T + t];
@@ -405,37 +267,14 @@ static void apply(cp_usage *u, int mi, int s, double sign)
     }
 }
 
-/* Amounts on a job's k units: whole units first, the remainder last. */
-static void amounts_of(const cp_usage *u, const cp_mode *m, int k, int *amount)
-{
-    double per[CP_DIMS];
-    int full;
-    int portions = portions_of(u, m, per, &full);
-    if (k <= 0)
-        return;
-    if (k == 1) {
-        amount[0] = portions;
-        return;
-    }
-    for (int q = 0; q < k - 1; q++)
-        amount[q] = full;
-    amount[k - 1] = portions - full * (k - 1);
-}
-
-static bool on_nodes(const cp_usage *u, const cp_mode *m)
-{
-    return u->nodes && u->ms->res[m->res].kind == CP_RES_POOL;
-}
-
 void cp_usage_add(cp_usage *u, int mi, int s)
 {
     const cp_mode *m = &u->ms->modes[mi];
-    if (on_nodes(u, m)) {
-        /* callers add only what cp_usage_try accepted, so it packs */
-        int k = pool_fit(u, m, s);
-        nodes_apply(u, m, s, u->pick, u->amount, k, 1.0);
-        memcpy(u->junits[m->job], u->pick, (size_t)k * sizeof(int));
-        u->jn[m->job] = k;
+    if (u->nodes) {
+        /* callers add only what cp_usage_try accepted, so it fits */
+        double yd;
+        int k = cp_usage_units_fit(u, m, s, &yd);
+        cp_usage_units_take(u, m, s, u->pick, k);
     }
     apply(u, mi, s, 1.0);
 }
@@ -443,25 +282,10 @@ void cp_usage_add(cp_usage *u, int mi, int s)
 bool cp_usage_add_on(cp_usage *u, int mi, int s, const int *units, int n)
 {
     const cp_mode *m = &u->ms->modes[mi];
-    if (on_nodes(u, m)) {
-        if (n < 1 || n > m->count)
+    if (u->nodes) {
+        if (!cp_usage_units_hold(u, m, s, units, n))
             return false;
-        double per[CP_DIMS];
-        int full;
-        portions_of(u, m, per, &full);
-        amounts_of(u, m, n, u->amount);
-        for (int q = 0; q < n; q++) {
-            if (units[q] < 0 || units[q] >= u->in->pools[u->ms->res[m->res].index].nodes)
-                return false;
-            for (int p = 0; p < q; p++)
-                if (units[p] == units[q])
-                    return false;
-            if (u->amount[q] < 1 || node_room(u, m->res, units[q], s, m->slots, per, u->amount[q]) < u->amount[q])
-                return false;
-        }
-        nodes_apply(u, m, s, units, u->amount, n, 1.0);
-        memcpy(u->junits[m->job], units, (size_t)n * sizeof(int));
-        u->jn[m->job] = n;
+        cp_usage_units_take(u, m, s, units, n);
     }
     apply(u, mi, s, 1.0);
     return true;
@@ -470,12 +294,8 @@ bool cp_usage_add_on(cp_usage *u, int mi, int s, const int *units, int n)
 void cp_usage_remove(cp_usage *u, int mi, int s)
 {
     const cp_mode *m = &u->ms->modes[mi];
-    if (on_nodes(u, m)) {
-        int k = u->jn[m->job];
-        amounts_of(u, m, k, u->amount);
-        nodes_apply(u, m, s, u->junits[m->job], u->amount, k, -1.0);
-        u->jn[m->job] = 0;
-    }
+    if (u->nodes)
+        cp_usage_units_give(u, m, s);
     apply(u, mi, s, -1.0);
 }
 
@@ -492,7 +312,7 @@ int cp_usage_export_units(const cp_usage *u, cp_plan *plan)
         plan->units[j] = NULL;
         plan->n_units[j] = 0;
         int mi = plan->mode[j];
-        if (mi < 0 || !on_nodes(u, &u->ms->modes[mi]))
+        if (mi < 0 || !u->nodes)
             continue;
         int k = u->jn[j];
         if (!(plan->units[j] = cp_calloc((size_t)k, sizeof(int))))
@@ -546,48 +366,89 @@ static double opportunity(const cp_usage *u, const cp_prices *pr, int mi, int s)
     return v;
 }
 
-bool cp_usage_best_priced(const cp_usage *u, int j, const cp_prices *pr, int *mode, int *start,
-                          double *delta)
+/* How many candidates past the first that fits get their exact cost:
+ * on markets the aggregate estimate can miss what fragmentation adds. */
+#define BEST_EXACT 6
+
+/* The cheapest (by cost plus opportunity under pr, when given) feasible
+ * (mode, start) of job j. Every column's aggregate cost is cheap; the
+ * concrete check is done in order of that cost, on a few candidates. */
+static bool best_of(const cp_usage *u, int j, const cp_prices *pr, int *mode, int *start, double *delta)
 {
+    const cp_modeset *ms = u->ms;
     bool found = false;
     double best = INFINITY;
-    for (int mi = u->ms->job_first[j]; mi < u->ms->job_first[j + 1]; mi++) {
-        const cp_mode *m = &u->ms->modes[mi];
+    if (!u->nodes) {
+        for (int mi = ms->job_first[j]; mi < ms->job_first[j + 1]; mi++) {
+            const cp_mode *m = &ms->modes[mi];
+            for (int s = m->s_min; s <= m->s_max; s++) {
+                double c;
+                if (!try_agg(u, mi, s, &c, NULL, 0))
+                    continue;
+                double score = c + (pr ? opportunity(u, pr, mi, s) : 0);
+                /* strict: ties keep the earlier (mode, start) */
+                if (score < best - 1e-12) {
+                    best = score;
+                    *mode = mi;
+                    *start = s;
+                    *delta = c;
+                    found = true;
+                }
+            }
+        }
+        return found;
+    }
+    int n = 0;
+    cp_cand *cand = u->cand;
+    for (int mi = ms->job_first[j]; mi < ms->job_first[j + 1]; mi++) {
+        const cp_mode *m = &ms->modes[mi];
         for (int s = m->s_min; s <= m->s_max; s++) {
             double c;
-            if (!cp_usage_try(u, mi, s, &c))
+            if (!try_agg(u, mi, s, &c, NULL, 0))
                 continue;
-            double score = c + opportunity(u, pr, mi, s);
-            if (score < best - 1e-12) {
-                best = score;
-                *mode = mi;
-                *start = s;
-                *delta = c;
-                found = true;
-            }
+            cand[n].mode = mi;
+            cand[n].start = s;
+            cand[n].agg = c;
+            cand[n].score = c + (pr ? opportunity(u, pr, mi, s) : 0);
+            n++;
+        }
+    }
+    int exact = 0;
+    while (n > 0) {
+        /* next cheapest by estimate; ties: the earlier column */
+        int k = 0;
+        for (int i = 1; i < n; i++)
+            if (cand[i].score < cand[k].score - 1e-12 ||
+                (cand[i].score <= cand[k].score + 1e-12 &&
+                 (cand[i].mode < cand[k].mode || (cand[i].mode == cand[k].mode && cand[i].start < cand[k].start))))
+                k = i;
+        cp_cand c = cand[k];
+        cand[k] = cand[--n];
+        if (found && (c.score >= best - 1e-12 || exact >= BEST_EXACT))
+            break;
+        double d;
+        if (!try_units(u, c.mode, c.start, c.agg, &d, NULL, 0))
+            continue;
+        exact++;
+        double score = c.score - c.agg + d;
+        if (score < best - 1e-12) {
+            best = score;
+            *mode = c.mode;
+            *start = c.start;
+            *delta = d;
+            found = true;
         }
     }
     return found;
 }
 
+bool cp_usage_best_priced(const cp_usage *u, int j, const cp_prices *pr, int *mode, int *start,
+                          double *delta)
+{
+    return best_of(u, j, pr, mode, start, delta);
+}
+
 bool cp_usage_best(const cp_usage *u, int j, int *mode, int *start, double *delta)
 {
-    bool found = false;
-    double best = INFINITY;
-    for (int mi = u->ms->job_first[j]; mi < u->ms->job_first[j + 1]; mi++) {
-        const cp_mode *m = &u->ms->modes[mi];
-        for (int s = m->s_min; s <= m->s_max; s++) {
-            double c;
-            /* strict: ties keep the earlier (mode, start), deterministically */
-            if (cp_usage_try(u, mi, s, &c) && c < best - 1e-12) {
-                best = c;
-                *mode = mi;
-                *start = s;
-                found = true;
-            }
-        }
-    }
-    if (found)
-        *delta = best;
-    return found;
+    return best_of(u, j, NULL, mode, start, delta);
 }

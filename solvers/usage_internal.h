@@ -1,0 +1,26 @@
+/*
+ * Between usage.c (aggregate demand, power, spend, the public API) and
+ * usage_units.c (concrete pool nodes and market instances).
+ */
+#ifndef CP_USAGE_INTERNAL_H
+#define CP_USAGE_INTERNAL_H
+
+#include "cp_usage.h"
+
+#define CP_USAGE_EPS 1e-9
+
+int cp_usage_units_init(cp_usage *u);
+void cp_usage_units_release(cp_usage *u);
+/* Chooses units for mode m at s into u->pick/u->amount; returns how many
+ * (0: it does not fit). For markets *ydelta gets the added cost of the
+ * instances this raises y by (pools: 0). */
+int cp_usage_units_fit(const cp_usage *u, const cp_mode *m, int s, double *ydelta);
+/* Takes the share on the given units (and raises y on markets, adding
+ * its cost to u->spend). */
+void cp_usage_units_take(cp_usage *u, const cp_mode *m, int s, const int *units, int k);
+/* Gives job's share back (and lowers y on markets). */
+void cp_usage_units_give(cp_usage *u, const cp_mode *m, int s);
+/* Whether the given units (a plan's) hold mode m at s. */
+bool cp_usage_units_hold(const cp_usage *u, const cp_mode *m, int s, const int *units, int k);
+
+#endif
