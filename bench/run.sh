@@ -242,8 +242,10 @@ for n in $CBC_SIZES; do
         cobj=$(sed -n '1s/.*objective value *\([-+0-9.eE]*\).*/\1/p' "$RUNS/cbc$n.sol")
         [ -n "$cobj" ] || cobj=-
     fi
-    # capplan's best plan at this size, and its method
-    best=$(awk -v n="$n" '$1 == n && $3 ~ /^[-+.0-9]/ && (b == "" || $3 + 0 < b + 0) { b = $3; m = $2; bd = $4 }
+    # capplan's best plan at this size (on a tie, the method with a bound)
+    best=$(awk -v n="$n" '$1 != n || $3 !~ /^[-+.0-9]/ { next }
+                           b == "" || $3 + 0 < b + 0 || ($3 + 0 == b + 0 && bd !~ /^[-+.0-9]/ && $4 ~ /^[-+.0-9]/) {
+                               b = $3; m = $2; bd = $4 }
                            END { print (b == "" ? "- - -" : b " " m " " bd) }' "$RUNS/results.txt" 2>/dev/null)
     set -- $best
     cp_tot=${1:--} cp_m=${2:--} cp_bd=${3:--}
