@@ -185,17 +185,23 @@ void rp_costs(cp_buf *b, const rp_plan *p)
         acc += v[i];
     }
     cp_svg_close(b);
-    cp_buf_puts(b, "<table>\n<tr><th>part</th><th class=\"n\">US dollars</th><th class=\"n\">share</th></tr>\n");
+    /* parts across, so the section stays short and the Gantt chart is near the top */
+    cp_buf_puts(b, "<table>\n<tr><th></th>");
+    for (int i = 0; i < 4; i++)
+        cp_buf_printf(b, "<th class=\"n\">%s</th>", part[i]);
+    cp_buf_puts(b, "<th class=\"n\">total</th></tr>\n<tr><td>US dollars</td>");
+    char m[64], s[48];
     for (int i = 0; i < 4; i++) {
-        char m[64], s[48];
         cp_svg_money(m, sizeof m, v[i]);
-        cp_svg_fixed(s, sizeof s, p->total > 0 ? 100 * v[i] / p->total : 0, 1);
-        cp_buf_printf(b, "<tr><td>%s</td><td class=\"n\">%s</td><td class=\"n\">%s %%</td></tr>\n",
-                      part[i], m, s);
+        cp_buf_printf(b, "<td class=\"n\">%s</td>", m);
     }
-    char m[64];
     cp_svg_money(m, sizeof m, p->total);
-    cp_buf_printf(b, "<tr><th>total</th><th class=\"n\">%s</th><th class=\"n\">100.0 %%</th></tr>\n</table>\n", m);
+    cp_buf_printf(b, "<td class=\"n\"><b>%s</b></td></tr>\n<tr><td>share</td>", m);
+    for (int i = 0; i < 4; i++) {
+        cp_svg_fixed(s, sizeof s, p->total > 0 ? 100 * v[i] / p->total : 0, 1);
+        cp_buf_printf(b, "<td class=\"n\">%s %%</td>", s);
+    }
+    cp_buf_puts(b, "<td class=\"n\">100.0 %</td></tr>\n</table>\n");
     cp_html_section_end(b);
 }
 

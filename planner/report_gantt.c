@@ -136,7 +136,7 @@ static void bar_title(cp_buf *t, const rp_plan *p, const rp_job *j)
 
 static void legend(cp_buf *b, const rp_plan *p, bool by_kind, double y)
 {
-    cp_legend_item it[4];
+    cp_legend_item it[5];
     int n = 0;
     if (by_kind) {
         bool unknown = false;
@@ -151,6 +151,14 @@ static void legend(cp_buf *b, const rp_plan *p, bool by_kind, double y)
         it[n++] = (cp_legend_item){market_color[1], "on-demand instances", false};
         it[n++] = (cp_legend_item){market_color[2], "spot instances", false};
     }
+    bool down = false;
+    for (int r = 0; r < p->n_rows && !down; r++) {
+        const rp_row *row = &p->rows[r];
+        for (int t = 0; row->pool >= 0 && t < p->T && !down; t++)
+            down = cp_series_at(&p->in->pools[row->pool].available, t) < p->in->pools[row->pool].nodes;
+    }
+    if (down)
+        it[n++] = (cp_legend_item){"#e4e4e4", "pool nodes down (maintenance)", false};
     cp_svg_legend(b, RP_LEFT, y, RP_WIDTH - RP_LEFT - RP_RIGHT, it, n);
 }
 
@@ -170,6 +178,34 @@ static void row_label(cp_buf *b, const rp_row *r, double y, double h)
              r->n_jobs, r->n_jobs == 1 ? "" : "s", r->lanes, r->lanes == 1 ? "" : "s");
     cp_svg_text(b, 8, y + h / 2 + 11, "start", "sub", sub);
     cp_buf_puts(b, "</g>\n");
+}
+
+/* With the inputs: slots where a pool has nodes down (SPEC 1.5
+ * `available`), shaded over its row, runs of equal availability merged. */
+static void down_times(cp_buf *b, const rp_plan *p, const cp_scale *sx, double top)
+{
+    double y = top;
+    char title[400], span[200];
+    for (int r = 0; r < p->n_rows; r++) {
+        const rp_row *row = &p->rows[r];
+        double h = row_height(row);
+        const cp_pool *pl = row->pool >= 0 ? &p->in->pools[row->pool] : NULL;
+        for (int t0 = 0; pl && t0 < p->T;) {
+            double av = cp_series_at(&pl->available, t0);
+            int t1 = t0 + 1;
+            while (t1 < p->T && cp_series_at(&pl->available, t1) == av)
+                t1++;
+            if (av < pl->nodes) {
+                rp_time_span(p, t0 * p->h, t1 * p->h, span, sizeof span);
+                snprintf(title, sizeof title, "%s: %g of %d nodes available\n%s", row->name, av,
+                         pl->nodes, span);
+                double x0 = cp_scale_at(sx, t0 * p->h), x1 = cp_scale_at(sx, t1 * p->h);
+                cp_svg_rect(b, x0, y, x1 - x0, h, NULL, av > 0 ? "down" : "off", title);
+            }
+            t0 = t1;
+        }
+        y += h;
+    }
 }
 
 int rp_gantt(cp_buf *b, rp_plan *p)
@@ -210,6 +246,7 @@ int rp_gantt(cp_buf *b, rp_plan *p)
             cp_svg_rect(b, 0, y, RP_WIDTH, h, NULL, "band", NULL);
         y += h;
     }
+    down_times(b, p, &sx, top);
     cp_svg_axis_x(b, &sx, bottom, top, &t, title);
     for (int i = 0; i < t.n; i++) /* the hours again on top of tall charts */
         cp_svg_text(b, cp_scale_at(&sx, t.v[i]), top - 6, "middle", "sub", t.label[i]);
