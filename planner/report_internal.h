@@ -111,7 +111,7 @@ const char *rp_market_name(int market);
 void rp_time_axis(const rp_plan *p, cp_scale *sx, cp_ticks *t, char *title, size_t size);
 /* "hours 1-2.6" with the wall clock when known ("hours 1-2.6 (06-06 01:00-03:36 UTC)"). */
 void rp_time_span(const rp_plan *p, double h0, double h1, char *out, size_t size);
-/* A horizon.start in words for the header, or NULL when there is none. */
+/* horizon.start in words for the header; false when there is none. */
 bool rp_clock_describe(const rp_plan *p, char *out, size_t size);
 
 /* report_gantt.c / report_charts.c: the sections of the page. */

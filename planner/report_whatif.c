@@ -64,21 +64,70 @@ static void row_label(cp_buf *b, const char *name, double y, bool bold)
     cp_buf_puts(b, "</title></text>\n");
 }
 
+static double bar_sum(const cp_whatif_row *r)
+{
+    double s = 0;
+    for (int k = 0; k < 4; k++)
+        s += part(r, k);
+    return s;
+}
+
+/* Where the dollar axis ends. One scenario that drops a job costs a
+ * million in penalties and would squash every other bar to a sliver: when
+ * the largest total exceeds 4 times the reference (the median total, or
+ * the baseline's if larger), the axis ends a little past the largest
+ * total within that bound, and longer bars are cut. 0: no cut. */
+static double cut_at(const cp_whatif_table *t, double max)
+{
+    int n = 0;
+    for (int i = 0; i < t->n_rows; i++)
+        n += has_plan(&t->rows[i]);
+    if (n < 3)
+        return 0;
+    double median = 0;
+    int k = (n - 1) / 2;
+    for (int i = 0; i < t->n_rows; i++) { /* the k-th smallest, without sorting */
+        if (!has_plan(&t->rows[i]))
+            continue;
+        double v = bar_sum(&t->rows[i]);
+        int below = 0, upto = 0;
+        for (int j = 0; j < t->n_rows; j++)
+            if (has_plan(&t->rows[j])) {
+                below += bar_sum(&t->rows[j]) < v;
+                upto += bar_sum(&t->rows[j]) <= v;
+            }
+        if (below <= k && k < upto)
+            median = v;
+    }
+    double ref = fmax(median, has_plan(&t->rows[0]) ? bar_sum(&t->rows[0]) : 0);
+    if (!(ref > 0) || max <= 4 * ref)
+        return 0;
+    double lim = 0;
+    for (int i = 0; i < t->n_rows; i++)
+        if (has_plan(&t->rows[i]) && bar_sum(&t->rows[i]) <= 4 * ref)
+            lim = fmax(lim, bar_sum(&t->rows[i]));
+    return cp_nice_ceil(1.1 * lim);
+}
+
 static void bars(cp_buf *b, const cp_whatif_table *t)
 {
     cp_html_section(b, "totals", "Total cost per scenario");
     cp_buf_puts(b, "<p class=\"note\">Stacked by part; after each bar the total and its change "
-                   "against the baseline. The dashed line marks the baseline's total.</p>\n");
+                   "against the baseline. The dashed line marks the baseline's total.");
     double max = 0;
-    for (int i = 0; i < t->n_rows; i++) {
-        double s = 0;
-        for (int k = 0; k < 4; k++)
-            s += part(&t->rows[i], k);
-        max = fmax(max, s);
+    for (int i = 0; i < t->n_rows; i++)
+        max = fmax(max, bar_sum(&t->rows[i]));
+    double cut = cut_at(t, max);
+    if (cut > 0) {
+        char c[64];
+        cp_svg_money(c, sizeof c, cut);
+        cp_buf_printf(b, " Bars longer than %s are cut (marked by a break); their totals are "
+                         "written after them.", c);
     }
+    cp_buf_puts(b, "</p>\n");
     const double top = 30, rh = 24;
     double bottom = top + t->n_rows * rh + 4;
-    cp_scale sx = {0, cp_nice_ceil(max), LEFT, W - RIGHT};
+    cp_scale sx = {0, cut > 0 ? cut : cp_nice_ceil(max), LEFT, W - RIGHT};
     cp_ticks ticks;
     cp_ticks_nice(&ticks, 0, sx.d1, 8, false);
     cp_svg_open(b, W, bottom + 50, "Stacked bars of the total cost per scenario");
@@ -107,15 +156,21 @@ static void bars(cp_buf *b, const cp_whatif_table *t)
         double acc = 0;
         for (int k = 0; k < 4; k++) {
             double v = part(r, k);
-            if (v <= 0)
+            if (v <= 0 || acc >= sx.d1)
                 continue;
-            double x0 = cp_scale_at(&sx, acc), x1 = cp_scale_at(&sx, acc + v);
+            double x0 = cp_scale_at(&sx, acc), x1 = cp_scale_at(&sx, fmin(acc + v, sx.d1));
             char m[64];
             cp_svg_money(m, sizeof m, v);
             cp_buf_reset(&tt);
             cp_buf_printf(&tt, "%s\n%s: %s", r->name, part_name[k], m);
             cp_svg_rect(b, x0, y + 4, x1 - x0, rh - 8, part_color[k], "bar", tt.s);
             acc += v;
+        }
+        if (acc > sx.d1) { /* the break: two white slants near the end */
+            double xe = cp_scale_at(&sx, sx.d1);
+            cp_svg_line(b, xe - 14, y + rh - 3, xe - 8, y + 3, "cut");
+            cp_svg_line(b, xe - 9, y + rh - 3, xe - 3, y + 3, "cut");
+            acc = sx.d1;
         }
         char tot[64], d[120];
         cp_svg_money(tot, sizeof tot, r->total);
@@ -293,7 +348,13 @@ static void table(cp_buf *b, const cp_whatif_table *t)
                    "<th class=\"n\">cloud</th><th class=\"n\">energy</th><th class=\"n\">carbon</th>"
                    "<th class=\"n\">penalties</th><th class=\"n\">change</th><th class=\"n\">dropped</th>"
                    "<th class=\"n\">energy</th><th class=\"n\">CO\xE2\x82\x82</th>"
-                   "<th class=\"n\">spot share</th><th>error</th></tr>\n");
+                   "<th class=\"n\">spot share</th>");
+    for (int a = 0; a < t->n_acc; a++) {
+        cp_buf_puts(b, "<th class=\"n\">");
+        cp_svg_esc(b, t->acc_names[a]);
+        cp_buf_puts(b, " h on-prem / cloud</th>");
+    }
+    cp_buf_puts(b, "<th>error</th></tr>\n");
     for (int i = 0; i < t->n_rows; i++) {
         const cp_whatif_row *r = &t->rows[i];
         cp_buf_puts(b, "<tr><td>");
@@ -316,6 +377,14 @@ static void table(cp_buf *b, const cp_whatif_table *t)
         td_qty(b, r->kwh, " kWh");
         td_qty(b, r->kg_co2, " kg");
         td_qty(b, has_plan(r) ? 100 * r->spot_share : NAN, " %");
+        for (int a = 0; a < t->n_acc; a++) {
+            char on[48] = "", cl[48] = "";
+            if (has_plan(r) && r->acc_hours_onprem && r->acc_hours_cloud) {
+                cp_svg_qty(on, sizeof on, r->acc_hours_onprem[a]);
+                cp_svg_qty(cl, sizeof cl, r->acc_hours_cloud[a]);
+            }
+            cp_buf_printf(b, "<td class=\"n\">%s%s%s</td>", on, on[0] ? " / " : "", cl);
+        }
         cp_buf_puts(b, "<td>");
         cp_svg_esc(b, r->error);
         cp_buf_puts(b, "</td></tr>\n");

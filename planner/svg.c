@@ -512,6 +512,7 @@ static const char page_css[] =
     ".line{fill:none;stroke-width:2}\n"
     ".base{fill:none;stroke:#555;stroke-width:1;stroke-dasharray:4 3}\n"
     ".dot{stroke:#fff;stroke-width:1}\n"
+    ".cut{stroke:#fff;stroke-width:3}\n"
     ".hit{fill:#000;fill-opacity:0}\n"
     ".hit:hover{fill-opacity:0.08}\n"
     "details{margin:6px 0}\n"

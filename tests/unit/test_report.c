@@ -303,8 +303,15 @@ static void make_table(wt *w)
         }
     w->t.n_rows = 6;
     w->t.rows = w->rows;
-    w->t.n_acc = 0;
-    w->t.acc_names = NULL;
+    static char *acc[1] = {(char *)"V100<x>"};
+    static double on[6][1] = {{12}, {12}, {10}, {8}, {0}, {4}};
+    static double cl[6][1] = {{3.5}, {4}, {5}, {6}, {0}, {7}};
+    for (int i = 0; i < 6; i++) {
+        w->rows[i].acc_hours_onprem = on[i];
+        w->rows[i].acc_hours_cloud = cl[i];
+    }
+    w->t.n_acc = 1;
+    w->t.acc_names = acc;
 }
 
 TEST(report_whatif_page)
@@ -324,9 +331,14 @@ TEST(report_whatif_page)
     CHECK(strstr(b.s, "gpu<pool>") == NULL);
     CHECK(strstr(b.s, "$52.00  +$2.00 (+4.0 %)") != NULL);
     CHECK(strstr(b.s, "$40.00  -$10.00 (-20.0 %)") != NULL);
-    /* largest total $1,030 -> scale $0..$2,000 over 280..950 px; the
-     * scenario row (y 54 + 4): cloud $42 is 14.07 px wide */
-    CHECK(strstr(b.s, "<rect x=\"280\" y=\"58\" width=\"14.1\" height=\"16\" fill=\"#4e79a7\" class=\"bar\">") != NULL);
+    /* $1,030 is over 4 x the median total ($52): the axis ends at
+     * nice(1.1 x $55) = $100 over 280..950 px, and that bar is cut. The
+     * scenario row (y 54 + 4): cloud $42 is 281.4 px wide. */
+    CHECK(strstr(b.s, "<rect x=\"280\" y=\"58\" width=\"281.4\" height=\"16\" fill=\"#4e79a7\" class=\"bar\">") != NULL);
+    CHECK(strstr(b.s, "Bars longer than $100.00 are cut") != NULL);
+    CHECK_INT(count(b.s, "class=\"cut\""), 2);
+    /* spot=50 (y 150 + 4): $30 of parts, then $1,000 of penalties cut at $100: 469 px */
+    CHECK(strstr(b.s, "<rect x=\"481\" y=\"154\" width=\"469\" height=\"16\" fill=\"#e15759\" class=\"bar\">") != NULL);
     CHECK(strstr(b.s, "no plan: invalid \xE2\x80\x94 s.yaml:3:5: error: path &#39;offers/x&#39; matches nothing") != NULL);
     /* sweep line in value order 50, 60 | 80 has no plan | 98.32: M, L, then M */
     const char *path = strstr(b.s, "<path d=\" M");
@@ -346,6 +358,8 @@ TEST(report_whatif_page)
         CHECK(!strncmp(path, "<path d=\" M311.9 ", 17));
     }
     CHECK_INT(count(b.s, "<circle"), 4);
+    CHECK(strstr(b.s, "<th class=\"n\">V100&lt;x&gt; h on-prem / cloud</th>") != NULL);
+    CHECK(strstr(b.s, "<td class=\"n\">12 / 3.5</td>") != NULL);
     cp_buf_release(&b);
 }
 
