@@ -119,6 +119,15 @@ plan_case tiny examples/tiny.yaml && {
     $CAPPLAN report "$tmp/tiny.plan.yaml" examples/tiny.yaml >"$tmp/tiny2.html"
     if cmp -s "$tmp/tiny.html" "$tmp/tiny2.html"; then ok; else bad tiny "two runs differ (or stdout differs from -o)"; fi
 }
+# Markup in a job name is escaped everywhere (the page stays well-formed).
+sed 's/name: etl$/name: "e<t>l \&amp; '"'"'x'"'"' \\"y\\" \\u00e9"/' examples/tiny.yaml >"$tmp/odd.yaml"
+if plan_case odd "$tmp/odd.yaml"; then
+    $CAPPLAN report "$tmp/odd.plan.yaml" "$tmp/odd.yaml" -o "$tmp/odd.html"
+    check_page odd "$tmp/odd.html"
+    if grep -qF 'class="bar"><title>e&lt;t&gt;l &amp;amp; &#39;x&#39; &quot;y&quot; '"$(printf '\303\251')" "$tmp/odd.html" &&
+        ! grep -q 'e<t>' "$tmp/odd.html"; then ok
+    else bad odd "the job name is not escaped in its bar's title"; fi
+fi
 for c in power_cap spot_cheap drop_full multinode maintenance; do
     plan_case "$c" "tests/plan/$c.yaml" && report_case "$c" "$tmp/$c.plan.yaml" "tests/plan/$c.yaml"
 done
