@@ -10,6 +10,7 @@
 #include "test.h"
 
 #include "cp_alloc.h"
+#include "cp_input.h"
 #include "cp_report.h"
 #include "cp_svg.h"
 #include "cp_whatif.h"
@@ -200,6 +201,83 @@ TEST(report_plan_page)
     CHECK_INT(render(plan_ok, &b2, &d), CP_OK);
     CHECK_STR(b2.s, b.s);
     cp_buf_release(&b2);
+    cp_buf_release(&b);
+}
+
+/* Inputs matching plan_ok's names: 2 nodes of 4 V100 (8 accelerators),
+ * a 5 kW cap, and a start 1.5 h before a leap day in UTC+2. */
+static const char inputs_ok[] =
+    "horizon: {slots: 4, start: '2024-02-28T22:30:00+02:00'}\n"
+    "sites: [{name: lab, power_cap_kw: 5}]\n"
+    "accelerators: [{name: V100, memory_gb: 16}]\n"
+    "pools:\n"
+    "- {name: rack, site: lab, nodes: 2, node: {accelerator: V100, accelerators: 4, cpus: 32, memory_gb: 256}}\n"
+    "jobs:\n"
+    "- {name: a, kind: training, work: 7200, throughput: {V100: 1}}\n"
+    "- {name: 'b<&>', kind: dataflow, input_gb: 1, machines: [1], runtime: {model: ernest, theta: {rack: [5760, 0, 0, 0]}}}\n"
+    "- {name: c, kind: training, work: 3600, throughput: {V100: 1}}\n";
+
+TEST(report_plan_with_inputs)
+{
+    cp_diags d;
+    cp_diags_init(&d);
+    cp_node *it = NULL, *pt = NULL;
+    cp_input *in = NULL;
+    if (cp_yaml_load_string("in.yaml", inputs_ok, strlen(inputs_ok), &it, &d) ||
+        cp_input_from_trees(&it, 1, &in, &d) ||
+        cp_yaml_load_string("plan.yaml", plan_ok, strlen(plan_ok), &pt, &d)) {
+        cp_diags_print(&d, stderr);
+        CHECK(0);
+        cp_input_free(in);
+        cp_node_free(it);
+        cp_node_free(pt);
+        return;
+    }
+    cp_report_opts o;
+    cp_report_opts_init(&o);
+    o.in = in;
+    cp_buf b;
+    cp_buf_init(&b);
+    CHECK_INT(cp_report_plan_html(pt, &o, &b, &d), CP_OK);
+    /* kinds colour the bars: b is the dataflow job */
+    CHECK(strstr(b.s, "width=\"352\" height=\"14.5\" fill=\"#f28e2b\" class=\"bar\"><title>b&lt;&amp;&gt;\n"
+                      "dataflow on rack (pool)\n") != NULL);
+    /* capacity: 5 of 2 x 4 accelerators in slot 1 */
+    CHECK(strstr(b.s, "5 of 8 busy (62.5 %)") != NULL);
+    CHECK(strstr(b.s, "class=\"cap\"") != NULL);
+    CHECK(strstr(b.s, "capplan verify against the inputs") != NULL);
+    /* wall clock in the stamp's own offset, across the leap day */
+    CHECK(strstr(b.s, ">02-28 22:30</text>") != NULL);
+    CHECK(strstr(b.s, ">02-29 00:00</text>") != NULL);
+    CHECK(strstr(b.s, "below: wall clock +02:00") != NULL);
+    CHECK(strstr(b.s, "hours 1\xE2\x80\x93" "2.6 (02-28 23:30\xE2\x80\x93" "02-29 01:06 +02:00)") != NULL);
+    cp_buf_release(&b);
+    cp_input_free(in);
+    cp_node_free(it);
+    cp_node_free(pt);
+}
+
+/* The slot length without inputs: start_hour / start_slot, else 1 h. */
+TEST(report_plan_slot_hours)
+{
+    static const char half[] =
+        "capplan_plan: 1\nstatus: feasible\n"
+        "totals: {total: 0, cloud: 0, energy: 0, carbon: 0, penalty: 0}\n"
+        "jobs:\n- {name: a, status: scheduled, resource: r, market: pool, start_slot: 2, start_hour: 1, end_hour: 1.5}\n"
+        "sites:\n- {name: s, power_kw: [1, 1, 1, 1]}\n";
+    static const char none[] =
+        "capplan_plan: 1\nstatus: feasible\n"
+        "totals: {total: 0, cloud: 0, energy: 0, carbon: 0, penalty: 0}\n"
+        "jobs:\n- {name: a, status: scheduled, resource: r, market: pool, start_slot: 0, start_hour: 0, end_hour: 0.5}\n";
+    cp_buf b;
+    cp_buf_init(&b);
+    cp_diags d;
+    CHECK_INT(render(half, &b, &d), CP_OK);
+    CHECK(strstr(b.s, "horizon 4 slots of 0.5 h (2 h)") != NULL);
+    cp_buf_reset(&b);
+    CHECK_INT(render(none, &b, &d), CP_OK);
+    CHECK(strstr(b.s, "horizon 1 slot of 1 h (1 h), slot length assumed") != NULL);
+    CHECK(strstr(b.s, "(1 h slots assumed)") != NULL);
     cp_buf_release(&b);
 }
 
