@@ -15,12 +15,16 @@
 
 #include "cp_alloc.h"
 
+#include <limits.h>
 #include <math.h>
 #include <stdint.h>
 #include <string.h>
 
 #define LNS_MAX_REMOVE 8
 #define LNS_MAX_UNITS 16
+/* --node-limit N also bounds the search to N times this many steps, so
+ * a node-limited run is reproducible whatever the clock says. */
+#define LNS_STEPS_PER_NODE 100L
 
 static uint64_t rnd(uint64_t *st)
 {
@@ -47,6 +51,18 @@ static void job_span(const cp_modeset *ms, int j, int *lo, int *hi)
         if (md->s_max + md->slots > *hi)
             *hi = md->s_max + md->slots;
     }
+}
+
+/* Accelerators (or machines) times hours of a job's smallest mode. */
+static double job_size(const cp_modeset *ms, int j)
+{
+    double best = INFINITY;
+    for (int m = ms->job_first[j]; m < ms->job_first[j + 1]; m++) {
+        const cp_mode *md = &ms->modes[m];
+        double v = (md->demand[CP_DIM_ACC] > 0 ? md->demand[CP_DIM_ACC] : md->count) * md->hours;
+        best = v < best ? v : best;
+    }
+    return best;
 }
 
 typedef struct lns {
@@ -110,8 +126,13 @@ static int pick(lns *l, uint64_t *rs, int *out, int q)
     return n;
 }
 
+long cp_lns_budget(const cp_solve_opts *opts)
+{
+    return opts->node_limit > 0 ? opts->node_limit * LNS_STEPS_PER_NODE : LONG_MAX;
+}
+
 int cp_lns(const cp_input *in, const cp_modeset *ms, const cp_solve_opts *opts, long iterations,
-           double deadline, cp_plan *plan, double *total, cp_err *err)
+           long stall, double deadline, cp_plan *plan, double *total, cp_err *err)
 {
     lns l;
     memset(&l, 0, sizeof l);
@@ -141,8 +162,8 @@ int cp_lns(const cp_input *in, const cp_modeset *ms, const cp_solve_opts *opts, 
     }
     uint64_t rs = 0x5DEECE66Dull ^ (uint64_t)opts->seed * 0x9E3779B97F4A7C15ull;
     double cur = l.u.spend + l.penalties;
-    long accepted = 0, it = 0;
-    for (; it < iterations && l.n_jobs > 1; it++) {
+    long accepted = 0, it = 0, last_gain = 0;
+    for (; it < iterations && it - last_gain < stall && l.n_jobs > 1; it++) {
         if ((it & 15) == 0 && ((opts->stop && *opts->stop) || cp_now_seconds() > deadline))
             break;
         int set[LNS_MAX_REMOVE], om[LNS_MAX_REMOVE], os[LNS_MAX_REMOVE];
@@ -167,14 +188,28 @@ int cp_lns(const cp_input *in, const cp_modeset *ms, const cp_solve_opts *opts, 
             take_out(&l, set[i]);
         }
         /* random order of re-insertion */
+        /* re-insertion order: random, or the largest first (what
+         * packing wants) */
         int ord[LNS_MAX_REMOVE];
         for (int i = 0; i < n; i++)
             ord[i] = i;
-        for (int i = n - 1; i > 0; i--) {
-            int k = rnd_below(&rs, i + 1);
-            int t = ord[i];
-            ord[i] = ord[k];
-            ord[k] = t;
+        if (rnd_below(&rs, 2)) {
+            for (int i = n - 1; i > 0; i--) {
+                int k = rnd_below(&rs, i + 1);
+                int t = ord[i];
+                ord[i] = ord[k];
+                ord[k] = t;
+            }
+        } else {
+            double size[LNS_MAX_REMOVE];
+            for (int i = 0; i < n; i++)
+                size[i] = job_size(ms, set[i]);
+            for (int i = 1; i < n; i++)
+                for (int k = i; k > 0 && size[ord[k]] > size[ord[k - 1]]; k--) {
+                    int t = ord[k];
+                    ord[k] = ord[k - 1];
+                    ord[k - 1] = t;
+                }
         }
         for (int q = 0; q < n; q++) {
             int j = set[ord[q]], m, s;
@@ -186,8 +221,10 @@ int cp_lns(const cp_input *in, const cp_modeset *ms, const cp_solve_opts *opts, 
         }
         double now = l.u.spend + l.penalties;
         if (now <= cur + 1e-9 * (1 + fabs(cur))) {
-            if (now < cur - 1e-9 * (1 + fabs(cur)))
+            if (now < cur - 1e-9 * (1 + fabs(cur))) {
                 accepted++;
+                last_gain = it;
+            }
             cur = now;
             continue;
         }

@@ -9,6 +9,7 @@
  */
 #include "solver_internal.h"
 
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 
@@ -48,8 +49,8 @@ int cp_lagrange_plan(const cp_input *in, const cp_modeset *ms, const cp_solve_op
     }
     if (rc == CP_OK && !(opts->stop && *opts->stop)) {
         double t3 = INFINITY;
-        long iters = 2000L * in->n_jobs;
-        rc = cp_lns(in, ms, opts, iters, t0 + opts->time_limit, plan, &t3, err);
+        long iters = cp_lns_budget(opts);
+        rc = cp_lns(in, ms, opts, iters, LONG_MAX, t0 + opts->time_limit, plan, &t3, err);
         if (rc == CP_OK && t3 < total - 1e-9 * (1 + fabs(total))) {
             total = t3;
             cp_solver_log_incumbent(opts, total);

@@ -604,6 +604,11 @@ static int keep_best_packed(const cp_input *in, const cp_modeset *ms, const cp_s
     return CP_OK;
 }
 
+/* Steps without a gain after which the search before branch-and-cut
+ * stops, and the share of the time limit it may take at most. */
+#define MILP_LNS_STALL 20000L
+#define MILP_LNS_SHARE 0.25
+
 static int milp_solve(const cp_input *in, const cp_modeset *ms, const cp_solve_opts *opts,
                       cp_plan *plan, cp_err *err)
 {
@@ -616,6 +621,15 @@ static int milp_solve(const cp_input *in, const cp_modeset *ms, const cp_solve_o
     if (rc == CP_OK && warm->status == CP_STATUS_INFEASIBLE) {
         plan->status = CP_STATUS_INFEASIBLE;
     } else if (rc == CP_OK) {
+        /* a better first incumbent: neighbourhood search until it stalls
+         * (or a share of the time), then branch-and-cut from there */
+        double tw, t_start = opts->t_start > 0 ? opts->t_start : t0;
+        rc = cp_lns(in, ms, opts, cp_lns_budget(opts), MILP_LNS_STALL,
+                    t_start + MILP_LNS_SHARE * opts->time_limit, warm, &tw, err);
+        if (rc == CP_OK)
+            cp_solver_log_incumbent(opts, tw);
+    }
+    if (rc == CP_OK && warm->status != CP_STATUS_INFEASIBLE) {
         rc = cp_milp_run(in, ms, opts, NULL, warm, plan, err);
     }
     if (rc == CP_OK && plan->status != CP_STATUS_INFEASIBLE && plan->status != CP_STATUS_NOPLAN)

@@ -15,6 +15,7 @@
 
 #include "cp_alloc.h"
 
+#include <limits.h>
 #include <math.h>
 #include <pthread.h>
 #include <stdint.h>
@@ -200,7 +201,7 @@ int cp_pop_plan(const cp_input *in, const cp_modeset *ms, const cp_solve_opts *o
     if ((rc = cp_lagrange_run(in, ms, opts, total, fmax(0.05, 0.3 * left), &lg, err)))
         goto out;
     double t2;
-    rc = cp_lns(in, ms, opts, 2000L * n, t0 + opts->time_limit, plan, &t2, err);
+    rc = cp_lns(in, ms, opts, cp_lns_budget(opts), LONG_MAX, t0 + opts->time_limit, plan, &t2, err);
     if (rc == CP_OK && t2 < total - 1e-9 * (1 + fabs(total))) {
         total = t2;
         cp_solver_log_incumbent(opts, total);

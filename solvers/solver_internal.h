@@ -30,11 +30,15 @@ int cp_heuristic_scoped(const cp_input *in, const cp_modeset *ms, const cp_solve
 int cp_improve(const cp_input *in, const cp_modeset *ms, const cp_solve_opts *opts, cp_plan *plan,
                double *total, cp_err *err);
 /* Large neighbourhood search on a feasible plan of the whole problem:
- * at most `iterations` destroy-and-repair steps, until `deadline`
+ * at most `iterations` destroy-and-repair steps and `stall` steps
+ * without a gain, until `deadline`
  * (cp_now_seconds clock) or a stop; seeded by opts->seed. *total gets
  * the plan's SPEC total. */
 int cp_lns(const cp_input *in, const cp_modeset *ms, const cp_solve_opts *opts, long iterations,
-           double deadline, cp_plan *plan, double *total, cp_err *err);
+           long stall, double deadline, cp_plan *plan, double *total, cp_err *err);
+/* The steps cp_lns may take: unbounded (the clock decides) unless a
+ * node limit makes the run deterministic. */
+long cp_lns_budget(const cp_solve_opts *opts);
 /* The MILP on a scope, warm-started from `warm` (feasible in the scope, or
  * NULL). Fills plan's choices (scope jobs only), status, objective and
  * bound. */
