@@ -118,9 +118,14 @@ static double *series(rctx *c, const cp_node *map, const char *key, const char *
     const cp_node *s = seq_field(c, map, key, who, true);
     if (!s)
         return NULL;
+    if (s->n == 0) {
+        cp_diags_add(c->d, CP_ERR_INPUT, s->pos, "%s: '%s' is empty, expected one value per slot",
+                     who, key);
+        return NULL;
+    }
     if (c->p->T == 0)
         c->p->T = (int)s->n;
-    if ((int)s->n != c->p->T || s->n == 0) {
+    if ((int)s->n != c->p->T) {
         cp_diags_add(c->d, CP_ERR_INPUT, s->pos, "%s: '%s' has %zu values, expected %d (one per slot%s)",
                      who, key, s->n, c->p->T, c->p->in ? " of the inputs" : "");
         return NULL;
