@@ -12,6 +12,7 @@
 #     each refused by `check` and `plan` before the modes are built.
 # Where `ulimit -v` can be set (not under ASan or valgrind, which reserve
 # huge address ranges), the refusals run within 1 GB of address space.
+# CP_VALGRIND=1 (`make valgrind`) skips the 100,001-job case.
 # Ends with "limits: P passed, F failed".
 set -u
 cd "$(dirname "$0")/.." || exit 2
@@ -30,9 +31,11 @@ bad() {
 }
 
 # The memory bound, when this shell can set it for the binary.
+# (valgrind starts under the limit but then needs more for itself: it
+# is told by CP_VALGRIND=1, which `make valgrind` sets.)
 vlimit=
 # shellcheck disable=SC2086
-if (ulimit -v 1000000 && $CAPPLAN --version) >/dev/null 2>&1; then
+if [ "${CP_VALGRIND:-0}" != 1 ] && (ulimit -v 1000000 && $CAPPLAN --version) >/dev/null 2>&1; then
     vlimit="ulimit -v 1000000;"
 else
     echo "limits: no 'ulimit -v' check (sanitizer or valgrind build)"
@@ -91,8 +94,11 @@ head_yaml() {
     echo "jobs:"
     awk 'BEGIN { for (i = 0; i <= 100000; i++) printf "- {name: j%d, kind: training, work: 1, throughput: {G: 1}}\n", i }'
 } >"$tmp/jobs.yaml"
-refused jobs 'jobs\.yaml:[0-9]+:[0-9]+: error: too many jobs: 100001, the limit is 100000' \
-    check "$tmp/jobs.yaml"
+# (loading 100,001 jobs takes 25 s of CPU under memcheck: skipped there)
+if [ "${CP_VALGRIND:-0}" != 1 ]; then
+    refused jobs 'jobs\.yaml:[0-9]+:[0-9]+: error: too many jobs: 100001, the limit is 100000' \
+        check "$tmp/jobs.yaml"
+fi
 
 # 2,000,100 modes: 2001 pools x 1000 jobs, one count each (one start each).
 {
