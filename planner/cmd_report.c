@@ -34,7 +34,8 @@ static const char report_help[] =
     "  -o FILE    write the page there (atomically); default standard output\n"
     "\n"
     "Exit status: 0 page written; 2 bad usage, or an unreadable or malformed\n"
-    "plan or input (errors as FILE:LINE:COLUMN on standard error).\n";
+    "plan or input (errors as FILE:LINE:COLUMN on standard error); 1 the page\n"
+    "cannot be written.\n";
 
 int cp_cmd_report(int argc, char **argv)
 {
@@ -108,6 +109,7 @@ int cp_cmd_report(int argc, char **argv)
     }
     if (cp_write_file_atomic(out_path, page.s, page.len, &err)) {
         cp_err_print(&err, stderr);
+        status = 1; /* as plan, fit, import: the output could not be written */
         goto out;
     }
     status = 0;
