@@ -476,7 +476,7 @@ int main(int argc, char **argv)
             make_dataflow(&jobs[i]);
         else
             make_training(&jobs[i]);
-        /* Demand by the type each job is fastest on (V100 > P100 > K80). */
+        /* Each job's work counted once: on V100 if eligible, else P100, else K80. */
         for (int a = V100; a >= K80; a--)
             if (jobs[i].gpu_hours[a] > 0) {
                 gpu_h[a] += jobs[i].gpu_hours[a];
