@@ -162,14 +162,14 @@ static int emit_inputs(const cp_whatif *w, const char *dir, cp_err *err)
         const char *name = cp_whatif_name(w, i);
         cp_buf_reset(&b);
         cp_buf_reset(&path);
-        cp_buf_printf(&b, "# capplan whatif: %s input; `capplan plan` reads it as it is\n",
-                      i ? "scenario '" : "the merged (baseline)");
-        if (i) { /* the name may hold characters a printf format would not */
-            b.len -= strlen(" input; `capplan plan` reads it as it is\n");
-            b.s[b.len] = '\0';
-            cp_buf_puts(&b, name);
-            cp_buf_puts(&b, "' input; `capplan plan` reads it as it is\n");
+        if (i) {
+            cp_buf_puts(&b, "# capplan whatif: scenario '");
+            cp_buf_puts(&b, name); /* no control characters: cp_scenarios_parse checks */
+            cp_buf_puts(&b, "'");
+        } else {
+            cp_buf_puts(&b, "# capplan whatif: the merged input (baseline)");
         }
+        cp_buf_puts(&b, "; `capplan plan` reads it as it is\n");
         cp_buf_printf(&path, "%s/%s.yaml", dir, name);
         if (!cp_buf_ok(&path))
             rc = cp_err_nomem(err);

@@ -100,19 +100,15 @@ static bool check_path(pctx *c, const cp_node *p, const char *what)
                      s);
         return false;
     }
-    bool ok;
-    if (!strcmp(kind, "horizon") || !strcmp(kind, "objective"))
+    bool keyed = !strcmp(kind, "horizon") || !strcmp(kind, "objective"), ok;
+    if (keyed)
         ok = slash && slash[1] && slash[strlen(slash) - 1] != '/';
     else
         ok = slash && slash[1] && slash[1] != '/' && strchr(slash + 2, '/') &&
              s[strlen(s) - 1] != '/';
     if (!ok)
         cp_diags_add(c->d, CP_ERR_INPUT, p->pos, "path '%s' must be %s", s,
-                     slash && (!strcmp(kind, "horizon") || !strcmp(kind, "objective"))
-                         ? "KIND/KEY"
-                         : !strcmp(kind, "horizon") || !strcmp(kind, "objective")
-                               ? "KIND/KEY"
-                               : "KIND/NAME/KEY[/SUBKEY...] (NAME may be '*')");
+                     keyed ? "KIND/KEY" : "KIND/NAME/KEY[/SUBKEY...] (NAME may be '*')");
     return ok;
 }
 
@@ -230,6 +226,9 @@ static bool check_name(pctx *c, const char *name, cp_pos pos)
         why = "is not a file name";
     else if (!strcmp(name, "baseline"))
         why = "is reserved for the unchanged input";
+    for (const char *p = name; !why && *p; p++)
+        if ((unsigned char)*p < 0x20 || *p == 0x7f)
+            why = "contains a control character";
     if (why)
         cp_diags_add(c->d, CP_ERR_INPUT, pos, "scenario name '%s' %s", name, why);
     return !why;
