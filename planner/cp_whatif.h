@@ -22,7 +22,7 @@ typedef struct cp_whatif_row {
     /* SPEC 4 figures of the plan (NAN when there is no plan) */
     double total, cloud, energy, carbon, penalty;
     double kwh, kg_co2;
-    int dropped;
+    int dropped; /* jobs not scheduled; -1 when there is no plan */
     double spot_share; /* spot instance-hours / all cloud instance-hours; 0 if none */
     /* accelerator-hours per table->acc_names[i], on-prem and in the cloud */
     double *acc_hours_onprem, *acc_hours_cloud;
