@@ -75,5 +75,9 @@ void cp_solver_log(const cp_solve_opts *o, const char *fmt, ...) __attribute__((
 void cp_solver_log_model(const cp_solve_opts *o, const char *what, long rows, long cols, long bins,
                          long nnz);
 void cp_solver_log_incumbent(const cp_solve_opts *o, double total);
+/* Seconds a phase may use: `share` of what is left of the time limit,
+ * except under a node limit, where phases end by their own work limits
+ * (so the run is reproducible) and only the whole limit applies. */
+double cp_solver_phase_seconds(const cp_solve_opts *o, double share);
 
 #endif

@@ -101,6 +101,15 @@ static int pick(lns *l, uint64_t *rs, int *out, int q)
 {
     const cp_modeset *ms = l->ms;
     int j0 = l->jobs[rnd_below(rs, l->n_jobs)];
+    /* half the time the seed is a job in the cloud or dropped, where the
+     * money is: a few tries at random, no scan */
+    if (rnd_below(rs, 2))
+        for (int tries = 0; tries < 8; tries++) {
+            int m = l->plan->mode[j0];
+            if (m < 0 || ms->res[ms->modes[m].res].kind != CP_RES_POOL)
+                break;
+            j0 = l->jobs[rnd_below(rs, l->n_jobs)];
+        }
     int lo, hi;
     job_span(ms, j0, &lo, &hi);
     memset(l->can_use, 0, (size_t)ms->n_res);
@@ -131,8 +140,8 @@ long cp_lns_budget(const cp_solve_opts *opts)
     return opts->node_limit > 0 ? opts->node_limit * LNS_STEPS_PER_NODE : LONG_MAX;
 }
 
-int cp_lns(const cp_input *in, const cp_modeset *ms, const cp_solve_opts *opts, long iterations,
-           long stall, double deadline, cp_plan *plan, double *total, cp_err *err)
+int cp_lns(const cp_input *in, const cp_modeset *ms, const cp_solve_opts *opts, const cp_prices *pr,
+           long iterations, long stall, double deadline, cp_plan *plan, double *total, cp_err *err)
 {
     lns l;
     memset(&l, 0, sizeof l);
@@ -190,6 +199,8 @@ int cp_lns(const cp_input *in, const cp_modeset *ms, const cp_solve_opts *opts, 
         /* random order of re-insertion */
         /* re-insertion order: random, or the largest first (what
          * packing wants) */
+        /* a third of the steps choose by cost plus the priced capacity */
+        bool priced = pr && rnd_below(&rs, 3) == 0;
         int ord[LNS_MAX_REMOVE];
         for (int i = 0; i < n; i++)
             ord[i] = i;
@@ -214,7 +225,8 @@ int cp_lns(const cp_input *in, const cp_modeset *ms, const cp_solve_opts *opts, 
         for (int q = 0; q < n; q++) {
             int j = set[ord[q]], m, s;
             double c;
-            if (cp_usage_best(&l.u, j, &m, &s, &c) && c < in->jobs[j].drop_penalty)
+            bool fits = priced ? cp_usage_best_priced(&l.u, j, pr, &m, &s, &c) : cp_usage_best(&l.u, j, &m, &s, &c);
+            if (fits && c < in->jobs[j].drop_penalty)
                 put_back(&l, j, m, s);
             else
                 put_back(&l, j, -1, 0);

@@ -25,9 +25,8 @@ int cp_lagrange_plan(const cp_input *in, const cp_modeset *ms, const cp_solve_op
     if (rc || plan->status == CP_STATUS_INFEASIBLE)
         return rc;
     cp_solver_log_incumbent(opts, total);
-    double left = opts->time_limit - (cp_now_seconds() - t0);
     cp_lagrange lg;
-    rc = cp_lagrange_run(in, ms, opts, total, fmax(0.1, LAGRANGE_TIME_SHARE * left), &lg, err);
+    rc = cp_lagrange_run(in, ms, opts, total, cp_solver_phase_seconds(opts, LAGRANGE_TIME_SHARE), &lg, err);
     if (rc)
         return rc;
     if (!(opts->stop && *opts->stop)) {
@@ -50,7 +49,8 @@ int cp_lagrange_plan(const cp_input *in, const cp_modeset *ms, const cp_solve_op
     if (rc == CP_OK && !(opts->stop && *opts->stop)) {
         double t3 = INFINITY;
         long iters = cp_lns_budget(opts);
-        rc = cp_lns(in, ms, opts, iters, LONG_MAX, t0 + opts->time_limit, plan, &t3, err);
+        cp_prices pr = {lg.cap, lg.power};
+        rc = cp_lns(in, ms, opts, &pr, iters, LONG_MAX, t0 + opts->time_limit, plan, &t3, err);
         if (rc == CP_OK && t3 < total - 1e-9 * (1 + fabs(total))) {
             total = t3;
             cp_solver_log_incumbent(opts, total);

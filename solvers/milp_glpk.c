@@ -28,6 +28,13 @@
 #include <stdio.h>
 #include <string.h>
 
+/* Steps without a gain after which the search before branch-and-cut
+ * stops, the share of the time limit it may take at most, and the grace
+ * past the limit for the search that repairs a plan that did not pack. */
+#define MILP_LNS_STALL 20000L
+#define MILP_LNS_SHARE 0.25
+#define MILP_REPAIR_GRACE 0.3
+
 typedef struct milp {
     const cp_input *in;
     const cp_modeset *ms;
@@ -589,8 +596,16 @@ static int keep_best_packed(const cp_input *in, const cp_modeset *ms, const cp_s
     for (int j = 0; j < n; j++)
         changed |= before[2 * j] != plan->mode[j] || (plan->mode[j] >= 0 && before[2 * j + 1] != plan->start[j]);
     cp_free(before);
-    if (changed && plan->status == CP_STATUS_OPTIMAL)
-        plan->status = CP_STATUS_FEASIBLE;
+    if (changed) {
+        if (plan->status == CP_STATUS_OPTIMAL)
+            plan->status = CP_STATUS_FEASIBLE;
+        /* a job moved for want of a node: a short neighbourhood search
+         * (within a grace of MILP_REPAIR_GRACE s past the limit) looks
+         * for the swap that makes room */
+        double end = fmax(opts->t_start + opts->time_limit, cp_now_seconds() + MILP_REPAIR_GRACE);
+        if ((rc = cp_lns(in, ms, opts, NULL, cp_lns_budget(opts), MILP_LNS_STALL / 4, end, plan, &tp, err)))
+            return rc;
+    }
     cp_plan_figures fw;
     if ((rc = cp_plan_eval(warm, &fw, err)))
         return rc;
@@ -604,10 +619,6 @@ static int keep_best_packed(const cp_input *in, const cp_modeset *ms, const cp_s
     return CP_OK;
 }
 
-/* Steps without a gain after which the search before branch-and-cut
- * stops, and the share of the time limit it may take at most. */
-#define MILP_LNS_STALL 20000L
-#define MILP_LNS_SHARE 0.25
 
 static int milp_solve(const cp_input *in, const cp_modeset *ms, const cp_solve_opts *opts,
                       cp_plan *plan, cp_err *err)
@@ -623,9 +634,9 @@ static int milp_solve(const cp_input *in, const cp_modeset *ms, const cp_solve_o
     } else if (rc == CP_OK) {
         /* a better first incumbent: neighbourhood search until it stalls
          * (or a share of the time), then branch-and-cut from there */
-        double tw, t_start = opts->t_start > 0 ? opts->t_start : t0;
-        rc = cp_lns(in, ms, opts, cp_lns_budget(opts), MILP_LNS_STALL,
-                    t_start + MILP_LNS_SHARE * opts->time_limit, warm, &tw, err);
+        double tw;
+        rc = cp_lns(in, ms, opts, NULL, cp_lns_budget(opts), MILP_LNS_STALL,
+                    cp_now_seconds() + cp_solver_phase_seconds(opts, MILP_LNS_SHARE), warm, &tw, err);
         if (rc == CP_OK)
             cp_solver_log_incumbent(opts, tw);
     }

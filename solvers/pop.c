@@ -167,9 +167,8 @@ int cp_pop_plan(const cp_input *in, const cp_modeset *ms, const cp_solve_opts *o
     pop_ctx c = {in, ms, *opts, parts, k, opts->threads < 1 ? 1 : opts->threads};
     if (c.threads > k)
         c.threads = k;
-    double left = opts->time_limit - (cp_now_seconds() - t0);
     int rounds = (k + c.threads - 1) / c.threads;
-    c.opts.time_limit = fmax(0.05, 0.5 * left / rounds);
+    c.opts.time_limit = fmax(0.05, cp_solver_phase_seconds(opts, 0.5 / rounds));
     c.opts.log = NULL;
     c.opts.progress = false;
     cp_solver_log(opts, "pop: %d parts of about %d jobs on %d threads, %.2f s each", k,
@@ -196,12 +195,12 @@ int cp_pop_plan(const cp_input *in, const cp_modeset *ms, const cp_solve_opts *o
         goto out;
     cp_solver_log(opts, "pop: merged and improved plan %.10g", total);
     cp_solver_log_incumbent(opts, total);
-    left = opts->time_limit - (cp_now_seconds() - t0);
     cp_lagrange lg;
-    if ((rc = cp_lagrange_run(in, ms, opts, total, fmax(0.05, 0.3 * left), &lg, err)))
+    if ((rc = cp_lagrange_run(in, ms, opts, total, cp_solver_phase_seconds(opts, 0.3), &lg, err)))
         goto out;
     double t2;
-    rc = cp_lns(in, ms, opts, cp_lns_budget(opts), LONG_MAX, t0 + opts->time_limit, plan, &t2, err);
+    cp_prices pr = {lg.cap, lg.power};
+    rc = cp_lns(in, ms, opts, &pr, cp_lns_budget(opts), LONG_MAX, t0 + opts->time_limit, plan, &t2, err);
     if (rc == CP_OK && t2 < total - 1e-9 * (1 + fabs(total))) {
         total = t2;
         cp_solver_log_incumbent(opts, total);

@@ -58,6 +58,15 @@ void cp_solver_log_incumbent(const cp_solve_opts *o, double total)
     cp_solver_log(o, "incumbent %.10g at %.2f s", total, cp_now_seconds() - o->t_start);
 }
 
+double cp_solver_phase_seconds(const cp_solve_opts *o, double share)
+{
+    double t0 = o->t_start > 0 ? o->t_start : cp_now_seconds();
+    double left = o->time_limit - (cp_now_seconds() - t0);
+    if (left < 0)
+        left = 0;
+    return o->node_limit > 0 ? left : share * left;
+}
+
 double cp_fixed_cost(const cp_input *in, const cp_modeset *ms)
 {
     double c = 0;

@@ -6,6 +6,7 @@
 
 #include <limits.h>
 #include <math.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -325,17 +326,53 @@ int cp_usage_export_units(const cp_usage *u, cp_plan *plan)
     return CP_OK;
 }
 
+typedef struct load_key {
+    int job;
+    double size;
+} load_key;
+
+/* Largest demand first, as placement.c packs. */
+static int load_cmp(const void *a, const void *b)
+{
+    const load_key *x = a, *y = b;
+    if (x->size != y->size)
+        return x->size > y->size ? -1 : 1;
+    return (x->job > y->job) - (x->job < y->job);
+}
+
 int cp_usage_load_plan(cp_usage *u, cp_plan *plan)
 {
-    int dropped = 0;
+    int dropped = 0, n = 0;
+    /* jobs with units first, exactly where they were; the others packed
+     * largest first (best fit decreasing), where the order is ours */
+    load_key *keys = cp_calloc((size_t)(plan->n_jobs ? plan->n_jobs : 1), sizeof *keys);
     for (int j = 0; j < plan->n_jobs; j++) {
         int mi = plan->mode[j], s = plan->start[j];
         if (mi < 0)
             continue;
-        double c;
         if (plan->pool_units && plan->n_units[j] > 0 &&
             cp_usage_add_on(u, mi, s, plan->units[j], plan->n_units[j]))
             continue;
+        const cp_mode *m = &u->ms->modes[mi];
+        if (keys) {
+            keys[n].job = j;
+            keys[n++].size = m->demand[0] * 1e6 + m->demand[1] * 1e3 + m->demand[2];
+        } else {
+            /* no memory for the order: job order still gives a valid load */
+            double c;
+            if (cp_usage_try(u, mi, s, &c)) {
+                cp_usage_add(u, mi, s);
+            } else {
+                plan->mode[j] = -1;
+                dropped++;
+            }
+        }
+    }
+    if (keys)
+        qsort(keys, (size_t)n, sizeof *keys, load_cmp);
+    for (int q = 0; q < n; q++) {
+        int j = keys[q].job, mi = plan->mode[j], s = plan->start[j];
+        double c;
         if (cp_usage_try(u, mi, s, &c)) {
             cp_usage_add(u, mi, s);
             continue;
@@ -343,6 +380,7 @@ int cp_usage_load_plan(cp_usage *u, cp_plan *plan)
         plan->mode[j] = -1;
         dropped++;
     }
+    cp_free(keys);
     return dropped;
 }
 
