@@ -99,7 +99,7 @@ plan_fields() {
         }' "$1"
 }
 
-# fmt_money X / fmt_pct X / fmt_mb KB / fmt_s X: table formats, - stays -.
+# fmt KIND X: X as money, pct (a fraction), mb (from kB) or s1; - stays -.
 fmt() {
     awk -v k="$1" -v x="$2" 'BEGIN {
         if (x == "-" || x == "" || x == "null" || x == "~") { print "-"; exit }
@@ -200,8 +200,10 @@ mv -f "$RUNS/results.txt.new" "$RUNS/results.txt" 2>/dev/null
 
 # ---- CBC on the exported model ---------------------------------------------
 # CBC prints `Result - <status>`, `Objective value: X` and, when stopped
-# early, `Lower bound: X` (older builds: `Best possible: X`); its solution
-# file starts `<status> - objective value X`.  The exported LP carries the
+# early, `Lower bound: X` (older builds: `Best possible: X`), and `No
+# feasible solution found` when it has none; its solution file starts
+# `<status> - objective value X` (the LP value when it found no integer
+# solution, so that file is only a fallback).  The exported LP carries the
 # plan-independent cost as a column fixed to 1, so its objective is the
 # plan total and CBC's figure compares directly.
 cbc_rows=
@@ -231,14 +233,20 @@ for n in $CBC_SIZES; do
         /^Objective value:/ { obj = $3 }
         /^Lower bound:/ { lb = $3 }
         /^Best possible:/ { lb = $3 }
+        /^No feasible solution found/ { nofeas = 1 }
         END {
+            if (nofeas || (obj != "" && obj + 0 >= 1e40)) obj = "-"
+            if (lb != "" && (lb + 0 >= 1e40 || lb + 0 <= -1e40)) lb = "-"
             if (st == "") st = "no_result"
             if (st ~ /^Optimal/ && lb == "") lb = obj
             if (st ~ /[Ii]nfeasible|No_feasible/) obj = "-"
             printf "%s %s %s\n", st, obj == "" ? "-" : obj, lb == "" ? "-" : lb
         }' "$RUNS/cbc$n.log")
     cst=$1 cobj=$2 clb=$3
-    if [ "$cobj" = - ] && [ -s "$RUNS/cbc$n.sol" ]; then
+    # (a solution file without an integer solution holds the LP's value: skip it)
+    if [ "$cobj" = - ] && [ -s "$RUNS/cbc$n.sol" ] &&
+       ! head -n 1 "$RUNS/cbc$n.sol" | grep -qiE 'no integer|infeasible' &&
+       ! grep -q '^No feasible solution found' "$RUNS/cbc$n.log"; then
         cobj=$(sed -n '1s/.*objective value *\([-+0-9.eE]*\).*/\1/p' "$RUNS/cbc$n.sol")
         [ -n "$cobj" ] || cobj=-
     fi
