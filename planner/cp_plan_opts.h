@@ -43,11 +43,12 @@ enum {
 #define CP_PLAN_OPTS_HELP                                                                     \
     "  --time-limit SECONDS   stop searching after this long (default 60)\n"                  \
     "  --gap REL              stop when the relative gap is at most REL (default 1e-4)\n"    \
-    "  --method NAME          auto (default), milp or heuristic\n"                            \
-    "  --threads N            accepted for compatibility; the methods run on one\n"           \
-    "                         thread today, so results never depend on it\n"                  \
+    "  --method NAME          auto (default), milp, heuristic, lagrange or pop\n"             \
+    "  --threads N            threads for pop's parts (default: the cores); plans\n"          \
+    "                         never depend on it\n"                                            \
     "  --seed N               for randomized steps (default 1)\n"                             \
-    "  --node-limit N         stop branch-and-bound after N nodes (deterministic)\n"         \
+    "  --node-limit N         stop branch-and-bound after N nodes and the search\n"         \
+    "                         after 100 N steps: reproducible whatever the clock\n"            \
     "  --export-lp FILE       also write the MILP in CPLEX LP format\n"                       \
     "  --no-timing            write solver.seconds as 0, so plans are byte-stable\n"          \
     "  --quiet | --progress   progress lines and the summary on stderr\n"                     \

@@ -9,6 +9,8 @@
 void cp_plan_opts_init(cp_plan_opts *o)
 {
     cp_solve_opts_init(&o->so);
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    o->so.threads = cores > 0 && cores <= 1024 ? (int)cores : 1;
     o->method = "auto";
     o->ops = NULL;
     o->quiet = false;
@@ -66,7 +68,7 @@ bool cp_plan_opts_finish(cp_plan_opts *o, const char *cmd)
 {
     o->ops = cp_solver_find(o->method);
     if (!o->ops) {
-        fprintf(stderr, "capplan %s: unknown method '%s' (auto, milp or heuristic)\n", cmd,
+        fprintf(stderr, "capplan %s: unknown method '%s' (auto, milp, heuristic, lagrange or pop)\n", cmd,
                 o->method);
         return false;
     }

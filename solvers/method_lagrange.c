@@ -16,11 +16,19 @@
 /* Share of the time limit the subgradient may use. */
 #define LAGRANGE_TIME_SHARE 0.4
 
-int cp_lagrange_plan(const cp_input *in, const cp_modeset *ms, const cp_solve_opts *opts,
-                     cp_plan *plan, cp_err *err)
+int cp_lagrange_plan(const cp_input *in, const cp_modeset *ms, const cp_solve_opts *opts, long stall,
+                     double lns_share, cp_plan *plan, cp_err *err)
 {
-    double t0 = opts->t_start > 0 ? opts->t_start : cp_now_seconds();
     double total = INFINITY;
+    if (opts->progress) {
+        long cols = 0, rows = 0;
+        for (int m = 0; m < ms->n_modes; m++)
+            cols += ms->modes[m].s_max - ms->modes[m].s_min + 1;
+        rows = in->n_jobs + (long)ms->n_res * CP_DIMS * in->slots + (long)in->n_sites * in->slots;
+        /* the model the relaxation prices: x columns and y per market
+         * slot; rows: assignment, capacity per dimension and slot, power */
+        cp_solver_log_model(opts, "model", rows, cols + (long)ms->n_res * in->slots, cols, -1);
+    }
     int rc = cp_heuristic_scoped(in, ms, opts, NULL, NULL, plan, &total, err);
     if (rc || plan->status == CP_STATUS_INFEASIBLE)
         return rc;
@@ -50,7 +58,8 @@ int cp_lagrange_plan(const cp_input *in, const cp_modeset *ms, const cp_solve_op
         double t3 = INFINITY;
         long iters = cp_lns_budget(opts);
         cp_prices pr = {lg.cap, lg.power};
-        rc = cp_lns(in, ms, opts, &pr, iters, LONG_MAX, t0 + opts->time_limit, plan, &t3, err);
+        rc = cp_lns(in, ms, opts, &pr, iters, stall, cp_now_seconds() + cp_solver_phase_seconds(opts, lns_share),
+                    plan, &t3, err);
         if (rc == CP_OK && t3 < total - 1e-9 * (1 + fabs(total))) {
             total = t3;
             cp_solver_log_incumbent(opts, total);
@@ -70,7 +79,7 @@ static int lagrange_solve(const cp_input *in, const cp_modeset *ms, const cp_sol
                           cp_plan *plan, cp_err *err)
 {
     double t0 = cp_now_seconds();
-    int rc = cp_lagrange_plan(in, ms, opts, plan, err);
+    int rc = cp_lagrange_plan(in, ms, opts, LONG_MAX, 1.0, plan, err);
     snprintf(plan->method, sizeof plan->method, "lagrange");
     plan->seconds = cp_now_seconds() - t0;
     return rc;

@@ -31,8 +31,8 @@
 /* Steps without a gain after which the search before branch-and-cut
  * stops, the share of the time limit it may take at most, and the grace
  * past the limit for the search that repairs a plan that did not pack. */
-#define MILP_LNS_STALL 20000L
-#define MILP_LNS_SHARE 0.25
+#define MILP_LNS_STALL 50000L
+#define MILP_LNS_SHARE 0.5
 #define MILP_REPAIR_GRACE 0.3
 
 typedef struct milp {
@@ -397,6 +397,34 @@ static int export_lp(glp_prob *P, const char *path, cp_err *err)
     return CP_OK;
 }
 
+int cp_milp_export(const cp_input *in, const cp_modeset *ms, const char *path, cp_err *err)
+{
+    milp mp;
+    memset(&mp, 0, sizeof mp);
+    mp.in = in;
+    mp.ms = ms;
+    mp.T = in->slots;
+    cp_usage u;
+    if (cp_usage_init_scaled(&u, in, ms, 1.0))
+        return cp_err_nomem(err);
+    int rc = milp_build(&mp, &u);
+    if (rc) {
+        milp_release(&mp);
+        cp_usage_release(&u);
+        return cp_err_nomem(err);
+    }
+    glp_term_out(GLP_OFF);
+    glp_prob *P = glp_create_prob();
+    load_glpk(&mp, P, &u);
+    name_model(&mp, P);
+    rc = export_lp(P, path, err);
+    glp_delete_prob(P);
+    glp_free_env();
+    milp_release(&mp);
+    cp_usage_release(&u);
+    return rc;
+}
+
 /* The MILP, warm-started from `warm` (a feasible plan or NULL). */
 int cp_milp_run(const cp_input *in, const cp_modeset *ms, const cp_solve_opts *opts,
                 const cp_scope *sc, const cp_plan *warm, cp_plan *plan, cp_err *err)
@@ -468,12 +496,6 @@ int cp_milp_run(const cp_input *in, const cp_modeset *ms, const cp_solve_opts *o
     glp_term_out(GLP_OFF);
     glp_prob *P = glp_create_prob();
     load_glpk(&mp, P, &u);
-    if (opts->export_lp) {
-        name_model(&mp, P);
-        rc = export_lp(P, opts->export_lp, err);
-        if (rc)
-            goto out;
-    }
     glp_smcp sm;
     glp_init_smcp(&sm);
     sm.msg_lev = GLP_MSG_OFF;
@@ -530,6 +552,11 @@ int cp_milp_run(const cp_input *in, const cp_modeset *ms, const cp_solve_opts *o
                 }
             cp_plan_min_instances(plan);
             plan->objective = glp_mip_obj_val(P);
+            /* no better than the warm start: keep the warm plan itself,
+             * whose units already pack */
+            if (warm && mp.warm && plan->objective >= warm->objective - 1e-9 * (1 + fabs(warm->objective)) &&
+                cp_plan_copy(plan, warm))
+                rc = cp_err_nomem(err);
             if (mrc == 0 && st == GLP_OPT)
                 mp.bound = plan->objective;
             plan->status = proved ? CP_STATUS_OPTIMAL : CP_STATUS_FEASIBLE;
@@ -628,21 +655,17 @@ static int milp_solve(const cp_input *in, const cp_modeset *ms, const cp_solve_o
     int rc = cp_plan_new(in, ms, &warm);
     if (rc)
         return cp_err_nomem(err);
-    rc = cp_heuristic_run(in, ms, opts, warm, err);
-    if (rc == CP_OK && warm->status == CP_STATUS_INFEASIBLE) {
+    /* The first incumbent: the greedy, the Lagrangian bound and prices,
+     * the priced greedy and neighbourhood search until it stalls (or a
+     * share of the time); then branch-and-cut from there. */
+    rc = cp_lagrange_plan(in, ms, opts, MILP_LNS_STALL, MILP_LNS_SHARE, warm, err);
+    if (rc == CP_OK && warm->status == CP_STATUS_INFEASIBLE)
         plan->status = CP_STATUS_INFEASIBLE;
-    } else if (rc == CP_OK) {
-        /* a better first incumbent: neighbourhood search until it stalls
-         * (or a share of the time), then branch-and-cut from there */
-        double tw;
-        rc = cp_lns(in, ms, opts, NULL, cp_lns_budget(opts), MILP_LNS_STALL,
-                    cp_now_seconds() + cp_solver_phase_seconds(opts, MILP_LNS_SHARE), warm, &tw, err);
-        if (rc == CP_OK)
-            cp_solver_log_incumbent(opts, tw);
-    }
-    if (rc == CP_OK && warm->status != CP_STATUS_INFEASIBLE) {
+    else if (rc == CP_OK)
         rc = cp_milp_run(in, ms, opts, NULL, warm, plan, err);
-    }
+    /* the best bound of the two */
+    if (rc == CP_OK && !isnan(warm->bound) && (isnan(plan->bound) || warm->bound > plan->bound))
+        plan->bound = warm->bound;
     if (rc == CP_OK && plan->status != CP_STATUS_INFEASIBLE && plan->status != CP_STATUS_NOPLAN)
         rc = keep_best_packed(in, ms, opts, plan, warm, err);
     cp_plan_free(warm);
@@ -657,10 +680,12 @@ const cp_solver_ops cp_solver_milp = {
     milp_solve,
 };
 
-/* auto: the MILP while the model is of a size GLPK handles within the
- * limit, else the heuristic alone. Sizes are columns x; see
- * docs/performance.md for how the threshold was chosen. */
-#define AUTO_MAX_COLUMNS 200000L
+/* auto: the MILP path (Lagrangian stage, then branch-and-cut) while
+ * GLPK's simplex solves the LP relaxation in seconds; above that, the
+ * Lagrangian path alone, whose search then gets the whole time limit.
+ * Measured on 2 cores (docs/performance.md): the LP takes about 1 s at
+ * 7,600 start columns, 3 s at 13,000 and 20-50 s at 36,000. */
+#define AUTO_MILP_COLUMNS 20000L
 
 static int auto_solve(const cp_input *in, const cp_modeset *ms, const cp_solve_opts *opts,
                       cp_plan *plan, cp_err *err)
@@ -669,11 +694,11 @@ static int auto_solve(const cp_input *in, const cp_modeset *ms, const cp_solve_o
     for (int m = 0; m < ms->n_modes; m++)
         cols += ms->modes[m].s_max - ms->modes[m].s_min + 1;
     int rc;
-    if (cols <= AUTO_MAX_COLUMNS) {
+    if (cols <= AUTO_MILP_COLUMNS) {
         rc = milp_solve(in, ms, opts, plan, err);
     } else {
-        cp_solver_log(opts, "auto: %ld start columns; using the heuristic", cols);
-        rc = cp_solver_heuristic.solve(in, ms, opts, plan, err);
+        cp_solver_log(opts, "auto: %ld start columns; the Lagrangian path", cols);
+        rc = cp_solver_lagrange.solve(in, ms, opts, plan, err);
     }
     if (rc == CP_OK) {
         char m[sizeof plan->method];
@@ -685,6 +710,6 @@ static int auto_solve(const cp_input *in, const cp_modeset *ms, const cp_solve_o
 
 const cp_solver_ops cp_solver_auto = {
     "auto",
-    "milp for models up to 200,000 start columns, else the heuristic",
+    "milp up to 20,000 start columns, else lagrange",
     auto_solve,
 };

@@ -13,7 +13,13 @@ int cp_plan_solve(const cp_input *in, const cp_modeset *ms, const cp_solver_ops 
     cp_solve_opts o = *so;
     if (o.t_start <= 0)
         o.t_start = cp_now_seconds();
-    int rc = ops->solve(in, ms, &o, plan, err);
+    int rc;
+    if (o.export_lp) {
+        if ((rc = cp_milp_export(in, ms, o.export_lp, err)))
+            return rc;
+        o.export_lp = NULL;
+    }
+    rc = ops->solve(in, ms, &o, plan, err);
     if (rc)
         return rc;
     if (plan->status == CP_STATUS_NOPLAN || plan->status == CP_STATUS_INFEASIBLE)

@@ -237,7 +237,14 @@ static int pop_solve(const cp_input *in, const cp_modeset *ms, const cp_solve_op
         plan->status = CP_STATUS_INFEASIBLE;
         cp_solver_log(opts, "infeasible: %s", why);
     } else {
+        /* parts of about POP_PART_JOBS jobs, but never so many that a
+         * part's share of a pool is less than one node: below that the
+         * parts cannot place what needs a whole node, and the merge
+         * inherits their drops */
         int k = (in->n_jobs + POP_PART_JOBS - 1) / POP_PART_JOBS;
+        for (int p = 0; p < in->n_pools; p++)
+            if (in->pools[p].nodes >= 1 && k > in->pools[p].nodes)
+                k = in->pools[p].nodes;
         rc = cp_pop_plan(in, ms, opts, k < 2 ? 2 : k, plan, err);
     }
     snprintf(plan->method, sizeof plan->method, "pop");
