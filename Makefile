@@ -171,7 +171,7 @@ install: $(BUILD)/capplan
 	install -m 644 capplan.1 $(DESTDIR)$(PREFIX)/share/man/man1/capplan.1
 
 clean:
-	rm -rf build build-asan
+	rm -rf build build-asan build-fuzz
 
 bench: bench-fit bench-plan
 
