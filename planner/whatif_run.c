@@ -10,8 +10,8 @@
  * counters are _Thread_local, nothing else is global, and Debian's GLPK
  * is built with thread-local environments (glp_config("TLS") answers
  * "_Thread_local"), which the MILP frees with glp_free_env after each
- * solve. Every solve is deterministic for fixed options (the methods run
- * on one thread each), so rows are byte-identical for any `jobs`.
+ * solve. Every solve is deterministic for fixed options (whatever
+ * --threads a method uses), so rows are byte-identical for any `jobs`.
  */
 #include "whatif_internal.h"
 
