@@ -196,7 +196,11 @@ usage() {
 usage "no plan"
 usage "unknown option" --frobnicate tests/report/infeasible.plan.yaml
 usage "-o without a file" tests/report/infeasible.plan.yaml -o
-usage "unwritable -o" tests/report/infeasible.plan.yaml -o "$tmp/no/such/dir/r.html"
+# an output that cannot be written: exit 1, as for plan, fit and import
+$CAPPLAN report tests/report/infeasible.plan.yaml -o "$tmp/no/such/dir/r.html" >"$tmp/out" 2>"$tmp/err"
+rc=$?
+if [ $rc = 1 ] && [ ! -s "$tmp/out" ] && grep -q 'no/such/dir/r.html' "$tmp/err"; then ok
+else bad "unwritable -o" "exit $rc (expected 1 and the path on stderr)"; fi
 if $CAPPLAN report --help | grep -q '^usage: capplan report PLAN'; then ok; else bad help "no usage line"; fi
 
 # ---- a real browser -------------------------------------------------------------
