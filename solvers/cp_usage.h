@@ -40,6 +40,8 @@ typedef struct cp_usage {
     int *jn;            /* [n_jobs] */
     int *pick, *amount; /* scratch [max units] */
     cp_cand *cand;      /* scratch [most columns of a job] */
+    unsigned char *dominated; /* [n_modes] modes another mode dominates (reduce.c); NULL: none */
+    int n_dominated;
 } cp_usage;
 
 int cp_usage_init(cp_usage *u, const cp_input *in, const cp_modeset *ms);

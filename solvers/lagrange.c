@@ -150,6 +150,8 @@ static double lag_eval(lag *l)
         double best = in->jobs[j].drop_penalty;
         int bm = -1, bs = 0;
         for (int m = ms->job_first[j]; m < ms->job_first[j + 1]; m++) {
+            if (l->u.dominated && l->u.dominated[m])
+                continue;
             const cp_mode *md = &ms->modes[m];
             const cp_resource *r = &ms->res[md->res];
             bool pool = r->kind == CP_RES_POOL;

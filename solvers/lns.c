@@ -22,6 +22,7 @@
 
 #define LNS_MAX_REMOVE 8
 #define LNS_MAX_UNITS 16
+#define LNS_SAMPLE 256
 /* --node-limit N also bounds the search to N times this many steps, so
  * a node-limited run is reproducible whatever the clock says. */
 #define LNS_STEPS_PER_NODE 100L
@@ -74,6 +75,8 @@ typedef struct lns {
     int *jobs;        /* jobs with modes */
     int n_jobs;
     unsigned char *can_use; /* [n_res] resources the seed job has modes on */
+    unsigned *seen;         /* [n_jobs] step stamp of the last sample that took it */
+    unsigned step;
     int *cand;
 } lns;
 
@@ -111,16 +114,21 @@ static int pick(lns *l, uint64_t *rs, int *out, int q)
             j0 = l->jobs[rnd_below(rs, l->n_jobs)];
         }
     int lo, hi;
+    unsigned stamp = ++l->step;
     job_span(ms, j0, &lo, &hi);
     memset(l->can_use, 0, (size_t)ms->n_res);
     for (int m = ms->job_first[j0]; m < ms->job_first[j0 + 1]; m++)
         l->can_use[ms->modes[m].res] = 1;
-    int nc = 0;
-    for (int i = 0; i < l->n_jobs; i++) {
+    /* related jobs: every job on a small night; a random sample of
+     * LNS_SAMPLE on a large one, so a step costs the same at any size */
+    int nc = 0, scan = l->n_jobs > 2 * LNS_SAMPLE ? LNS_SAMPLE : l->n_jobs;
+    for (int k = 0; k < scan; k++) {
+        int i = scan == l->n_jobs ? k : rnd_below(rs, l->n_jobs);
         int j = l->jobs[i];
         int m = l->plan->mode[j];
-        if (j == j0 || m < 0 || !l->can_use[ms->modes[m].res])
+        if (j == j0 || m < 0 || !l->can_use[ms->modes[m].res] || (scan != l->n_jobs && l->seen[j] == stamp))
             continue;
+        l->seen[j] = stamp;
         int s = l->plan->start[j];
         if (s < hi && s + ms->modes[m].slots > lo)
             l->cand[nc++] = j;
@@ -154,7 +162,9 @@ int cp_lns(const cp_input *in, const cp_modeset *ms, const cp_solve_opts *opts, 
     l.jobs = cp_calloc(nj, sizeof *l.jobs);
     l.cand = cp_calloc(nj, sizeof *l.cand);
     l.can_use = cp_calloc((size_t)(ms->n_res ? ms->n_res : 1), 1);
-    if (!l.jobs || !l.cand || !l.can_use) {
+    l.seen = cp_calloc(nj, sizeof *l.seen);
+    if (!l.jobs || !l.cand || !l.can_use || !l.seen) {
+        cp_free(l.seen);
         cp_free(l.jobs);
         cp_free(l.cand);
         cp_free(l.can_use);
@@ -263,6 +273,7 @@ int cp_lns(const cp_input *in, const cp_modeset *ms, const cp_solve_opts *opts, 
     cp_free(l.jobs);
     cp_free(l.cand);
     cp_free(l.can_use);
+    cp_free(l.seen);
     cp_usage_release(&l.u);
     return rc;
 }

@@ -20,15 +20,6 @@ int cp_lagrange_plan(const cp_input *in, const cp_modeset *ms, const cp_solve_op
                      double lns_share, cp_plan *plan, cp_err *err)
 {
     double total = INFINITY;
-    if (opts->progress) {
-        long cols = 0, rows = 0;
-        for (int m = 0; m < ms->n_modes; m++)
-            cols += ms->modes[m].s_max - ms->modes[m].s_min + 1;
-        rows = in->n_jobs + (long)ms->n_res * CP_DIMS * in->slots + (long)in->n_sites * in->slots;
-        /* the model the relaxation prices: x columns and y per market
-         * slot; rows: assignment, capacity per dimension and slot, power */
-        cp_solver_log_model(opts, "model", rows, cols + (long)ms->n_res * in->slots, cols, -1);
-    }
     int rc = cp_heuristic_scoped(in, ms, opts, NULL, NULL, plan, &total, err);
     if (rc || plan->status == CP_STATUS_INFEASIBLE)
         return rc;
@@ -79,6 +70,21 @@ static int lagrange_solve(const cp_input *in, const cp_modeset *ms, const cp_sol
                           cp_plan *plan, cp_err *err)
 {
     double t0 = cp_now_seconds();
+    if (opts->progress) {
+        /* the model the relaxation prices: x columns and y per market
+         * slot; rows: assignment, capacity per dimension and slot, power */
+        long cols = 0, nnz = 0;
+        for (int m = 0; m < ms->n_modes; m++) {
+            const cp_mode *md = &ms->modes[m];
+            long starts = md->s_max - md->s_min + 1, per = 1;
+            for (int d = 0; d < CP_DIMS; d++)
+                per += md->demand[d] > 0 ? md->slots : 0;
+            cols += starts;
+            nnz += starts * per;
+        }
+        long rows = in->n_jobs + (long)ms->n_res * CP_DIMS * in->slots + (long)in->n_sites * in->slots;
+        cp_solver_log_model(opts, "model", rows, cols + (long)ms->n_res * in->slots, cols, nnz);
+    }
     int rc = cp_lagrange_plan(in, ms, opts, LONG_MAX, 1.0, plan, err);
     snprintf(plan->method, sizeof plan->method, "lagrange");
     plan->seconds = cp_now_seconds() - t0;

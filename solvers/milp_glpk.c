@@ -61,6 +61,7 @@ typedef struct milp {
     /* solve state */
     const cp_solve_opts *opts;
     const cp_scope *sc;   /* NULL: the whole problem */
+    long all_cols;        /* start columns before reduction */
     double best_seen;     /* best incumbent logged */
     double *warm;   /* [n_cols+1] the heuristic's plan, NULL if none */
     bool warm_sent;
@@ -165,6 +166,9 @@ static int milp_build(milp *mp, const cp_usage *u)
         for (int mi = ms->job_first[j]; mi < ms->job_first[j + 1] && rc == CP_OK; mi++) {
             const cp_mode *m = &ms->modes[mi];
             const cp_resource *r = &ms->res[m->res];
+            mp->all_cols += m->s_max - m->s_min + 1;
+            if (u->dominated && u->dominated[mi])
+                continue;
             for (int s = m->s_min; s <= m->s_max; s++) {
                 if (!cp_usage_start_fits(u, mi, s))
                     continue;
@@ -455,7 +459,14 @@ int cp_milp_run(const cp_input *in, const cp_modeset *ms, const cp_solve_opts *o
         long bins = 0;
         for (int c = 1; c <= mp.n_cols; c++)
             bins += mp.col_mode[c] >= 0;
-        cp_solver_log_model(opts, "model", mp.n_rows + 1L, mp.n_cols + 1L, bins, (long)mp.nnz + 1);
+        /* before: every (job, mode, start), a drop column per job, y per
+         * market slot, every capacity and power row; after: what was built */
+        long rows0 = in->n_jobs + (long)ms->n_res * CP_DIMS * in->slots + (long)in->n_sites * in->slots + 1;
+        cp_solver_log_model(opts, "model", rows0, mp.all_cols + in->n_jobs + (long)ms->n_res * in->slots + 1,
+                            mp.all_cols, -1);
+        cp_solver_log_model(opts, "reduced", mp.n_rows + 1L, mp.n_cols + 1L, bins, (long)mp.nnz + 1);
+        if (u.n_dominated)
+            cp_solver_log(opts, "reduction: %d dominated modes removed", u.n_dominated);
     }
     if (warm && warm->status != CP_STATUS_INFEASIBLE) {
         mp.warm = cp_calloc((size_t)mp.n_cols + 2, sizeof(double));

@@ -50,7 +50,10 @@ void cp_solver_log(const cp_solve_opts *o, const char *fmt, ...)
 void cp_solver_log_model(const cp_solve_opts *o, const char *what, long rows, long cols, long bins,
                          long nnz)
 {
-    cp_solver_log(o, "%s: rows=%ld cols=%ld bins=%ld nonzeros=%ld", what, rows, cols, bins, nnz);
+    if (nnz < 0)
+        cp_solver_log(o, "%s: rows=%ld cols=%ld bins=%ld", what, rows, cols, bins);
+    else
+        cp_solver_log(o, "%s: rows=%ld cols=%ld bins=%ld nonzeros=%ld", what, rows, cols, bins, nnz);
 }
 
 void cp_solver_log_incumbent(const cp_solve_opts *o, double total)

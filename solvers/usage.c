@@ -57,6 +57,10 @@ int cp_usage_init_scaled(cp_usage *u, const cp_input *in, const cp_modeset *ms, 
                 u->slot_cost[(size_t)r * T + t] = cp_market_slot_cost(in, &ms->res[r], t);
     u->spend = base_cost;
     u->budget = in->has_budget ? base_cost + (in->budget - base_cost) * scale : INFINITY;
+    if (cp_reduce_modes(u, &u->dominated, &u->n_dominated)) {
+        cp_usage_release(u);
+        return CP_ERR_NOMEM;
+    }
     if (scale < 1)
         return CP_OK;
     if (cp_usage_units_init(u)) {
@@ -69,6 +73,7 @@ int cp_usage_init_scaled(cp_usage *u, const cp_input *in, const cp_modeset *ms, 
 void cp_usage_release(cp_usage *u)
 {
     cp_usage_units_release(u);
+    cp_free(u->dominated);
     cp_free(u->use);
     cp_free(u->y);
     cp_free(u->busy);
@@ -419,6 +424,8 @@ static bool best_of(const cp_usage *u, int j, const cp_prices *pr, int *mode, in
     if (!u->nodes) {
         for (int mi = ms->job_first[j]; mi < ms->job_first[j + 1]; mi++) {
             const cp_mode *m = &ms->modes[mi];
+            if (u->dominated && u->dominated[mi])
+                continue;
             for (int s = m->s_min; s <= m->s_max; s++) {
                 double c;
                 if (!try_agg(u, mi, s, &c, NULL, 0))
@@ -440,6 +447,8 @@ static bool best_of(const cp_usage *u, int j, const cp_prices *pr, int *mode, in
     cp_cand *cand = u->cand;
     for (int mi = ms->job_first[j]; mi < ms->job_first[j + 1]; mi++) {
         const cp_mode *m = &ms->modes[mi];
+        if (u->dominated && u->dominated[mi])
+            continue;
         for (int s = m->s_min; s <= m->s_max; s++) {
             double c;
             if (!try_agg(u, mi, s, &c, NULL, 0))

@@ -23,4 +23,8 @@ void cp_usage_units_give(cp_usage *u, const cp_mode *m, int s);
 /* Whether the given units (a plan's) hold mode m at s. */
 bool cp_usage_units_hold(const cp_usage *u, const cp_mode *m, int s, const int *units, int k);
 
+/* Marks the modes another mode of the same job dominates (reduce.c);
+ * *out is NULL when reduction does not apply. */
+int cp_reduce_modes(const cp_usage *u, unsigned char **out, int *n_out);
+
 #endif
