@@ -187,5 +187,16 @@ while IFS='|' read -r name cmd args; do
     rm -rf "$tmp/fs"
 done <"$tmp/cmds"
 
+# whatif's other outputs: the changed inputs (--emit-inputs DIR) and the
+# HTML page (--report FILE)
+if [ -f "$tmp/scen.yaml" ]; then
+    # shellcheck disable=SC2086
+    $CAPPLAN whatif --quiet --no-timing --scenarios "$tmp/scen.yaml" --emit-inputs "$tmp/afile/dir" $T >"$tmp/out" 2>"$tmp/err"
+    expect_fail whatif "--emit-inputs under a regular file" $? "$tmp/afile/dir"
+    # shellcheck disable=SC2086
+    $CAPPLAN whatif --quiet --no-timing --scenarios "$tmp/scen.yaml" --report /dev/full $T >"$tmp/out" 2>"$tmp/err"
+    expect_fail whatif "--report /dev/full" $? /dev/full
+fi
+
 echo "io: $pass passed, $fail failed"
 [ "$fail" = 0 ]
