@@ -20,7 +20,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#define LNS_MAX_REMOVE 8
+#define LNS_MAX_REMOVE 14
 #define LNS_MAX_UNITS 16
 #define LNS_SAMPLE 256
 /* --node-limit N also bounds the search to N times this many steps, so
