@@ -26,6 +26,11 @@
 /* --node-limit N also bounds the search to N times this many steps, so
  * a node-limited run is reproducible whatever the clock says. */
 #define LNS_STEPS_PER_NODE 100L
+/* Without a gain in this many steps (per job, and at least) the search
+ * has converged for practical purposes: a small night ends in about a
+ * second instead of running to the time limit. */
+#define LNS_STALL_PER_JOB 500L
+#define LNS_STALL_MIN 50000L
 
 static uint64_t rnd(uint64_t *st)
 {
@@ -148,8 +153,15 @@ long cp_lns_budget(const cp_solve_opts *opts)
     return opts->node_limit > 0 ? opts->node_limit * LNS_STEPS_PER_NODE : LONG_MAX;
 }
 
+long cp_lns_stall(const cp_input *in)
+{
+    long s = LNS_STALL_PER_JOB * in->n_jobs;
+    return s > LNS_STALL_MIN ? s : LNS_STALL_MIN;
+}
+
 int cp_lns(const cp_input *in, const cp_modeset *ms, const cp_solve_opts *opts, const cp_prices *pr,
-           long iterations, long stall, double deadline, cp_plan *plan, double *total, cp_err *err)
+           double bound, long iterations, long stall, double deadline, cp_plan *plan, double *total,
+           cp_err *err)
 {
     lns l;
     memset(&l, 0, sizeof l);
@@ -179,12 +191,18 @@ int cp_lns(const cp_input *in, const cp_modeset *ms, const cp_solve_opts *opts, 
         if (plan->mode[j] < 0)
             l.penalties += in->jobs[j].drop_penalty;
     }
+    double modeless = 0;
+    for (int j = 0; j < in->n_jobs; j++)
+        if (ms->job_first[j] == ms->job_first[j + 1])
+            modeless += in->jobs[j].drop_penalty;
     uint64_t rs = 0x5DEECE66Dull ^ (uint64_t)opts->seed * 0x9E3779B97F4A7C15ull;
     double cur = l.u.spend + l.penalties;
     long accepted = 0, it = 0, last_gain = 0;
     for (; it < iterations && it - last_gain < stall && l.n_jobs > 1; it++) {
         if ((it & 15) == 0 && ((opts->stop && *opts->stop) || cp_now_seconds() > deadline))
             break;
+        if (cur + modeless - bound <= opts->gap * fabs(cur + modeless))
+            break; /* proven within the gap */
         int set[LNS_MAX_REMOVE], om[LNS_MAX_REMOVE], os[LNS_MAX_REMOVE];
         int on[LNS_MAX_REMOVE], ou[LNS_MAX_REMOVE][LNS_MAX_UNITS];
         int n = pick(&l, &rs, set, 2 + rnd_below(&rs, LNS_MAX_REMOVE - 1));
@@ -263,10 +281,6 @@ int cp_lns(const cp_input *in, const cp_modeset *ms, const cp_solve_opts *opts, 
         }
     }
     memcpy(plan->y, l.u.y, (size_t)ms->n_res * (size_t)in->slots * sizeof *plan->y);
-    double modeless = 0;
-    for (int j = 0; j < in->n_jobs; j++)
-        if (ms->job_first[j] == ms->job_first[j + 1])
-            modeless += in->jobs[j].drop_penalty;
     *total = cur + modeless;
     cp_solver_log(opts, "lns: %ld iterations, %ld improvements, total %.10g", it, accepted, cur);
     int rc = cp_usage_export_units(&l.u, plan) ? cp_err_nomem(err) : CP_OK;

@@ -49,7 +49,7 @@ int cp_lagrange_plan(const cp_input *in, const cp_modeset *ms, const cp_solve_op
         double t3 = INFINITY;
         long iters = cp_lns_budget(opts);
         cp_prices pr = {lg.cap, lg.power};
-        rc = cp_lns(in, ms, opts, &pr, iters, stall, cp_now_seconds() + cp_solver_phase_seconds(opts, lns_share),
+        rc = cp_lns(in, ms, opts, &pr, lg.bound, iters, stall, cp_now_seconds() + cp_solver_phase_seconds(opts, lns_share),
                     plan, &t3, err);
         if (rc == CP_OK && t3 < total - 1e-9 * (1 + fabs(total))) {
             total = t3;
@@ -85,7 +85,7 @@ static int lagrange_solve(const cp_input *in, const cp_modeset *ms, const cp_sol
         long rows = in->n_jobs + (long)ms->n_res * CP_DIMS * in->slots + (long)in->n_sites * in->slots;
         cp_solver_log_model(opts, "model", rows, cols + (long)ms->n_res * in->slots, cols, nnz);
     }
-    int rc = cp_lagrange_plan(in, ms, opts, LONG_MAX, 1.0, plan, err);
+    int rc = cp_lagrange_plan(in, ms, opts, cp_lns_stall(in), 1.0, plan, err);
     snprintf(plan->method, sizeof plan->method, "lagrange");
     plan->seconds = cp_now_seconds() - t0;
     return rc;

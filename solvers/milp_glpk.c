@@ -641,7 +641,8 @@ static int keep_best_packed(const cp_input *in, const cp_modeset *ms, const cp_s
          * (within a grace of MILP_REPAIR_GRACE s past the limit) looks
          * for the swap that makes room */
         double end = fmax(opts->t_start + opts->time_limit, cp_now_seconds() + MILP_REPAIR_GRACE);
-        if ((rc = cp_lns(in, ms, opts, NULL, cp_lns_budget(opts), MILP_LNS_STALL / 4, end, plan, &tp, err)))
+        if ((rc = cp_lns(in, ms, opts, NULL, -INFINITY, cp_lns_budget(opts), MILP_LNS_STALL / 4, end, plan, &tp,
+                         err)))
             return rc;
     }
     cp_plan_figures fw;
@@ -670,10 +671,17 @@ static int milp_solve(const cp_input *in, const cp_modeset *ms, const cp_solve_o
      * the priced greedy and neighbourhood search until it stalls (or a
      * share of the time); then branch-and-cut from there. */
     rc = cp_lagrange_plan(in, ms, opts, MILP_LNS_STALL, MILP_LNS_SHARE, warm, err);
-    if (rc == CP_OK && warm->status == CP_STATUS_INFEASIBLE)
+    if (rc == CP_OK && warm->status == CP_STATUS_INFEASIBLE) {
         plan->status = CP_STATUS_INFEASIBLE;
-    else if (rc == CP_OK)
+    } else if (rc == CP_OK && warm->status == CP_STATUS_OPTIMAL) {
+        /* the Lagrangian bound already proves it within the gap */
+        if (cp_plan_copy(plan, warm))
+            rc = cp_err_nomem(err);
+        plan->status = CP_STATUS_OPTIMAL;
+        plan->objective = warm->objective;
+    } else if (rc == CP_OK) {
         rc = cp_milp_run(in, ms, opts, NULL, warm, plan, err);
+    }
     /* the best bound of the two */
     if (rc == CP_OK && !isnan(warm->bound) && (isnan(plan->bound) || warm->bound > plan->bound))
         plan->bound = warm->bound;

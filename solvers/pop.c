@@ -200,7 +200,8 @@ int cp_pop_plan(const cp_input *in, const cp_modeset *ms, const cp_solve_opts *o
         goto out;
     double t2;
     cp_prices pr = {lg.cap, lg.power};
-    rc = cp_lns(in, ms, opts, &pr, cp_lns_budget(opts), LONG_MAX, t0 + opts->time_limit, plan, &t2, err);
+    rc = cp_lns(in, ms, opts, &pr, lg.bound, cp_lns_budget(opts), cp_lns_stall(in), t0 + opts->time_limit, plan,
+                &t2, err);
     if (rc == CP_OK && t2 < total - 1e-9 * (1 + fabs(total))) {
         total = t2;
         cp_solver_log_incumbent(opts, total);

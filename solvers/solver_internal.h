@@ -32,11 +32,15 @@ int cp_improve(const cp_input *in, const cp_modeset *ms, const cp_solve_opts *op
 /* Large neighbourhood search on a feasible plan of the whole problem:
  * at most `iterations` destroy-and-repair steps and `stall` steps
  * without a gain, until `deadline`; with prices `pr` (or NULL) some
- * re-insertions choose by cost plus opportunity cost
+ * re-insertions choose by cost plus opportunity cost; it stops early when
+ * the plan is within opts->gap of `bound` (-INFINITY: none)
  * (cp_now_seconds clock) or a stop; seeded by opts->seed. *total gets
  * the plan's SPEC total. */
 int cp_lns(const cp_input *in, const cp_modeset *ms, const cp_solve_opts *opts, const cp_prices *pr,
-           long iterations, long stall, double deadline, cp_plan *plan, double *total, cp_err *err);
+           double bound, long iterations, long stall, double deadline, cp_plan *plan, double *total,
+           cp_err *err);
+/* The default stall count: 500 steps per job, at least 50,000. */
+long cp_lns_stall(const cp_input *in);
 /* The steps cp_lns may take: unbounded (the clock decides) unless a
  * node limit makes the run deterministic. */
 long cp_lns_budget(const cp_solve_opts *opts);
