@@ -68,7 +68,7 @@ int cp_usage_init_scaled(cp_usage *u, const cp_input *in, const cp_modeset *ms, 
     }
     for (int r = 0; r < ms->n_res; r++)
         for (int t = 0; t < u->T; t++) {
-            qv[(size_t)r * T + (size_t)t] = quota(u, &ms->res[r], t);
+            qv[(size_t)r * T + (size_t)t] = ms->res[r].kind == CP_RES_POOL ? 0 : quota(u, &ms->res[r], t);
             for (int d = 0; d < CP_DIMS; d++)
                 capv[((size_t)r * CP_DIMS + (size_t)d) * T + (size_t)t] = cp_usage_cap(u, r, d, t);
         }
