@@ -240,6 +240,13 @@ int cp_lagrange_run(const cp_input *in, const cp_modeset *ms, const cp_solve_opt
     }
     size_t T = (size_t)l.T;
     size_t nrow = (size_t)l.n_res * CP_DIMS * T, nsite = (size_t)l.n_sites * T;
+    if (l.u.n_dominated) {
+        long cols = 0;
+        for (int m = 0; m < ms->n_modes; m++)
+            if (!l.u.dominated[m])
+                cols += (long)(l.col_off[m + 1] - l.col_off[m]);
+        cp_solver_log(opts, "reduction: %d dominated modes removed, %ld start columns left", l.u.n_dominated, cols);
+    }
     out->cap = cp_calloc(nrow ? nrow : 1, sizeof *out->cap);
     out->power = cp_calloc(nsite ? nsite : 1, sizeof *out->power);
     if (!out->cap || !out->power) {
