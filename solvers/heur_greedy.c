@@ -209,6 +209,9 @@ int cp_heuristic_scoped(const cp_input *in, const cp_modeset *ms, const cp_solve
     double best = INFINITY;
     int rc = CP_OK;
     for (int o = 0; o < 2; o++) {
+        /* the second order only while there is time for it */
+        if (o > 0 && out_of_time(opts, deadline))
+            break;
         qsort(keys, (size_t)nk, sizeof *keys, orders[o]);
         cp_usage w;
         if (cp_usage_init_scaled(&w, in, ms, scale)) {

@@ -28,7 +28,8 @@ int cp_lagrange_plan(const cp_input *in, const cp_modeset *ms, const cp_solve_op
     rc = cp_lagrange_run(in, ms, opts, total, cp_solver_phase_seconds(opts, LAGRANGE_TIME_SHARE), &lg, err);
     if (rc)
         return rc;
-    if (!(opts->stop && *opts->stop)) {
+    double deadline = (opts->t_start > 0 ? opts->t_start : cp_now_seconds()) + opts->time_limit;
+    if (!(opts->stop && *opts->stop) && cp_now_seconds() < deadline) {
         cp_plan *alt = NULL;
         if (cp_plan_new(in, ms, &alt)) {
             cp_lagrange_release(&lg);

@@ -23,7 +23,13 @@
 #include "cp_cost.h"
 #include "cp_placement.h"
 
+#include "cp_atomic.h"
+
+#include <errno.h>
 #include <glpk.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -34,6 +40,8 @@
 #define MILP_LNS_STALL 50000L
 #define MILP_LNS_SHARE 0.5
 #define MILP_REPAIR_GRACE 0.3
+/* simplex iterations between two looks at the clock and the stop flag */
+#define MILP_LP_SLICE 500
 
 typedef struct milp {
     const cp_input *in;
@@ -388,17 +396,42 @@ static void callback(glp_tree *tree, void *info)
 /* Writes the model in CPLEX LP format through a temporary file + rename. */
 static int export_lp(glp_prob *P, const char *path, cp_err *err)
 {
-    char tmp[4096];
-    snprintf(tmp, sizeof tmp, "%s.tmp", path);
-    if (glp_write_lp(P, NULL, tmp) != 0) {
-        remove(tmp);
-        return cp_err_set(err, CP_ERR_IO, cp_pos_none(), "cannot write the model to '%s'", path);
+    /* GLPK writes only to a named file: an unlinked temporary file, named
+     * through /proc/self/fd, so nothing is left behind whatever happens;
+     * its bytes then go through the same atomic writer as plans. */
+    const char *dir = getenv("TMPDIR");
+    char tmpl[4096];
+    snprintf(tmpl, sizeof tmpl, "%s/capplan-lp-XXXXXX", dir && *dir ? dir : "/tmp");
+    int fd = mkstemp(tmpl);
+    if (fd < 0)
+        return cp_err_set(err, CP_ERR_IO, cp_pos_none(), "cannot write the model to '%s': %s", path,
+                          strerror(errno));
+    unlink(tmpl);
+    char name[64];
+    snprintf(name, sizeof name, "/proc/self/fd/%d", fd);
+    int rc = CP_OK;
+    struct stat st;
+    char *buf = NULL;
+    if (glp_write_lp(P, NULL, name) != 0 || fstat(fd, &st) != 0) {
+        rc = cp_err_set(err, CP_ERR_IO, cp_pos_none(), "cannot write the model to '%s'", path);
+    } else if (!(buf = cp_malloc((size_t)st.st_size + 1))) {
+        rc = cp_err_nomem(err);
+    } else {
+        size_t got = 0;
+        while (got < (size_t)st.st_size) {
+            ssize_t n = pread(fd, buf + got, (size_t)st.st_size - got, (off_t)got);
+            if (n <= 0)
+                break;
+            got += (size_t)n;
+        }
+        if (got != (size_t)st.st_size)
+            rc = cp_err_set(err, CP_ERR_IO, cp_pos_none(), "cannot write the model to '%s'", path);
+        else
+            rc = cp_write_file_atomic(path, buf, got, err);
     }
-    if (rename(tmp, path) != 0) {
-        remove(tmp);
-        return cp_err_set(err, CP_ERR_IO, cp_pos_none(), "cannot write the model to '%s'", path);
-    }
-    return CP_OK;
+    cp_free(buf);
+    close(fd);
+    return rc;
 }
 
 int cp_milp_export(const cp_input *in, const cp_modeset *ms, const char *path, cp_err *err)
@@ -511,9 +544,16 @@ int cp_milp_run(const cp_input *in, const cp_modeset *ms, const cp_solve_opts *o
     glp_init_smcp(&sm);
     sm.msg_lev = GLP_MSG_OFF;
     sm.presolve = GLP_OFF;
+    /* in slices of simplex iterations, so a stop or the deadline is seen
+     * within a fraction of a second (each call resumes from the basis) */
+    sm.it_lim = MILP_LP_SLICE;
     double left = opts->time_limit - (cp_now_seconds() - t0);
-    sm.tm_lim = left > 0 ? (int)(left * 1000) : 1;
-    int lp_rc = glp_simplex(P, &sm);
+    int lp_rc = GLP_EITLIM;
+    while (lp_rc == GLP_EITLIM && left > 0 && !(opts->stop && *opts->stop)) {
+        sm.tm_lim = (int)(left * 1000) + 1;
+        lp_rc = glp_simplex(P, &sm);
+        left = opts->time_limit - (cp_now_seconds() - t0);
+    }
     double lp_bound = NAN;
     if (lp_rc == 0 && glp_get_status(P) == GLP_OPT) {
         lp_bound = glp_get_obj_val(P);
