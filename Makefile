@@ -112,7 +112,7 @@ asan: deps
 # each knob skips); VALGRIND_KNOBS= runs everything at full size.
 VG := valgrind -q --error-exitcode=1 --leak-check=full
 VALGRIND_KNOBS ?= CP_VALGRIND=1 CP_SEEDS=2 CP_DET_SEEDS=1 CP_PROP_SEEDS=6 CP_SIGNAL_RUNS=4 \
-                  CP_TEST_TIMEOUT=900
+                  CP_TEST_TIMEOUT=900 CP_SUITE_JOBS=2
 valgrind-deps: deps
 	@if ! command -v valgrind >/dev/null; then \
 	  echo "valgrind-deps: installing valgrind"; \

@@ -79,13 +79,13 @@ done
 
 # --- 2. random instances --------------------------------------------------
 mkdir -p build
-if ! $CC -std=c11 -O2 -o build/geninst tests/gen/geninst.c -lm 2>"$tmp/cc.err"; then
+if ! $CC -std=c11 -O2 -o "$tmp/geninst" tests/gen/geninst.c -lm 2>"$tmp/cc.err"; then
     bad geninst "cannot build: $(head -n 2 "$tmp/cc.err" | tr '\n' ' ')"
 else
     for spec in "3 40" "7 40" "11 120"; do
         set -- $spec
         g="$tmp/g$1.yaml"
-        build/geninst "$1" "$2" >"$g"
+        "$tmp/geninst" "$1" "$2" >"$g"
         name="gen$1x$2"
         plan "$tmp/h.yaml" --method heuristic "$g"
         ht=$(field "$tmp/h.yaml" total)
