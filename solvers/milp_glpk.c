@@ -1,7 +1,8 @@
 /*
- * --method milp: the time-indexed MILP of SPEC 3-4 in GLPK. This is the
- * only file that includes glpk.h; the glp_prob is created and deleted in
- * milp_solve and only plain choices leave it.
+ * The time-indexed MILP of SPEC 3-4 in GLPK, on the whole problem or on a
+ * POP part (cp_milp_run), and its CPLEX LP export. This is the only file
+ * that includes glpk.h; a glp_prob lives within one call and only plain
+ * choices leave it. The methods around it are in method_milp.c.
  *
  * Columns: x[j,m,s] binary (job j runs mode m from slot s), z[j] in
  * [0,1] (dropped; integral because the assignment row is an equality over
@@ -12,8 +13,9 @@
  * of jobs without modes) is the objective's constant.
  *
  * Starts that cannot fit even an empty resource are never generated, and
- * a row exists only when some column touches it. The greedy heuristic's
- * plan is handed to branch-and-cut as its first incumbent
+ * a row exists only when some column touches it, and dominated modes
+ * (reduce.c) get no columns. The caller's plan is handed to branch-and-cut
+ * as its first incumbent
  * (glp_ios_heur_sol), which needs the MIP presolver off: the LP relaxation
  * is solved first by glp_simplex, and its value is the first bound.
  */
@@ -21,7 +23,6 @@
 
 #include "cp_alloc.h"
 #include "cp_cost.h"
-#include "cp_placement.h"
 
 #include "cp_atomic.h"
 
@@ -34,12 +35,6 @@
 #include <stdio.h>
 #include <string.h>
 
-/* Steps without a gain after which the search before branch-and-cut
- * stops, the share of the time limit it may take at most, and the grace
- * past the limit for the search that repairs a plan that did not pack. */
-#define MILP_LNS_STALL 50000L
-#define MILP_LNS_SHARE 0.5
-#define MILP_REPAIR_GRACE 0.3
 /* simplex iterations between two looks at the clock and the stop flag */
 #define MILP_LP_SLICE 500
 
@@ -648,127 +643,3 @@ out:
     cp_usage_release(&u);
     return rc;
 }
-
-/* The MILP sees only aggregate pool capacity: its plan is rebuilt on
- * concrete nodes, where a job that does not pack is placed again at its
- * best (mode, start) at true cost, and the plan is compared with the
- * heuristic's (packed by construction); the cheaper is kept, so the MILP
- * is never worse than the heuristic in what is written. */
-static int keep_best_packed(const cp_input *in, const cp_modeset *ms, const cp_solve_opts *opts,
-                            cp_plan *plan, const cp_plan *warm, cp_err *err)
-{
-    int n = plan->n_jobs, rc;
-    int *before = cp_calloc((size_t)(n ? 2 * n : 1), sizeof *before);
-    if (!before)
-        return cp_err_nomem(err);
-    for (int j = 0; j < n; j++) {
-        before[2 * j] = plan->mode[j];
-        before[2 * j + 1] = plan->start[j];
-    }
-    double tp, tw = INFINITY;
-    if ((rc = cp_improve(in, ms, opts, plan, &tp, err))) {
-        cp_free(before);
-        return rc;
-    }
-    bool changed = false;
-    for (int j = 0; j < n; j++)
-        changed |= before[2 * j] != plan->mode[j] || (plan->mode[j] >= 0 && before[2 * j + 1] != plan->start[j]);
-    cp_free(before);
-    if (changed) {
-        if (plan->status == CP_STATUS_OPTIMAL)
-            plan->status = CP_STATUS_FEASIBLE;
-        /* a job moved for want of a node: a short neighbourhood search
-         * (within a grace of MILP_REPAIR_GRACE s past the limit) looks
-         * for the swap that makes room */
-        double end = fmax(opts->t_start + opts->time_limit, cp_now_seconds() + MILP_REPAIR_GRACE);
-        if ((rc = cp_lns(in, ms, opts, NULL, -INFINITY, cp_lns_budget(opts), MILP_LNS_STALL / 4, end, plan, &tp,
-                         err)))
-            return rc;
-    }
-    cp_plan_figures fw;
-    if ((rc = cp_plan_eval(warm, &fw, err)))
-        return rc;
-    tw = fw.total;
-    cp_plan_figures_release(&fw);
-    if (tw < tp - 1e-9 * (1 + fabs(tp))) {
-        if (cp_plan_copy(plan, warm))
-            return cp_err_nomem(err);
-        plan->status = CP_STATUS_FEASIBLE;
-    }
-    return CP_OK;
-}
-
-
-static int milp_solve(const cp_input *in, const cp_modeset *ms, const cp_solve_opts *opts,
-                      cp_plan *plan, cp_err *err)
-{
-    double t0 = cp_now_seconds();
-    cp_plan *warm = NULL;
-    int rc = cp_plan_new(in, ms, &warm);
-    if (rc)
-        return cp_err_nomem(err);
-    /* The first incumbent: the greedy, the Lagrangian bound and prices,
-     * the priced greedy and neighbourhood search until it stalls (or a
-     * share of the time); then branch-and-cut from there. */
-    rc = cp_lagrange_plan(in, ms, opts, MILP_LNS_STALL, MILP_LNS_SHARE, warm, err);
-    if (rc == CP_OK && warm->status == CP_STATUS_INFEASIBLE) {
-        plan->status = CP_STATUS_INFEASIBLE;
-    } else if (rc == CP_OK && warm->status == CP_STATUS_OPTIMAL) {
-        /* the Lagrangian bound already proves it within the gap */
-        if (cp_plan_copy(plan, warm))
-            rc = cp_err_nomem(err);
-        plan->status = CP_STATUS_OPTIMAL;
-        plan->objective = warm->objective;
-    } else if (rc == CP_OK) {
-        rc = cp_milp_run(in, ms, opts, NULL, warm, plan, err);
-    }
-    /* the best bound of the two */
-    if (rc == CP_OK && !isnan(warm->bound) && (isnan(plan->bound) || warm->bound > plan->bound))
-        plan->bound = warm->bound;
-    if (rc == CP_OK && plan->status != CP_STATUS_INFEASIBLE && plan->status != CP_STATUS_NOPLAN)
-        rc = keep_best_packed(in, ms, opts, plan, warm, err);
-    cp_plan_free(warm);
-    snprintf(plan->method, sizeof plan->method, "milp");
-    plan->seconds = cp_now_seconds() - t0;
-    return rc;
-}
-
-const cp_solver_ops cp_solver_milp = {
-    "milp",
-    "time-indexed MILP in GLPK, warm-started from the heuristic",
-    milp_solve,
-};
-
-/* auto: the MILP path (Lagrangian stage, then branch-and-cut) while
- * GLPK's simplex solves the LP relaxation in seconds; above that, the
- * Lagrangian path alone, whose search then gets the whole time limit.
- * Measured on 2 cores (docs/performance.md): the LP takes about 1 s at
- * 7,600 start columns, 3 s at 13,000 and 20-50 s at 36,000. */
-#define AUTO_MILP_COLUMNS 20000L
-
-static int auto_solve(const cp_input *in, const cp_modeset *ms, const cp_solve_opts *opts,
-                      cp_plan *plan, cp_err *err)
-{
-    long cols = 0;
-    for (int m = 0; m < ms->n_modes; m++)
-        cols += ms->modes[m].s_max - ms->modes[m].s_min + 1;
-    int rc;
-    if (cols <= AUTO_MILP_COLUMNS) {
-        rc = milp_solve(in, ms, opts, plan, err);
-    } else {
-        cp_solver_log(opts, "auto: %ld start columns; the Lagrangian path", cols);
-        rc = cp_solver_lagrange.solve(in, ms, opts, plan, err);
-    }
-    if (rc == CP_OK) {
-        char m[sizeof plan->method];
-        memcpy(m, plan->method, sizeof m);
-        snprintf(plan->method, sizeof plan->method, "auto/%.20s", m);
-    }
-    return rc;
-}
-
-const cp_solver_ops cp_solver_auto = {
-    "auto",
-    "milp up to 20,000 start columns, else lagrange",
-    auto_solve,
-};
