@@ -31,6 +31,8 @@
  * second instead of running to the time limit. */
 #define LNS_STALL_PER_JOB 500L
 #define LNS_STALL_MIN 50000L
+/* the first temperature of threshold acceptance, as a share of the total */
+#define LNS_T0 0.002
 
 static uint64_t rnd(uint64_t *st)
 {
@@ -148,6 +150,83 @@ static int pick(lns *l, uint64_t *rs, int *out, int q)
     return n;
 }
 
+/* The best plan of a run: choices and units of every job. */
+typedef struct snapshot {
+    double total;
+    int *mode, *start, *n;
+    int *units;   /* [off[j] .. off[j] + n[j]) */
+    size_t *off;
+} snapshot;
+
+static void snap_release(snapshot *b)
+{
+    cp_free(b->mode);
+    cp_free(b->start);
+    cp_free(b->n);
+    cp_free(b->units);
+    cp_free(b->off);
+}
+
+static int snap_init(snapshot *b, const lns *l)
+{
+    const cp_modeset *ms = l->ms;
+    size_t nj = (size_t)(l->in->n_jobs ? l->in->n_jobs : 1);
+    memset(b, 0, sizeof *b);
+    b->mode = cp_calloc(nj, sizeof *b->mode);
+    b->start = cp_calloc(nj, sizeof *b->start);
+    b->n = cp_calloc(nj, sizeof *b->n);
+    b->off = cp_calloc(nj + 1, sizeof *b->off);
+    if (!b->mode || !b->start || !b->n || !b->off) {
+        snap_release(b);
+        return CP_ERR_NOMEM;
+    }
+    for (int j = 0; j < l->in->n_jobs; j++) {
+        int mc = 1;
+        for (int m = ms->job_first[j]; m < ms->job_first[j + 1]; m++)
+            mc = ms->modes[m].count > mc ? ms->modes[m].count : mc;
+        b->off[j + 1] = b->off[j] + (size_t)mc;
+    }
+    b->units = cp_calloc(b->off[l->in->n_jobs] ? b->off[l->in->n_jobs] : 1, sizeof *b->units);
+    if (!b->units) {
+        snap_release(b);
+        return CP_ERR_NOMEM;
+    }
+    return CP_OK;
+}
+
+static void snap_take(snapshot *b, const lns *l, double total)
+{
+    b->total = total;
+    for (int j = 0; j < l->in->n_jobs; j++) {
+        b->mode[j] = l->plan->mode[j];
+        b->start[j] = l->plan->start[j];
+        const int *u;
+        int k = b->mode[j] >= 0 ? cp_usage_job_units(&l->u, j, &u) : 0;
+        b->n[j] = k;
+        if (k)
+            memcpy(&b->units[b->off[j]], u, (size_t)k * sizeof *u);
+    }
+}
+
+/* Puts the snapshot back: every job out, then in at its saved units. */
+static int snap_restore(const snapshot *b, lns *l)
+{
+    for (int j = 0; j < l->in->n_jobs; j++)
+        if (l->plan->mode[j] >= 0)
+            cp_usage_remove(&l->u, l->plan->mode[j], l->plan->start[j]);
+    l->penalties = 0;
+    for (int i = 0; i < l->n_jobs; i++) {
+        int j = l->jobs[i];
+        l->plan->mode[j] = b->mode[j];
+        l->plan->start[j] = b->start[j];
+        if (b->mode[j] < 0)
+            l->penalties += l->in->jobs[j].drop_penalty;
+        else if (!cp_usage_add_on(&l->u, b->mode[j], b->start[j], &b->units[b->off[j]], b->n[j]))
+            return CP_ERR_NOMEM; /* cannot happen: the same units held it */
+    }
+    return CP_OK;
+}
+
 long cp_lns_budget(const cp_solve_opts *opts)
 {
     return opts->node_limit > 0 ? opts->node_limit * LNS_STEPS_PER_NODE : LONG_MAX;
@@ -198,10 +277,25 @@ int cp_lns(const cp_input *in, const cp_modeset *ms, const cp_solve_opts *opts, 
     uint64_t rs = 0x5DEECE66Dull ^ (uint64_t)opts->seed * 0x9E3779B97F4A7C15ull;
     double cur = l.u.spend + l.penalties;
     long accepted = 0, it = 0, last_gain = 0;
+    /* Threshold acceptance: a step may make the plan worse by up to a
+     * temperature that starts at LNS_T0 of the total and falls to zero
+     * over the run, which lets the search leave plateaus; the best plan
+     * seen is kept apart and restored at the end. */
+    snapshot best;
+    if (snap_init(&best, &l) != CP_OK) {
+        cp_free(l.seen);
+        cp_free(l.jobs);
+        cp_free(l.cand);
+        cp_free(l.can_use);
+        cp_usage_release(&l.u);
+        return cp_err_nomem(err);
+    }
+    snap_take(&best, &l, cur);
+    double t_begin = cp_now_seconds(), t0 = LNS_T0 * fabs(cur);
     for (; it < iterations && it - last_gain < stall && l.n_jobs > 1; it++) {
         if ((it & 15) == 0 && ((opts->stop && *opts->stop) || cp_now_seconds() > deadline))
             break;
-        if (cur + modeless - bound <= opts->gap * fabs(cur + modeless))
+        if (best.total + modeless - bound <= opts->gap * fabs(best.total + modeless))
             break; /* proven within the gap */
         int set[LNS_MAX_REMOVE], om[LNS_MAX_REMOVE], os[LNS_MAX_REMOVE];
         int on[LNS_MAX_REMOVE], ou[LNS_MAX_REMOVE][LNS_MAX_UNITS];
@@ -224,7 +318,6 @@ int cp_lns(const cp_input *in, const cp_modeset *ms, const cp_solve_opts *opts, 
             os[i] = plan->start[set[i]];
             take_out(&l, set[i]);
         }
-        /* random order of re-insertion */
         /* re-insertion order: random, or the largest first (what
          * packing wants) */
         /* a third of the steps choose by cost plus the priced capacity */
@@ -260,12 +353,16 @@ int cp_lns(const cp_input *in, const cp_modeset *ms, const cp_solve_opts *opts, 
                 put_back(&l, j, -1, 0);
         }
         double now = l.u.spend + l.penalties;
-        if (now <= cur + 1e-9 * (1 + fabs(cur))) {
-            if (now < cur - 1e-9 * (1 + fabs(cur))) {
+        double frac = iterations < LONG_MAX ? (double)it / (double)iterations
+                                            : (cp_now_seconds() - t_begin) / fmax(1e-3, deadline - t_begin);
+        double temp = t0 * (1 - fmin(1, frac));
+        if (now <= cur + temp + 1e-9 * (1 + fabs(cur))) {
+            cur = now;
+            if (now < best.total - 1e-9 * (1 + fabs(best.total))) {
                 accepted++;
                 last_gain = it;
+                snap_take(&best, &l, now);
             }
-            cur = now;
             continue;
         }
         /* back exactly as they were, on the same nodes */
@@ -280,10 +377,18 @@ int cp_lns(const cp_input *in, const cp_modeset *ms, const cp_solve_opts *opts, 
                 cp_usage_add_on(&l.u, om[i], os[i], ou[i], on[i]);
         }
     }
+    int rc = CP_OK;
+    if (best.total < cur - 1e-9 * (1 + fabs(cur)))
+        rc = snap_restore(&best, &l);
+    cur = l.u.spend + l.penalties;
     memcpy(plan->y, l.u.y, (size_t)ms->n_res * (size_t)in->slots * sizeof *plan->y);
     *total = cur + modeless;
     cp_solver_log(opts, "lns: %ld iterations, %ld improvements, total %.10g", it, accepted, cur);
-    int rc = cp_usage_export_units(&l.u, plan) ? cp_err_nomem(err) : CP_OK;
+    if (rc == CP_OK && cp_usage_export_units(&l.u, plan))
+        rc = CP_ERR_NOMEM;
+    if (rc)
+        rc = cp_err_nomem(err);
+    snap_release(&best);
     cp_free(l.jobs);
     cp_free(l.cand);
     cp_free(l.can_use);
