@@ -1,0 +1,198 @@
+/*
+ * Shared by the plan verifier's files (see cp_verify.h, docs/verify.md):
+ *   verify.c         the entry point, the report, messages, field readers
+ *   verify_plan.c    the plan's structure, its jobs and provisioning
+ *   verify_limits.c  per-slot limits of SPEC 3 (pools, markets, quotas,
+ *                    power caps, budget)
+ *   verify_place.c   concrete placement on nodes and instances (SPEC 5)
+ *   verify_cost.c    re-costing every SPEC 4 number of the plan
+ * The phases run in that order over one context (vf_ctx), which owns the
+ * scratch arrays; the report owns the messages.
+ */
+#ifndef CP_VERIFY_INTERNAL_H
+#define CP_VERIFY_INTERNAL_H
+
+#include "cp_buf.h"
+#include "cp_modes.h"
+#include "cp_verify.h"
+#include "cp_yaml.h"
+
+#include <math.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+#define VF_REL_TOL 1e-6 /* re-costed numbers (SPEC 4: "1e-6 relative") */
+#define VF_CAP_TOL 1e-9 /* capacities, caps, budget */
+
+extern const char *const vf_dim_name[CP_DIMS];
+
+typedef struct vf_job {
+    const cp_node *node; /* the job's mapping */
+    int job;             /* input index */
+    bool scheduled;
+    int mode;            /* index into ms->modes, -1 when none matched */
+    int res;             /* resource index, -1 when unknown */
+    int start;
+    bool counted;        /* mode and slots valid: adds to loads and costs */
+    const cp_node *nodes;
+} vf_job;
+
+/* One job on one node or instance, `units` of its count. */
+typedef struct vf_asg {
+    int entry; /* vf_job index */
+    int res, idx;
+    const cp_node *id;
+    double units;
+} vf_asg;
+
+typedef struct vf_ctx {
+    const cp_input *in;
+    cp_modeset *ms;
+    cp_verify_report *rep;
+    size_t *seq; /* insertion order of rep->items, for a stable sort */
+    size_t seq_cap;
+    const cp_node *root;
+    int T;
+    double h;
+    bool oom;
+
+    vf_job *jobs;
+    int n_jobs;
+    int *entry_of_job;        /* [n_jobs of the input]: plan entry, -1 */
+    bool *dropped_job;        /* [n_jobs of the input] */
+    long *y;                  /* [n_res * T] */
+    const cp_node **prov;     /* [n_res]: provisioning entry */
+    const cp_node **prov_inst;/* [n_res]: its instances list */
+    double *load;             /* [(n_res * T) * CP_DIMS] */
+    double *busy;             /* [n_sites * T]: busy W before PUE */
+    vf_asg *asg;
+    int n_asg;
+    size_t asg_cap;
+    size_t *nl_off;           /* [n_res]: offset into nload, SIZE_MAX: none */
+    int *nl_count;            /* [n_res]: nodes/instances tracked */
+    double *nload;            /* per (res, idx, t, dim) */
+} vf_ctx;
+
+/* ---- messages and plan fields (verify.c) -------------------------------- */
+
+/* A number for a message: 10 significant digits, shortest text. */
+typedef struct vf_numstr {
+    char s[40];
+} vf_numstr;
+vf_numstr vf_n(double v);
+
+/* Adds a violation at `at` (the root when NULL); sets c->oom on failure. */
+void vf_viol(vf_ctx *c, const cp_node *at, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+/* The value under `key`, NULL when absent or null. */
+static inline const cp_node *vf_get(const cp_node *map, const char *key)
+{
+    if (!map || map->kind != CP_NODE_MAP)
+        return NULL;
+    const cp_node *v = cp_map_get(map, key);
+    return v && cp_scalar_is_null(v) ? NULL : v;
+}
+
+static inline const char *vf_str_of(const cp_node *n)
+{
+    return n && n->kind == CP_NODE_SCALAR ? n->str : NULL;
+}
+
+bool vf_as_int(const cp_node *v, long *out);
+/* The field readers: 1 with *out set; 0 absent (a violation when
+ * `required`); -1 not of the type (a violation). `node` (may be NULL)
+ * receives the value node, NULL when absent. */
+int vf_num_field(vf_ctx *c, const cp_node *map, const char *key, const char *who,
+                 bool required, double *out, const cp_node **node);
+int vf_int_field(vf_ctx *c, const cp_node *map, const char *key, const char *who,
+                 bool required, long *out, const cp_node **node);
+/* The string, NULL when absent or not a string. */
+const char *vf_str_field(vf_ctx *c, const cp_node *map, const char *key, const char *who,
+                         bool required, const cp_node **node);
+/* True when list entry `e` is a mapping; a violation otherwise. */
+bool vf_entry_is_map(vf_ctx *c, const cp_node *e, const char *who);
+
+/* Compares the number under `key` with `expected`; `required` says
+ * whether a missing key is a violation. */
+void vf_compare_field(vf_ctx *c, const cp_node *map, const char *key, const char *who,
+                      bool required, double expected);
+/* Compares a per-slot list under `key` with expected[0..T-1]; reports
+ * its length or its first differing slot (with how many more differ). */
+void vf_compare_series(vf_ctx *c, const cp_node *map, const char *key, const char *who,
+                       const double *expected);
+
+/* ---- small helpers over the context ------------------------------------- */
+
+/* A series value, `dflt` when the loader left the series empty (a site
+ * without energy_price or carbon_intensity: SPEC 1.3 default 0). */
+static inline double vf_series_or(const cp_series *s, int t, double dflt)
+{
+    return s->v && s->n > 0 ? cp_series_at(s, t) : dflt;
+}
+
+static inline bool vf_over(double load, double cap)
+{
+    return load > cap + VF_CAP_TOL * (fabs(cap) > 1 ? fabs(cap) : 1);
+}
+
+static inline const char *vf_market_name(cp_res_kind k)
+{
+    return k == CP_RES_POOL ? "pool" : k == CP_RES_SPOT ? "spot" : "on_demand";
+}
+
+static inline double vf_frac_at(const cp_mode *m, int start, int t)
+{
+    return t == start + m->slots - 1 ? m->last_frac : 1.0;
+}
+
+static inline bool vf_runs_at(const vf_ctx *c, const vf_job *vj, int t)
+{
+    return vj->counted && vj->start <= t && t < vj->start + c->ms->modes[vj->mode].slots;
+}
+
+/* Instances rented on market r in slot t. */
+static inline long vf_y_at(const vf_ctx *c, int r, int t)
+{
+    return c->y[(size_t)r * (size_t)c->T + (size_t)t];
+}
+
+static inline double *vf_load_at(vf_ctx *c, int r, int t)
+{
+    return &c->load[((size_t)r * (size_t)c->T + (size_t)t) * CP_DIMS];
+}
+
+/* Capacity of one node or instance per dimension. */
+static inline void vf_mach_cap(const cp_machine *m, double cap[CP_DIMS])
+{
+    cap[CP_DIM_ACC] = m->accelerators;
+    cap[CP_DIM_CPU] = m->cpus;
+    cap[CP_DIM_MEM] = m->memory_gb;
+}
+
+/* ---- structure, jobs, provisioning (verify_plan.c) ---------------------- */
+void vf_check_root(vf_ctx *c);
+void vf_check_jobs(vf_ctx *c);
+void vf_check_missing(vf_ctx *c);
+void vf_read_provisioning(vf_ctx *c);
+
+/* ---- per-slot limits of SPEC 3 (verify_limits.c) ------------------------ */
+void vf_add_loads(vf_ctx *c);
+void vf_check_capacity(vf_ctx *c);
+void vf_check_power_caps(vf_ctx *c);
+/* After vf_check_costs: cloud + energy + carbon within the budget. */
+void vf_check_budget(vf_ctx *c);
+/* " accelerators 3 > 2, cpus ..." for the dimensions over capacity. */
+bool vf_over_dims(const double *load, const double *cap, cp_buf *b);
+/* Idle draw in W (before PUE) of the available nodes of the site's pools. */
+double vf_baseline_w(const cp_input *in, int site, int t);
+/* Facility power of the site in slot t in W: pue·(baseline + busy). */
+double vf_site_w(const vf_ctx *c, int site, int t);
+
+/* ---- concrete placement, SPEC 5 (verify_place.c) ------------------------ */
+void vf_check_placement(vf_ctx *c);
+
+/* ---- re-costing, SPEC 4 (verify_cost.c) --------------------------------- */
+void vf_check_costs(vf_ctx *c);
+
+#endif

@@ -1,0 +1,191 @@
+/*
+ * The plan verifier, per-slot limits of SPEC 3 (see verify_internal.h):
+ * the load of every pool and market per slot against the available nodes
+ * or rented instances, the rented instances against the quotas, each
+ * site's facility power against its cap, and the re-costed spend against
+ * the budget.
+ */
+#include "verify_internal.h"
+
+#include <string.h>
+
+void vf_add_loads(vf_ctx *c)
+{
+    for (int e = 0; e < c->n_jobs; e++) {
+        const vf_job *vj = &c->jobs[e];
+        if (!vj->counted)
+            continue;
+        const cp_mode *m = &c->ms->modes[vj->mode];
+        const cp_resource *r = &c->ms->res[vj->res];
+        for (int t = vj->start; t < vj->start + m->slots; t++) {
+            double *l = vf_load_at(c, vj->res, t);
+            for (int d = 0; d < CP_DIMS; d++)
+                l[d] += m->demand[d];
+            if (r->kind == CP_RES_POOL)
+                c->busy[(size_t)r->site * (size_t)c->T + (size_t)t] +=
+                    m->busy_w * vf_frac_at(m, vj->start, t);
+        }
+    }
+}
+
+bool vf_over_dims(const double *load, const double *cap, cp_buf *b)
+{
+    bool any = false;
+    for (int d = 0; d < CP_DIMS; d++)
+        if (vf_over(load[d], cap[d])) {
+            cp_buf_printf(b, "%s%s %s > %s", any ? ", " : "", vf_dim_name[d], vf_n(load[d]).s,
+                          vf_n(cap[d]).s);
+            any = true;
+        }
+    return any;
+}
+
+/* "'a', 'b'": the jobs (plan order) running on resource r in slot t.
+ * Returns the last job's node (the position to report at). */
+static const cp_node *jobs_on(vf_ctx *c, int r, int t, cp_buf *b)
+{
+    const cp_node *last = NULL;
+    int n = 0;
+    for (int e = 0; e < c->n_jobs; e++) {
+        const vf_job *vj = &c->jobs[e];
+        if (vj->res != r || !vf_runs_at(c, vj, t))
+            continue;
+        cp_buf_printf(b, "%s'%s'", n++ ? ", " : "", c->in->jobs[vj->job].name);
+        last = vj->node;
+    }
+    return last;
+}
+
+void vf_check_capacity(vf_ctx *c)
+{
+    const cp_input *in = c->in;
+    cp_buf b, jobs;
+    cp_buf_init(&b);
+    cp_buf_init(&jobs);
+    for (int r = 0; r < c->ms->n_res; r++) {
+        const cp_resource *res = &c->ms->res[r];
+        double unit[CP_DIMS], cap[CP_DIMS];
+        vf_mach_cap(res->mach, unit);
+        for (int t = 0; t < c->T; t++) {
+            double n;
+            long y = vf_y_at(c, r, t);
+            if (res->kind == CP_RES_POOL) {
+                n = cp_series_at(&in->pools[res->index].available, t);
+            } else {
+                const cp_offer *o = &in->offers[res->index];
+                double q = cp_series_at(res->kind == CP_RES_SPOT ? &o->spot_quota : &o->quota, t);
+                n = (double)y;
+                if (y > q)
+                    vf_viol(c, c->prov_inst[r]->kids[t],
+                            "market '%s' (%s): %ld instances in slot %d exceed the quota %s",
+                            res->name, vf_market_name(res->kind), y, t, vf_n(q).s);
+            }
+            for (int d = 0; d < CP_DIMS; d++)
+                cap[d] = n * unit[d];
+            cp_buf_reset(&b);
+            if (!vf_over_dims(vf_load_at(c, r, t), cap, &b))
+                continue;
+            cp_buf_reset(&jobs);
+            const cp_node *at = jobs_on(c, r, t, &jobs);
+            if (res->kind == CP_RES_POOL)
+                vf_viol(c, at, "pool '%s' over capacity in slot %d (%s of %d nodes available): %s "
+                               "(jobs %s)", res->name, t, vf_n(n).s, in->pools[res->index].nodes,
+                        b.s, jobs.s);
+            else
+                vf_viol(c, at, "market '%s' (%s) short in slot %d with %ld instances rented: %s "
+                               "(jobs %s)", res->name, vf_market_name(res->kind), t, y, b.s,
+                        jobs.s);
+        }
+    }
+    if (!cp_buf_ok(&b) || !cp_buf_ok(&jobs))
+        c->oom = true;
+    cp_buf_release(&b);
+    cp_buf_release(&jobs);
+}
+
+double vf_baseline_w(const cp_input *in, int site, int t)
+{
+    double w = 0;
+    for (int p = 0; p < in->n_pools; p++) {
+        const cp_pool *pl = &in->pools[p];
+        if (pl->site != site)
+            continue;
+        double idle = pl->node.idle_power_w;
+        if (pl->node.acc >= 0)
+            idle += pl->node.accelerators * in->accels[pl->node.acc].idle_power_w;
+        w += cp_series_at(&pl->available, t) * idle;
+    }
+    return w;
+}
+
+double vf_site_w(const vf_ctx *c, int site, int t)
+{
+    return c->in->sites[site].pue *
+           (vf_baseline_w(c->in, site, t) + c->busy[(size_t)site * (size_t)c->T + (size_t)t]);
+}
+
+/* The `sites` entry of site s, or NULL. */
+static const cp_node *site_entry(vf_ctx *c, int s)
+{
+    const cp_node *sl = vf_get(c->root, "sites");
+    if (!sl || sl->kind != CP_NODE_SEQ)
+        return NULL;
+    for (size_t i = 0; i < sl->n; i++) {
+        const char *nm = vf_str_of(vf_get(sl->kids[i], "name"));
+        if (nm && !strcmp(nm, c->in->sites[s].name))
+            return sl->kids[i];
+    }
+    return NULL;
+}
+
+void vf_check_power_caps(vf_ctx *c)
+{
+    const cp_input *in = c->in;
+    cp_buf jobs;
+    cp_buf_init(&jobs);
+    for (int s = 0; s < in->n_sites; s++) {
+        const cp_site *st = &in->sites[s];
+        if (!st->power_cap_kw.set)
+            continue;
+        const cp_node *se = site_entry(c, s);
+        const cp_node *pk = vf_get(se, "power_kw");
+        for (int t = 0; t < c->T; t++) {
+            double w = vf_site_w(c, s, t);
+            double cap = 1000 * cp_series_at(&st->power_cap_kw, t);
+            if (!vf_over(w, cap))
+                continue;
+            const cp_node *at = pk && pk->kind == CP_NODE_SEQ && (int)pk->n == c->T ? pk->kids[t]
+                                                                                   : se;
+            cp_buf_reset(&jobs);
+            for (int e = 0; e < c->n_jobs; e++) {
+                const vf_job *vj = &c->jobs[e];
+                if (!vf_runs_at(c, vj, t) || c->ms->res[vj->res].kind != CP_RES_POOL ||
+                    c->ms->res[vj->res].site != s)
+                    continue;
+                cp_buf_printf(&jobs, "%s'%s'", jobs.len ? ", " : "", in->jobs[vj->job].name);
+                if (!se)
+                    at = vj->node;
+            }
+            double base_kw = st->pue * vf_baseline_w(in, s, t) / 1000;
+            vf_viol(c, at, "site '%s' over its power cap in slot %d: %s kW > %s kW (baseline %s "
+                           "kW, jobs %s)", st->name, t, vf_n(w / 1000).s, vf_n(cap / 1000).s,
+                    vf_n(base_kw).s, jobs.len ? jobs.s : "none");
+        }
+    }
+    if (!cp_buf_ok(&jobs))
+        c->oom = true;
+    cp_buf_release(&jobs);
+}
+
+void vf_check_budget(vf_ctx *c)
+{
+    const cp_input *in = c->in;
+    const cp_verify_totals *s = &c->rep->sums;
+    if (in->has_budget) {
+        double spend = s->cloud + s->energy + s->carbon;
+        if (vf_over(spend, in->budget))
+            vf_viol(c, vf_get(c->root, "totals"),
+                    "budget exceeded: cloud + energy + carbon = %s > budget %s", vf_n(spend).s,
+                    vf_n(in->budget).s);
+    }
+}

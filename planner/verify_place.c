@@ -1,0 +1,304 @@
+/*
+ * The plan verifier, concrete placement (SPEC 5; see verify_internal.h
+ * and assumption 1 of docs/verify.md): the node and instance ids of each
+ * job that lists them, one deterministic split of multi-node jobs over
+ * their nodes, and the load of every node and instance per slot.
+ */
+#include "verify_internal.h"
+
+#include "cp_alloc.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* Parses "PREFIX/INDEX" against the resource's id prefix; -1 when not. */
+static long parse_id(const char *s, const char *prefix)
+{
+    const char *slash = strrchr(s, '/');
+    if (!slash || (size_t)(slash - s) != strlen(prefix) || strncmp(s, prefix, strlen(prefix)))
+        return -1;
+    const char *d = slash + 1;
+    if (!*d || strlen(d) > 9)
+        return -1;
+    for (const char *p = d; *p; p++)
+        if (*p < '0' || *p > '9')
+            return -1;
+    return strtol(d, NULL, 10);
+}
+
+static bool add_asg(vf_ctx *c, int entry, int res, int idx, const cp_node *id, double units)
+{
+    if (CP_GROW(c->asg, c->asg_cap, (size_t)c->n_asg + 1)) {
+        c->oom = true;
+        return false;
+    }
+    vf_asg *g = &c->asg[c->n_asg++];
+    g->entry = entry;
+    g->res = res;
+    g->idx = idx;
+    g->id = id;
+    g->units = units;
+    return true;
+}
+
+/* Checks one job's ids; on success records them as assignments with
+ * units 0 (set later). */
+static void check_job_nodes(vf_ctx *c, int e)
+{
+    const vf_job *vj = &c->jobs[e];
+    const cp_input *in = c->in;
+    const cp_job *j = &in->jobs[vj->job];
+    const cp_mode *m = &c->ms->modes[vj->mode];
+    const cp_resource *r = &c->ms->res[vj->res];
+    const cp_node *ns = vj->nodes;
+    const char *what = r->kind == CP_RES_POOL ? "node" : "instance";
+    bool ok = true;
+    if (ns->n == 0) {
+        vf_viol(c, ns, "job '%s': 'nodes' is empty", j->name);
+        return;
+    }
+    long *idx = cp_calloc(ns->n, sizeof *idx);
+    if (!idx) {
+        c->oom = true;
+        return;
+    }
+    for (size_t i = 0; i < ns->n; i++) {
+        const cp_node *id = ns->kids[i];
+        const char *s = vf_str_of(id);
+        long k = s ? parse_id(s, r->id) : -1;
+        idx[i] = k;
+        if (k < 0) {
+            vf_viol(c, id, "job '%s': '%s' is not a %s id of '%s' (expected '%s/N')", j->name,
+                    s ? s : cp_node_kind_name(id), what, r->id, r->id);
+            ok = false;
+            continue;
+        }
+        bool dup = false;
+        for (size_t q = 0; q < i; q++)
+            dup |= idx[q] == k;
+        if (dup) {
+            vf_viol(c, id, "job '%s': %s '%s' is listed twice", j->name, what, s);
+            ok = false;
+            continue;
+        }
+        if (r->kind == CP_RES_POOL && k >= in->pools[r->index].nodes) {
+            vf_viol(c, id, "job '%s': pool '%s' has no node %ld (%d nodes)", j->name, r->name, k,
+                    in->pools[r->index].nodes);
+            ok = false;
+            continue;
+        }
+        for (int t = vj->start; t < vj->start + m->slots; t++) {
+            if (r->kind == CP_RES_POOL) {
+                double av = cp_series_at(&in->pools[r->index].available, t);
+                if (k >= av) {
+                    vf_viol(c, id, "job '%s': node '%s' is down in slot %d (%s of %d nodes "
+                                   "available)", j->name, s, t, vf_n(av).s,
+                            in->pools[r->index].nodes);
+                    ok = false;
+                    break;
+                }
+            } else {
+                long y = vf_y_at(c, vj->res, t);
+                if (k >= y) {
+                    vf_viol(c, id, "job '%s': instance '%s' is not rented in slot %d (y = %ld)",
+                            j->name, s, t, y);
+                    ok = false;
+                    break;
+                }
+            }
+        }
+    }
+    double cap[CP_DIMS];
+    vf_mach_cap(r->mach, cap);
+    bool fits = true;
+    for (int d = 0; d < CP_DIMS; d++)
+        fits &= !vf_over(m->demand[d], cap[d]);
+    int n = (int)ns->n;
+    if (fits && n != 1) {
+        vf_viol(c, ns, "job '%s' fits on one %s but is placed on %d", j->name, what, n);
+        ok = false;
+    } else if (!fits) {
+        cp_buf b;
+        cp_buf_init(&b);
+        for (int d = 0; d < CP_DIMS; d++)
+            if (vf_over(m->demand[d], n * cap[d]))
+                cp_buf_printf(&b, "%s%s %s < %s", b.len ? ", " : "", vf_dim_name[d],
+                              vf_n(n * cap[d]).s, vf_n(m->demand[d]).s);
+        if (b.len) {
+            vf_viol(c, ns, "job '%s': its %d %s%s cannot hold its demand: %s", j->name, n, what,
+                    n == 1 ? "" : "s", b.s);
+            ok = false;
+        }
+        if (!cp_buf_ok(&b))
+            c->oom = true;
+        cp_buf_release(&b);
+        if (j->kind == CP_JOB_DATAFLOW && n != m->count) {
+            vf_viol(c, ns, "dataflow job '%s' runs on %d whole machines but lists %d %s%s", j->name,
+                    m->count, n, what, n == 1 ? "" : "s");
+            ok = false;
+        } else if (j->kind == CP_JOB_TRAINING && n > m->count) {
+            vf_viol(c, ns, "training job '%s' with %d accelerators is spread over %d %ss", j->name,
+                    m->count, n, what);
+            ok = false;
+        }
+    }
+    for (size_t i = 0; ok && i < ns->n; i++)
+        add_asg(c, e, vj->res, (int)idx[i], ns->kids[i], fits ? m->count : 0);
+    cp_free(idx);
+}
+
+static double *nload_at(vf_ctx *c, int r, int idx, int t)
+{
+    return &c->nload[c->nl_off[r] + (((size_t)idx * (size_t)c->T + (size_t)t) * CP_DIMS)];
+}
+
+static void put(vf_ctx *c, const vf_asg *g, const cp_mode *m, int start, double units)
+{
+    for (int t = start; t < start + m->slots; t++) {
+        double *l = nload_at(c, g->res, g->idx, t);
+        for (int d = 0; d < CP_DIMS; d++)
+            l[d] += units * m->demand[d] / m->count;
+    }
+}
+
+/* Units of `m` that still fit on g's node/instance in every slot of the
+ * run, given what is already there. */
+static long free_units(vf_ctx *c, const vf_asg *g, const cp_mode *m, int start, bool nominal)
+{
+    double cap[CP_DIMS];
+    vf_mach_cap(c->ms->res[g->res].mach, cap);
+    double best = 1e18;
+    for (int t = start; t < start + m->slots; t++) {
+        const double *l = nload_at(c, g->res, g->idx, t);
+        for (int d = 0; d < CP_DIMS; d++) {
+            double u = m->demand[d] / m->count;
+            if (u <= 0)
+                continue;
+            double f = floor(((cap[d] - (nominal ? 0 : l[d])) / u) + 1e-9);
+            if (f < best)
+                best = f;
+        }
+    }
+    return best < 0 ? 0 : best > 1e9 ? 1000000000L : (long)best;
+}
+
+/* Splits a multi-node job over its nodes (docs/verify.md): one unit on
+ * each, then its nodes in listed order take as many more as still fit;
+ * what does not fit goes where a node alone could hold it (full nodes
+ * first), so the capacity check names the overloaded node. */
+static void split_job(vf_ctx *c, int first, int last)
+{
+    const vf_job *vj = &c->jobs[c->asg[first].entry];
+    const cp_mode *m = &c->ms->modes[vj->mode];
+    const cp_job *j = &c->in->jobs[vj->job];
+    long left = m->count;
+    if (j->kind == CP_JOB_DATAFLOW) {
+        for (int a = first; a < last; a++)
+            put(c, &c->asg[a], m, vj->start, c->asg[a].units = 1);
+        return;
+    }
+    for (int a = first; a < last; a++) {
+        c->asg[a].units = 1;
+        left--;
+    }
+    for (int a = first; a < last; a++) {
+        long f = free_units(c, &c->asg[a], m, vj->start, false) - 1;
+        long take = f < left ? f : left;
+        if (take > 0) {
+            c->asg[a].units += (double)take;
+            left -= take;
+        }
+    }
+    for (int a = first; a < last && left > 0; a++) {
+        long f = free_units(c, &c->asg[a], m, vj->start, true) - (long)c->asg[a].units;
+        long take = f < left ? f : left;
+        if (take > 0) {
+            c->asg[a].units += (double)take;
+            left -= take;
+        }
+    }
+    c->asg[first].units += (double)left;
+    for (int a = first; a < last; a++)
+        put(c, &c->asg[a], m, vj->start, c->asg[a].units);
+}
+
+/* "'a', 'b'": the jobs (plan order) placed on node/instance idx of
+ * resource r and running in slot t. Returns the last one's id node (the
+ * position to report at). */
+static const cp_node *jobs_on_node(vf_ctx *c, int r, int idx, int t, cp_buf *b)
+{
+    const cp_node *last = NULL;
+    int n = 0;
+    /* assignments are not in plan order (single-node jobs come first) */
+    for (int e = 0; e < c->n_jobs; e++)
+        for (int a = 0; a < c->n_asg; a++) {
+            const vf_asg *g = &c->asg[a];
+            if (g->entry != e || g->res != r || g->idx != idx || !vf_runs_at(c, &c->jobs[e], t))
+                continue;
+            cp_buf_printf(b, "%s'%s'", n++ ? ", " : "", c->in->jobs[c->jobs[e].job].name);
+            last = g->id;
+        }
+    return last;
+}
+
+void vf_check_placement(vf_ctx *c)
+{
+    for (int e = 0; e < c->n_jobs && !c->oom; e++)
+        if (c->jobs[e].counted && c->jobs[e].nodes)
+            check_job_nodes(c, e);
+    if (c->oom || c->n_asg == 0)
+        return;
+    size_t total = 0;
+    for (int r = 0; r < c->ms->n_res; r++) {
+        int mx = -1;
+        for (int a = 0; a < c->n_asg; a++)
+            if (c->asg[a].res == r && c->asg[a].idx > mx)
+                mx = c->asg[a].idx;
+        c->nl_off[r] = total;
+        c->nl_count[r] = mx + 1;
+        total += (size_t)(mx + 1) * (size_t)c->T * CP_DIMS;
+    }
+    c->nload = cp_calloc(total ? total : 1, sizeof *c->nload);
+    if (!c->nload) {
+        c->oom = true;
+        return;
+    }
+    /* whole jobs first (their load is fixed), then the splits */
+    for (int a = 0; a < c->n_asg; a++) {
+        const vf_asg *g = &c->asg[a];
+        const vf_job *vj = &c->jobs[g->entry];
+        if (g->units > 0)
+            put(c, g, &c->ms->modes[vj->mode], vj->start, g->units);
+    }
+    for (int a = 0; a < c->n_asg;) {
+        int b = a + 1;
+        while (b < c->n_asg && c->asg[b].entry == c->asg[a].entry)
+            b++;
+        if (c->asg[a].units == 0)
+            split_job(c, a, b);
+        a = b;
+    }
+    cp_buf b, jobs;
+    cp_buf_init(&b);
+    cp_buf_init(&jobs);
+    for (int r = 0; r < c->ms->n_res; r++) {
+        const cp_resource *res = &c->ms->res[r];
+        double cap[CP_DIMS];
+        vf_mach_cap(res->mach, cap);
+        for (int i = 0; i < c->nl_count[r]; i++)
+            for (int t = 0; t < c->T; t++) {
+                cp_buf_reset(&b);
+                if (!vf_over_dims(nload_at(c, r, i, t), cap, &b))
+                    continue;
+                cp_buf_reset(&jobs);
+                const cp_node *at = jobs_on_node(c, r, i, t, &jobs);
+                vf_viol(c, at, "%s '%s/%d' over capacity in slot %d: %s (jobs %s)",
+                        res->kind == CP_RES_POOL ? "node" : "instance", res->id, i, t, b.s, jobs.s);
+                break; /* one line per node */
+            }
+    }
+    if (!cp_buf_ok(&b) || !cp_buf_ok(&jobs))
+        c->oom = true;
+    cp_buf_release(&b);
+    cp_buf_release(&jobs);
+}
