@@ -125,7 +125,7 @@ const char *vf_str_field(vf_ctx *c, const cp_node *map, const char *key, const c
     if (!v)
         return NULL;
     if (v->kind != CP_NODE_SCALAR) {
-        vf_viol(c, v, "%s: '%s' must be a string, found a %s", who, key, cp_node_kind_name(v));
+        vf_viol(c, v, "%s: '%s' must be a string, found %s", who, key, cp_node_kind_name(v));
         return NULL;
     }
     return v->str;
@@ -135,7 +135,7 @@ bool vf_entry_is_map(vf_ctx *c, const cp_node *e, const char *who)
 {
     if (e->kind == CP_NODE_MAP)
         return true;
-    vf_viol(c, e, "%s: expected a mapping, found a %s", who, cp_node_kind_name(e));
+    vf_viol(c, e, "%s: expected a mapping, found %s", who, cp_node_kind_name(e));
     return false;
 }
 

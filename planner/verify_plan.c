@@ -23,7 +23,7 @@ void vf_check_root(vf_ctx *c)
     const cp_node *root = c->root;
     cp_verify_report *r = c->rep;
     if (root->kind != CP_NODE_MAP) {
-        vf_viol(c, root, "the plan must be a mapping, found a %s", cp_node_kind_name(root));
+        vf_viol(c, root, "the plan must be a mapping, found %s", cp_node_kind_name(root));
         r->malformed = true;
         return;
     }
@@ -50,7 +50,7 @@ void vf_check_root(vf_ctx *c)
     }
     const cp_node *jn = vf_get(root, "jobs");
     if (jn && jn->kind != CP_NODE_SEQ) {
-        vf_viol(c, jn, "plan: 'jobs' must be a list, found a %s", cp_node_kind_name(jn));
+        vf_viol(c, jn, "plan: 'jobs' must be a list, found %s", cp_node_kind_name(jn));
         r->malformed = true;
     } else if (!jn && !r->infeasible) {
         vf_viol(c, root, "plan: missing 'jobs'");
@@ -67,7 +67,7 @@ void vf_check_root(vf_ctx *c)
     for (size_t i = 0; i < sizeof lists / sizeof lists[0]; i++) {
         const cp_node *l = vf_get(root, lists[i]);
         if (l && l->kind != CP_NODE_SEQ)
-            vf_viol(c, l, "plan: '%s' must be a list, found a %s", lists[i], cp_node_kind_name(l));
+            vf_viol(c, l, "plan: '%s' must be a list, found %s", lists[i], cp_node_kind_name(l));
     }
 }
 
