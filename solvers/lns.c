@@ -29,8 +29,8 @@
 /* Without a gain in this many steps (per job, and at least) the search
  * has converged for practical purposes: a small night ends in about a
  * second instead of running to the time limit. */
-#define LNS_STALL_PER_JOB 500L
-#define LNS_STALL_MIN 50000L
+#define LNS_STALL_PER_JOB 2000L
+#define LNS_STALL_MIN 100000L
 /* the first temperature of threshold acceptance, as a share of the total */
 #define LNS_T0 0.002
 

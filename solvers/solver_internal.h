@@ -39,7 +39,7 @@ int cp_improve(const cp_input *in, const cp_modeset *ms, const cp_solve_opts *op
 int cp_lns(const cp_input *in, const cp_modeset *ms, const cp_solve_opts *opts, const cp_prices *pr,
            double bound, long iterations, long stall, double deadline, cp_plan *plan, double *total,
            cp_err *err);
-/* The default stall count: 500 steps per job, at least 50,000. */
+/* The default stall count: 2,000 steps per job, at least 100,000. */
 long cp_lns_stall(const cp_input *in);
 /* The steps cp_lns may take: unbounded (the clock decides) unless a
  * node limit makes the run deterministic. */
