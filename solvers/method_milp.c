@@ -14,10 +14,12 @@
 #include <string.h>
 
 /* Steps without a gain after which the search before branch-and-cut
- * stops, the share of the time limit it may take at most, and the grace
+ * stops (a work limit, so a run that then ends by optimality is
+ * reproducible even on a loaded machine: no share of the clock cuts it),
+ * the share of the time limit it may take at most, and the grace
  * past the limit for the search that repairs a plan that did not pack. */
 #define MILP_LNS_STALL 50000L
-#define MILP_LNS_SHARE 0.5
+#define MILP_LNS_SHARE 1.0
 #define MILP_REPAIR_GRACE 0.3
 
 /* The MILP sees only aggregate pool capacity: its plan is rebuilt on

@@ -22,6 +22,13 @@
 
 #define EPS CP_USAGE_EPS
 
+/* A share count from a double: a machine far larger than a job's share
+ * (a fuzzed 2.5e12 GB of memory) must not overflow int. */
+static int to_int(double q)
+{
+    return q >= INT_MAX ? INT_MAX : q <= INT_MIN ? INT_MIN : (int)q;
+}
+
 static bool is_pool(const cp_usage *u, int r)
 {
     return u->ms->res[r].kind == CP_RES_POOL;
@@ -142,7 +149,7 @@ static int shares(const cp_usage *u, const cp_mode *m, double per[CP_DIMS], int 
     *full = INT_MAX;
     for (int d = 0; d < CP_DIMS; d++)
         if (per[d] > 0) {
-            int a = (int)floor(cp_machine_dim(mach, d) / per[d] + EPS);
+            int a = to_int(floor(cp_machine_dim(mach, d) / per[d] + EPS));
             *full = a < *full ? a : *full;
         }
     return m->count;
@@ -171,7 +178,7 @@ static int room(const cp_usage *u, int r, int i, int s, int len, const double pe
                 return 0;
             if (per[d] <= 0)
                 continue;
-            int a = (int)floor(fd[t] / per[d] + EPS);
+            int a = to_int(floor(fd[t] / per[d] + EPS));
             if (a < best) {
                 if (a <= 0)
                     return 0;
