@@ -598,9 +598,10 @@ int cp_milp_run(const cp_input *in, const cp_modeset *ms, const cp_solve_opts *o
                 }
             cp_plan_min_instances(plan);
             plan->objective = glp_mip_obj_val(P);
-            /* no better than the warm start: keep the warm plan itself,
+            /* no better than the warm start (whose objective the caller
+             * set: the whole problem only): keep the warm plan itself,
              * whose units already pack */
-            if (warm && mp.warm && plan->objective >= warm->objective - 1e-9 * (1 + fabs(warm->objective)) &&
+            if (!sc && warm && mp.warm && plan->objective >= warm->objective - 1e-9 * (1 + fabs(warm->objective)) &&
                 cp_plan_copy(plan, warm))
                 rc = cp_err_nomem(err);
             if (mrc == 0 && st == GLP_OPT)
