@@ -1,15 +1,17 @@
 /*
  * Large neighbourhood search on a feasible plan: take out a few related
  * jobs (one seed job and jobs that run, or could run, on the same
- * resources in overlapping hours), put them back one by one in random
- * order at their cheapest feasible (mode, start) or drop them when the
- * penalty is cheaper, and keep the result when it is no worse. This is
- * what one-job moves cannot do: swap two jobs between a pool and the
- * cloud, or shift a block of jobs to make room for a wide one.
+ * resources in overlapping hours), put them back one by one in random or
+ * largest-first order at their cheapest feasible (mode, start), or drop
+ * them when the penalty is cheaper. The result is kept when it is no worse
+ * than the current plan by more than a temperature that falls to zero
+ * over the run (threshold acceptance); the best plan seen is kept apart.
+ * This is what one-job moves cannot do: swap two jobs between a pool and
+ * the cloud, or shift a block of jobs to make room for a wide one.
  *
  * The random numbers come from the seed alone (splitmix64), and the work
- * is bounded by an iteration count, so a run that is not cut by the time
- * limit is reproducible.
+ * is bounded by step counts, so a run that is not cut by the time limit
+ * is reproducible.
  */
 #include "solver_internal.h"
 

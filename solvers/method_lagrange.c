@@ -3,9 +3,9 @@
  * The greedy heuristic gives a first plan and an upper bound; the
  * Lagrangian relaxation (lagrange.c) gives the lower bound and capacity
  * prices; the greedy runs again choosing by cost plus the priced capacity
- * each run takes, and the cheaper plan is kept. Both plans are local
- * optima of the same move-one-job search, so the result is deterministic
- * unless the time limit cuts a phase short.
+ * each run takes, and the cheaper plan is kept; large neighbourhood
+ * search (lns.c) then improves it until it stalls, proves the gap, or the
+ * time is up. Deterministic unless the time limit cuts a phase short.
  */
 #include "solver_internal.h"
 
