@@ -478,7 +478,7 @@ double cp_svg_legend_height(double width, const cp_legend_item *it, int n)
 /* No '<' or '&' in here: the page must stay well-formed XML. */
 static const char page_css[] =
     "body{font:14px/1.45 system-ui,'DejaVu Sans','Liberation Sans',Arial,sans-serif;"
-    "color:#222;background:#fff;margin:16px 20px;max-width:1240px}\n"
+    "color:#222;background:#fff;margin:16px 20px;max-width:1200px}\n"
     "h1{font-size:20px;margin:0 0 4px}\n"
     "h2{font-size:16px;margin:22px 0 6px;padding-bottom:2px;border-bottom:1px solid #ddd}\n"
     "p{margin:4px 0}\n"
