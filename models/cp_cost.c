@@ -83,6 +83,12 @@ double cp_market_slot_cost(const cp_input *in, const cp_resource *r, int t)
            cp_market_slot_carbon_kg(in, r, t) / 1000 * in->carbon_price_per_ton;
 }
 
+int cp_floor_int(double x)
+{
+    double f = floor(x);
+    return f >= INT_MAX ? INT_MAX : f <= INT_MIN ? INT_MIN : (int)f;
+}
+
 int cp_units_needed(const double demand[3], const cp_machine *m)
 {
     double need = 0;

@@ -34,6 +34,9 @@ double cp_market_slot_carbon_kg(const cp_input *in, const cp_resource *r, int t)
  * (0 when it needs nothing; INT_MAX-ish when a needed dimension is 0). */
 int cp_units_needed(const double demand[3], const cp_machine *m);
 double cp_machine_dim(const cp_machine *m, int dim);
+/* floor(x) as an int, saturating at INT_MIN/INT_MAX: share counts of a
+ * machine far larger than a job's share (a fuzzed 2.5e12 GB) stay defined. */
+int cp_floor_int(double x);
 
 /* Cost of running mode m once with its first slot's prices (for
  * `check`'s "cheapest mode"): energy and carbon on a pool; whole

@@ -28,8 +28,6 @@ typedef struct cp_usage {
     double spend;       /* cloud + energy + carbon, baseline included */
     double budget;      /* INF without a budget */
     double scale;       /* share of every capacity, quota, cap and budget (POP); 1 */
-    double *capv;       /* [n_res][3][T] cp_usage_cap, computed once */
-    int *qv;            /* [n_res][T] quotas after the scale */
     /* Pool nodes (only when scale is 1): a pool mode fits only where
      * concrete nodes hold it, packed the way placement.c packs (best fit
      * for a one-node job; whole free nodes first, then the remainder),

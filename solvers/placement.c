@@ -29,12 +29,6 @@
 
 #define EPS 1e-9
 
-/* A share count from a double: a machine far larger than a job's share
- * (a fuzzed 2.5e12 GB of memory) must not overflow int. */
-static int to_int(double q)
-{
-    return q >= INT_MAX ? INT_MAX : q <= INT_MIN ? INT_MIN : (int)q;
-}
 
 typedef struct packer {
     const cp_input *in;
@@ -95,7 +89,7 @@ static int unit_room(const packer *pk, const cp_mode *m, int u, int s, const dou
             if (per[d] <= 0)
                 continue;
             double f = unit_free(pk, m->res, u, d)[t];
-            int a = to_int(floor(f / per[d] + EPS));
+            int a = cp_floor_int(f / per[d] + EPS);
             if (a < best)
                 best = a;
         }
@@ -173,7 +167,7 @@ static int try_pack(packer *pk, int j, int mi, int s, bool *ok)
         int full = INT_MAX; /* portions a whole unit holds */
         for (int d = 0; d < CP_DIMS; d++)
             if (per[d] > 0) {
-                int a = to_int(floor(cp_machine_dim(res->mach, d) / per[d] + EPS));
+                int a = cp_floor_int(cp_machine_dim(res->mach, d) / per[d] + EPS);
                 full = a < full ? a : full;
             }
         for (int u = 0; u < n && left >= full && full > 0; u++) {
@@ -243,7 +237,7 @@ static bool keep_units(packer *pk, int j)
     int full = INT_MAX;
     for (int d = 0; d < CP_DIMS; d++)
         if (per[d] > 0) {
-            int a = to_int(floor(cp_machine_dim(res->mach, d) / per[d] + EPS));
+            int a = cp_floor_int(cp_machine_dim(res->mach, d) / per[d] + EPS);
             full = a < full ? a : full;
         }
     for (int q = 0; q < k; q++) {

@@ -57,23 +57,6 @@ int cp_usage_init_scaled(cp_usage *u, const cp_input *in, const cp_modeset *ms, 
                 u->slot_cost[(size_t)r * T + t] = cp_market_slot_cost(in, &ms->res[r], t);
     u->spend = base_cost;
     u->budget = in->has_budget ? base_cost + (in->budget - base_cost) * scale : INFINITY;
-    /* capacities and quotas are read in the innermost loops: computed once */
-    double *capv = cp_calloc(nr * CP_DIMS * T, sizeof *capv);
-    int *qv = cp_calloc(nr * T, sizeof *qv);
-    if (!capv || !qv) {
-        cp_free(capv);
-        cp_free(qv);
-        cp_usage_release(u);
-        return CP_ERR_NOMEM;
-    }
-    for (int r = 0; r < ms->n_res; r++)
-        for (int t = 0; t < u->T; t++) {
-            qv[(size_t)r * T + (size_t)t] = ms->res[r].kind == CP_RES_POOL ? 0 : quota(u, &ms->res[r], t);
-            for (int d = 0; d < CP_DIMS; d++)
-                capv[((size_t)r * CP_DIMS + (size_t)d) * T + (size_t)t] = cp_usage_cap(u, r, d, t);
-        }
-    u->capv = capv;
-    u->qv = qv;
     if (cp_reduce_modes(u, &u->dominated, &u->n_dominated)) {
         cp_usage_release(u);
         return CP_ERR_NOMEM;
@@ -91,8 +74,6 @@ void cp_usage_release(cp_usage *u)
 {
     cp_usage_units_release(u);
     cp_free(u->dominated);
-    cp_free(u->capv);
-    cp_free(u->qv);
     cp_free(u->use);
     cp_free(u->y);
     cp_free(u->busy);
@@ -126,16 +107,12 @@ int cp_usage_quota(const cp_usage *u, int ri, int t)
 
 static int quota(const cp_usage *u, const cp_resource *r, int t)
 {
-    if (u->qv)
-        return u->qv[(size_t)(r - u->ms->res) * u->T + t];
     int q = cp_market_quota(u->in, r, t);
     return u->scale < 1 ? (int)floor(q * u->scale + 1e-9) : q;
 }
 
 double cp_usage_cap(const cp_usage *u, int ri, int d, int t)
 {
-    if (u->capv)
-        return u->capv[((size_t)ri * CP_DIMS + (size_t)d) * u->T + t];
     const cp_resource *r = &u->ms->res[ri];
     double units = r->kind == CP_RES_POOL ? cp_series_at(&u->in->pools[r->index].available, t) * u->scale
                                           : quota(u, r, t);
@@ -166,29 +143,6 @@ bool cp_usage_start_fits(const cp_usage *u, int mi, int s)
 static double *use_at(const cp_usage *u, int r, int d)
 {
     return &u->use[((size_t)r * CP_DIMS + d) * u->T];
-}
-
-/* cp_units_needed without libm's ceil (a call at -O2 on x86-64): the
- * innermost loop of every search */
-static int units_needed(const double need[CP_DIMS], const cp_machine *mach)
-{
-    int best = 0;
-    for (int d = 0; d < CP_DIMS; d++) {
-        if (need[d] <= 0)
-            continue;
-        double cap = cp_machine_dim(mach, d);
-        if (cap <= 0)
-            return INT_MAX;
-        double q = need[d] / cap - 1e-9;
-        if (q >= INT_MAX - 1)
-            return INT_MAX;
-        int k = (int)q;
-        if (k < q)
-            k++;
-        if (k > best)
-            best = k;
-    }
-    return best;
 }
 
 /* The aggregate part of a try: capacity per dimension, power, quota,
@@ -235,7 +189,7 @@ static bool try_agg(const cp_usage *u, int mi, int s, double *delta, char *why, 
              * no division (this is the hottest loop of the search) */
             if (within && y <= quota(u, r, t))
                 continue;
-            int ny = units_needed(need, r->mach);
+            int ny = cp_units_needed(need, r->mach);
             if (ny > quota(u, r, t)) {
                 if (why)
                     snprintf(why, size, "market '%s' reaches its quota in slot %d", r->id, t);

@@ -22,12 +22,6 @@
 
 #define EPS CP_USAGE_EPS
 
-/* A share count from a double: a machine far larger than a job's share
- * (a fuzzed 2.5e12 GB of memory) must not overflow int. */
-static int to_int(double q)
-{
-    return q >= INT_MAX ? INT_MAX : q <= INT_MIN ? INT_MIN : (int)q;
-}
 
 static bool is_pool(const cp_usage *u, int r)
 {
@@ -149,7 +143,7 @@ static int shares(const cp_usage *u, const cp_mode *m, double per[CP_DIMS], int 
     *full = INT_MAX;
     for (int d = 0; d < CP_DIMS; d++)
         if (per[d] > 0) {
-            int a = to_int(floor(cp_machine_dim(mach, d) / per[d] + EPS));
+            int a = cp_floor_int(cp_machine_dim(mach, d) / per[d] + EPS);
             *full = a < *full ? a : *full;
         }
     return m->count;
@@ -178,7 +172,7 @@ static int room(const cp_usage *u, int r, int i, int s, int len, const double pe
                 return 0;
             if (per[d] <= 0)
                 continue;
-            int a = to_int(floor(fd[t] / per[d] + EPS));
+            int a = cp_floor_int(fd[t] / per[d] + EPS);
             if (a < best) {
                 if (a <= 0)
                     return 0;
@@ -309,6 +303,7 @@ bool cp_usage_units_hold(const cp_usage *u, const cp_mode *m, int s, const int *
     int limit = u->ms->res[m->res].kind == CP_RES_POOL ? u->nunits[m->res] : market_limit(u, m, s);
     if (k < 1 || k > m->count)
         return false;
+    amounts(u, m, k, u->amount);
     for (int q = 0; q < k; q++) {
         int a;
         if (units[q] < 0 || units[q] >= limit)
@@ -316,7 +311,6 @@ bool cp_usage_units_hold(const cp_usage *u, const cp_mode *m, int s, const int *
         for (int p = 0; p < q; p++)
             if (units[p] == units[q])
                 return false;
-        amounts(u, m, k, u->amount);
         a = u->amount[q];
         if (a < 1 || room(u, m->res, units[q], s, m->slots, per, a) < a)
             return false;
