@@ -22,8 +22,33 @@ WARN += -Werror
 endif
 OPT ?= -O2 -g
 BASE_CFLAGS := -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE $(WARN) $(OPT) \
-               -Iplanner -Imodels -Isolvers $(PKG_CFLAGS) -MMD -MP
+               $(PKG_CFLAGS) -MMD -MP
 ALL_CFLAGS := $(BASE_CFLAGS) $(CFLAGS)
+
+# Layers (docs/architecture.md): each folder compiles with its own and the
+# lower layers' -I flags only, so an #include of a higher layer's header
+# fails the build. planner -> solvers -> models -> models/base.
+INC_models/base      := -Imodels/base
+INC_models/formats   := -Imodels/formats $(INC_models/base)
+INC_models/fit       := -Imodels/fit $(INC_models/formats)
+INC_models           := -Imodels $(INC_models/fit)
+INC_solvers          := -Isolvers $(INC_models)
+INC_solvers/methods  := -Isolvers/methods $(INC_solvers)
+INC_planner/import   := -Iplanner/import $(INC_models)
+INC_planner/verify   := -Iplanner/verify $(INC_models)
+INC_planner/whatif   := -Iplanner/whatif $(INC_solvers/methods)
+INC_planner/report   := -Iplanner/report -Iplanner/whatif -Iplanner/verify $(INC_solvers/methods)
+INC_planner/cmd      := -Iplanner/cmd -Iplanner -Iplanner/import -Iplanner/report \
+                        -Iplanner/whatif -Iplanner/verify $(INC_solvers/methods)
+INC_planner          := -Iplanner
+# tests, fuzzers and benchmarks see every layer
+INC_ALL              := $(INC_planner/cmd)
+INC_tests/unit       := $(INC_ALL)
+INC_tests/gen        := $(INC_ALL)
+# the -I flags of source file $(1)'s folder; a folder without a layer is an error
+layer_inc = $(or $(INC_$(patsubst %/,%,$(dir $(1)))),$(error $(1): its folder has no layer in the Makefile))
+LAYERS := models/base models/formats models/fit models solvers solvers/methods \
+          planner/import planner/verify planner/whatif planner/report planner/cmd
 LIBS := -lglpk $(PKG_LIBS) -lcsv -lm -lpthread
 
 ifeq ($(V),0)
@@ -34,7 +59,7 @@ Q :=
 say =
 endif
 
-LIB_SRC := $(filter-out planner/main.c,$(wildcard planner/*.c)) $(wildcard models/*.c) $(wildcard solvers/*.c)
+LIB_SRC := $(filter-out planner/main.c,$(wildcard planner/*.c)) $(foreach l,$(LAYERS),$(wildcard $(l)/*.c))
 LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/%.o)
 UNIT_SRC := $(wildcard tests/unit/*.c)
 UNIT_OBJ := $(UNIT_SRC:%.c=$(BUILD)/%.o)
@@ -45,7 +70,7 @@ all: $(BUILD)/capplan
 
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(call say,CC,$<)$(CC) $(ALL_CFLAGS) -c $< -o $@
+	$(call say,CC,$<)$(CC) $(ALL_CFLAGS) $(call layer_inc,$<) -c $< -o $@
 
 $(BUILD)/libcapplan.a: $(LIB_OBJ)
 	$(call say,AR,$@)rm -f $@ && ar rcs $@ $^
@@ -149,7 +174,7 @@ fuzz-build: fuzz-deps
 	@for f in $(FUZZERS); do \
 	  echo "  LINK   $(FUZZ_BUILD)/$$f"; \
 	  clang -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -Wall -Wextra -O1 -g \
-	    -Iplanner -Imodels -Isolvers $(PKG_CFLAGS) $(FUZZ_SAN) -fsanitize=fuzzer fuzz/$$f.c \
+	    $(INC_ALL) $(PKG_CFLAGS) $(FUZZ_SAN) -fsanitize=fuzzer fuzz/$$f.c \
 	    $(FUZZ_BUILD)/libcapplan.a $(LIBS) -o $(FUZZ_BUILD)/$$f || exit 1; done
 
 fuzz: fuzz-build
@@ -160,10 +185,10 @@ golden-update: $(BUILD)/capplan
 
 lint:
 	cppcheck --quiet --enable=warning,performance,portability --error-exitcode=1 \
-	  --suppress=missingIncludeSystem -Iplanner -Imodels -Isolvers planner models solvers
+	  --suppress=missingIncludeSystem $(INC_ALL) planner models solvers
 
 format:
-	clang-format -i planner/*.[ch] models/*.[ch] solvers/*.[ch] tests/unit/*.[ch]
+	clang-format -i planner/*.[ch] $(foreach l,$(LAYERS),$(l)/*.[ch]) tests/unit/*.[ch]
 
 install: $(BUILD)/capplan
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1

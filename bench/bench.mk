@@ -10,7 +10,7 @@ C3O_DIR ?= /work/shared/data/c3o
 
 $(BUILD)/fit_bench: bench/fit_bench.c $(BUILD)/libcapplan.a
 	@mkdir -p $(dir $@)
-	$(call say,LINK,$@)$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $(BUILD)/libcapplan.a $(LIBS)
+	$(call say,LINK,$@)$(CC) $(ALL_CFLAGS) $(INC_ALL) $(LDFLAGS) -o $@ $< $(BUILD)/libcapplan.a $(LIBS)
 
 # gen and meter are stand-alone programs: no library, no generated deps.
 $(BUILD)/bench/gen: bench/gen.c bench/data/gavel.h

@@ -8,6 +8,7 @@
  * and the table written in the three formats. Oracle: no sanitizer
  * report, no leak, return codes in the documented set.
  */
+#include "cp_methods.h"
 #include "cp_whatif.h"
 #include "cp_yaml.h"
 

@@ -1,6 +1,7 @@
 /*
  * Solve methods behind one table of function pointers (SCIP's plugins):
- * adding a method is one new file and one line in solvers/registry.c.
+ * adding a method is one new file in solvers/methods/ and one name in
+ * CP_METHODS (solvers/methods/cp_methods.h).
  * A method fills a cp_plan's choices (mode, start, y), its status and the
  * solver figures; "infeasible" is a status, not an error.
  */
@@ -36,17 +37,9 @@ typedef struct cp_solver_ops {
                  cp_plan *plan, cp_err *err);
 } cp_solver_ops;
 
-const cp_solver_ops *cp_solver_find(const char *name);
-extern const cp_solver_ops *const cp_solvers[];
-
-/* The methods (one file each). */
-extern const cp_solver_ops cp_solver_heuristic;
-extern const cp_solver_ops cp_solver_milp;
-extern const cp_solver_ops cp_solver_auto;
-extern const cp_solver_ops cp_solver_lagrange;
-extern const cp_solver_ops cp_solver_pop;
-
-/* The whole pipeline after modes, as `plan` runs it: ops->solve, then
+/* The whole pipeline after modes, as `plan` runs it: ops->solve (whose
+ * plan gets ops->name as its method unless the method named itself, and
+ * the seconds it took), then
  * placement and repair (unless the method placed the plan), reasons for
  * drops, and status `interrupted` when opts->stop is set. The plan's
  * status says what was found (noplan, infeasible, ...); errors are
@@ -71,6 +64,10 @@ int cp_heuristic_run(const cp_input *in, const cp_modeset *ms, const cp_solve_op
  * of jobs without any mode. */
 double cp_fixed_cost(const cp_input *in, const cp_modeset *ms);
 double cp_now_seconds(void);
+/* When planning began (opts->t_start, or now when unset), and the
+ * wall-clock deadline of the whole time limit counted from there. */
+double cp_solve_started(const cp_solve_opts *o);
+double cp_solve_deadline(const cp_solve_opts *o);
 void cp_solver_log(const cp_solve_opts *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Progress lines with a fixed shape that bench/run.sh reads:
  * "model: rows=R cols=C bins=B nonzeros=N", "reduced: ..." and

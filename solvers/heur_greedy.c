@@ -68,11 +68,6 @@ static double job_regret(const cp_usage *u, int j)
     return isfinite(best) ? best_cloud - best : 0;
 }
 
-static double deadline_of(const cp_solve_opts *o)
-{
-    return (o->t_start > 0 ? o->t_start : cp_now_seconds()) + o->time_limit;
-}
-
 static bool out_of_time(const cp_solve_opts *o, double deadline)
 {
     return (o->stop && *o->stop) || cp_now_seconds() > deadline;
@@ -183,7 +178,7 @@ int cp_heuristic_scoped(const cp_input *in, const cp_modeset *ms, const cp_solve
                         const cp_scope *sc, const cp_prices *pr, cp_plan *plan, double *total,
                         cp_err *err)
 {
-    double deadline = deadline_of(opts);
+    double deadline = cp_solve_deadline(opts);
     double scale = sc ? sc->scale : 1.0;
     cp_usage u;
     if (cp_usage_init_scaled(&u, in, ms, scale))
@@ -259,7 +254,7 @@ int cp_heuristic_run(const cp_input *in, const cp_modeset *ms, const cp_solve_op
 int cp_improve(const cp_input *in, const cp_modeset *ms, const cp_solve_opts *opts, cp_plan *plan,
                double *total, cp_err *err)
 {
-    double deadline = deadline_of(opts);
+    double deadline = cp_solve_deadline(opts);
     cp_usage u;
     if (cp_usage_init(&u, in, ms))
         return cp_err_nomem(err);
@@ -302,23 +297,3 @@ int cp_improve(const cp_input *in, const cp_modeset *ms, const cp_solve_opts *op
     cp_usage_release(&u);
     return rc ? cp_err_nomem(err) : CP_OK;
 }
-
-static int heuristic_solve(const cp_input *in, const cp_modeset *ms, const cp_solve_opts *opts,
-                           cp_plan *plan, cp_err *err)
-{
-    double t0 = cp_now_seconds();
-    int rc = cp_heuristic_run(in, ms, opts, plan, err);
-    if (rc)
-        return rc;
-    snprintf(plan->method, sizeof plan->method, "heuristic");
-    plan->seconds = cp_now_seconds() - t0;
-    if (opts->stop && *opts->stop && plan->status == CP_STATUS_FEASIBLE)
-        plan->status = CP_STATUS_INTERRUPTED;
-    return CP_OK;
-}
-
-const cp_solver_ops cp_solver_heuristic = {
-    "heuristic",
-    "list scheduling by slack and regret, then local search (fast, no optimality proof)",
-    heuristic_solve,
-};

@@ -462,7 +462,7 @@ int cp_milp_run(const cp_input *in, const cp_modeset *ms, const cp_solve_opts *o
                 const cp_scope *sc, const cp_plan *warm, cp_plan *plan, cp_err *err)
 {
     /* limits count from when planning began */
-    double t0 = opts->t_start > 0 ? opts->t_start : cp_now_seconds();
+    double t0 = cp_solve_started(opts);
     milp mp;
     memset(&mp, 0, sizeof mp);
     mp.in = in;

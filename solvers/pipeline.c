@@ -3,9 +3,13 @@
  * `whatif` so that a scenario is planned exactly as `plan` would plan it:
  * the method, then concrete placement with repair, then the reasons for
  * dropped jobs, then the interrupted status when a stop was requested.
+ * What every method's plan gets at the end (its name, its seconds, the
+ * interrupted status) is set here once, not in each method.
  */
 #include "cp_placement.h"
 #include "cp_solver.h"
+
+#include <stdio.h>
 
 int cp_plan_solve(const cp_input *in, const cp_modeset *ms, const cp_solver_ops *ops,
                   const cp_solve_opts *so, cp_plan *plan, cp_err *err)
@@ -19,7 +23,12 @@ int cp_plan_solve(const cp_input *in, const cp_modeset *ms, const cp_solver_ops 
             return rc;
         o.export_lp = NULL;
     }
+    double t0 = cp_now_seconds();
+    plan->method[0] = '\0';
     rc = ops->solve(in, ms, &o, plan, err);
+    if (!plan->method[0])
+        snprintf(plan->method, sizeof plan->method, "%s", ops->name);
+    plan->seconds = cp_now_seconds() - t0;
     if (rc)
         return rc;
     if (plan->status == CP_STATUS_NOPLAN || plan->status == CP_STATUS_INFEASIBLE)

@@ -62,10 +62,7 @@ typedef struct cp_lagrange {
 int cp_lagrange_run(const cp_input *in, const cp_modeset *ms, const cp_solve_opts *opts,
                     double upper, double seconds, cp_lagrange *out, cp_err *err);
 void cp_lagrange_release(cp_lagrange *l);
-/* POP with k parts (pop.c); sets plan->bound from the Lagrangian. */
-int cp_pop_plan(const cp_input *in, const cp_modeset *ms, const cp_solve_opts *opts, int k,
-                cp_plan *plan, cp_err *err);
-/* The lagrange method on the full problem: greedy, bound, priced
+/* The Lagrangian stage (lagrange_plan.c) on the full problem: greedy, bound, priced
  * greedy, then LNS until `stall` steps without a gain or `lns_share` of
  * the time left; sets plan->bound and plan->objective. */
 int cp_lagrange_plan(const cp_input *in, const cp_modeset *ms, const cp_solve_opts *opts, long stall,

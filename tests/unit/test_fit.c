@@ -5,7 +5,7 @@
 #include "cp_atomic.h"
 #include "cp_csv.h"
 #include "cp_fit.h"
-#include "import_yaml.h"
+#include "cp_yaml_put.h"
 
 #include <math.h>
 #include <stdio.h>

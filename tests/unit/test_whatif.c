@@ -4,6 +4,7 @@
 #include "test.h"
 
 #include "cp_alloc.h"
+#include "cp_methods.h"
 #include "cp_whatif.h"
 #include "cp_yaml.h"
 #include "whatif_internal.h"

@@ -4,14 +4,16 @@
 #include "cp_cli.h"
 
 #include <stdio.h>
+#include <string.h>
 #include <unistd.h>
+
+/* The method of cp_plan_opts_init. */
+#define DEFAULT_METHOD "auto"
 
 void cp_plan_opts_init(cp_plan_opts *o)
 {
     cp_solve_opts_init(&o->so);
-    long cores = sysconf(_SC_NPROCESSORS_ONLN);
-    o->so.threads = cores > 0 && cores <= 1024 ? (int)cores : 1;
-    o->method = "auto";
+    o->method = DEFAULT_METHOD;
     o->ops = NULL;
     o->quiet = false;
     o->progress = isatty(2);
@@ -64,12 +66,33 @@ int cp_plan_opts_parse(cp_plan_opts *o, const char *cmd, int c, const char *arg)
     }
 }
 
+void cp_plan_opts_help(FILE *f)
+{
+    fputs("  --time-limit SECONDS   stop searching after this long (default 60)\n"
+          "  --gap REL              stop when the relative gap is at most REL (default 1e-4)\n"
+          "  --method NAME          ", f);
+    for (int i = 0; cp_solvers[i]; i++)
+        fprintf(f, "%s%s%s", i == 0 ? "" : cp_solvers[i + 1] ? ", " : " or ", cp_solvers[i]->name,
+                strcmp(cp_solvers[i]->name, DEFAULT_METHOD) ? "" : " (default)");
+    fputs("\n"
+          "  --threads N            threads for pop's parts (default: the cores); plans\n"
+          "                         never depend on it\n"
+          "  --seed N               for randomized steps (default 1)\n"
+          "  --node-limit N         stop branch-and-bound after N nodes and the search\n"
+          "                         after 100 N steps: reproducible whatever the clock\n"
+          "  --export-lp FILE       also write the MILP in CPLEX LP format\n"
+          "  --no-timing            write solver.seconds as 0, so plans are byte-stable\n"
+          "  --quiet | --progress   progress lines and the summary on stderr\n"
+          "                         (default: progress when stderr is a terminal)\n", f);
+}
+
 bool cp_plan_opts_finish(cp_plan_opts *o, const char *cmd)
 {
     o->ops = cp_solver_find(o->method);
     if (!o->ops) {
-        fprintf(stderr, "capplan %s: unknown method '%s' (auto, milp, heuristic, lagrange or pop)\n", cmd,
-                o->method);
+        char names[256];
+        fprintf(stderr, "capplan %s: unknown method '%s' (%s)\n", cmd, o->method,
+                cp_solver_names(names, sizeof names));
         return false;
     }
     return true;

@@ -21,7 +21,8 @@
 #include "cp_fit.h"
 #include "cp_yaml.h"
 #include "import_internal.h"
-#include "import_yaml.h"
+#include "cp_fit_write.h"
+#include "cp_yaml_put.h"
 
 #include <ctype.h>
 #include <math.h>

@@ -44,8 +44,8 @@ static const char whatif_help[] =
     "                         is the same for every N\n"
     "  --report FILE          also write an HTML page of the table\n"
     "\n"
-    "Options of `capplan plan`, applied to every scenario:\n"
-    CP_PLAN_OPTS_HELP
+    "Options of `capplan plan`, applied to every scenario:\n";
+static const char whatif_help_end[] =
     "  (--export-lp is refused here: write the inputs with --emit-inputs and\n"
     "  run `capplan plan --export-lp` on the one you want)\n"
     "\n"
@@ -53,6 +53,13 @@ static const char whatif_help[] =
     "a plan: that is their status), 2 bad input, scenario file or usage,\n"
     "130 interrupted (the table is written, unfinished rows `interrupted`),\n"
     "1 other errors (out of memory, cannot write).\n";
+
+static void whatif_usage(FILE *f)
+{
+    fputs(whatif_help, f);
+    cp_plan_opts_help(f);
+    fputs(whatif_help_end, f);
+}
 
 static volatile sig_atomic_t stop_flag, planning;
 static long writes_before; /* cp_write_file_abandon() count when planning began */
@@ -232,7 +239,7 @@ int cp_cmd_whatif(int argc, char **argv)
             break;
         case 'h':
         case O_HELP:
-            fputs(whatif_help, stdout);
+            whatif_usage(stdout);
             return 0;
         case O_FORMAT:
             if (!strcmp(optarg, "md"))
@@ -264,8 +271,9 @@ int cp_cmd_whatif(int argc, char **argv)
             case 1:
                 break;
             case 0:
-                fprintf(stderr, "capplan whatif: unknown or incomplete option '%s'\n%s",
-                        argv[optind - 1], whatif_help);
+                fprintf(stderr, "capplan whatif: unknown or incomplete option '%s'\n",
+                        argv[optind - 1]);
+                whatif_usage(stderr);
                 return 2;
             default:
                 return 2;

@@ -27,12 +27,19 @@ static const char plan_help[] =
     "Plan the jobs of the input files (merged in order) and write the plan.\n"
     "\n"
     "  -o FILE                write the plan there (atomically); default stdout\n"
-    "  --format yaml|json|csv plan format (csv: one row per job); default yaml\n"
-    CP_PLAN_OPTS_HELP
+    "  --format yaml|json|csv plan format (csv: one row per job); default yaml\n";
+static const char plan_help_end[] =
     "\n"
     "Exit status: 0 plan written (optimal or feasible), 2 bad input or usage,\n"
     "3 no feasible plan exists, 4 time limit reached with no plan,\n"
     "130 interrupted (the best plan found is written, status interrupted).\n";
+
+static void plan_usage(FILE *f)
+{
+    fputs(plan_help, f);
+    cp_plan_opts_help(f);
+    fputs(plan_help_end, f);
+}
 
 static volatile sig_atomic_t stop_flag, solving, sig_quiet;
 
@@ -144,7 +151,7 @@ int cp_cmd_plan(int argc, char **argv)
             break;
         case 'h':
         case O_HELP:
-            fputs(plan_help, stdout);
+            plan_usage(stdout);
             return 0;
         case O_FORMAT:
             if (!strcmp(optarg, "yaml"))
@@ -163,7 +170,8 @@ int cp_cmd_plan(int argc, char **argv)
             case 1:
                 break;
             case 0:
-                fprintf(stderr, "capplan plan: unknown or incomplete option '%s'\n%s", argv[optind - 1], plan_help);
+                fprintf(stderr, "capplan plan: unknown or incomplete option '%s'\n", argv[optind - 1]);
+                plan_usage(stderr);
                 return 2;
             default:
                 return 2;

@@ -7,9 +7,10 @@
 #ifndef CP_PLAN_OPTS_H
 #define CP_PLAN_OPTS_H
 
-#include "cp_solver.h"
+#include "cp_methods.h"
 
 #include <getopt.h>
+#include <stdio.h>
 #include <stdbool.h>
 
 typedef struct cp_plan_opts {
@@ -39,20 +40,9 @@ enum {
         {"node-limit", required_argument, NULL, CP_PO_NODES},                                 \
         {"no-timing", no_argument, NULL, CP_PO_NOTIMING}
 
-/* Help lines of the shared options (after a command's -o and --format). */
-#define CP_PLAN_OPTS_HELP                                                                     \
-    "  --time-limit SECONDS   stop searching after this long (default 60)\n"                  \
-    "  --gap REL              stop when the relative gap is at most REL (default 1e-4)\n"    \
-    "  --method NAME          auto (default), milp, heuristic, lagrange or pop\n"             \
-    "  --threads N            threads for pop's parts (default: the cores); plans\n"          \
-    "                         never depend on it\n"                                            \
-    "  --seed N               for randomized steps (default 1)\n"                             \
-    "  --node-limit N         stop branch-and-bound after N nodes and the search\n"         \
-    "                         after 100 N steps: reproducible whatever the clock\n"            \
-    "  --export-lp FILE       also write the MILP in CPLEX LP format\n"                       \
-    "  --no-timing            write solver.seconds as 0, so plans are byte-stable\n"          \
-    "  --quiet | --progress   progress lines and the summary on stderr\n"                     \
-    "                         (default: progress when stderr is a terminal)\n"
+/* Writes the help lines of the shared options (after a command's -o and
+ * --format); the --method line lists the methods of cp_solvers[]. */
+void cp_plan_opts_help(FILE *f);
 
 /* Defaults of `plan` (progress when stderr is a terminal). */
 void cp_plan_opts_init(cp_plan_opts *o);

@@ -1,10 +1,10 @@
 /*
- * --method milp and --method auto: the methods around the GLPK model of
- * milp_glpk.c. milp: the Lagrangian stage (greedy, bound, priced greedy,
- * neighbourhood search until it stalls), then branch-and-cut warm-started
- * from its plan, then the plan rebuilt on concrete nodes. auto: milp for
- * models GLPK's simplex handles within seconds, lagrange above.
+ * --method milp, around the GLPK model of milp_glpk.c: the Lagrangian
+ * stage (greedy, bound, priced greedy, neighbourhood search until it
+ * stalls), then branch-and-cut warm-started from its plan, then the plan
+ * rebuilt on concrete nodes.
  */
+#include "cp_methods.h"
 #include "solver_internal.h"
 
 #include "cp_alloc.h"
@@ -75,7 +75,6 @@ static int keep_best_packed(const cp_input *in, const cp_modeset *ms, const cp_s
 static int milp_solve(const cp_input *in, const cp_modeset *ms, const cp_solve_opts *opts,
                       cp_plan *plan, cp_err *err)
 {
-    double t0 = cp_now_seconds();
     cp_plan *warm = NULL;
     int rc = cp_plan_new(in, ms, &warm);
     if (rc)
@@ -101,8 +100,6 @@ static int milp_solve(const cp_input *in, const cp_modeset *ms, const cp_solve_o
     if (rc == CP_OK && plan->status != CP_STATUS_INFEASIBLE && plan->status != CP_STATUS_NOPLAN)
         rc = keep_best_packed(in, ms, opts, plan, warm, err);
     cp_plan_free(warm);
-    snprintf(plan->method, sizeof plan->method, "milp");
-    plan->seconds = cp_now_seconds() - t0;
     return rc;
 }
 
@@ -110,38 +107,4 @@ const cp_solver_ops cp_solver_milp = {
     "milp",
     "time-indexed MILP in GLPK, warm-started from the heuristic",
     milp_solve,
-};
-
-/* auto: the MILP path (Lagrangian stage, then branch-and-cut) while
- * GLPK's simplex solves the LP relaxation in seconds; above that, the
- * Lagrangian path alone, whose search then gets the whole time limit.
- * Measured on 2 cores (docs/performance.md): the LP takes about 1 s at
- * 7,600 start columns, 3 s at 13,000 and 20-50 s at 36,000. */
-#define AUTO_MILP_COLUMNS 20000L
-
-static int auto_solve(const cp_input *in, const cp_modeset *ms, const cp_solve_opts *opts,
-                      cp_plan *plan, cp_err *err)
-{
-    long cols = 0;
-    for (int m = 0; m < ms->n_modes; m++)
-        cols += ms->modes[m].s_max - ms->modes[m].s_min + 1;
-    int rc;
-    if (cols <= AUTO_MILP_COLUMNS) {
-        rc = milp_solve(in, ms, opts, plan, err);
-    } else {
-        cp_solver_log(opts, "auto: %ld start columns; the Lagrangian path", cols);
-        rc = cp_solver_lagrange.solve(in, ms, opts, plan, err);
-    }
-    if (rc == CP_OK) {
-        char m[sizeof plan->method];
-        memcpy(m, plan->method, sizeof m);
-        snprintf(plan->method, sizeof plan->method, "auto/%.20s", m);
-    }
-    return rc;
-}
-
-const cp_solver_ops cp_solver_auto = {
-    "auto",
-    "milp up to 20,000 start columns, else lagrange",
-    auto_solve,
 };

@@ -1,17 +1,16 @@
 /*
- * --method lagrange: the scalable path for nights too large for the MILP.
- * The greedy heuristic gives a first plan and an upper bound; the
- * Lagrangian relaxation (lagrange.c) gives the lower bound and capacity
- * prices; the greedy runs again choosing by cost plus the priced capacity
- * each run takes, and the cheaper plan is kept; large neighbourhood
- * search (lns.c) then improves it until it stalls, proves the gap, or the
- * time is up. Deterministic unless the time limit cuts a phase short.
+ * The Lagrangian stage that --method lagrange runs alone and --method
+ * milp runs before branch-and-cut: the greedy heuristic gives a first
+ * plan and an upper bound; the Lagrangian relaxation (lagrange.c) gives
+ * the lower bound and capacity prices; the greedy runs again choosing by
+ * cost plus the priced capacity each run takes, and the cheaper plan is
+ * kept; large neighbourhood search (lns.c) then improves it until it
+ * stalls, proves the gap, or the time is up. Deterministic unless the
+ * time limit cuts a phase short.
  */
 #include "solver_internal.h"
 
-#include <limits.h>
 #include <math.h>
-#include <stdio.h>
 
 /* Share of the time limit the subgradient may use. */
 #define LAGRANGE_TIME_SHARE 0.4
@@ -28,7 +27,7 @@ int cp_lagrange_plan(const cp_input *in, const cp_modeset *ms, const cp_solve_op
     rc = cp_lagrange_run(in, ms, opts, total, cp_solver_phase_seconds(opts, LAGRANGE_TIME_SHARE), &lg, err);
     if (rc)
         return rc;
-    double deadline = (opts->t_start > 0 ? opts->t_start : cp_now_seconds()) + opts->time_limit;
+    double deadline = cp_solve_deadline(opts);
     if (!(opts->stop && *opts->stop) && cp_now_seconds() < deadline) {
         cp_plan *alt = NULL;
         if (cp_plan_new(in, ms, &alt)) {
@@ -66,34 +65,3 @@ int cp_lagrange_plan(const cp_input *in, const cp_modeset *ms, const cp_solve_op
     cp_lagrange_release(&lg);
     return rc;
 }
-
-static int lagrange_solve(const cp_input *in, const cp_modeset *ms, const cp_solve_opts *opts,
-                          cp_plan *plan, cp_err *err)
-{
-    double t0 = cp_now_seconds();
-    if (opts->progress) {
-        /* the model the relaxation prices: x columns and y per market
-         * slot; rows: assignment, capacity per dimension and slot, power */
-        long cols = 0, nnz = 0;
-        for (int m = 0; m < ms->n_modes; m++) {
-            const cp_mode *md = &ms->modes[m];
-            long starts = md->s_max - md->s_min + 1, per = 1;
-            for (int d = 0; d < CP_DIMS; d++)
-                per += md->demand[d] > 0 ? md->slots : 0;
-            cols += starts;
-            nnz += starts * per;
-        }
-        long rows = in->n_jobs + (long)ms->n_res * CP_DIMS * in->slots + (long)in->n_sites * in->slots;
-        cp_solver_log_model(opts, "model", rows, cols + (long)ms->n_res * in->slots, cols, nnz);
-    }
-    int rc = cp_lagrange_plan(in, ms, opts, cp_lns_stall(in), 1.0, plan, err);
-    snprintf(plan->method, sizeof plan->method, "lagrange");
-    plan->seconds = cp_now_seconds() - t0;
-    return rc;
-}
-
-const cp_solver_ops cp_solver_lagrange = {
-    "lagrange",
-    "greedy plus Lagrangian bound and price-guided greedy (large nights)",
-    lagrange_solve,
-};

@@ -22,7 +22,8 @@
 #include "cp_csv.h"
 #include "cp_fit.h"
 #include "cp_yaml.h"
-#include "import_yaml.h"
+#include "cp_fit_write.h"
+#include "cp_yaml_put.h"
 
 #include <math.h>
 #include <stdio.h>

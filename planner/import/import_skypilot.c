@@ -26,7 +26,7 @@
 #include "cp_atomic.h"
 #include "cp_buf.h"
 #include "cp_csv.h"
-#include "import_yaml.h"
+#include "cp_yaml_put.h"
 
 #include <math.h>
 #include <regex.h>

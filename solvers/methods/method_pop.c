@@ -117,10 +117,10 @@ static void run_parts(pop_ctx *c)
         pthread_join(tid[i], NULL);
 }
 
-int cp_pop_plan(const cp_input *in, const cp_modeset *ms, const cp_solve_opts *opts, int k,
-                cp_plan *plan, cp_err *err)
+/* POP with k parts; sets plan->bound from the Lagrangian. */
+static int pop_plan(const cp_input *in, const cp_modeset *ms, const cp_solve_opts *opts, int k,
+                    cp_plan *plan, cp_err *err)
 {
-    double t0 = opts->t_start > 0 ? opts->t_start : cp_now_seconds();
     int n = in->n_jobs;
     if (k < 1)
         k = 1;
@@ -200,7 +200,7 @@ int cp_pop_plan(const cp_input *in, const cp_modeset *ms, const cp_solve_opts *o
         goto out;
     double t2;
     cp_prices pr = {lg.cap, lg.power};
-    rc = cp_lns(in, ms, opts, &pr, lg.bound, cp_lns_budget(opts), cp_lns_stall(in), t0 + opts->time_limit, plan,
+    rc = cp_lns(in, ms, opts, &pr, lg.bound, cp_lns_budget(opts), cp_lns_stall(in), cp_solve_deadline(opts), plan,
                 &t2, err);
     if (rc == CP_OK && t2 < total - 1e-9 * (1 + fabs(total))) {
         total = t2;
@@ -225,7 +225,6 @@ out:
 static int pop_solve(const cp_input *in, const cp_modeset *ms, const cp_solve_opts *opts,
                      cp_plan *plan, cp_err *err)
 {
-    double t0 = cp_now_seconds();
     /* the baseline alone may already break a cap or the budget */
     cp_usage u;
     if (cp_usage_init(&u, in, ms))
@@ -246,10 +245,8 @@ static int pop_solve(const cp_input *in, const cp_modeset *ms, const cp_solve_op
         for (int p = 0; p < in->n_pools; p++)
             if (in->pools[p].nodes >= 1 && k > in->pools[p].nodes)
                 k = in->pools[p].nodes;
-        rc = cp_pop_plan(in, ms, opts, k < 2 ? 2 : k, plan, err);
+        rc = pop_plan(in, ms, opts, k < 2 ? 2 : k, plan, err);
     }
-    snprintf(plan->method, sizeof plan->method, "pop");
-    plan->seconds = cp_now_seconds() - t0;
     return rc;
 }
 

@@ -1,4 +1,5 @@
-/* The table of solve methods and their shared small helpers. */
+/* What every solve method shares: options, the clock, progress lines and
+ * the plan-independent cost. The table of methods is solvers/methods/registry.c. */
 #include "cp_solver.h"
 
 #include "cp_cost.h"
@@ -7,24 +8,16 @@
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
-
-const cp_solver_ops *const cp_solvers[] = {&cp_solver_auto, &cp_solver_milp, &cp_solver_heuristic,
-                                           &cp_solver_lagrange, &cp_solver_pop, NULL};
-
-const cp_solver_ops *cp_solver_find(const char *name)
-{
-    for (int i = 0; cp_solvers[i]; i++)
-        if (!strcmp(cp_solvers[i]->name, name))
-            return cp_solvers[i];
-    return NULL;
-}
+#include <unistd.h>
 
 void cp_solve_opts_init(cp_solve_opts *o)
 {
     memset(o, 0, sizeof *o);
     o->time_limit = 60;
     o->gap = 1e-4;
-    o->threads = 1;
+    /* the one default of --threads: every core (plans never depend on it) */
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    o->threads = cores > 0 && cores <= 1024 ? (int)cores : 1;
     o->seed = 1;
 }
 
@@ -61,10 +54,19 @@ void cp_solver_log_incumbent(const cp_solve_opts *o, double total)
     cp_solver_log(o, "incumbent %.10g at %.2f s", total, cp_now_seconds() - o->t_start);
 }
 
+double cp_solve_started(const cp_solve_opts *o)
+{
+    return o->t_start > 0 ? o->t_start : cp_now_seconds();
+}
+
+double cp_solve_deadline(const cp_solve_opts *o)
+{
+    return cp_solve_started(o) + o->time_limit;
+}
+
 double cp_solver_phase_seconds(const cp_solve_opts *o, double share)
 {
-    double t0 = o->t_start > 0 ? o->t_start : cp_now_seconds();
-    double left = o->time_limit - (cp_now_seconds() - t0);
+    double left = cp_solve_deadline(o) - cp_now_seconds();
     if (left < 0)
         left = 0;
     return o->node_limit > 0 ? left : share * left;

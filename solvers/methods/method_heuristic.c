@@ -1,0 +1,15 @@
+/* --method heuristic: the greedy construction plus local search alone
+ * (heur_greedy.c): fast, no optimality proof. */
+#include "cp_methods.h"
+
+static int heuristic_solve(const cp_input *in, const cp_modeset *ms, const cp_solve_opts *opts,
+                           cp_plan *plan, cp_err *err)
+{
+    return cp_heuristic_run(in, ms, opts, plan, err);
+}
+
+const cp_solver_ops cp_solver_heuristic = {
+    "heuristic",
+    "list scheduling by slack and regret, then local search (fast, no optimality proof)",
+    heuristic_solve,
+};
