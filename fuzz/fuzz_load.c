@@ -17,7 +17,7 @@
 #include "cp_input.h"
 #include "cp_modes.h"
 #include "cp_plan_write.h"
-#include "cp_solver.h"
+#include "cp_methods.h"
 #include "cp_verify.h"
 #include "cp_yaml.h"
 
