@@ -2,8 +2,8 @@
  * capplan plan: load → modes → solve (method table) → placement and
  * repair → reasons for drops → write the plan atomically → summary.
  * SIGINT/SIGTERM set a flag the solvers poll; the best plan known is then
- * written with status `interrupted` and the exit status is 130 (see
- * on_signal for the whole rule).
+ * written with status `interrupted` and the exit status is 130 (the whole
+ * rule is in cp_signals.h).
  */
 #include "cp_atomic.h"
 #include "cp_cli.h"
@@ -11,6 +11,7 @@
 #include "cp_cost.h"
 #include "cp_plan_opts.h"
 #include "cp_plan_write.h"
+#include "cp_signals.h"
 #include "cp_solver.h"
 
 #include <getopt.h>
@@ -39,40 +40,6 @@ static void plan_usage(FILE *f)
     fputs(plan_help, f);
     cp_plan_opts_help(f);
     fputs(plan_help_end, f);
-}
-
-static volatile sig_atomic_t stop_flag, solving, sig_quiet;
-
-static void say(const char *msg, size_t len)
-{
-    ssize_t r = write(2, msg, len);
-    (void)r;
-}
-
-/* SIGINT and SIGTERM. Before the solve no plan can exist, so a signal
- * quits at once: exit 130, nothing written. During the solve the first
- * signal sets the flag the solvers poll, and the best plan known is
- * written with status `interrupted`. A second signal quits at once
- * without a plan (a temporary file being written is removed, so the
- * output is left as it was), unless the plan is already in place: then
- * the run ends normally, with the exit status that matches the file.
- * Only async-signal-safe calls here. */
-static void on_signal(int sig)
-{
-    (void)sig;
-    if (solving && !stop_flag) {
-        static const char m[] = "capplan plan: interrupted: writing the best plan found "
-                                "(interrupt again to quit without a plan)\n";
-        stop_flag = 1;
-        if (!sig_quiet)
-            say(m, sizeof m - 1);
-        return;
-    }
-    if (cp_write_file_abandon() > 0)
-        return;
-    static const char m[] = "capplan plan: interrupted: no plan written\n";
-    say(m, sizeof m - 1);
-    _exit(130);
 }
 
 static void log_line(void *arg, const char *line)
@@ -184,25 +151,13 @@ int cp_cmd_plan(int argc, char **argv)
     cp_solve_opts so = po.so;
     wo.timing = po.timing;
     int quiet = po.quiet, progress = po.progress;
-    struct sigaction sa, old_int, old_term;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_signal;
-    sigemptyset(&sa.sa_mask);
-    stop_flag = solving = 0;
-    sig_quiet = quiet;
-    /* A signal ignored on entry stays ignored (a shell's background job,
-     * nohup-style wrappers), as the shells and coreutils do. */
-    sigaction(SIGINT, NULL, &old_int);
-    sigaction(SIGTERM, NULL, &old_term);
-    if (old_int.sa_handler != SIG_IGN)
-        sigaction(SIGINT, &sa, NULL);
-    if (old_term.sa_handler != SIG_IGN)
-        sigaction(SIGTERM, &sa, NULL);
+    cp_signals_install("capplan plan: interrupted: writing the best plan found "
+                       "(interrupt again to quit without a plan)\n",
+                       "capplan plan: interrupted: no plan written\n", quiet);
     cp_input *in = NULL;
     int rc = cp_cli_load("plan", argv + optind, argc - optind, &in);
     if (rc) {
-        sigaction(SIGINT, &old_int, NULL);
-        sigaction(SIGTERM, &old_term, NULL);
+        cp_signals_restore();
         return rc;
     }
     cp_modeset *ms = NULL;
@@ -212,7 +167,7 @@ int cp_cmd_plan(int argc, char **argv)
     cp_buf out;
     cp_buf_init(&out);
     int status = 0;
-    so.stop = &stop_flag;
+    so.stop = cp_signals_flag();
     so.progress = progress;
     if (progress) {
         so.log = log_line;
@@ -222,10 +177,10 @@ int cp_cmd_plan(int argc, char **argv)
             cp_err_nomem(&err);
         goto fail;
     }
-    solving = 1;
+    cp_signals_begin_work();
     if ((rc = cp_plan_solve(in, ms, ops, &so, plan, &err)))
         goto fail;
-    if (plan->status == CP_STATUS_NOPLAN && stop_flag) {
+    if (plan->status == CP_STATUS_NOPLAN && cp_signals_stopped()) {
         fprintf(stderr, "capplan plan: interrupted before a plan was found; no plan written\n");
         status = 130;
         goto done;
@@ -239,6 +194,7 @@ int cp_cmd_plan(int argc, char **argv)
         wo.infeasible_reason = CP_INFEASIBLE_REASON;
     if ((rc = cp_plan_write(plan, &wo, &out, &err)))
         goto fail;
+    cp_signals_begin_output();
     if ((rc = cp_write_file_atomic(out_path, out.s, out.len, &err)))
         goto fail;
     if (!quiet && plan->status != CP_STATUS_INFEASIBLE)
@@ -251,8 +207,7 @@ fail:
     cp_err_print(&err, stderr);
     status = rc == CP_ERR_INPUT ? 2 : 1;
 done:
-    sigaction(SIGINT, &old_int, NULL);
-    sigaction(SIGTERM, &old_term, NULL);
+    cp_signals_restore();
     cp_buf_release(&out);
     cp_plan_free(plan);
     cp_modeset_free(ms);

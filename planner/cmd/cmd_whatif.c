@@ -12,6 +12,7 @@
 #include "cp_cli.h"
 #include "cp_cmd.h"
 #include "cp_plan_opts.h"
+#include "cp_signals.h"
 #include "cp_whatif.h"
 #include "cp_yaml.h"
 
@@ -59,40 +60,6 @@ static void whatif_usage(FILE *f)
     fputs(whatif_help, f);
     cp_plan_opts_help(f);
     fputs(whatif_help_end, f);
-}
-
-static volatile sig_atomic_t stop_flag, planning;
-static long writes_before; /* cp_write_file_abandon() count when planning began */
-
-static void say(const char *msg, size_t len)
-{
-    ssize_t r = write(2, msg, len);
-    (void)r;
-}
-
-/* SIGINT and SIGTERM, as in `plan`: before planning starts there is no
- * row to write, so a signal quits at once (exit 130, nothing written;
- * inputs already emitted stay, each complete). While planning, the first
- * signal sets the flag the solvers poll: running scenarios end with their
- * best plan, the others are not started, and the table is written. A
- * second signal quits without the table (a temporary file being written
- * is removed), unless the table is already in place. Only
- * async-signal-safe calls here. */
-static void on_signal(int sig)
-{
-    (void)sig;
-    if (planning && !stop_flag) {
-        static const char m[] = "capplan whatif: interrupted: writing the rows known "
-                                "(interrupt again to quit without a table)\n";
-        stop_flag = 1;
-        say(m, sizeof m - 1);
-        return;
-    }
-    if (cp_write_file_abandon() > writes_before && planning)
-        return;
-    static const char m[] = "capplan whatif: interrupted: no table written\n";
-    say(m, sizeof m - 1);
-    _exit(130);
 }
 
 static void log_line(void *arg, const char *line)
@@ -302,13 +269,13 @@ int cp_cmd_whatif(int argc, char **argv)
     cp_err_init(&err);
     cp_buf out;
     cp_buf_init(&out);
-    struct sigaction sa, old_int, old_term;
-    stop_flag = planning = 0;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_signal;
-    sigemptyset(&sa.sa_mask);
-    sigaction(SIGINT, &sa, &old_int);
-    sigaction(SIGTERM, &sa, &old_term);
+    /* before planning a signal writes nothing (inputs already emitted
+     * stay, each complete); while planning, running scenarios end with
+     * their best plan, the others are not started, and the table is
+     * written (cp_signals.h) */
+    cp_signals_install("capplan whatif: interrupted: writing the rows known "
+                       "(interrupt again to quit without a table)\n",
+                       "capplan whatif: interrupted: no table written\n", po.quiet);
     cp_diags *d = cp_malloc(sizeof *d);
     if (!d) {
         fprintf(stderr, "capplan whatif: out of memory\n");
@@ -326,15 +293,15 @@ int cp_cmd_whatif(int argc, char **argv)
     }
     if (emit_dir && emit_inputs(w, emit_dir, &err))
         goto fail;
-    writes_before = cp_write_file_abandon(); /* nothing pending here: just the count */
-    planning = 1;
-    po.so.stop = &stop_flag;
+    cp_signals_begin_work();
+    po.so.stop = cp_signals_flag();
     po.so.progress = po.progress;
     if (po.progress)
         po.so.log = log_line;
     cp_whatif_run_opts ro = {po.ops, &po.so, (int)jobs, po.progress ? row_done : NULL, NULL};
     if (cp_whatif_run(w, &ro, &t, &err))
         goto fail;
+    cp_signals_begin_output();
     if (cp_whatif_table_write(t, fmt, &out, &err) ||
         cp_write_file_atomic(out_path, out.s, out.len, &err))
         goto fail;
@@ -344,16 +311,15 @@ int cp_cmd_whatif(int argc, char **argv)
             cp_write_file_atomic(report_path, out.s, out.len, &err))
             goto fail;
     }
-    status = stop_flag ? 130 : 0;
-    if (stop_flag)
+    status = cp_signals_stopped() ? 130 : 0;
+    if (cp_signals_stopped())
         fprintf(stderr, "capplan whatif: interrupted; unfinished rows are marked 'interrupted'\n");
     goto done;
 fail:
     cp_err_print(&err, stderr);
     status = err.code == CP_ERR_INPUT ? 2 : 1;
 done:
-    sigaction(SIGINT, &old_int, NULL);
-    sigaction(SIGTERM, &old_term, NULL);
+    cp_signals_restore();
     cp_buf_release(&out);
     cp_whatif_table_free(t);
     cp_whatif_free(w);
