@@ -9,13 +9,14 @@
  * This is what one-job moves cannot do: swap two jobs between a pool and
  * the cloud, or shift a block of jobs to make room for a wide one.
  *
- * The random numbers come from the seed alone (splitmix64), and the work
+ * The random numbers come from the seed alone (cp_rng), and the work
  * is bounded by step counts, so a run that is not cut by the time limit
  * is reproducible.
  */
 #include "solver_internal.h"
 
 #include "cp_alloc.h"
+#include "cp_rng.h"
 
 #include <limits.h>
 #include <math.h>
@@ -35,19 +36,6 @@
 #define LNS_STALL_MIN 100000L
 /* the first temperature of threshold acceptance, as a share of the total */
 #define LNS_T0 0.002
-
-static uint64_t rnd(uint64_t *st)
-{
-    uint64_t z = (*st += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-}
-
-static int rnd_below(uint64_t *st, int n)
-{
-    return (int)(rnd(st) % (uint64_t)n);
-}
 
 /* Window of job j over all its modes: [lo, hi). */
 static void job_span(const cp_modeset *ms, int j, int *lo, int *hi)
@@ -109,18 +97,18 @@ static void put_back(lns *l, int j, int m, int s)
 
 /* Chooses the jobs to take out: the seed and up to q-1 jobs that
  * overlap its window on a resource it can use. */
-static int pick(lns *l, uint64_t *rs, int *out, int q)
+static int pick(lns *l, cp_rng *rs, int *out, int q)
 {
     const cp_modeset *ms = l->ms;
-    int j0 = l->jobs[rnd_below(rs, l->n_jobs)];
+    int j0 = l->jobs[cp_rng_below(rs, l->n_jobs)];
     /* half the time the seed is a job in the cloud or dropped, where the
      * money is: a few tries at random, no scan */
-    if (rnd_below(rs, 2))
+    if (cp_rng_below(rs, 2))
         for (int tries = 0; tries < 8; tries++) {
             int m = l->plan->mode[j0];
             if (m < 0 || ms->res[ms->modes[m].res].kind != CP_RES_POOL)
                 break;
-            j0 = l->jobs[rnd_below(rs, l->n_jobs)];
+            j0 = l->jobs[cp_rng_below(rs, l->n_jobs)];
         }
     int lo, hi;
     unsigned stamp = ++l->step;
@@ -132,7 +120,7 @@ static int pick(lns *l, uint64_t *rs, int *out, int q)
      * LNS_SAMPLE on a large one, so a step costs the same at any size */
     int nc = 0, scan = l->n_jobs > 2 * LNS_SAMPLE ? LNS_SAMPLE : l->n_jobs;
     for (int k = 0; k < scan; k++) {
-        int i = scan == l->n_jobs ? k : rnd_below(rs, l->n_jobs);
+        int i = scan == l->n_jobs ? k : cp_rng_below(rs, l->n_jobs);
         int j = l->jobs[i];
         int m = l->plan->mode[j];
         if (j == j0 || m < 0 || !l->can_use[ms->modes[m].res] || (scan != l->n_jobs && l->seen[j] == stamp))
@@ -145,7 +133,7 @@ static int pick(lns *l, uint64_t *rs, int *out, int q)
     out[0] = j0;
     int n = 1;
     while (n < q && nc > 0) {
-        int k = rnd_below(rs, nc);
+        int k = cp_rng_below(rs, nc);
         out[n++] = l->cand[k];
         l->cand[k] = l->cand[--nc];
     }
@@ -276,7 +264,7 @@ int cp_lns(const cp_input *in, const cp_modeset *ms, const cp_solve_opts *opts, 
     for (int j = 0; j < in->n_jobs; j++)
         if (ms->job_first[j] == ms->job_first[j + 1])
             modeless += in->jobs[j].drop_penalty;
-    uint64_t rs = 0x5DEECE66Dull ^ (uint64_t)opts->seed * 0x9E3779B97F4A7C15ull;
+    cp_rng rs = cp_rng_make(0x5DEECE66Dull ^ (uint64_t)opts->seed * CP_RNG_GAMMA);
     double cur = l.u.spend + l.penalties;
     long accepted = 0, it = 0, last_gain = 0;
     /* Threshold acceptance: a step may make the plan worse by up to a
@@ -301,7 +289,7 @@ int cp_lns(const cp_input *in, const cp_modeset *ms, const cp_solve_opts *opts, 
             break; /* proven within the gap */
         int set[LNS_MAX_REMOVE], om[LNS_MAX_REMOVE], os[LNS_MAX_REMOVE];
         int on[LNS_MAX_REMOVE], ou[LNS_MAX_REMOVE][LNS_MAX_UNITS];
-        int n = pick(&l, &rs, set, 2 + rnd_below(&rs, LNS_MAX_REMOVE - 1));
+        int n = pick(&l, &rs, set, 2 + cp_rng_below(&rs, LNS_MAX_REMOVE - 1));
         /* jobs on many nodes stay: their old nodes could not be restored */
         int kept = 0;
         for (int i = 0; i < n; i++) {
@@ -323,13 +311,13 @@ int cp_lns(const cp_input *in, const cp_modeset *ms, const cp_solve_opts *opts, 
         /* re-insertion order: random, or the largest first (what
          * packing wants) */
         /* a third of the steps choose by cost plus the priced capacity */
-        bool priced = pr && rnd_below(&rs, 3) == 0;
+        bool priced = pr && cp_rng_below(&rs, 3) == 0;
         int ord[LNS_MAX_REMOVE];
         for (int i = 0; i < n; i++)
             ord[i] = i;
-        if (rnd_below(&rs, 2)) {
+        if (cp_rng_below(&rs, 2)) {
             for (int i = n - 1; i > 0; i--) {
-                int k = rnd_below(&rs, i + 1);
+                int k = cp_rng_below(&rs, i + 1);
                 int t = ord[i];
                 ord[i] = ord[k];
                 ord[k] = t;

@@ -14,6 +14,7 @@
 #include "solver_internal.h"
 
 #include "cp_alloc.h"
+#include "cp_rng.h"
 
 #include <limits.h>
 #include <math.h>
@@ -133,7 +134,7 @@ static int pop_plan(const cp_input *in, const cp_modeset *ms, const cp_solve_opt
         rc = cp_err_nomem(err);
         goto out;
     }
-    uint64_t st = 0x243F6A8885A308D3ull ^ (uint64_t)opts->seed;
+    cp_rng rng = cp_rng_make(0x243F6A8885A308D3ull ^ (uint64_t)opts->seed);
     for (int j = 0; j < n; j++) {
         pj[j].job = j;
         pj[j].penalty = in->jobs[j].drop_penalty;
@@ -145,10 +146,7 @@ static int pop_plan(const cp_input *in, const cp_modeset *ms, const cp_solve_opt
         }
         if (!isfinite(pj[j].size))
             pj[j].size = 0;
-        uint64_t z = (st += 0x9E3779B97F4A7C15ull);
-        z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-        z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-        pj[j].key = z ^ (z >> 31);
+        pj[j].key = cp_rng_next(&rng);
     }
     qsort(pj, (size_t)n, sizeof *pj, size_cmp);
     for (int p = 0; p < k && rc == CP_OK; p++) {
