@@ -10,38 +10,20 @@
 #    stderr and exit status (NAME.err for tests/whatif/NAME.yaml);
 #  - -j 1 and -j 2 byte-identical; emitted inputs are a fixed point;
 #    usage errors; --report; SIGINT gives exit 130 and a table.
-# `sh tests/suite_whatif.sh --update` rewrites the goldens (review the diff).
-set -u
-cd "$(dirname "$0")/.." || exit 2
-: "${CAPPLAN:=build/capplan}"
-export LC_ALL=C
-update=0
-[ "${1:-}" = "--update" ] && update=1
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-pass=0 fail=0
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL $*"; }
+# `sh tests/suite_whatif.sh --update` (or CP_GOLDEN_UPDATE=1) rewrites the
+# goldens that differ (review the diff). The tables hold sums, compared
+# within 1e-9 relative (test_cmp_num); error goldens byte for byte.
+SUITE=whatif
+. "$(dirname "$0")/lib.sh"
 IN=tests/whatif/input.yaml
 KINDS=tests/whatif/kinds.yaml
-
-# golden NAME ACTUAL: compare with tests/whatif/NAME (or write it with --update)
-golden() {
-    [ $update = 1 ] && cp "$2" "tests/whatif/$1"
-    if [ -f "tests/whatif/$1" ] && diff -u "tests/whatif/$1" "$2" >"$tmp/diff"; then
-        ok
-    else
-        bad "golden $1"
-        [ -f "tests/whatif/$1" ] && head -40 "$tmp/diff" || echo "  missing tests/whatif/$1"
-    fi
-}
 
 # ---- the kinds table: three formats, hand totals, statuses -------------
 for f in md csv json; do
     $CAPPLAN whatif -q --format $f --scenarios $KINDS -o "$tmp/kinds.$f" $IN 2>"$tmp/err"
     rc=$?
     if [ $rc = 0 ] && [ ! -s "$tmp/err" ]; then ok; else bad "kinds --format $f: exit $rc"; cat "$tmp/err"; fi
-    golden kinds.$f "$tmp/kinds.$f"
+    test_cmp_num tests/whatif/kinds.$f "$tmp/kinds.$f"
 done
 # md is the default format
 $CAPPLAN whatif -q --scenarios $KINDS $IN >"$tmp/default.md" 2>/dev/null
@@ -60,8 +42,7 @@ expect() {
         n_expect=$((n_expect + 1))
         if [ "$what" = "expect-total:" ]; then
             got=$(csv_col "$2" "$name" total)
-            if awk -v g="$got" -v e="$value" 'BEGIN { d = g - e; if (d < 0) d = -d;
-                  s = e < 0 ? -e : e; if (s < 1) s = 1; exit !(g != "" && d <= 1e-9 * s) }'; then
+            if num_eq "$got" "$value" 1e-9 1e-9; then
                 ok
             else
                 bad "$1: row $name total '$got', hand-derived $value"
@@ -118,7 +99,7 @@ $CAPPLAN whatif -q --format csv --scenarios $KINDS --emit-inputs "$tmp/emit" -o 
 plan_vs_row "$tmp/k.csv" "$tmp/emit"
 # the baseline row is also `plan` on the original files
 $CAPPLAN plan -q $IN >"$tmp/orig.yaml"
-if [ "$(sed -n 's/^  total: //p' "$tmp/orig.yaml")" = "$(csv_col "$tmp/k.csv" baseline total)" ]; then ok; else bad "baseline row differs from plan on the input"; fi
+if [ "$(plan_total "$tmp/orig.yaml")" = "$(csv_col "$tmp/k.csv" baseline total)" ]; then ok; else bad "baseline row differs from plan on the input"; fi
 # the emitted defaults-included change is visible in the input: deadline 4 - 3
 if grep -c '^  deadline_hour: 1$' "$tmp/emit/default-deadline.yaml" | grep -qx 2; then ok; else bad "default-deadline.yaml lacks the two materialised deadlines"; fi
 
@@ -149,27 +130,20 @@ for s in errors shape; do
     $CAPPLAN whatif -q --scenarios tests/whatif/$s.yaml $IN >"$tmp/out" 2>"$tmp/err"
     rc=$?
     { cat "$tmp/err"; echo "--- exit $rc"; } >"$tmp/actual"
-    golden $s.err "$tmp/actual"
+    test_cmp tests/whatif/$s.err "$tmp/actual"
     if [ ! -s "$tmp/out" ]; then ok; else bad "$s: a table was written"; fi
 done
 
 # ---- usage --------------------------------------------------------------
-usage_case() {
-    label=$1
-    shift
-    $CAPPLAN whatif "$@" >"$tmp/out" 2>"$tmp/err"
-    rc=$?
-    if [ $rc = 2 ] && [ ! -s "$tmp/out" ] && [ -s "$tmp/err" ]; then ok; else bad "usage: $label (exit $rc)"; fi
-}
-usage_case "no --scenarios" $IN
-usage_case "no inputs" --scenarios $KINDS
-usage_case "bad format" --format yaml --scenarios $KINDS $IN
-usage_case "export-lp" --export-lp "$tmp/x.lp" --scenarios $KINDS $IN
-usage_case "-j 0" -j 0 --scenarios $KINDS $IN
-usage_case "bad method" --method nope --scenarios $KINDS $IN
-usage_case "missing scenario file" --scenarios "$tmp/none.yaml" $IN
-usage_case "bad input" --scenarios $KINDS $KINDS
-usage_case "unknown option" --frobnicate --scenarios $KINDS $IN
+usage_fails "usage: no --scenarios" whatif $IN
+usage_fails "usage: no inputs" whatif --scenarios $KINDS
+usage_fails "usage: bad format" whatif --format yaml --scenarios $KINDS $IN
+usage_fails "usage: export-lp" whatif --export-lp "$tmp/x.lp" --scenarios $KINDS $IN
+usage_fails "usage: -j 0" whatif -j 0 --scenarios $KINDS $IN
+usage_fails "usage: bad method" whatif --method nope --scenarios $KINDS $IN
+usage_fails "usage: missing scenario file" whatif --scenarios "$tmp/none.yaml" $IN
+usage_fails "usage: bad input" whatif --scenarios $KINDS $KINDS
+usage_fails "usage: unknown option" whatif --frobnicate --scenarios $KINDS $IN
 if $CAPPLAN whatif --help | grep -q '^usage: capplan whatif'; then ok; else bad "--help"; fi
 
 # ---- --report: an HTML page naming every scenario -----------------------
@@ -192,5 +166,4 @@ rc=$?
 if [ $rc = 130 ] && [ "$(grep -c '^| ' "$tmp/int.md" 2>/dev/null)" = 8 ] &&
     grep -q '| interrupted |' "$tmp/int.md"; then ok; else bad "SIGINT: exit $rc"; cat "$tmp/err"; fi
 
-echo "whatif: $pass passed, $fail failed"
-[ $fail = 0 ]
+test_done
