@@ -8,25 +8,17 @@
 #    (xmllint); the HTML parser finds nothing but HTML5/SVG tag names it
 #    does not know; no script, no URL; the same page twice;
 #  - errors: golden stderr and exit status for tests/report/NAME.args
-#    (`sh tests/suite_report.sh --update` rewrites the .expected files;
-#    review the diff);
+#    (`sh tests/suite_report.sh --update` or CP_GOLDEN_UPDATE=1 rewrites
+#    the .expected files that differ; review the diff);
 #  - a real browser: headless Chromium (Debian's `chromium`, installed
 #    with apt-get when missing and running as root) loads the pages from
 #    files; the run must exit 0 with no console error, and the screenshot
 #    must not be blank (much larger than a blank page's of the same size).
 #    When Chromium cannot be had, the browser test is reported SKIPPED
 #    with the reason: neither a pass nor a failure.
-set -u
-cd "$(dirname "$0")/.." || exit 2
-: "${CAPPLAN:=build/capplan}" "${UNIT:=build/unit_tests}" "${CC:=cc}"
-export LC_ALL=C
-update=0
-[ "${1:-}" = "--update" ] && update=1
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-pass=0 fail=0 names_from=
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL $1: $2"; }
+SUITE=report
+. "$(dirname "$0")/lib.sh"
+names_from=
 
 # Scheduled job names of a YAML plan, one per line (unquoted).
 scheduled_names() {
@@ -84,9 +76,8 @@ check_page() {
 # plan_case LABEL PLAN_ARGS...: plans (yaml) into $tmp/LABEL.plan.yaml
 plan_case() {
     label=$1; shift
-    $CAPPLAN plan -q --no-timing -o "$tmp/$label.plan.yaml" "$@" 2>"$tmp/plan.err"
-    rc=$?
-    if [ $rc != 0 ] && [ $rc != 3 ]; then bad "$label" "plan exit $rc: $(head -n 3 "$tmp/plan.err")"; return 1; fi
+    run_plan "$tmp/$label.plan.yaml" "$@"
+    if [ $rc != 0 ] && [ $rc != 3 ]; then bad "$label" "plan exit $rc: $(oneline "$tmp/err")"; return 1; fi
     return 0
 }
 
@@ -144,7 +135,7 @@ plan_case nightly --method heuristic examples/nightly/*.yaml &&
     report_case nightly "$tmp/nightly.plan.yaml" examples/nightly/*.yaml
 
 # Over 1,000 jobs: one Gantt row per resource, not per job.
-if $CC -std=c11 -O2 -o "$tmp/geninst" tests/gen/geninst.c -lm 2>"$tmp/cc.err"; then
+if build_gen geninst; then
     "$tmp/geninst" 7 1200 48 >"$tmp/big.yaml"
     if plan_case big --method heuristic "$tmp/big.yaml"; then
         report_case big "$tmp/big.plan.yaml" "$tmp/big.yaml"
@@ -154,8 +145,6 @@ if $CC -std=c11 -O2 -o "$tmp/geninst" tests/gen/geninst.c -lm 2>"$tmp/cc.err"; t
         if [ "$n" -ge 1000 ] && [ "$rows" -le 20 ] && [ "$size" -lt 4000000 ]; then ok
         else bad big "$n jobs drawn in $rows rows, $size bytes"; fi
     fi
-else
-    bad geninst "cannot build tests/gen/geninst.c: $(head -n 3 "$tmp/cc.err")"
 fi
 
 if $CAPPLAN report tests/report/infeasible.plan.yaml -o "$tmp/infeasible.html" &&
@@ -174,28 +163,15 @@ fi
 # ---- errors and usage ------------------------------------------------------------
 for a in tests/report/*.args; do
     name=$(basename "$a" .args)
-    expect=tests/report/$name.expected
     # shellcheck disable=SC2046
-    $CAPPLAN report $(cat "$a") -o "$tmp/err.html" >"$tmp/out" 2>"$tmp/err"
-    rc=$?
-    { cat "$tmp/out"; echo "--- stderr"; cat "$tmp/err"; echo "--- exit $rc"; } >"$tmp/actual"
-    [ $update = 1 ] && cp "$tmp/actual" "$expect"
-    if [ -f "$expect" ] && diff -u "$expect" "$tmp/actual" >"$tmp/diff" && [ ! -e "$tmp/err.html" ]; then ok
-    else
-        bad "error $name" "differs from $expect (or a page was written)"
-        [ -f "$expect" ] && cat "$tmp/diff"
-    fi
+    capture "$tmp/actual" report $(cat "$a") -o "$tmp/err.html"
+    test_cmp "tests/report/$name.expected" "$tmp/actual"
+    if [ ! -e "$tmp/err.html" ]; then ok; else bad "error $name" "a page was written"; fi
     rm -f "$tmp/err.html"
 done
-usage() {
-    label=$1; shift
-    $CAPPLAN report "$@" >"$tmp/out" 2>"$tmp/err"
-    rc=$?
-    if [ $rc = 2 ] && [ ! -s "$tmp/out" ] && [ -s "$tmp/err" ]; then ok; else bad "usage: $label" "exit $rc"; fi
-}
-usage "no plan"
-usage "unknown option" --frobnicate tests/report/infeasible.plan.yaml
-usage "-o without a file" tests/report/infeasible.plan.yaml -o
+usage_fails "usage: no plan" report
+usage_fails "usage: unknown option" report --frobnicate tests/report/infeasible.plan.yaml
+usage_fails "usage: -o without a file" report tests/report/infeasible.plan.yaml -o
 # an output that cannot be written: exit 1, as for plan, fit and import
 $CAPPLAN report tests/report/infeasible.plan.yaml -o "$tmp/no/such/dir/r.html" >"$tmp/out" 2>"$tmp/err"
 rc=$?
@@ -249,5 +225,4 @@ else
     echo "report: browser test SKIPPED: $why"
 fi
 
-echo "report: $pass passed, $fail failed"
-[ $fail = 0 ]
+test_done
