@@ -11,7 +11,7 @@
 #      # expect-lp: X               optimum of the exported LP when it differs
 #                                  from the plan's (placement repairs)
 #    Each case runs --method milp and --method heuristic; every plan must
-#    pass `verify` (with the same total), the heuristic total must be
+#    pass `verify` (with the plan's own total), the heuristic total must be
 #    >= optimum - 1e-6.  The case's --export-lp file solved by glpsol
 #    (if installed) must give the same optimum.
 # 2. examples/tiny.yaml, examples/nightly/*.yaml (--node-limit 200) and
@@ -25,76 +25,14 @@
 #    per job; -o into an unwritable place fails clearly.
 #
 # Ends with "plan: P passed, F failed"; exits non-zero on any failure.
-set -u
-cd "$(dirname "$0")/.." || exit 2
-: "${CAPPLAN:=build/capplan}"
-: "${CC:=cc}"
-LC_ALL=C
-OPENBLAS_NUM_THREADS=1
-export LC_ALL OPENBLAS_NUM_THREADS
-limit=${CP_TEST_TIMEOUT:-60}
+SUITE=plan
+. "$(dirname "$0")/lib.sh"
 seeds=${CP_SEEDS:-20}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-pass=0
-fail=0
 
-ok() { pass=$((pass + 1)); }
-bad() {
-    fail=$((fail + 1))
-    echo "FAIL $1: $2"
-}
-
-# plan OUT [ARGS...]: runs capplan plan --quiet --no-timing ARGS -o OUT;
-# sets $rc, stderr in $tmp/err
-plan() {
-    out=$1
-    shift
-    # shellcheck disable=SC2086
-    timeout "$limit" $CAPPLAN plan --quiet --no-timing -o "$out" "$@" 2>"$tmp/err"
-    rc=$?
-}
-
-# total PLAN: totals.total of a YAML plan
-total() {
-    sed -n 's/^  total: //p' "$1" | head -n 1
-}
-
-# feq A B: |A - B| <= 1e-6 * max(1e-9, |B|) (relative, SPEC 4)
-feq() {
-    awk -v a="$1" -v b="$2" 'BEGIN {
-        if (a == "" || b == "") exit 1
-        d = a - b; if (d < 0) d = -d
-        m = b < 0 ? -b : b
-        exit !(d <= 1e-6 * m + 1e-12)
-    }'
-}
-
-# fge A B: A >= B - 1e-6 (relative to B)
-fge() {
-    awk -v a="$1" -v b="$2" 'BEGIN {
-        m = b < 0 ? -b : b
-        exit !(a + 0 >= b - 1e-6 * (m > 1 ? m : 1))
-    }'
-}
-
-# verify NAME PLAN FILES...: verify must say OK; sets $vtotal
-verify() {
-    vname=$1
-    vplan=$2
-    shift 2
-    vtotal=
-    # shellcheck disable=SC2086
-    timeout "$limit" $CAPPLAN verify --plan "$vplan" "$@" >"$tmp/vout" 2>"$tmp/verr"
-    vrc=$?
-    if [ "$vrc" = 0 ] && grep -q '^verify: OK total=' "$tmp/vout"; then
-        vtotal=$(sed -n 's/^verify: OK total=//p' "$tmp/vout")
-        ok
-        return 0
-    fi
-    bad "$vname" "verify exit $vrc: $(head -n 5 "$tmp/vout" "$tmp/verr" | tr '\n' ' ' | cut -c 1-600)"
-    return 1
-}
+# Totals: num_eq (1e-6 relative, SPEC 4) against hand optima and between
+# a plan and its re-costing; num_ge A B 1e-6 1e-6: A is not below B by
+# more than 1e-6 * max(1, |B|). run_plan, verify_ok and plan_total come
+# from tests/lib.sh.
 
 # njobs PLAN: number of entries of the jobs: list of a YAML plan
 njobs() {
@@ -152,31 +90,31 @@ for f in tests/plan/*.yaml; do
     : "${want_rc:=0}" "${want_st:=optimal}" "${want_lp:=$want}"
 
     # milp: exact optimum
-    plan "$tmp/$n.milp.yaml" --method milp --export-lp "$tmp/$n.lp" "$f"
+    run_plan "$tmp/$n.milp.yaml" --method milp --export-lp "$tmp/$n.lp" "$f"
     if [ "$rc" != "$want_rc" ]; then
-        bad "$n" "milp: exit $rc, expected $want_rc: $(head -n 3 "$tmp/err" | tr '\n' ' ')"
+        bad "$n" "milp: exit $rc, expected $want_rc: $(oneline "$tmp/err")"
         continue
     fi
     ok
     if [ "$want_rc" != 0 ]; then
         # no plan (or one with status infeasible), a diagnostic that says why
         if [ -s "$tmp/$n.milp.yaml" ] && ! grep -q '^status: infeasible$' "$tmp/$n.milp.yaml"; then
-            bad "$n" "milp: exit $rc but a plan with status $(sed -n 's/^status: //p' "$tmp/$n.milp.yaml") was written"
+            bad "$n" "milp: exit $rc but a plan with status $(plan_status "$tmp/$n.milp.yaml") was written"
         elif ! grep -qi 'feasible' "$tmp/err"; then
             bad "$n" "milp: exit $rc without a diagnostic: $(cat "$tmp/err")"
         else
             ok
         fi
-        plan "$tmp/$n.heur.yaml" --method heuristic "$f"
+        run_plan "$tmp/$n.heur.yaml" --method heuristic "$f"
         if [ "$rc" = "$want_rc" ]; then ok; else bad "$n" "heuristic: exit $rc, expected $want_rc"; fi
         continue
     fi
-    got=$(total "$tmp/$n.milp.yaml")
-    if feq "$got" "$want"; then ok; else bad "$n" "milp total $got, hand optimum $want"; fi
-    st=$(sed -n 's/^status: //p' "$tmp/$n.milp.yaml")
+    got=$(plan_total "$tmp/$n.milp.yaml")
+    if num_eq "$got" "$want"; then ok; else bad "$n" "milp total $got, hand optimum $want"; fi
+    st=$(plan_status "$tmp/$n.milp.yaml")
     if echo "$st" | grep -Eqx "$want_st"; then ok; else bad "$n" "milp status '$st', expected $want_st"; fi
-    if verify "$n/milp" "$tmp/$n.milp.yaml" "$f"; then
-        if feq "$vtotal" "$want"; then ok; else bad "$n" "verify total $vtotal, hand optimum $want"; fi
+    if verify_ok "$n/milp" "$tmp/$n.milp.yaml" "$f"; then
+        if num_eq "$vtotal" "$want"; then ok; else bad "$n" "verify total $vtotal, hand optimum $want"; fi
     fi
     sed -n 's/^# expect-grep: *//p' "$f" >"$tmp/greps"
     while IFS= read -r re; do
@@ -184,24 +122,24 @@ for f in tests/plan/*.yaml; do
     done <"$tmp/greps"
 
     # heuristic: feasible, never better than the optimum
-    plan "$tmp/$n.heur.yaml" --method heuristic "$f"
+    run_plan "$tmp/$n.heur.yaml" --method heuristic "$f"
     if [ "$rc" != 0 ]; then
-        bad "$n" "heuristic: exit $rc: $(head -n 3 "$tmp/err" | tr '\n' ' ')"
+        bad "$n" "heuristic: exit $rc: $(oneline "$tmp/err")"
     else
         ok
-        ht=$(total "$tmp/$n.heur.yaml")
-        if fge "$ht" "$want"; then ok; else bad "$n" "heuristic total $ht below the optimum $want"; fi
-        verify "$n/heuristic" "$tmp/$n.heur.yaml" "$f"
+        ht=$(plan_total "$tmp/$n.heur.yaml")
+        if num_ge "$ht" "$want" 1e-6 1e-6; then ok; else bad "$n" "heuristic total $ht below the optimum $want"; fi
+        verify_ok "$n/heuristic" "$tmp/$n.heur.yaml" "$f"
     fi
 
     # json verifies, csv has one record per job
-    plan "$tmp/$n.json" --method milp --format json "$f"
+    run_plan "$tmp/$n.json" --method milp --format json "$f"
     if [ "$rc" = 0 ]; then
-        verify "$n/json" "$tmp/$n.json" "$f" && { feq "$vtotal" "$want" && ok || bad "$n" "json verify total $vtotal, hand optimum $want"; }
+        verify_ok "$n/json" "$tmp/$n.json" "$f" && { num_eq "$vtotal" "$want" && ok || bad "$n" "json verify total $vtotal, hand optimum $want"; }
     else
         bad "$n" "json: exit $rc"
     fi
-    plan "$tmp/$n.csv" --method milp --format csv "$f"
+    run_plan "$tmp/$n.csv" --method milp --format csv "$f"
     if [ "$rc" = 0 ]; then csvcheck "$n" "$tmp/$n.csv" "$(njobs "$tmp/$n.milp.yaml")"; else bad "$n" "csv: exit $rc"; fi
 
     # the exported LP, solved by glpsol, has the same optimum
@@ -211,7 +149,7 @@ for f in tests/plan/*.yaml; do
         else
             timeout "$limit" glpsol --lp "$tmp/$n.lp" -o "$tmp/$n.sol" >"$tmp/glp.out" 2>&1
             lpobj=$(sed -n 's/^Objective: *[^=]*= *\([^ ]*\).*/\1/p' "$tmp/$n.sol" 2>/dev/null)
-            if feq "$lpobj" "$want_lp"; then ok; else bad "$n" "glpsol on --export-lp: objective '$lpobj', expected $want_lp ($(tail -n 2 "$tmp/glp.out" | tr '\n' ' '))"; fi
+            if num_eq "$lpobj" "$want_lp"; then ok; else bad "$n" "glpsol on --export-lp: objective '$lpobj', expected $want_lp ($(tail -n 2 "$tmp/glp.out" | tr '\n' ' '))"; fi
         fi
     fi
 done
@@ -225,19 +163,19 @@ detcheck() {
     dargs=$2
     shift 2
     # shellcheck disable=SC2086
-    plan "$tmp/d0.yaml" $dargs "$@"
+    run_plan "$tmp/d0.yaml" $dargs "$@"
     if [ "$rc" != 0 ]; then
-        bad "$dn" "plan exit $rc: $(head -n 3 "$tmp/err" | tr '\n' ' ')"
+        bad "$dn" "plan exit $rc: $(oneline "$tmp/err")"
         return
     fi
     ok
-    verify "$dn" "$tmp/d0.yaml" "$@" && {
-        pt=$(total "$tmp/d0.yaml")
-        feq "$vtotal" "$pt" && ok || bad "$dn" "plan total $pt, verify total $vtotal"
+    verify_ok "$dn" "$tmp/d0.yaml" "$@" && {
+        pt=$(plan_total "$tmp/d0.yaml")
+        num_eq "$vtotal" "$pt" && ok || bad "$dn" "plan total $pt, verify total $vtotal"
     }
     for v in "" "--threads 1" "--threads 2"; do
         # shellcheck disable=SC2086
-        plan "$tmp/d1.yaml" $dargs $v "$@"
+        run_plan "$tmp/d1.yaml" $dargs $v "$@"
         if [ "$rc" != 0 ]; then
             bad "$dn" "plan ${v:-(repeat)} exit $rc"
         elif cmp -s "$tmp/d0.yaml" "$tmp/d1.yaml"; then
@@ -249,9 +187,9 @@ detcheck() {
 }
 
 detcheck tiny "" examples/tiny.yaml
-plan "$tmp/tiny.json" --format json examples/tiny.yaml
-if [ "$rc" = 0 ]; then verify tiny/json "$tmp/tiny.json" examples/tiny.yaml; else bad tiny/json "exit $rc"; fi
-plan "$tmp/tiny.csv" --format csv examples/tiny.yaml
+run_plan "$tmp/tiny.json" --format json examples/tiny.yaml
+if [ "$rc" = 0 ]; then verify_ok tiny/json "$tmp/tiny.json" examples/tiny.yaml; else bad tiny/json "exit $rc"; fi
+run_plan "$tmp/tiny.csv" --format csv examples/tiny.yaml
 if [ "$rc" = 0 ]; then csvcheck tiny/csv "$tmp/tiny.csv" 3; else bad tiny/csv "exit $rc"; fi
 
 # CP_VALGRIND=1 (`make valgrind`): the nightly example's search takes
@@ -262,7 +200,7 @@ if [ "${CP_VALGRIND:-0}" = 1 ]; then
 elif [ -d examples/nightly ]; then
     # a node limit, not a wall-clock one, so repeated runs must agree
     detcheck nightly "--node-limit 200 --time-limit 300" examples/nightly/*.yaml
-    plan "$tmp/nightly.csv" --node-limit 200 --time-limit 300 --format csv examples/nightly/*.yaml
+    run_plan "$tmp/nightly.csv" --node-limit 200 --time-limit 300 --format csv examples/nightly/*.yaml
     if [ "$rc" = 0 ]; then csvcheck nightly/csv "$tmp/nightly.csv" "$(njobs "$tmp/d0.yaml")"; else bad nightly/csv "exit $rc"; fi
 fi
 
@@ -276,26 +214,26 @@ gencheck() {
     gf=$2
     detcheck "$gn" "--time-limit 20" "$gf"
     [ "$rc" = 0 ] || return
-    best=$(total "$tmp/d0.yaml")
-    bst=$(sed -n 's/^status: //p' "$tmp/d0.yaml")
+    best=$(plan_total "$tmp/d0.yaml")
+    bst=$(plan_status "$tmp/d0.yaml")
     bnd=$(sed -n 's/^  bound: //p' "$tmp/d0.yaml")
-    plan "$tmp/h0.yaml" --method heuristic "$gf"
+    run_plan "$tmp/h0.yaml" --method heuristic "$gf"
     if [ "$rc" = 0 ]; then
-        verify "$gn/heuristic" "$tmp/h0.yaml" "$gf"
-        ht=$(total "$tmp/h0.yaml")
+        verify_ok "$gn/heuristic" "$tmp/h0.yaml" "$gf"
+        ht=$(plan_total "$tmp/h0.yaml")
         if [ "$bst" = optimal ]; then
-            fge "$ht" "$best" && ok || bad "$gn" "heuristic total $ht below the optimum $best"
+            num_ge "$ht" "$best" 1e-6 1e-6 && ok || bad "$gn" "heuristic total $ht below the optimum $best"
         fi
-        fge "$ht" "$best" && ok || bad "$gn" "auto (milp) plan total $best is worse than --method heuristic's $ht (status $bst, bound $bnd)"
-        plan "$tmp/h1.yaml" --method heuristic --threads 2 "$gf"
+        num_ge "$ht" "$best" 1e-6 1e-6 && ok || bad "$gn" "auto (milp) plan total $best is worse than --method heuristic's $ht (status $bst, bound $bnd)"
+        run_plan "$tmp/h1.yaml" --method heuristic --threads 2 "$gf"
         cmp -s "$tmp/h0.yaml" "$tmp/h1.yaml" && ok || bad "$gn" "heuristic plan not reproducible"
     else
-        bad "$gn" "heuristic exit $rc: $(head -n 3 "$tmp/err" | tr '\n' ' ')"
+        bad "$gn" "heuristic exit $rc: $(oneline "$tmp/err")"
     fi
-    plan "$tmp/g.json" --format json --time-limit 20 "$gf"
-    if [ "$rc" = 0 ]; then verify "$gn/json" "$tmp/g.json" "$gf"; else bad "$gn/json" "exit $rc"; fi
+    run_plan "$tmp/g.json" --format json --time-limit 20 "$gf"
+    if [ "$rc" = 0 ]; then verify_ok "$gn/json" "$tmp/g.json" "$gf"; else bad "$gn/json" "exit $rc"; fi
     if [ "$have_glpsol" = 1 ]; then
-        plan "$tmp/g.yaml.out" --time-limit 20 --export-lp "$tmp/g.lp" "$gf"
+        run_plan "$tmp/g.yaml.out" --time-limit 20 --export-lp "$tmp/g.lp" "$gf"
         timeout "$limit" glpsol --lp "$tmp/g.lp" -o "$tmp/g.sol" >"$tmp/glp.out" 2>&1
         lpobj=$(sed -n 's/^Objective: *[^=]*= *\([^ ]*\).*/\1/p' "$tmp/g.sol" 2>/dev/null)
         # glpsol prints 10 significant digits
@@ -309,8 +247,7 @@ gencheck() {
     fi
 }
 
-mkdir -p build
-if $CC -std=c11 -O2 -o "$tmp/geninst" tests/gen/geninst.c -lm 2>"$tmp/cc.err"; then
+if build_gen geninst; then
     ok
     s=1
     while [ "$s" -le "$seeds" ]; do
@@ -320,8 +257,6 @@ if $CC -std=c11 -O2 -o "$tmp/geninst" tests/gen/geninst.c -lm 2>"$tmp/cc.err"; t
         gencheck "gen/$s" "$tmp/gen$s.yaml"
         s=$((s + 1))
     done
-else
-    bad geninst "cannot build tests/gen/geninst.c: $(head -n 3 "$tmp/cc.err" | tr '\n' ' ')"
 fi
 # saved generator instances that once found a bug (CP_VALGRIND=1: skipped;
 # their search needs more than the 20 s wall-clock limit under memcheck,
@@ -358,5 +293,4 @@ timeout "$limit" $CAPPLAN plan --quiet --no-timing --export-lp "$tmp/afile/x.lp"
 rc=$?
 if [ "$rc" != 0 ] && grep -qF "$tmp/afile/x.lp" "$tmp/err"; then ok; else bad "--export-lp unwritable" "exit $rc: $(cat "$tmp/err")"; fi
 
-echo "plan: $pass passed, $fail failed"
-[ "$fail" = 0 ]
+test_done
