@@ -46,9 +46,9 @@ void cp_input_free(cp_input *in)
     for (int i = 0; i < in->n_sites; i++) {
         cp_site *s = &in->sites[i];
         cp_free(s->name);
-        series_release(&s->energy_price);
-        series_release(&s->carbon_intensity);
-        series_release(&s->power_cap_kw);
+        cp_load_series_release(&s->energy_price);
+        cp_load_series_release(&s->carbon_intensity);
+        cp_load_series_release(&s->power_cap_kw);
     }
     cp_free(in->sites);
     for (int i = 0; i < in->n_accels; i++)
@@ -56,7 +56,7 @@ void cp_input_free(cp_input *in)
     cp_free(in->accels);
     for (int i = 0; i < in->n_pools; i++) {
         cp_free(in->pools[i].name);
-        series_release(&in->pools[i].available);
+        cp_load_series_release(&in->pools[i].available);
         machine_release(&in->pools[i].node);
     }
     cp_free(in->pools);
@@ -66,8 +66,8 @@ void cp_input_free(cp_input *in)
         cp_free(o->provider);
         cp_free(o->region);
         machine_release(&o->inst);
-        series_release(&o->quota);
-        series_release(&o->spot_quota);
+        cp_load_series_release(&o->quota);
+        cp_load_series_release(&o->spot_quota);
     }
     cp_free(in->offers);
     for (int i = 0; i < in->n_jobs; i++) {
@@ -126,7 +126,7 @@ typedef struct merged {
 
 static void merge_map(lctx *c, nodevec *pairs, const cp_node *map, const char *name)
 {
-    if (!want_map(c, map, NULL, name)) {
+    if (!cp_load_want_map(c, map, NULL, name)) {
         c->bad_shape = true;
         return;
     }
@@ -136,8 +136,8 @@ static void merge_map(lctx *c, nodevec *pairs, const cp_node *map, const char *n
         for (size_t j = 0; j < pairs->n; j += 2) {
             if (!strcmp(pairs->v[j]->str, k->str)) {
                 const cp_pos *p = &pairs->v[j]->pos;
-                lerr(c, k, NULL, "'%s.%s' is given twice (first at %s:%d:%d)", name, k->str,
-                     p->file, p->line, p->col);
+                cp_load_err(c, k, NULL, "'%s.%s' is given twice (first at %s:%d:%d)", name, k->str,
+                            p->file, p->line, p->col);
                 dup = true;
                 break;
             }
@@ -151,20 +151,21 @@ static void merge_root(lctx *c, merged *m, cp_node *root)
 {
     if (root->kind != CP_NODE_MAP) {
         c->bad_shape = true;
-        lerr(c, root, NULL,
-             "the top level must be a mapping with keys such as 'horizon' and 'jobs', got %s",
-             cp_node_kind_name(root));
+        cp_load_err(
+            c, root, NULL,
+            "the top level must be a mapping with keys such as 'horizon' and 'jobs', got %s",
+            cp_node_kind_name(root));
         return;
     }
     static const char *const top[] = {"version", "horizon", "objective", "sites", "accelerators",
                                       "pools", "offers", "jobs", "scenarios", NULL};
-    check_keys(c, root, NULL, top, NULL, NULL);
+    cp_load_check_keys(c, root, NULL, top, NULL, NULL);
     for (size_t i = 0; i < root->n; i++) {
         const char *k = root->kids[2 * i]->str;
         cp_node *v = root->kids[2 * i + 1];
         if (!strcmp(k, "version")) {
             int ver;
-            get_int(c, v, NULL, "version", 1, 1, &ver); /* the only version is 1 */
+            cp_load_int(c, v, NULL, "version", 1, 1, &ver); /* the only version is 1 */
         } else if (!strcmp(k, "horizon")) {
             if (!m->horizon_at)
                 m->horizon_at = root->kids[2 * i];
@@ -177,7 +178,7 @@ static void merge_root(lctx *c, merged *m, cp_node *root)
                     continue;
                 if (cp_scalar_is_null(v))
                     break; /* "jobs:" with nothing under it: an empty list */
-                if (!want_seq(c, v, NULL, k))
+                if (!cp_load_want_seq(c, v, NULL, k))
                     break;
                 for (size_t j = 0; j < v->n; j++)
                     push(c, &m->kinds[kk], v->kids[j]);
@@ -200,7 +201,7 @@ static void check_pair_keys(lctx *c, const nodevec *pairs, const char *ent,
                             const char *const *keys)
 {
     cp_node tmp = {CP_NODE_MAP, {NULL, 0, 0}, NULL, false, pairs->n / 2, pairs->v};
-    check_keys(c, &tmp, ent, keys, NULL, NULL);
+    cp_load_check_keys(c, &tmp, ent, keys, NULL, NULL);
 }
 
 static void load_horizon(lctx *c, const nodevec *h, const cp_node *h_at,
@@ -214,17 +215,20 @@ static void load_horizon(lctx *c, const nodevec *h, const cp_node *h_at,
     if (!n && c->bad_shape) {
         /* a root or horizon that is not a mapping was reported already */
     } else if (!n && h_at) {
-        lerr(c, h_at, "horizon", "missing required key 'slots' (the number of time slots, 1..10000)");
+        cp_load_err(c, h_at, "horizon",
+                    "missing required key 'slots' (the number of time slots, 1..10000)");
     } else if (!n) {
         cp_node *at = all_roots_first->n ? all_roots_first->v[0] : NULL;
-        lerr(c, at, NULL, "missing required key 'horizon' (a mapping with 'slots', the number of time slots)");
-    } else if (get_int(c, n, "horizon", "slots", 1, 10000, &in->slots)) {
+        cp_load_err(
+            c, at, NULL,
+            "missing required key 'horizon' (a mapping with 'slots', the number of time slots)");
+    } else if (cp_load_int(c, n, "horizon", "slots", 1, 10000, &in->slots)) {
         c->slots = in->slots;
     }
     if ((n = pair_get(h, "slot_hours")))
-        get_num(c, n, "horizon", "slot_hours", R_POS, &in->slot_hours);
+        cp_load_num(c, n, "horizon", "slot_hours", R_POS, &in->slot_hours);
     if ((n = pair_get(h, "start")))
-        get_str(c, n, "horizon", "start", &in->start);
+        cp_load_str(c, n, "horizon", "start", &in->start);
 }
 
 static void load_objective(lctx *c, const nodevec *o)
@@ -234,12 +238,12 @@ static void load_objective(lctx *c, const nodevec *o)
     check_pair_keys(c, o, "objective", keys);
     cp_node *n;
     if ((n = pair_get(o, "carbon_price_per_ton")))
-        get_num(c, n, "objective", "carbon_price_per_ton", R_NONNEG, &in->carbon_price_per_ton);
+        cp_load_num(c, n, "objective", "carbon_price_per_ton", R_NONNEG, &in->carbon_price_per_ton);
     if ((n = pair_get(o, "budget")))
-        in->has_budget = get_num(c, n, "objective", "budget", R_NONNEG, &in->budget);
+        in->has_budget = cp_load_num(c, n, "objective", "budget", R_NONNEG, &in->budget);
     if ((n = pair_get(o, "deadline_confidence")))
-        in->has_deadline_confidence = get_num(c, n, "objective", "deadline_confidence", R_PROB,
-                                              &in->deadline_confidence);
+        in->has_deadline_confidence =
+            cp_load_num(c, n, "objective", "deadline_confidence", R_PROB, &in->deadline_confidence);
 }
 
 /* ---- entities --------------------------------------------------------- */
@@ -250,18 +254,18 @@ static void entity_name(lctx *c, const cp_node *map, const char *kind, int i, ch
 {
     cp_node *n = cp_map_get(map, "name");
     char label[64];
-    ent_name(label, sizeof label, kind, NULL, i);
+    cp_load_ent_name(label, sizeof label, kind, NULL, i);
     if (!n)
-        lerr(c, map, label, "missing required key 'name'");
+        cp_load_err(c, map, label, "missing required key 'name'");
     else
-        get_str(c, n, label, "name", name);
-    ent_name(ent, size, kind, *name, i);
+        cp_load_str(c, n, label, "name", name);
+    cp_load_ent_name(ent, size, kind, *name, i);
 }
 
 static void require(lctx *c, const cp_node *map, const char *ent, const char *key)
 {
     if (!cp_map_get(map, key))
-        lerr(c, map, ent, "missing required key '%s'", key);
+        cp_load_err(c, map, ent, "missing required key '%s'", key);
 }
 
 static void load_accels(lctx *c, const nodevec *v)
@@ -278,21 +282,21 @@ static void load_accels(lctx *c, const nodevec *v)
         const cp_node *m = v->v[i];
         char ent[200];
         a->pos = m->pos;
-        if (!want_map(c, m, NULL, "accelerators[]"))
+        if (!cp_load_want_map(c, m, NULL, "accelerators[]"))
             continue;
         entity_name(c, m, "accelerator", (int)i, &a->name, ent, sizeof ent);
-        check_keys(c, m, ent, keys, NULL, NULL);
+        cp_load_check_keys(c, m, ent, keys, NULL, NULL);
         cp_node *n;
         require(c, m, ent, "memory_gb");
         if ((n = cp_map_get(m, "memory_gb")))
-            get_num(c, n, ent, "memory_gb", R_POS, &a->memory_gb);
+            cp_load_num(c, n, ent, "memory_gb", R_POS, &a->memory_gb);
         if ((n = cp_map_get(m, "power_w")))
-            get_num(c, n, ent, "power_w", R_NONNEG, &a->power_w);
+            cp_load_num(c, n, ent, "power_w", R_NONNEG, &a->power_w);
         if ((n = cp_map_get(m, "idle_power_w")) &&
-            get_num(c, n, ent, "idle_power_w", R_NONNEG, &a->idle_power_w) &&
+            cp_load_num(c, n, ent, "idle_power_w", R_NONNEG, &a->idle_power_w) &&
             a->idle_power_w > a->power_w)
-            lerr(c, n, ent, "'idle_power_w' (%g) must not exceed 'power_w' (%g)", a->idle_power_w,
-                 a->power_w);
+            cp_load_err(c, n, ent, "'idle_power_w' (%g) must not exceed 'power_w' (%g)",
+                        a->idle_power_w, a->power_w);
     }
 }
 
@@ -314,19 +318,20 @@ static void load_sites(lctx *c, const nodevec *v)
         char ent[200];
         s->pos = m->pos;
         s->pue = 1.0;
-        if (!want_map(c, m, NULL, "sites[]"))
+        if (!cp_load_want_map(c, m, NULL, "sites[]"))
             continue;
         entity_name(c, m, "site", (int)i, &s->name, ent, sizeof ent);
-        check_keys(c, m, ent, keys, NULL, NULL);
+        cp_load_check_keys(c, m, ent, keys, NULL, NULL);
         cp_node *n;
         if ((n = cp_map_get(m, "pue")))
-            get_num(c, n, ent, "pue", R_GE1, &s->pue);
+            cp_load_num(c, n, ent, "pue", R_GE1, &s->pue);
         if ((n = cp_map_get(m, "energy_price")))
-            get_series(c, n, ent, "energy_price", R_NONNEG, false, 0, 0, &s->energy_price);
+            cp_load_series(c, n, ent, "energy_price", R_NONNEG, false, 0, 0, &s->energy_price);
         if ((n = cp_map_get(m, "carbon_intensity")))
-            get_series(c, n, ent, "carbon_intensity", R_NONNEG, false, 0, 0, &s->carbon_intensity);
+            cp_load_series(c, n, ent, "carbon_intensity", R_NONNEG, false, 0, 0,
+                           &s->carbon_intensity);
         if ((n = cp_map_get(m, "power_cap_kw")))
-            get_series(c, n, ent, "power_cap_kw", R_POS, false, 0, 0, &s->power_cap_kw);
+            cp_load_series(c, n, ent, "power_cap_kw", R_POS, false, 0, 0, &s->power_cap_kw);
         zero_series(c, &s->energy_price, 0);
         zero_series(c, &s->carbon_intensity, 0);
     }
@@ -350,11 +355,11 @@ static bool zero_series(lctx *c, cp_series *s, double value)
 static int ref_site(lctx *c, const cp_node *n, const char *ent)
 {
     char *name = NULL;
-    if (!get_str(c, n, ent, "site", &name))
+    if (!cp_load_str(c, n, ent, "site", &name))
         return -1;
     int i = cp_input_find_site(c->in, name);
     if (i < 0)
-        lerr(c, n, ent, "unknown site '%s'", name);
+        cp_load_err(c, n, ent, "unknown site '%s'", name);
     cp_free(name);
     return i;
 }
@@ -369,44 +374,45 @@ static void load_machine(lctx *c, const cp_node *m, const char *ent, const char 
     snprintf(sub, sizeof sub, "%s %s", ent, key);
     cp_node *n;
     if ((n = cp_map_get(m, "type")))
-        get_str(c, n, sub, "type", &out->type);
+        cp_load_str(c, n, sub, "type", &out->type);
     if (!out->type && default_type && !(out->type = cp_strdup(default_type)))
         c->nomem = true;
     cp_node *an = cp_map_get(m, "accelerator");
     if (an) {
         char *name = NULL;
-        if (get_str(c, an, sub, "accelerator", &name)) {
+        if (cp_load_str(c, an, sub, "accelerator", &name)) {
             out->acc = cp_input_find_accel(c->in, name);
             if (out->acc < 0)
-                lerr(c, an, sub, "unknown accelerator '%s'", name);
+                cp_load_err(c, an, sub, "unknown accelerator '%s'", name);
             cp_free(name);
         }
     }
     cp_node *cn = cp_map_get(m, "accelerators");
-    if (cn && get_int(c, cn, sub, "accelerators", 0, 1000000, &out->accelerators)) {
+    if (cn && cp_load_int(c, cn, sub, "accelerators", 0, 1000000, &out->accelerators)) {
         if (an && out->accelerators == 0)
-            lerr(c, cn, sub, "'accelerators' must be > 0 when 'accelerator' is set");
+            cp_load_err(c, cn, sub, "'accelerators' must be > 0 when 'accelerator' is set");
         if (!an && out->accelerators > 0)
-            lerr(c, cn, sub, "'accelerators' is %d but no 'accelerator' type is given",
-                 out->accelerators);
+            cp_load_err(c, cn, sub, "'accelerators' is %d but no 'accelerator' type is given",
+                        out->accelerators);
     } else if (an && !cn) {
-        lerr(c, an, sub, "'accelerator' is set but 'accelerators' (how many per %s) is missing",
-             !strcmp(key, "node") ? "node" : "instance");
+        cp_load_err(c, an, sub,
+                    "'accelerator' is set but 'accelerators' (how many per %s) is missing",
+                    !strcmp(key, "node") ? "node" : "instance");
     }
-    check_keys(c, m, sub, keys, NULL, NULL);
+    cp_load_check_keys(c, m, sub, keys, NULL, NULL);
     require(c, m, sub, "cpus");
     if ((n = cp_map_get(m, "cpus")))
-        get_num(c, n, sub, "cpus", R_POS, &out->cpus);
+        cp_load_num(c, n, sub, "cpus", R_POS, &out->cpus);
     require(c, m, sub, "memory_gb");
     if ((n = cp_map_get(m, "memory_gb")))
-        get_num(c, n, sub, "memory_gb", R_POS, &out->memory_gb);
+        cp_load_num(c, n, sub, "memory_gb", R_POS, &out->memory_gb);
     if ((n = cp_map_get(m, "power_w")))
-        get_num(c, n, sub, "power_w", R_NONNEG, &out->power_w);
+        cp_load_num(c, n, sub, "power_w", R_NONNEG, &out->power_w);
     if ((n = cp_map_get(m, "idle_power_w")) &&
-        get_num(c, n, sub, "idle_power_w", R_NONNEG, &out->idle_power_w) &&
+        cp_load_num(c, n, sub, "idle_power_w", R_NONNEG, &out->idle_power_w) &&
         out->idle_power_w > out->power_w)
-        lerr(c, n, sub, "'idle_power_w' (%g) must not exceed 'power_w' (%g)", out->idle_power_w,
-             out->power_w);
+        cp_load_err(c, n, sub, "'idle_power_w' (%g) must not exceed 'power_w' (%g)",
+                    out->idle_power_w, out->power_w);
 }
 
 static void load_pools(lctx *c, const nodevec *v)
@@ -425,10 +431,10 @@ static void load_pools(lctx *c, const nodevec *v)
         p->pos = m->pos;
         p->site = -1;
         p->node.acc = -1;
-        if (!want_map(c, m, NULL, "pools[]"))
+        if (!cp_load_want_map(c, m, NULL, "pools[]"))
             continue;
         entity_name(c, m, "pool", (int)i, &p->name, ent, sizeof ent);
-        check_keys(c, m, ent, keys, NULL, NULL);
+        cp_load_check_keys(c, m, ent, keys, NULL, NULL);
         cp_node *n;
         require(c, m, ent, "site");
         if ((n = cp_map_get(m, "site")))
@@ -436,16 +442,16 @@ static void load_pools(lctx *c, const nodevec *v)
         require(c, m, ent, "nodes");
         bool nodes_ok = false;
         if ((n = cp_map_get(m, "nodes")))
-            nodes_ok = get_int(c, n, ent, "nodes", 0, 1000000, &p->nodes);
+            nodes_ok = cp_load_int(c, n, ent, "nodes", 0, 1000000, &p->nodes);
         if ((n = cp_map_get(m, "available")))
-            get_series(c, n, ent, "available", R_NONNEG, true, 0, nodes_ok ? p->nodes : 1000000,
-                       &p->available);
+            cp_load_series(c, n, ent, "available", R_NONNEG, true, 0, nodes_ok ? p->nodes : 1000000,
+                           &p->available);
         if (!p->available.v)
             zero_series(c, &p->available, p->nodes);
         cp_node *nm = cp_map_get(m, "node");
         if (!nm)
-            lerr(c, m, ent, "missing required key 'node' (what one node carries)");
-        else if (want_map(c, nm, ent, "node"))
+            cp_load_err(c, m, ent, "missing required key 'node' (what one node carries)");
+        else if (cp_load_want_map(c, nm, ent, "node"))
             load_machine(c, nm, ent, "node", p->name, &p->node);
     }
 }
@@ -468,37 +474,38 @@ static void load_offers(lctx *c, const nodevec *v)
         o->pos = m->pos;
         o->site = -1;
         o->inst.acc = -1;
-        if (!want_map(c, m, NULL, "offers[]"))
+        if (!cp_load_want_map(c, m, NULL, "offers[]"))
             continue;
         entity_name(c, m, "offer", (int)i, &o->name, ent, sizeof ent);
-        check_keys(c, m, ent, keys, NULL, NULL);
+        cp_load_check_keys(c, m, ent, keys, NULL, NULL);
         cp_node *n;
         if ((n = cp_map_get(m, "provider")))
-            get_str(c, n, ent, "provider", &o->provider);
+            cp_load_str(c, n, ent, "provider", &o->provider);
         if ((n = cp_map_get(m, "region")))
-            get_str(c, n, ent, "region", &o->region);
+            cp_load_str(c, n, ent, "region", &o->region);
         if ((n = cp_map_get(m, "site")))
             o->site = ref_site(c, n, ent);
         cp_node *im = cp_map_get(m, "instance");
         if (!im)
-            lerr(c, m, ent, "missing required key 'instance' (what one instance carries)");
-        else if (want_map(c, im, ent, "instance"))
+            cp_load_err(c, m, ent, "missing required key 'instance' (what one instance carries)");
+        else if (cp_load_want_map(c, im, ent, "instance"))
             load_machine(c, im, ent, "instance", o->name, &o->inst);
         require(c, m, ent, "price_hour");
         if ((n = cp_map_get(m, "price_hour")))
-            get_num(c, n, ent, "price_hour", R_NONNEG, &o->price_hour);
+            cp_load_num(c, n, ent, "price_hour", R_NONNEG, &o->price_hour);
         if ((n = cp_map_get(m, "quota")))
-            get_series(c, n, ent, "quota", R_NONNEG, true, 0, 100000000, &o->quota);
+            cp_load_series(c, n, ent, "quota", R_NONNEG, true, 0, 100000000, &o->quota);
         if (!o->quota.v)
             zero_series(c, &o->quota, 1000);
         cp_node *sp = cp_map_get(m, "spot_price_hour");
         if (sp)
-            o->has_spot = get_num(c, sp, ent, "spot_price_hour", R_NONNEG, &o->spot_price_hour);
+            o->has_spot = cp_load_num(c, sp, ent, "spot_price_hour", R_NONNEG, &o->spot_price_hour);
         if ((n = cp_map_get(m, "spot_quota"))) {
             if (!sp)
-                lerr(c, n, ent, "'spot_quota' is set but 'spot_price_hour' is not");
+                cp_load_err(c, n, ent, "'spot_quota' is set but 'spot_price_hour' is not");
             else
-                get_series(c, n, ent, "spot_quota", R_NONNEG, true, 0, 100000000, &o->spot_quota);
+                cp_load_series(c, n, ent, "spot_quota", R_NONNEG, true, 0, 100000000,
+                               &o->spot_quota);
         }
         if (!o->spot_quota.v && o->quota.v) {
             o->spot_quota.v = cp_calloc((size_t)o->quota.n, sizeof(double));
@@ -511,10 +518,11 @@ static void load_offers(lctx *c, const nodevec *v)
         }
         if ((n = cp_map_get(m, "spot_interruptions_per_hour"))) {
             if (!sp)
-                lerr(c, n, ent, "'spot_interruptions_per_hour' is set but 'spot_price_hour' is not");
+                cp_load_err(c, n, ent,
+                            "'spot_interruptions_per_hour' is set but 'spot_price_hour' is not");
             else
-                get_num(c, n, ent, "spot_interruptions_per_hour", R_NONNEG,
-                        &o->spot_interruptions_per_hour);
+                cp_load_num(c, n, ent, "spot_interruptions_per_hour", R_NONNEG,
+                            &o->spot_interruptions_per_hour);
         }
     }
 }
@@ -604,7 +612,7 @@ static int build(cp_node *const *roots, int n_roots, char **files, int n_files,
     UNIQUE(&c, "pool", c.in->pools, c.in->n_pools, cp_pool);
     load_offers(&c, &m.kinds[K_OFFERS]);
     UNIQUE(&c, "offer", c.in->offers, c.in->n_offers, cp_offer);
-    load_jobs(&c, m.kinds[K_JOBS].v, (int)m.kinds[K_JOBS].n);
+    cp_load_jobs(&c, m.kinds[K_JOBS].v, (int)m.kinds[K_JOBS].n);
     UNIQUE(&c, "job", c.in->jobs, c.in->n_jobs, cp_job);
     if (c.nomem) {
         /* Errors found after an allocation failed may be its echoes (a

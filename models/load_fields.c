@@ -1,7 +1,7 @@
 /*
  * Typed field readers for the loader. Messages follow one pattern,
  * "ENTITY: 'KEY' must be WHAT, got 'TEXT'" (or "got null", "got a
- * sequence", ...: see value_desc), at the value's position, so a user
+ * sequence", ...: see cp_load_value_desc), at the value's position, so a user
  * sees both what is wrong and where.
  */
 #include "load_internal.h"
@@ -14,7 +14,7 @@
 #include <stdarg.h>
 #include <string.h>
 
-void lerr(lctx *c, const cp_node *at, const char *ent, const char *fmt, ...)
+void cp_load_err(lctx *c, const cp_node *at, const char *ent, const char *fmt, ...)
 {
     char msg[CP_ERR_MSG_MAX];
     va_list ap;
@@ -28,7 +28,7 @@ void lerr(lctx *c, const cp_node *at, const char *ent, const char *fmt, ...)
         cp_diags_add(c->diags, CP_ERR_INPUT, p, "%s", msg);
 }
 
-void ent_name(char *buf, size_t size, const char *kind, const char *name, int index)
+void cp_load_ent_name(char *buf, size_t size, const char *kind, const char *name, int index)
 {
     if (name)
         snprintf(buf, size, "%s '%s'", kind, name);
@@ -36,14 +36,14 @@ void ent_name(char *buf, size_t size, const char *kind, const char *name, int in
         snprintf(buf, size, "%s #%d", kind, index + 1);
 }
 
-const char *scalar_text(const cp_node *n)
+const char *cp_load_scalar_text(const cp_node *n)
 {
     if (n->kind == CP_NODE_SCALAR)
         return n->str;
     return n->kind == CP_NODE_SEQ ? "[...]" : "{...}";
 }
 
-const char *value_desc(const cp_node *n, char *buf, size_t size)
+const char *cp_load_value_desc(const cp_node *n, char *buf, size_t size)
 {
     if (n->kind != CP_NODE_SCALAR)
         return cp_node_kind_name(n);
@@ -87,8 +87,8 @@ static int edit_distance(const char *a, const char *b)
     return d[la][lb];
 }
 
-void check_keys(lctx *c, const cp_node *map, const char *ent, const char *const *keys,
-                const char *(*hint)(const char *key, void *arg), void *arg)
+void cp_load_check_keys(lctx *c, const cp_node *map, const char *ent, const char *const *keys,
+                        const char *(*hint)(const char *key, void *arg), void *arg)
 {
     for (size_t i = 0; i < map->n; i++) {
         const cp_node *k = map->kids[2 * i];
@@ -117,27 +117,27 @@ void check_keys(lctx *c, const cp_node *map, const char *ent, const char *const 
         if (!why && !strcmp(k->str, "<<"))
             why = "YAML merge keys are not supported; alias the whole mapping or write the keys out";
         if (why)
-            lerr(c, k, ent, "unknown key '%s' (%s)", k->str, why);
+            cp_load_err(c, k, ent, "unknown key '%s' (%s)", k->str, why);
         else if (best)
-            lerr(c, k, ent, "unknown key '%s' (did you mean '%s'?)", k->str, best);
+            cp_load_err(c, k, ent, "unknown key '%s' (did you mean '%s'?)", k->str, best);
         else
-            lerr(c, k, ent, "unknown key '%s'", k->str);
+            cp_load_err(c, k, ent, "unknown key '%s'", k->str);
     }
 }
 
-bool want_map(lctx *c, const cp_node *n, const char *ent, const char *key)
+bool cp_load_want_map(lctx *c, const cp_node *n, const char *ent, const char *key)
 {
     if (n->kind == CP_NODE_MAP)
         return true;
-    lerr(c, n, ent, "'%s' must be a mapping, got %s", key, cp_node_kind_name(n));
+    cp_load_err(c, n, ent, "'%s' must be a mapping, got %s", key, cp_node_kind_name(n));
     return false;
 }
 
-bool want_seq(lctx *c, const cp_node *n, const char *ent, const char *key)
+bool cp_load_want_seq(lctx *c, const cp_node *n, const char *ent, const char *key)
 {
     if (n->kind == CP_NODE_SEQ)
         return true;
-    lerr(c, n, ent, "'%s' must be a sequence, got %s", key, cp_node_kind_name(n));
+    cp_load_err(c, n, ent, "'%s' must be a sequence, got %s", key, cp_node_kind_name(n));
     return false;
 }
 
@@ -181,18 +181,19 @@ static bool in_range(double v, range_kind r)
     return false;
 }
 
-bool get_num(lctx *c, const cp_node *n, const char *ent, const char *key, range_kind r,
-             double *out)
+bool cp_load_num(lctx *c, const cp_node *n, const char *ent, const char *key, range_kind r,
+                 double *out)
 {
     double v;
     char got[120];
     if (!cp_scalar_number(n, &v) || !in_range(v, r)) {
         const char *want = range_text(r);
         if (cp_scalar_number(n, &v) && !isfinite(v) && r != R_ANY)
-            lerr(c, n, ent, "'%s' must be a finite %s, got %s", key, want + 2,
-                 value_desc(n, got, sizeof got));
+            cp_load_err(c, n, ent, "'%s' must be a finite %s, got %s", key, want + 2,
+                        cp_load_value_desc(n, got, sizeof got));
         else
-            lerr(c, n, ent, "'%s' must be %s, got %s", key, want, value_desc(n, got, sizeof got));
+            cp_load_err(c, n, ent, "'%s' must be %s, got %s", key, want,
+                        cp_load_value_desc(n, got, sizeof got));
         return false;
     }
     *out = v;
@@ -215,17 +216,17 @@ static void int_error(lctx *c, const cp_node *n, const char *ent, const char *ke
 {
     char got[120];
     double d;
-    const char *g = value_desc(n, got, sizeof got);
+    const char *g = cp_load_value_desc(n, got, sizeof got);
     if (lo == hi)
-        lerr(c, n, ent, "'%s' must be %ld, got %s", key, lo, g);
+        cp_load_err(c, n, ent, "'%s' must be %ld, got %s", key, lo, g);
     else if (hi >= INT_MAX && !(cp_scalar_number(n, &d) && d > (double)hi))
-        lerr(c, n, ent, "'%s' must be an integer >= %ld, got %s", key, lo, g);
+        cp_load_err(c, n, ent, "'%s' must be an integer >= %ld, got %s", key, lo, g);
     else
-        lerr(c, n, ent, "'%s' must be an integer from %ld to %ld, got %s", key, lo, hi, g);
+        cp_load_err(c, n, ent, "'%s' must be an integer from %ld to %ld, got %s", key, lo, hi, g);
 }
 
-bool get_int(lctx *c, const cp_node *n, const char *ent, const char *key, long lo, long hi,
-             int *out)
+bool cp_load_int(lctx *c, const cp_node *n, const char *ent, const char *key, long lo, long hi,
+                 int *out)
 {
     long v;
     if (!int_value(n, lo, hi, &v)) {
@@ -236,21 +237,22 @@ bool get_int(lctx *c, const cp_node *n, const char *ent, const char *key, long l
     return true;
 }
 
-bool get_bool(lctx *c, const cp_node *n, const char *ent, const char *key, bool *out)
+bool cp_load_bool(lctx *c, const cp_node *n, const char *ent, const char *key, bool *out)
 {
     if (!cp_scalar_bool(n, out)) {
         char got[120];
-        lerr(c, n, ent, "'%s' must be true or false, got %s", key, value_desc(n, got, sizeof got));
+        cp_load_err(c, n, ent, "'%s' must be true or false, got %s", key,
+                    cp_load_value_desc(n, got, sizeof got));
         return false;
     }
     return true;
 }
 
-bool get_str(lctx *c, const cp_node *n, const char *ent, const char *key, char **out)
+bool cp_load_str(lctx *c, const cp_node *n, const char *ent, const char *key, char **out)
 {
     if (n->kind != CP_NODE_SCALAR || cp_scalar_is_null(n)) {
-        lerr(c, n, ent, "'%s' must be a string, got %s", key,
-             n->kind == CP_NODE_SCALAR ? "null" : cp_node_kind_name(n));
+        cp_load_err(c, n, ent, "'%s' must be a string, got %s", key,
+                    n->kind == CP_NODE_SCALAR ? "null" : cp_node_kind_name(n));
         return false;
     }
     char *s = cp_strdup(n->str);
@@ -262,15 +264,15 @@ bool get_str(lctx *c, const cp_node *n, const char *ent, const char *key, char *
     return true;
 }
 
-void series_release(cp_series *s)
+void cp_load_series_release(cp_series *s)
 {
     cp_free(s->v);
     s->v = NULL;
     s->n = 0;
 }
 
-bool get_series(lctx *c, const cp_node *n, const char *ent, const char *key, range_kind r,
-                bool is_int, long lo, long hi, cp_series *out)
+bool cp_load_series(lctx *c, const cp_node *n, const char *ent, const char *key, range_kind r,
+                    bool is_int, long lo, long hi, cp_series *out)
 {
     const cp_node *const *items = (const cp_node *const *)&n;
     int cnt = 1;
@@ -278,17 +280,19 @@ bool get_series(lctx *c, const cp_node *n, const char *ent, const char *key, ran
         items = (const cp_node *const *)n->kids;
         cnt = (int)n->n;
         if (c->slots > 0 && cnt != c->slots) {
-            lerr(c, n, ent, "'%s' has %d values; a series needs one value or exactly %d (horizon.slots)",
-                 key, cnt, c->slots);
+            cp_load_err(
+                c, n, ent,
+                "'%s' has %d values; a series needs one value or exactly %d (horizon.slots)", key,
+                cnt, c->slots);
             return false;
         }
         if (cnt == 0) {
-            lerr(c, n, ent, "'%s' is an empty sequence", key);
+            cp_load_err(c, n, ent, "'%s' is an empty sequence", key);
             return false;
         }
     } else if (n->kind != CP_NODE_SCALAR) {
-        lerr(c, n, ent, "'%s' must be a number or a sequence of %d numbers, got %s", key,
-             c->slots, cp_node_kind_name(n));
+        cp_load_err(c, n, ent, "'%s' must be a number or a sequence of %d numbers, got %s", key,
+                    c->slots, cp_node_kind_name(n));
         return false;
     }
     double *v = cp_calloc((size_t)cnt, sizeof *v);
@@ -312,7 +316,7 @@ bool get_series(lctx *c, const cp_node *n, const char *ent, const char *key, ran
                 continue;
             }
             v[i] = (double)iv;
-        } else if (!get_num(c, it, ent, what, r, &v[i])) {
+        } else if (!cp_load_num(c, it, ent, what, r, &v[i])) {
             ok = false;
         }
     }
@@ -320,7 +324,7 @@ bool get_series(lctx *c, const cp_node *n, const char *ent, const char *key, ran
         cp_free(v);
         return false;
     }
-    series_release(out);
+    cp_load_series_release(out);
     out->v = v;
     out->n = cnt;
     out->set = true;
@@ -328,13 +332,13 @@ bool get_series(lctx *c, const cp_node *n, const char *ent, const char *key, ran
     return true;
 }
 
-bool get_int_list(lctx *c, const cp_node *n, const char *ent, const char *key, int **out,
-                  int *count)
+bool cp_load_int_list(lctx *c, const cp_node *n, const char *ent, const char *key, int **out,
+                      int *count)
 {
-    if (!want_seq(c, n, ent, key))
+    if (!cp_load_want_seq(c, n, ent, key))
         return false;
     if (n->n == 0) {
-        lerr(c, n, ent, "'%s' must list at least one count", key);
+        cp_load_err(c, n, ent, "'%s' must list at least one count", key);
         return false;
     }
     int *v = cp_calloc(n->n, sizeof *v);
@@ -346,13 +350,13 @@ bool get_int_list(lctx *c, const cp_node *n, const char *ent, const char *key, i
     for (size_t i = 0; i < n->n; i++) {
         char what[160];
         snprintf(what, sizeof what, "%s[%zu]", key, i);
-        if (!get_int(c, n->kids[i], ent, what, 1, 1000000, &v[i])) {
+        if (!cp_load_int(c, n->kids[i], ent, what, 1, 1000000, &v[i])) {
             ok = false;
             continue;
         }
         for (size_t j = 0; j < i; j++)
             if (v[j] == v[i]) {
-                lerr(c, n->kids[i], ent, "'%s' lists %d twice", key, v[i]);
+                cp_load_err(c, n->kids[i], ent, "'%s' lists %d twice", key, v[i]);
                 ok = false;
                 break;
             }
@@ -366,10 +370,10 @@ bool get_int_list(lctx *c, const cp_node *n, const char *ent, const char *key, i
     return true;
 }
 
-bool get_str_list(lctx *c, const cp_node *n, const char *ent, const char *key, char ***out,
-                  int *count)
+bool cp_load_str_list(lctx *c, const cp_node *n, const char *ent, const char *key, char ***out,
+                      int *count)
 {
-    if (!want_seq(c, n, ent, key))
+    if (!cp_load_want_seq(c, n, ent, key))
         return false;
     char **v = cp_calloc(n->n ? n->n : 1, sizeof *v);
     if (!v) {
@@ -380,7 +384,7 @@ bool get_str_list(lctx *c, const cp_node *n, const char *ent, const char *key, c
     for (size_t i = 0; i < n->n; i++) {
         char what[160];
         snprintf(what, sizeof what, "%s[%zu]", key, i);
-        if (!get_str(c, n->kids[i], ent, what, &v[i]))
+        if (!cp_load_str(c, n->kids[i], ent, what, &v[i]))
             ok = false;
     }
     if (!ok) {

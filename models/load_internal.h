@@ -28,43 +28,43 @@ typedef enum {
     R_PROB    /* 0 < x < 1 */
 } range_kind;
 
-void lerr(lctx *c, const cp_node *at, const char *ent, const char *fmt, ...)
+void cp_load_err(lctx *c, const cp_node *at, const char *ent, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 
 /* Reports keys of `map` not in `keys` (NULL-terminated); `hint`, when not
  * NULL, explains why a known-elsewhere key is refused (e.g. kind). */
-void check_keys(lctx *c, const cp_node *map, const char *ent, const char *const *keys,
-                const char *(*hint)(const char *key, void *arg), void *arg);
-bool want_map(lctx *c, const cp_node *n, const char *ent, const char *key);
-bool want_seq(lctx *c, const cp_node *n, const char *ent, const char *key);
+void cp_load_check_keys(lctx *c, const cp_node *map, const char *ent, const char *const *keys,
+                        const char *(*hint)(const char *key, void *arg), void *arg);
+bool cp_load_want_map(lctx *c, const cp_node *n, const char *ent, const char *key);
+bool cp_load_want_seq(lctx *c, const cp_node *n, const char *ent, const char *key);
 
-bool get_num(lctx *c, const cp_node *n, const char *ent, const char *key, range_kind r,
-             double *out);
-bool get_int(lctx *c, const cp_node *n, const char *ent, const char *key, long lo, long hi,
-             int *out);
-bool get_bool(lctx *c, const cp_node *n, const char *ent, const char *key, bool *out);
+bool cp_load_num(lctx *c, const cp_node *n, const char *ent, const char *key, range_kind r,
+                 double *out);
+bool cp_load_int(lctx *c, const cp_node *n, const char *ent, const char *key, long lo, long hi,
+                 int *out);
+bool cp_load_bool(lctx *c, const cp_node *n, const char *ent, const char *key, bool *out);
 /* Any non-null scalar, as its text; *out is a new string. */
-bool get_str(lctx *c, const cp_node *n, const char *ent, const char *key, char **out);
+bool cp_load_str(lctx *c, const cp_node *n, const char *ent, const char *key, char **out);
 /* A series (SPEC 1): scalar or exactly c->slots numbers. `is_int` rejects
  * fractions; integers are also checked against [lo, hi] when is_int. */
-bool get_series(lctx *c, const cp_node *n, const char *ent, const char *key, range_kind r,
-                bool is_int, long lo, long hi, cp_series *out);
+bool cp_load_series(lctx *c, const cp_node *n, const char *ent, const char *key, range_kind r,
+                    bool is_int, long lo, long hi, cp_series *out);
 /* A list of ints > 0 without repeats. */
-bool get_int_list(lctx *c, const cp_node *n, const char *ent, const char *key, int **out,
-                  int *count);
-bool get_str_list(lctx *c, const cp_node *n, const char *ent, const char *key, char ***out,
-                  int *count);
+bool cp_load_int_list(lctx *c, const cp_node *n, const char *ent, const char *key, int **out,
+                      int *count);
+bool cp_load_str_list(lctx *c, const cp_node *n, const char *ent, const char *key, char ***out,
+                      int *count);
 
 /* "job 'bert'" or "job #3" when the name is missing. */
-void ent_name(char *buf, size_t size, const char *kind, const char *name, int index);
-const char *scalar_text(const cp_node *n);
+void cp_load_ent_name(char *buf, size_t size, const char *kind, const char *name, int index);
+const char *cp_load_scalar_text(const cp_node *n);
 /* A value as messages show it after "got": 'TEXT' (one line, cut at 60
  * bytes), null, a sequence, a mapping; a quoted scalar that would be a
  * number or boolean without its quotes says so. Uses buf (>= 100 bytes)
  * or returns a constant. */
-const char *value_desc(const cp_node *n, char *buf, size_t size);
+const char *cp_load_value_desc(const cp_node *n, char *buf, size_t size);
 
-void load_jobs(lctx *c, cp_node *const *items, int n);
-void series_release(cp_series *s);
+void cp_load_jobs(lctx *c, cp_node *const *items, int n);
+void cp_load_series_release(cp_series *s);
 
 #endif

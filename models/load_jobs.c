@@ -45,9 +45,9 @@ static void load_placement(lctx *c, const cp_node *m, const char *ent, cp_placem
                                        "on_prem", NULL};
     char sub[240];
     snprintf(sub, sizeof sub, "%s placement", ent);
-    check_keys(c, m, sub, keys, NULL, NULL);
+    cp_load_check_keys(c, m, sub, keys, NULL, NULL);
     cp_node *n;
-    if ((n = cp_map_get(m, "pools")) && want_seq(c, n, sub, "pools")) {
+    if ((n = cp_map_get(m, "pools")) && cp_load_want_seq(c, n, sub, "pools")) {
         pl->pools = cp_calloc(n->n ? n->n : 1, sizeof *pl->pools);
         if (!pl->pools) {
             c->nomem = true;
@@ -56,17 +56,17 @@ static void load_placement(lctx *c, const cp_node *m, const char *ent, cp_placem
         pl->has_pools = true;
         for (size_t i = 0; i < n->n; i++) {
             char *name = NULL;
-            if (!get_str(c, n->kids[i], sub, "pools[]", &name))
+            if (!cp_load_str(c, n->kids[i], sub, "pools[]", &name))
                 continue;
             int k = cp_input_find_pool(c->in, name);
             if (k < 0)
-                lerr(c, n->kids[i], ent, "placement names unknown pool '%s'", name);
+                cp_load_err(c, n->kids[i], ent, "placement names unknown pool '%s'", name);
             else
                 pl->pools[pl->n_pools++] = k;
             cp_free(name);
         }
     }
-    if ((n = cp_map_get(m, "offers")) && want_seq(c, n, sub, "offers")) {
+    if ((n = cp_map_get(m, "offers")) && cp_load_want_seq(c, n, sub, "offers")) {
         pl->offers = cp_calloc(n->n ? n->n : 1, sizeof *pl->offers);
         if (!pl->offers) {
             c->nomem = true;
@@ -75,24 +75,25 @@ static void load_placement(lctx *c, const cp_node *m, const char *ent, cp_placem
         pl->has_offers = true;
         for (size_t i = 0; i < n->n; i++) {
             char *name = NULL;
-            if (!get_str(c, n->kids[i], sub, "offers[]", &name))
+            if (!cp_load_str(c, n->kids[i], sub, "offers[]", &name))
                 continue;
             int k = cp_input_find_offer(c->in, name);
             if (k < 0)
-                lerr(c, n->kids[i], ent, "placement names unknown offer '%s'", name);
+                cp_load_err(c, n->kids[i], ent, "placement names unknown offer '%s'", name);
             else
                 pl->offers[pl->n_offers++] = k;
             cp_free(name);
         }
     }
     if ((n = cp_map_get(m, "providers")))
-        pl->has_providers = get_str_list(c, n, sub, "providers", &pl->providers, &pl->n_providers);
+        pl->has_providers =
+            cp_load_str_list(c, n, sub, "providers", &pl->providers, &pl->n_providers);
     if ((n = cp_map_get(m, "regions")))
-        pl->has_regions = get_str_list(c, n, sub, "regions", &pl->regions, &pl->n_regions);
+        pl->has_regions = cp_load_str_list(c, n, sub, "regions", &pl->regions, &pl->n_regions);
     if ((n = cp_map_get(m, "cloud")))
-        get_bool(c, n, sub, "cloud", &pl->cloud);
+        cp_load_bool(c, n, sub, "cloud", &pl->cloud);
     if ((n = cp_map_get(m, "on_prem")))
-        get_bool(c, n, sub, "on_prem", &pl->on_prem);
+        cp_load_bool(c, n, sub, "on_prem", &pl->on_prem);
 }
 
 static void load_scaling(lctx *c, const cp_node *m, const char *ent, cp_job *j)
@@ -101,33 +102,33 @@ static void load_scaling(lctx *c, const cp_node *m, const char *ent, cp_job *j)
     snprintf(sub, sizeof sub, "%s scaling", ent);
     cp_node *mn = cp_map_get(m, "model");
     if (!mn) {
-        lerr(c, m, sub, "missing required key 'model' (linear, amdahl or table)");
+        cp_load_err(c, m, sub, "missing required key 'model' (linear, amdahl or table)");
         return;
     }
     const char *model = mn->kind == CP_NODE_SCALAR ? mn->str : "";
     if (!strcmp(model, "linear")) {
         static const char *const keys[] = {"model", NULL};
         j->scaling = CP_SCALING_LINEAR;
-        check_keys(c, m, sub, keys, NULL, NULL);
+        cp_load_check_keys(c, m, sub, keys, NULL, NULL);
     } else if (!strcmp(model, "amdahl")) {
         static const char *const keys[] = {"model", "serial_fraction", NULL};
         j->scaling = CP_SCALING_AMDAHL;
-        check_keys(c, m, sub, keys, NULL, NULL);
+        cp_load_check_keys(c, m, sub, keys, NULL, NULL);
         cp_node *s = cp_map_get(m, "serial_fraction");
         if (!s)
-            lerr(c, m, sub, "missing required key 'serial_fraction' for model amdahl");
+            cp_load_err(c, m, sub, "missing required key 'serial_fraction' for model amdahl");
         else
-            get_num(c, s, sub, "serial_fraction", R_UNIT, &j->serial_fraction);
+            cp_load_num(c, s, sub, "serial_fraction", R_UNIT, &j->serial_fraction);
     } else if (!strcmp(model, "table")) {
         static const char *const keys[] = {"model", "speedup", NULL};
         j->scaling = CP_SCALING_TABLE;
-        check_keys(c, m, sub, keys, NULL, NULL);
+        cp_load_check_keys(c, m, sub, keys, NULL, NULL);
         cp_node *t = cp_map_get(m, "speedup");
         if (!t) {
-            lerr(c, m, sub, "missing required key 'speedup' for model table");
+            cp_load_err(c, m, sub, "missing required key 'speedup' for model table");
             return;
         }
-        if (!want_map(c, t, sub, "speedup"))
+        if (!cp_load_want_map(c, t, sub, "speedup"))
             return;
         j->speedup = cp_calloc((size_t)(j->n_counts ? j->n_counts : 1), sizeof *j->speedup);
         if (!j->speedup) {
@@ -148,15 +149,16 @@ static void load_scaling(lctx *c, const cp_node *m, const char *ent, cp_job *j)
             double kd;
             if (!cp_scalar_number(kn, &kd) || kd != floor(kd) || kd < 1 || kd > 1000000) {
                 char got[120];
-                lerr(c, kn, sub,
-                     "'speedup' keys must be accelerator counts (integers from 1 to 1000000), "
-                     "got %s",
-                     value_desc(kn, got, sizeof got));
+                cp_load_err(
+                    c, kn, sub,
+                    "'speedup' keys must be accelerator counts (integers from 1 to 1000000), "
+                    "got %s",
+                    cp_load_value_desc(kn, got, sizeof got));
                 continue;
             }
             k = (int)kd;
             /* a bad value is reported here; no "missing" for its count below */
-            bool ok = get_num(c, t->kids[2 * i + 1], sub, what, R_POS, &v);
+            bool ok = cp_load_num(c, t->kids[2 * i + 1], sub, what, R_POS, &v);
             for (int q = 0; q < j->n_counts; q++)
                 if (j->counts[q] == k) {
                     j->speedup[q] = ok ? v : 1;
@@ -165,13 +167,14 @@ static void load_scaling(lctx *c, const cp_node *m, const char *ent, cp_job *j)
         }
         for (int q = 0; q < j->n_counts; q++)
             if (!seen[q])
-                lerr(c, t, sub, "no speedup for %d accelerator%s (every allowed count needs one)",
-                     j->counts[q], j->counts[q] == 1 ? "" : "s");
+                cp_load_err(c, t, sub,
+                            "no speedup for %d accelerator%s (every allowed count needs one)",
+                            j->counts[q], j->counts[q] == 1 ? "" : "s");
         cp_free(seen);
     } else {
         char got[120];
-        lerr(c, mn, sub, "'model' must be linear, amdahl or table, got %s",
-             value_desc(mn, got, sizeof got));
+        cp_load_err(c, mn, sub, "'model' must be linear, amdahl or table, got %s",
+                    cp_load_value_desc(mn, got, sizeof got));
     }
 }
 
@@ -181,7 +184,7 @@ static void load_model_mem(lctx *c, const cp_node *m, const char *ent, cp_job *j
                                        "micro_batch", "activation_gb_per_sample", NULL};
     char sub[240];
     snprintf(sub, sizeof sub, "%s model", ent);
-    check_keys(c, m, sub, keys, NULL, NULL);
+    cp_load_check_keys(c, m, sub, keys, NULL, NULL);
     cp_model_mem *mm = &j->model;
     mm->bytes_per_parameter = 2;
     mm->optimizer = CP_OPT_ADAM;
@@ -189,13 +192,13 @@ static void load_model_mem(lctx *c, const cp_node *m, const char *ent, cp_job *j
     bool ok = true;
     cp_node *n = cp_map_get(m, "parameters");
     if (!n) {
-        lerr(c, m, sub, "missing required key 'parameters'");
+        cp_load_err(c, m, sub, "missing required key 'parameters'");
         ok = false;
     } else {
-        ok &= get_num(c, n, sub, "parameters", R_POS, &mm->parameters);
+        ok &= cp_load_num(c, n, sub, "parameters", R_POS, &mm->parameters);
     }
     if ((n = cp_map_get(m, "bytes_per_parameter")))
-        ok &= get_num(c, n, sub, "bytes_per_parameter", R_POS, &mm->bytes_per_parameter);
+        ok &= cp_load_num(c, n, sub, "bytes_per_parameter", R_POS, &mm->bytes_per_parameter);
     if ((n = cp_map_get(m, "optimizer"))) {
         const char *s = n->kind == CP_NODE_SCALAR ? n->str : "";
         if (!strcmp(s, "adam"))
@@ -206,15 +209,16 @@ static void load_model_mem(lctx *c, const cp_node *m, const char *ent, cp_job *j
             mm->optimizer = CP_OPT_ADAFACTOR;
         else {
             char got[120];
-            lerr(c, n, sub, "'optimizer' must be adam, sgd or adafactor, got %s",
-                 value_desc(n, got, sizeof got));
+            cp_load_err(c, n, sub, "'optimizer' must be adam, sgd or adafactor, got %s",
+                        cp_load_value_desc(n, got, sizeof got));
             ok = false;
         }
     }
     if ((n = cp_map_get(m, "micro_batch")))
-        ok &= get_num(c, n, sub, "micro_batch", R_POS, &mm->micro_batch);
+        ok &= cp_load_num(c, n, sub, "micro_batch", R_POS, &mm->micro_batch);
     if ((n = cp_map_get(m, "activation_gb_per_sample")))
-        ok &= get_num(c, n, sub, "activation_gb_per_sample", R_NONNEG, &mm->activation_gb_per_sample);
+        ok &= cp_load_num(c, n, sub, "activation_gb_per_sample", R_NONNEG,
+                          &mm->activation_gb_per_sample);
     if (ok) {
         j->has_model = true;
         j->has_accelerator_memory = true;
@@ -226,11 +230,11 @@ static void load_training(lctx *c, const cp_node *m, const char *ent, cp_job *j)
 {
     cp_node *n;
     if (!(n = cp_map_get(m, "work")))
-        lerr(c, m, ent, "missing required key 'work'");
+        cp_load_err(c, m, ent, "missing required key 'work'");
     else
-        get_num(c, n, ent, "work", R_POS, &j->work);
+        cp_load_num(c, n, ent, "work", R_POS, &j->work);
     if ((n = cp_map_get(m, "accelerators"))) {
-        get_int_list(c, n, ent, "accelerators", &j->counts, &j->n_counts);
+        cp_load_int_list(c, n, ent, "accelerators", &j->counts, &j->n_counts);
     } else {
         if (!(j->counts = cp_calloc(1, sizeof *j->counts))) {
             c->nomem = true;
@@ -240,49 +244,52 @@ static void load_training(lctx *c, const cp_node *m, const char *ent, cp_job *j)
         j->n_counts = 1;
     }
     if (!(n = cp_map_get(m, "throughput"))) {
-        lerr(c, m, ent, "missing required key 'throughput' (work units per second on one accelerator, per type)");
-    } else if (want_map(c, n, ent, "throughput")) {
+        cp_load_err(c, m, ent,
+                    "missing required key 'throughput' (work units per second on one accelerator, "
+                    "per type)");
+    } else if (cp_load_want_map(c, n, ent, "throughput")) {
         j->throughput = cp_calloc(n->n ? n->n : 1, sizeof *j->throughput);
         if (!j->throughput) {
             c->nomem = true;
             return;
         }
         if (n->n == 0)
-            lerr(c, n, ent, "'throughput' lists no accelerator type");
+            cp_load_err(c, n, ent, "'throughput' lists no accelerator type");
         for (size_t i = 0; i < n->n; i++) {
             const cp_node *k = n->kids[2 * i];
             int a = cp_input_find_accel(c->in, k->str);
             if (a < 0) {
-                lerr(c, k, ent, "throughput for unknown accelerator '%s'", k->str);
+                cp_load_err(c, k, ent, "throughput for unknown accelerator '%s'", k->str);
                 continue;
             }
             cp_throughput *t = &j->throughput[j->n_throughput];
             char what[200];
             snprintf(what, sizeof what, "throughput.%s", k->str);
-            if (get_num(c, n->kids[2 * i + 1], ent, what, R_POS, &t->value)) {
+            if (cp_load_num(c, n->kids[2 * i + 1], ent, what, R_POS, &t->value)) {
                 t->acc = a;
                 j->n_throughput++;
             }
         }
     }
     if ((n = cp_map_get(m, "scaling"))) {
-        if (want_map(c, n, ent, "scaling"))
+        if (cp_load_want_map(c, n, ent, "scaling"))
             load_scaling(c, n, ent, j);
     }
     cp_node *am = cp_map_get(m, "accelerator_memory_gb");
     if (am)
         j->has_accelerator_memory =
-            get_num(c, am, ent, "accelerator_memory_gb", R_POS, &j->accelerator_memory_gb);
+            cp_load_num(c, am, ent, "accelerator_memory_gb", R_POS, &j->accelerator_memory_gb);
     if ((n = cp_map_get(m, "model"))) {
         if (am)
-            lerr(c, n, ent, "give either 'accelerator_memory_gb' or 'model', not both");
-        else if (want_map(c, n, ent, "model"))
+            cp_load_err(c, n, ent, "give either 'accelerator_memory_gb' or 'model', not both");
+        else if (cp_load_want_map(c, n, ent, "model"))
             load_model_mem(c, n, ent, j);
     }
     if ((n = cp_map_get(m, "cpus_per_accelerator")))
-        get_num(c, n, ent, "cpus_per_accelerator", R_NONNEG, &j->cpus_per_accelerator);
+        cp_load_num(c, n, ent, "cpus_per_accelerator", R_NONNEG, &j->cpus_per_accelerator);
     if ((n = cp_map_get(m, "memory_gb_per_accelerator")))
-        get_num(c, n, ent, "memory_gb_per_accelerator", R_NONNEG, &j->memory_gb_per_accelerator);
+        cp_load_num(c, n, ent, "memory_gb_per_accelerator", R_NONNEG,
+                    &j->memory_gb_per_accelerator);
 }
 
 static void load_runtime(lctx *c, const cp_node *m, const char *ent, cp_job *j)
@@ -290,20 +297,21 @@ static void load_runtime(lctx *c, const cp_node *m, const char *ent, cp_job *j)
     static const char *const keys[] = {"model", "theta", "sigma_seconds", NULL};
     char sub[240];
     snprintf(sub, sizeof sub, "%s runtime", ent);
-    check_keys(c, m, sub, keys, NULL, NULL);
+    cp_load_check_keys(c, m, sub, keys, NULL, NULL);
     cp_node *n = cp_map_get(m, "model");
     if (!n)
-        lerr(c, m, sub, "missing required key 'model' (ernest)");
+        cp_load_err(c, m, sub, "missing required key 'model' (ernest)");
     else if (n->kind != CP_NODE_SCALAR || strcmp(n->str, "ernest")) {
         char got[120];
-        lerr(c, n, sub, "'model' must be ernest, got %s", value_desc(n, got, sizeof got));
+        cp_load_err(c, n, sub, "'model' must be ernest, got %s",
+                    cp_load_value_desc(n, got, sizeof got));
     }
     cp_node *t = cp_map_get(m, "theta");
     if (!t) {
-        lerr(c, m, sub, "missing required key 'theta' (machine type -> [θ0, θ1, θ2, θ3])");
+        cp_load_err(c, m, sub, "missing required key 'theta' (machine type -> [θ0, θ1, θ2, θ3])");
         return;
     }
-    if (!want_map(c, t, sub, "theta"))
+    if (!cp_load_want_map(c, t, sub, "theta"))
         return;
     j->theta = cp_calloc(t->n ? t->n : 1, sizeof *j->theta);
     if (!j->theta) {
@@ -311,7 +319,7 @@ static void load_runtime(lctx *c, const cp_node *m, const char *ent, cp_job *j)
         return;
     }
     if (t->n == 0)
-        lerr(c, t, sub, "'theta' lists no machine type");
+        cp_load_err(c, t, sub, "'theta' lists no machine type");
     for (size_t i = 0; i < t->n; i++) {
         const cp_node *k = t->kids[2 * i], *v = t->kids[2 * i + 1];
         char what[200];
@@ -320,8 +328,9 @@ static void load_runtime(lctx *c, const cp_node *m, const char *ent, cp_job *j)
             char got[120];
             if (v->kind == CP_NODE_SEQ)
                 snprintf(got, sizeof got, "%zu number%s", v->n, v->n == 1 ? "" : "s");
-            lerr(c, v, sub, "'%s' must be a list of 4 numbers [θ0, θ1, θ2, θ3], got %s", what,
-                 v->kind == CP_NODE_SEQ ? got : value_desc(v, got, sizeof got));
+            cp_load_err(c, v, sub, "'%s' must be a list of 4 numbers [θ0, θ1, θ2, θ3], got %s",
+                        what,
+                        v->kind == CP_NODE_SEQ ? got : cp_load_value_desc(v, got, sizeof got));
             continue;
         }
         cp_theta *th = &j->theta[j->n_theta];
@@ -329,7 +338,7 @@ static void load_runtime(lctx *c, const cp_node *m, const char *ent, cp_job *j)
         for (int q = 0; q < 4; q++) {
             char elem[220];
             snprintf(elem, sizeof elem, "%s[%d]", what, q);
-            ok &= get_num(c, v->kids[q], sub, elem, R_NONNEG, &th->theta[q]);
+            ok &= cp_load_num(c, v->kids[q], sub, elem, R_NONNEG, &th->theta[q]);
         }
         if (ok && !(th->type = cp_strdup(k->str))) {
             c->nomem = true;
@@ -339,7 +348,7 @@ static void load_runtime(lctx *c, const cp_node *m, const char *ent, cp_job *j)
             j->n_theta++;
     }
     cp_node *sg = cp_map_get(m, "sigma_seconds");
-    if (sg && want_map(c, sg, sub, "sigma_seconds")) {
+    if (sg && cp_load_want_map(c, sg, sub, "sigma_seconds")) {
         for (size_t i = 0; i < sg->n; i++) {
             const cp_node *k = sg->kids[2 * i];
             int q;
@@ -347,11 +356,12 @@ static void load_runtime(lctx *c, const cp_node *m, const char *ent, cp_job *j)
                 if (!strcmp(j->theta[q].type, k->str))
                     break;
             if (q == j->n_theta) {
-                lerr(c, k, sub, "sigma_seconds for machine type '%s' that has no theta", k->str);
+                cp_load_err(c, k, sub, "sigma_seconds for machine type '%s' that has no theta",
+                            k->str);
                 continue;
             }
-            j->theta[q].has_sigma = get_num(c, sg->kids[2 * i + 1], sub, "sigma_seconds",
-                                            R_NONNEG, &j->theta[q].sigma_seconds);
+            j->theta[q].has_sigma = cp_load_num(c, sg->kids[2 * i + 1], sub, "sigma_seconds",
+                                                R_NONNEG, &j->theta[q].sigma_seconds);
         }
     }
 }
@@ -360,20 +370,20 @@ static void load_dataflow(lctx *c, const cp_node *m, const char *ent, cp_job *j)
 {
     cp_node *n;
     if (!(n = cp_map_get(m, "input_gb")))
-        lerr(c, m, ent, "missing required key 'input_gb'");
+        cp_load_err(c, m, ent, "missing required key 'input_gb'");
     else
-        get_num(c, n, ent, "input_gb", R_POS, &j->input_gb);
+        cp_load_num(c, n, ent, "input_gb", R_POS, &j->input_gb);
     if (!(n = cp_map_get(m, "machines")))
-        lerr(c, m, ent, "missing required key 'machines' (allowed machine counts)");
+        cp_load_err(c, m, ent, "missing required key 'machines' (allowed machine counts)");
     else
-        get_int_list(c, n, ent, "machines", &j->counts, &j->n_counts);
+        cp_load_int_list(c, n, ent, "machines", &j->counts, &j->n_counts);
     if (!(n = cp_map_get(m, "runtime")))
-        lerr(c, m, ent, "missing required key 'runtime'");
-    else if (want_map(c, n, ent, "runtime"))
+        cp_load_err(c, m, ent, "missing required key 'runtime'");
+    else if (cp_load_want_map(c, n, ent, "runtime"))
         load_runtime(c, n, ent, j);
 }
 
-void load_jobs(lctx *c, cp_node *const *items, int n)
+void cp_load_jobs(lctx *c, cp_node *const *items, int n)
 {
     cp_input *in = c->in;
     in->jobs = cp_calloc((size_t)(n ? n : 1), sizeof *in->jobs);
@@ -391,21 +401,21 @@ void load_jobs(lctx *c, cp_node *const *items, int n)
         j->restart_minutes = 5;
         j->placement.cloud = j->placement.on_prem = true;
         j->deadline_hour = hend;
-        if (!want_map(c, m, NULL, "jobs[]"))
+        if (!cp_load_want_map(c, m, NULL, "jobs[]"))
             continue;
         char label[64], ent[200];
-        ent_name(label, sizeof label, "job", NULL, i);
+        cp_load_ent_name(label, sizeof label, "job", NULL, i);
         cp_node *nn = cp_map_get(m, "name");
         if (!nn)
-            lerr(c, m, label, "missing required key 'name'");
+            cp_load_err(c, m, label, "missing required key 'name'");
         else
-            get_str(c, nn, label, "name", &j->name);
-        ent_name(ent, sizeof ent, "job", j->name, i);
+            cp_load_str(c, nn, label, "name", &j->name);
+        cp_load_ent_name(ent, sizeof ent, "job", j->name, i);
 
         cp_node *kn = cp_map_get(m, "kind");
         bool kind_ok = false;
         if (!kn) {
-            lerr(c, m, ent, "missing required key 'kind' (training or dataflow)");
+            cp_load_err(c, m, ent, "missing required key 'kind' (training or dataflow)");
         } else if (kn->kind == CP_NODE_SCALAR && !strcmp(kn->str, "training")) {
             j->kind = CP_JOB_TRAINING;
             kind_ok = true;
@@ -414,8 +424,8 @@ void load_jobs(lctx *c, cp_node *const *items, int n)
             kind_ok = true;
         } else {
             char got[120];
-            lerr(c, kn, ent, "'kind' must be training or dataflow, got %s",
-                 value_desc(kn, got, sizeof got));
+            cp_load_err(c, kn, ent, "'kind' must be training or dataflow, got %s",
+                        cp_load_value_desc(kn, got, sizeof got));
         }
         /* Known keys: common plus the kind's (all kinds when it is unknown). */
         const char *keys[64];
@@ -429,30 +439,30 @@ void load_jobs(lctx *c, cp_node *const *items, int n)
             for (const char *const *p = dataflow_keys; *p; p++)
                 keys[nk++] = *p;
         keys[nk] = NULL;
-        check_keys(c, m, ent, keys, kind_ok ? kind_hint : NULL, j);
+        cp_load_check_keys(c, m, ent, keys, kind_ok ? kind_hint : NULL, j);
 
         cp_node *x;
         if ((x = cp_map_get(m, "release_hour")))
-            get_num(c, x, ent, "release_hour", R_NONNEG, &j->release_hour);
+            cp_load_num(c, x, ent, "release_hour", R_NONNEG, &j->release_hour);
         if ((x = cp_map_get(m, "deadline_hour"))) {
             double d;
-            if (get_num(c, x, ent, "deadline_hour", R_POS, &d)) {
+            if (cp_load_num(c, x, ent, "deadline_hour", R_POS, &d)) {
                 j->has_deadline = true;
                 j->deadline_hour = d < hend ? d : hend; /* SPEC 4: beyond the end reads as the end */
             }
         }
         if ((x = cp_map_get(m, "drop_penalty")))
-            get_num(c, x, ent, "drop_penalty", R_NONNEG, &j->drop_penalty);
+            cp_load_num(c, x, ent, "drop_penalty", R_NONNEG, &j->drop_penalty);
         if ((x = cp_map_get(m, "preemptible")))
-            get_bool(c, x, ent, "preemptible", &j->preemptible);
+            cp_load_bool(c, x, ent, "preemptible", &j->preemptible);
         if ((x = cp_map_get(m, "checkpoint_minutes")))
-            get_num(c, x, ent, "checkpoint_minutes", R_POS, &j->checkpoint_minutes);
+            cp_load_num(c, x, ent, "checkpoint_minutes", R_POS, &j->checkpoint_minutes);
         if ((x = cp_map_get(m, "restart_minutes")))
-            get_num(c, x, ent, "restart_minutes", R_NONNEG, &j->restart_minutes);
+            cp_load_num(c, x, ent, "restart_minutes", R_NONNEG, &j->restart_minutes);
         if ((x = cp_map_get(m, "deadline_confidence")))
             j->has_deadline_confidence =
-                get_num(c, x, ent, "deadline_confidence", R_PROB, &j->deadline_confidence);
-        if ((x = cp_map_get(m, "placement")) && want_map(c, x, ent, "placement"))
+                cp_load_num(c, x, ent, "deadline_confidence", R_PROB, &j->deadline_confidence);
+        if ((x = cp_map_get(m, "placement")) && cp_load_want_map(c, x, ent, "placement"))
             load_placement(c, x, ent, &j->placement);
         if (!kind_ok)
             continue;

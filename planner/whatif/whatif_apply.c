@@ -184,11 +184,11 @@ static cp_node *default_node(actx *c, const wi_default *df, const cp_node *e)
     case D_NONE:
         return NULL;
     case D_TEXT:
-        n = wi_scalar_new(df->text, false, pos);
+        n = cp_wi_scalar_new(df->text, false, pos);
         break;
     case D_SEQ1:
-        if ((n = wi_coll_new(CP_NODE_SEQ, pos)) &&
-            wi_seq_push(n, wi_scalar_new("1", false, pos)) != CP_OK) {
+        if ((n = cp_wi_coll_new(CP_NODE_SEQ, pos)) &&
+            cp_wi_seq_push(n, cp_wi_scalar_new("1", false, pos)) != CP_OK) {
             cp_node_free(n);
             n = NULL;
         }
@@ -196,22 +196,23 @@ static cp_node *default_node(actx *c, const wi_default *df, const cp_node *e)
     case D_NODES:
         if (!(src = cp_map_get(e, "nodes")))
             return NULL;
-        n = wi_clone(src);
+        n = cp_wi_clone(src);
         break;
     case D_NAME:
         if (!(src = cp_map_get(e, "name")))
             return NULL;
-        n = wi_clone(src);
+        n = cp_wi_clone(src);
         break;
     case D_QUOTA:
-        n = (src = cp_map_get(e, "quota")) ? wi_clone(src) : wi_scalar_new("1000", false, pos);
+        n = (src = cp_map_get(e, "quota")) ? cp_wi_clone(src)
+                                           : cp_wi_scalar_new("1000", false, pos);
         break;
     case D_HORIZON_END: {
         double end = horizon_end(c->root);
         if (!isfinite(end))
             return NULL;
         cp_fmt_num(tmp, sizeof tmp, end);
-        n = wi_scalar_new(tmp, false, pos);
+        n = cp_wi_scalar_new(tmp, false, pos);
         break;
     }
     }
@@ -264,7 +265,7 @@ static bool arith(actx *c, cp_node *n, const char *ent)
 static bool change_value(actx *c, cp_node **slot, const char *ent)
 {
     if (c->ch->op == WI_SET) {
-        cp_node *v = wi_clone(c->ch->value);
+        cp_node *v = cp_wi_clone(c->ch->value);
         if (!v) {
             c->nomem = true;
             return false;
@@ -344,7 +345,7 @@ static bool apply_at(actx *c, int kind, cp_node *e, const char *key, bool wild, 
     bool from_default = v != NULL;
     if (!v && (c->nomem || c->ch->op != WI_SET || wild))
         return false;
-    if (!v && !(v = wi_clone(c->ch->value))) {
+    if (!v && !(v = cp_wi_clone(c->ch->value))) {
         c->nomem = true;
         return false;
     }
@@ -359,8 +360,8 @@ static bool apply_at(actx *c, int kind, cp_node *e, const char *key, bool wild, 
         }
         memcpy(name, seg, len);
         name[len] = '\0';
-        cp_node *m = wi_coll_new(CP_NODE_MAP, pos);
-        if (!m || wi_map_put(cur, wi_scalar_new(name, false, pos), m) != CP_OK) {
+        cp_node *m = cp_wi_coll_new(CP_NODE_MAP, pos);
+        if (!m || cp_wi_map_put(cur, cp_wi_scalar_new(name, false, pos), m) != CP_OK) {
             cp_node_free(v);
             c->nomem = true;
             return false;
@@ -368,7 +369,7 @@ static bool apply_at(actx *c, int kind, cp_node *e, const char *key, bool wild, 
         cur = m;
         seg += len + 1;
     }
-    if (wi_map_put(cur, wi_scalar_new(seg, false, pos), v) != CP_OK) {
+    if (cp_wi_map_put(cur, cp_wi_scalar_new(seg, false, pos), v) != CP_OK) {
         c->nomem = true;
         return false;
     }
@@ -385,7 +386,7 @@ static int kind_of_path(const char *path, const char **rest)
     if (len == 9 && !strncmp(path, "objective", 9))
         return K_OBJECTIVE;
     for (int k = 0; k < WI_KINDS; k++)
-        if (strlen(wi_kind_keys[k]) == len && !strncmp(path, wi_kind_keys[k], len))
+        if (strlen(cp_wi_kind_keys[k]) == len && !strncmp(path, cp_wi_kind_keys[k], len))
             return k;
     return -1;
 }
@@ -399,21 +400,21 @@ static int apply_change(cp_node *root, const wi_change *ch, cp_diags *d)
     char ent[200];
     if (kind == K_HORIZON || kind == K_OBJECTIVE) {
         const char *key = kind == K_HORIZON ? "horizon" : "objective";
-        cp_node **slot = wi_map_slot(root, key);
+        cp_node **slot = cp_wi_map_slot(root, key);
         named = 1;
         if (!slot) { /* an absent objective: every key at its default */
-            cp_node *m = wi_coll_new(CP_NODE_MAP, ch->path->pos);
-            if (!m || wi_map_put(root, wi_scalar_new(key, false, ch->path->pos), m) != CP_OK)
+            cp_node *m = cp_wi_coll_new(CP_NODE_MAP, ch->path->pos);
+            if (!m || cp_wi_map_put(root, cp_wi_scalar_new(key, false, ch->path->pos), m) != CP_OK)
                 return cp_diags_add(d, CP_ERR_NOMEM, cp_pos_none(), "out of memory");
             slot = &root->kids[2 * root->n - 1];
         }
         hits = apply_at(&c, kind, *slot, rest, false, key);
     } else if (kind >= 0) {
-        cp_node *seq = cp_map_get(root, wi_kind_keys[kind]);
+        cp_node *seq = cp_map_get(root, cp_wi_kind_keys[kind]);
         bool wild = !strncmp(rest, "*/", 2);
         for (size_t i = 0; seq && i < seq->n && !c.nomem && !c.failed; i++) {
             cp_node *e = seq->kids[i];
-            const char *nm = wi_entity_name(e), *key;
+            const char *nm = cp_wi_entity_name(e), *key;
             if (e->kind != CP_NODE_MAP || !nm)
                 continue;
             size_t len = strlen(nm);
@@ -446,11 +447,11 @@ static int apply_change(cp_node *root, const wi_change *ch, cp_diags *d)
 
 static int apply_remove(cp_node *root, const wi_named *r, cp_diags *d)
 {
-    cp_node *seq = cp_map_get(root, wi_kind_keys[r->kind]);
+    cp_node *seq = cp_map_get(root, cp_wi_kind_keys[r->kind]);
     for (size_t i = 0; seq && i < seq->n; i++) {
-        const char *nm = wi_entity_name(seq->kids[i]);
+        const char *nm = cp_wi_entity_name(seq->kids[i]);
         if (nm && !strcmp(nm, r->node->str)) {
-            wi_seq_delete(seq, i);
+            cp_wi_seq_delete(seq, i);
             return CP_OK;
         }
     }
@@ -460,18 +461,18 @@ static int apply_remove(cp_node *root, const wi_named *r, cp_diags *d)
 
 static int apply_add(cp_node *root, const wi_named *a)
 {
-    const char *key = wi_kind_keys[a->kind];
-    cp_node **slot = wi_map_slot(root, key);
+    const char *key = cp_wi_kind_keys[a->kind];
+    cp_node **slot = cp_wi_map_slot(root, key);
     if (!slot) {
-        cp_node *seq = wi_coll_new(CP_NODE_SEQ, a->node->pos);
-        if (!seq || wi_map_put(root, wi_scalar_new(key, false, a->node->pos), seq) != CP_OK)
+        cp_node *seq = cp_wi_coll_new(CP_NODE_SEQ, a->node->pos);
+        if (!seq || cp_wi_map_put(root, cp_wi_scalar_new(key, false, a->node->pos), seq) != CP_OK)
             return CP_ERR_NOMEM;
         slot = &root->kids[2 * root->n - 1];
     }
-    return wi_seq_push(*slot, wi_clone(a->node));
+    return cp_wi_seq_push(*slot, cp_wi_clone(a->node));
 }
 
-int wi_apply(cp_node *root, const wi_scenario *s, cp_diags *d)
+int cp_wi_apply(cp_node *root, const wi_scenario *s, cp_diags *d)
 {
     int worst = CP_OK, rc;
     for (int i = 0; i < s->n_changes; i++)
@@ -490,12 +491,12 @@ int wi_apply(cp_node *root, const wi_scenario *s, cp_diags *d)
 
 /* ---- merging ---------------------------------------------------------- */
 
-int wi_merge(cp_node *const *roots, int n_roots, cp_node **out)
+int cp_wi_merge(cp_node *const *roots, int n_roots, cp_node **out)
 {
     static const char *const order[] = {"horizon", "objective", "sites", "accelerators",
                                         "pools", "offers", "jobs", NULL};
     cp_pos none = cp_pos_none();
-    cp_node *m = wi_coll_new(CP_NODE_MAP, n_roots ? roots[0]->pos : none);
+    cp_node *m = cp_wi_coll_new(CP_NODE_MAP, n_roots ? roots[0]->pos : none);
     if (!m)
         return CP_ERR_NOMEM;
     for (int k = 0; order[k]; k++) {
@@ -506,14 +507,16 @@ int wi_merge(cp_node *const *roots, int n_roots, cp_node **out)
             if (!v || v->kind != (is_map ? CP_NODE_MAP : CP_NODE_SEQ))
                 continue;
             if (!acc) {
-                acc = wi_coll_new(v->kind, v->pos);
-                if (!acc || wi_map_put(m, wi_scalar_new(order[k], false, v->pos), acc) != CP_OK)
+                acc = cp_wi_coll_new(v->kind, v->pos);
+                if (!acc ||
+                    cp_wi_map_put(m, cp_wi_scalar_new(order[k], false, v->pos), acc) != CP_OK)
                     goto nomem;
             }
             size_t items = is_map ? 2 * v->n : v->n;
             for (size_t i = 0; i < items; i += is_map ? 2 : 1) {
-                int rc = is_map ? wi_map_put(acc, wi_clone(v->kids[i]), wi_clone(v->kids[i + 1]))
-                                : wi_seq_push(acc, wi_clone(v->kids[i]));
+                int rc = is_map ? cp_wi_map_put(acc, cp_wi_clone(v->kids[i]),
+                                                cp_wi_clone(v->kids[i + 1]))
+                                : cp_wi_seq_push(acc, cp_wi_clone(v->kids[i]));
                 if (rc)
                     goto nomem;
             }

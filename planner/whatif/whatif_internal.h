@@ -13,8 +13,8 @@ typedef enum { WI_SET, WI_SCALE, WI_ADD } wi_op;
 
 /* The entity kinds a path, `remove` or `add` may name, in SPEC order. */
 enum { WI_SITES, WI_ACCELS, WI_POOLS, WI_OFFERS, WI_JOBS, WI_KINDS };
-extern const char *const wi_kind_keys[WI_KINDS];
-int wi_kind_find(const char *key); /* -1 when not a kind */
+extern const char *const cp_wi_kind_keys[WI_KINDS];
+int cp_wi_kind_find(const char *key); /* -1 when not a kind */
 
 typedef struct wi_change {
     const cp_node *path;  /* the path scalar (borrowed from the scenario tree) */
@@ -49,26 +49,26 @@ struct cp_scenarios {
 
 /* ---- trees (whatif_tree.c) -------------------------------------------- */
 /* Deep copy (positions kept); NULL on out of memory. */
-cp_node *wi_clone(const cp_node *n);
-cp_node *wi_scalar_new(const char *text, bool quoted, cp_pos pos);
-cp_node *wi_coll_new(cp_node_kind kind, cp_pos pos);
+cp_node *cp_wi_clone(const cp_node *n);
+cp_node *cp_wi_scalar_new(const char *text, bool quoted, cp_pos pos);
+cp_node *cp_wi_coll_new(cp_node_kind kind, cp_pos pos);
 /* Appends to a sequence (item) or mapping (key, value): takes ownership
  * of the new nodes, also on failure. Returns CP_OK or CP_ERR_NOMEM. */
-int wi_seq_push(cp_node *seq, cp_node *item);
-int wi_map_put(cp_node *map, cp_node *key, cp_node *value);
+int cp_wi_seq_push(cp_node *seq, cp_node *item);
+int cp_wi_map_put(cp_node *map, cp_node *key, cp_node *value);
 /* Address of the value of `key` in `map`, NULL when absent. */
-cp_node **wi_map_slot(cp_node *map, const char *key);
+cp_node **cp_wi_map_slot(cp_node *map, const char *key);
 /* Removes and frees item i of a sequence. */
-void wi_seq_delete(cp_node *seq, size_t i);
+void cp_wi_seq_delete(cp_node *seq, size_t i);
 /* The text of an entity's `name` scalar, NULL when it has none. */
-const char *wi_entity_name(const cp_node *entity);
+const char *cp_wi_entity_name(const cp_node *entity);
 
 /* ---- applying a scenario (whatif_apply.c) ----------------------------- */
 /* Merges the input roots into one new root (horizon, objective, then the
  * kinds; scenarios and version left out). */
-int wi_merge(cp_node *const *roots, int n_roots, cp_node **out);
+int cp_wi_merge(cp_node *const *roots, int n_roots, cp_node **out);
 /* Applies scenario s to `root` (the merged tree, edited in place). Errors
  * (matches nothing, not a number, no such name) go to d. */
-int wi_apply(cp_node *root, const wi_scenario *s, cp_diags *d);
+int cp_wi_apply(cp_node *root, const wi_scenario *s, cp_diags *d);
 
 #endif

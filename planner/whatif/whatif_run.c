@@ -39,7 +39,7 @@ int cp_whatif_prepare(cp_node *const *roots, int n_roots, const cp_scenarios *sc
         cp_whatif_free(w);
         return cp_diags_add(d, CP_ERR_NOMEM, cp_pos_none(), "out of memory");
     }
-    if ((rc = wi_merge(roots, n_roots, &w->trees[0])) != CP_OK) {
+    if ((rc = cp_wi_merge(roots, n_roots, &w->trees[0])) != CP_OK) {
         cp_whatif_free(w);
         return cp_diags_add(d, rc, cp_pos_none(), "out of memory");
     }
@@ -47,12 +47,12 @@ int cp_whatif_prepare(cp_node *const *roots, int n_roots, const cp_scenarios *sc
     int worst = CP_OK;
     for (int i = 1; i < n; i++) {
         w->scen[i] = &sc->v[i - 1];
-        if (!(w->trees[i] = wi_clone(w->trees[0]))) {
+        if (!(w->trees[i] = cp_wi_clone(w->trees[0]))) {
             rc = cp_diags_add(d, CP_ERR_NOMEM, cp_pos_none(), "out of memory");
             break;
         }
         w->n = i + 1;
-        rc = wi_apply(w->trees[i], w->scen[i], d);
+        rc = cp_wi_apply(w->trees[i], w->scen[i], d);
         if (rc == CP_ERR_NOMEM)
             break;
         if (rc && !worst)

@@ -21,12 +21,12 @@
 
 #define MAX_SCENARIOS 10000
 
-const char *const wi_kind_keys[WI_KINDS] = {"sites", "accelerators", "pools", "offers", "jobs"};
+const char *const cp_wi_kind_keys[WI_KINDS] = {"sites", "accelerators", "pools", "offers", "jobs"};
 
-int wi_kind_find(const char *key)
+int cp_wi_kind_find(const char *key)
 {
     for (int k = 0; k < WI_KINDS; k++)
-        if (!strcmp(key, wi_kind_keys[k]))
+        if (!strcmp(key, cp_wi_kind_keys[k]))
             return k;
     return -1;
 }
@@ -91,7 +91,8 @@ static bool check_path(pctx *c, const cp_node *p, const char *what)
     if (known) {
         memcpy(kind, s, klen);
         kind[klen] = '\0';
-        known = wi_kind_find(kind) >= 0 || !strcmp(kind, "horizon") || !strcmp(kind, "objective");
+        known =
+            cp_wi_kind_find(kind) >= 0 || !strcmp(kind, "horizon") || !strcmp(kind, "objective");
     }
     if (!known) {
         cp_diags_add(c->d, CP_ERR_INPUT, p->pos,
@@ -169,7 +170,7 @@ static bool parse_named(pctx *c, const cp_node *n, bool is_remove, wi_named **ou
     bool ok = true;
     for (size_t i = 0; i < n->n; i++) {
         const cp_node *k = n->kids[2 * i], *v = n->kids[2 * i + 1];
-        int kind = wi_kind_find(k->str);
+        int kind = cp_wi_kind_find(k->str);
         if (kind < 0) {
             cp_diags_add(c->d, CP_ERR_INPUT, k->pos,
                          "%s: unknown kind '%s' (sites, accelerators, pools, offers or jobs)",

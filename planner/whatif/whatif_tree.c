@@ -10,7 +10,7 @@
 
 #include <string.h>
 
-cp_node *wi_clone(const cp_node *n)
+cp_node *cp_wi_clone(const cp_node *n)
 {
     cp_node *c = cp_calloc(1, sizeof *c);
     if (!c)
@@ -31,7 +31,7 @@ cp_node *wi_clone(const cp_node *n)
         return NULL;
     }
     for (size_t i = 0; i < k; i++) {
-        if (!(c->kids[i] = wi_clone(n->kids[i]))) {
+        if (!(c->kids[i] = cp_wi_clone(n->kids[i]))) {
             for (size_t j = 0; j < i; j++)
                 cp_node_free(c->kids[j]);
             cp_node_free(c); /* c->n is 0: frees kids array and node only */
@@ -42,7 +42,7 @@ cp_node *wi_clone(const cp_node *n)
     return c;
 }
 
-cp_node *wi_scalar_new(const char *text, bool quoted, cp_pos pos)
+cp_node *cp_wi_scalar_new(const char *text, bool quoted, cp_pos pos)
 {
     cp_node *c = cp_calloc(1, sizeof *c);
     if (!c)
@@ -57,7 +57,7 @@ cp_node *wi_scalar_new(const char *text, bool quoted, cp_pos pos)
     return c;
 }
 
-cp_node *wi_coll_new(cp_node_kind kind, cp_pos pos)
+cp_node *cp_wi_coll_new(cp_node_kind kind, cp_pos pos)
 {
     cp_node *c = cp_calloc(1, sizeof *c);
     if (!c)
@@ -71,7 +71,7 @@ cp_node *wi_coll_new(cp_node_kind kind, cp_pos pos)
     return c;
 }
 
-int wi_seq_push(cp_node *seq, cp_node *item)
+int cp_wi_seq_push(cp_node *seq, cp_node *item)
 {
     cp_node **k = item ? cp_reallocarray(seq->kids, seq->n + 1, sizeof *k) : NULL;
     if (!k) {
@@ -83,7 +83,7 @@ int wi_seq_push(cp_node *seq, cp_node *item)
     return CP_OK;
 }
 
-int wi_map_put(cp_node *map, cp_node *key, cp_node *value)
+int cp_wi_map_put(cp_node *map, cp_node *key, cp_node *value)
 {
     cp_node **k = key && value ? cp_reallocarray(map->kids, 2 * map->n + 2, sizeof *k) : NULL;
     if (!k) {
@@ -98,7 +98,7 @@ int wi_map_put(cp_node *map, cp_node *key, cp_node *value)
     return CP_OK;
 }
 
-cp_node **wi_map_slot(cp_node *map, const char *key)
+cp_node **cp_wi_map_slot(cp_node *map, const char *key)
 {
     if (!map || map->kind != CP_NODE_MAP)
         return NULL;
@@ -108,14 +108,14 @@ cp_node **wi_map_slot(cp_node *map, const char *key)
     return NULL;
 }
 
-void wi_seq_delete(cp_node *seq, size_t i)
+void cp_wi_seq_delete(cp_node *seq, size_t i)
 {
     cp_node_free(seq->kids[i]);
     memmove(&seq->kids[i], &seq->kids[i + 1], (seq->n - i - 1) * sizeof *seq->kids);
     seq->n--;
 }
 
-const char *wi_entity_name(const cp_node *entity)
+const char *cp_wi_entity_name(const cp_node *entity)
 {
     const cp_node *n = cp_map_get(entity, "name");
     return n && n->kind == CP_NODE_SCALAR ? n->str : NULL;
