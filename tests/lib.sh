@@ -216,6 +216,12 @@ run_plan() {
     rc=$?
 }
 
+# plan_field PLAN KEY: the first "  KEY: " line's value of a YAML plan
+# (solver and totals fields: bound, gap, total, cloud, ...).
+plan_field() {
+    sed -n "s/^  $2: //p" "$1" 2>/dev/null | head -n 1
+}
+
 # plan_total PLAN, plan_status PLAN: totals.total and status of a YAML or
 # JSON plan (empty when it has none).
 plan_total() {
