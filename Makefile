@@ -64,7 +64,7 @@ LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/%.o)
 UNIT_SRC := $(wildcard tests/unit/*.c)
 UNIT_OBJ := $(UNIT_SRC:%.c=$(BUILD)/%.o)
 
-.PHONY: all test demo deps asan valgrind valgrind-deps fuzz fuzz-deps fuzz-build bench lint format install clean check-deps golden-update
+.PHONY: all test demo deps check-layers print-inc asan valgrind valgrind-deps fuzz fuzz-deps fuzz-build bench lint format install clean check-deps golden-update
 
 all: $(BUILD)/capplan
 
@@ -85,6 +85,19 @@ $(BUILD)/unit_tests: $(UNIT_OBJ) $(BUILD)/libcapplan.a
 # from the library, no solver)
 $(BUILD)/enumerate: $(BUILD)/tests/gen/enumerate.o $(BUILD)/libcapplan.a
 	$(call say,LINK,$@)$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $^ $(LIBS)
+
+# Every header compiles on its own with only its folder's layer flags: a
+# header that needs a higher layer (or one it does not include itself)
+# fails here even when no .c file of its folder includes it.
+check-layers:
+	$(Q)$(foreach d,planner $(LAYERS),for h in $(wildcard $(d)/*.h); do \
+	  $(CC) $(filter-out -MMD -MP,$(BASE_CFLAGS)) $(CFLAGS) $(INC_$(d)) -fsyntax-only -x c "$$h" \
+	  || { echo "check-layers: $$h does not compile with the flags of $(d)"; exit 1; }; done;) \
+	echo "check-layers: every header compiles with its layer's flags alone"
+
+# The -I flags of one layer (tests/suite_arch.sh): make print-inc LAYER=models
+print-inc:
+	@echo $(INC_$(LAYER))
 
 # Installs the Debian packages the build and the tests need, only when
 # something is missing (apt-get needs root; CI and fresh machines are root).

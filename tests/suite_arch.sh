@@ -1,0 +1,64 @@
+#!/bin/sh
+# The architecture's rules that a build alone does not show
+# (docs/architecture.md):
+#   - every header compiles with its own layer's -I flags alone (make
+#     check-layers), and a header of a higher layer is out of reach of a
+#     lower one, for every pair of layers that must not see each other;
+#   - no #include names a path: the -I flags of a folder are its only
+#     view of the others, so a relative include cannot go around them;
+#   - the methods of the table (cp_solvers[], shown by `plan --help`) are
+#     exactly the methods the man page describes, and each is accepted.
+SUITE=arch
+. "$(dirname "$0")/lib.sh"
+
+if make -s --no-print-directory check-layers >"$tmp/out" 2>&1; then ok; else bad check-layers "$(oneline "$tmp/out" 5)"; fi
+
+# LAYER HEADER VISIBLE: whether a file of LAYER can include HEADER
+reach() {
+    flags=$(make -s --no-print-directory print-inc LAYER="$1")
+    printf '#include "%s"\n' "$2" >"$tmp/probe.c"
+    if $CC -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE $flags $(pkg-config --cflags yaml-0.1 2>/dev/null) \
+        -fsyntax-only "$tmp/probe.c" 2>"$tmp/cc.err"; then got=yes; else got=no; fi
+    if [ "$got" = "$3" ]; then ok; else bad "layer $1 sees $2: $got, want $3" "$(oneline "$tmp/cc.err" 2)"; fi
+}
+reach models/base cp_yaml.h no
+reach models/base cp_err.h yes
+reach models/formats cp_input.h no
+reach models/formats cp_buf.h yes
+reach models/fit cp_input.h no
+reach models/fit cp_csv.h yes
+reach models cp_plan.h no
+reach models cp_fit.h yes
+reach solvers cp_methods.h no
+reach solvers cp_modes.h yes
+reach solvers/methods cp_verify.h no
+reach solvers/methods cp_usage.h yes
+reach planner/import cp_plan.h no
+reach planner/verify cp_solver.h no
+reach planner/verify cp_modes.h yes
+reach planner/whatif cp_report.h no
+reach planner/report cp_cli.h no
+reach planner/report cp_verify.h yes
+reach planner cp_plan.h no
+
+n=$(grep -rlE '^[[:space:]]*#[[:space:]]*include[[:space:]]*"[^"]*/' planner models solvers | wc -l)
+if [ "$n" = 0 ]; then ok; else bad "includes with a path" "$(grep -rlE '^[[:space:]]*#[[:space:]]*include[[:space:]]*"[^"]*/' planner models solvers | tr '\n' ' ')"; fi
+
+# the methods: from --help's --method line, e.g. "auto (default), milp, ... or pop"
+help_methods=$($CAPPLAN plan --help | sed -n 's/^  --method NAME  *//p' | sed 's/ (default)//; s/,/ /g; s/ or / /' | tr -s ' ' '\n' | sort)
+man_methods=$(sed -n 's/^\.BR \\-\\-method " \(.*\)"$/\1/p' capplan.1 | tr '|' '\n' | sort)
+if [ -n "$help_methods" ] && [ "$help_methods" = "$man_methods" ]; then ok; else
+    bad "methods: --help has [$(echo $help_methods)], the man page [$(echo $man_methods)]"; fi
+for m in $help_methods; do
+    # each is described in the man page's --method paragraph, and plans
+    if sed -n '/^\.BR \\-\\-method /,/^\.TP/p' capplan.1 | grep -qE "(^|[ .])$m( \(default\))?:"; then ok; else bad "man page: no description of method $m"; fi
+    rm -f "$tmp/p.yaml"
+    if $CAPPLAN plan -q --no-timing --node-limit 5 --method "$m" examples/tiny.yaml >"$tmp/p.yaml" 2>"$tmp/err" &&
+        grep -qE "^  method: $m(/|\$)" "$tmp/p.yaml"; then ok; else bad "method $m does not plan" "$(oneline "$tmp/err")"; fi
+done
+$CAPPLAN plan --method nope examples/tiny.yaml >/dev/null 2>"$tmp/err"
+rc=$?
+want="capplan plan: unknown method 'nope' ($(echo $($CAPPLAN plan --help | sed -n 's/^  --method NAME  *//p' | sed 's/ (default)//')))"
+if [ $rc = 2 ] && [ "$(cat "$tmp/err")" = "$want" ]; then ok; else bad "unknown method: exit $rc, $(oneline "$tmp/err")"; fi
+
+test_done
