@@ -15,29 +15,10 @@
 # generated instance (40 jobs, 12 slots, --node-limit 100). Also, when the
 # binary has `whatif`: the same table for -j 1, -j 2 and a repeated run.
 # Ends with "determinism: P passed, F failed"; exits non-zero on failure.
-set -u
-cd "$(dirname "$0")/.." || exit 2
-: "${CAPPLAN:=build/capplan}"
-: "${CC:=cc}"
-LC_ALL=C
-OPENBLAS_NUM_THREADS=1
-export LC_ALL OPENBLAS_NUM_THREADS
+SUITE=determinism
+. "$(dirname "$0")/lib.sh"
 seeds=${CP_DET_SEEDS:-6}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-pass=0
-fail=0
-ok() { pass=$((pass + 1)); }
-bad() {
-    fail=$((fail + 1))
-    echo "FAIL $1: $2"
-}
-
-if ! $CC -std=c11 -O2 -o "$tmp/geninst" tests/gen/geninst.c -lm 2>"$tmp/cc.err"; then
-    bad geninst "$(head -n 3 "$tmp/cc.err" | tr '\n' ' ')"
-    echo "determinism: $pass passed, $fail failed"
-    exit 1
-fi
+build_gen geninst || test_done
 
 # The methods this binary has (the list grows; an unknown one exits 2).
 methods=
@@ -47,7 +28,7 @@ for m in auto milp heuristic lagrange pop; do
     elif grep -q "unknown method" "$tmp/err"; then
         echo "note: no --method $m in this binary"
     else
-        bad "method $m" "tiny: $(head -n 2 "$tmp/err" | tr '\n' ' ')"
+        bad "method $m" "tiny: $(oneline "$tmp/err" 2)"
     fi
 done
 echo "note: methods:$methods"
@@ -80,7 +61,7 @@ runs() {
             return
         fi
         if [ "$rc" != 0 ] && [ "$rc" != 3 ]; then
-            bad "$rn" "exit $rc ${v:-(first run)}: $(head -n 2 "$tmp/err" | tr '\n' ' ')"
+            bad "$rn" "exit $rc ${v:-(first run)}: $(oneline "$tmp/err" 2)"
             return
         fi
         i=$((i + 1))
@@ -90,7 +71,7 @@ runs() {
     else
         bad "$rn" "plans differ: $(diff "$tmp/r0.yaml" "$tmp/r1.yaml" | head -n 4 | tr '\n' ' ') $(diff "$tmp/r0.yaml" "$tmp/r2.yaml" | head -n 4 | tr '\n' ' ')"
     fi
-    st=$(sed -n 's/^status: //p' "$tmp/r0.yaml")
+    st=$(plan_status "$tmp/r0.yaml")
     echo "$st" >>"$tmp/statuses"
 }
 
@@ -148,7 +129,7 @@ elif $CAPPLAN whatif --help >/dev/null 2>&1; then
         $CAPPLAN whatif --quiet --no-timing --time-limit $tl --node-limit 20 -j $j --format csv \
             --scenarios "$tmp/scen.yaml" -o "$tmp/w$i.csv" $files 2>"$tmp/err"
         rc=$?
-        [ "$rc" = 0 ] || bad "whatif -j $j" "exit $rc: $(head -n 2 "$tmp/err" | tr '\n' ' ')"
+        [ "$rc" = 0 ] || bad "whatif -j $j" "exit $rc: $(oneline "$tmp/err" 2)"
         i=$((i + 1))
     done
     if [ -s "$tmp/w0.csv" ] && cmp -s "$tmp/w0.csv" "$tmp/w1.csv" && cmp -s "$tmp/w0.csv" "$tmp/w2.csv"; then
@@ -161,5 +142,4 @@ else
 fi
 
 echo "note: plan statuses compared:$(sort "$tmp/statuses" | uniq -c | awk '{ printf " %s x%d", $2, $1 }')"
-echo "determinism: $pass passed, $fail failed"
-[ "$fail" = 0 ]
+test_done
