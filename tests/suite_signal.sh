@@ -14,34 +14,15 @@
 #   - exit 0 only with a plan (status optimal or feasible), 130 with no
 #     plan or one with status interrupted, 3 with status infeasible, 4
 #     with no plan;
-#   - leave a plan that `capplan verify` accepts, when it leaves one;
+#   - leave a plan that `capplan verify` accepts, with the plan's own
+#     total, when it leaves one;
 #   - leave nothing else in the output folder (no FILE.tmp.XXXXXX).
 # Ends with "signal: P passed, F failed"; exits non-zero on any failure.
-set -u
-cd "$(dirname "$0")/.." || exit 2
-: "${CAPPLAN:=build/capplan}"
-: "${CC:=cc}"
-LC_ALL=C
-OPENBLAS_NUM_THREADS=1
-export LC_ALL OPENBLAS_NUM_THREADS
+SUITE=signal
+. "$(dirname "$0")/lib.sh"
 seed=${CP_SIGNAL_SEED:-1}
 runs=${CP_SIGNAL_RUNS:-40}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-pass=0
-fail=0
-ok() { pass=$((pass + 1)); }
-bad() {
-    fail=$((fail + 1))
-    echo "FAIL $1: $2"
-}
-
-if ! $CC -std=c11 -O2 -o "$tmp/sigrun" tests/gen/sigrun.c 2>"$tmp/cc.err" ||
-    ! $CC -std=c11 -O2 -o "$tmp/geninst" tests/gen/geninst.c -lm 2>>"$tmp/cc.err"; then
-    bad build "$(head -n 3 "$tmp/cc.err" | tr '\n' ' ')"
-    echo "signal: $pass passed, $fail failed"
-    exit 1
-fi
+build_gen sigrun && build_gen geninst || test_done
 "$tmp/geninst" 5 4000 100 >"$tmp/big.yaml"
 
 # The schedule: one line per run, "INPUT SIG DELAY SECOND" (SECOND -1:
@@ -86,29 +67,23 @@ while read -r input sig delay second; do
     lat=$(echo "$res" | sed -n 's/.*latency_ms=\([0-9]*\).*/\1/p')
     [ -n "$lat" ] && [ "$lat" -gt "$maxlat" ] && maxlat=$lat
     st=
-    [ -f "$out/plan.yaml" ] && st=$(sed -n 's/^status: //p' "$out/plan.yaml")
+    [ -f "$out/plan.yaml" ] && st=$(plan_status "$out/plan.yaml")
     tally="$tally ${code:-?}${st:+/$st}"
     case "$code:$st" in
     0:optimal | 0:feasible | 130: | 130:interrupted | 3:infeasible | 4:) ok ;;
-    *) bad "$name" "exit ${code:-?} with plan status '${st:-no file}' ($res; $(head -n 2 "$tmp/err" | tr '\n' ' '))" ;;
+    *) bad "$name" "exit ${code:-?} with plan status '${st:-no file}' ($res; $(oneline "$tmp/err" 2))" ;;
     esac
     if [ -f "$out/plan.yaml" ]; then
         # shellcheck disable=SC2086
-        if $CAPPLAN verify --plan "$out/plan.yaml" $files >"$tmp/vout" 2>&1 &&
-            grep -q '^verify: OK' "$tmp/vout"; then
-            ok
-        else
-            bad "$name" "the plan left behind does not verify: $(head -n 3 "$tmp/vout" | tr '\n' ' ')"
-        fi
+        verify_ok "$name: the plan left behind" "$out/plan.yaml" $files
     fi
     extra=$(ls -A "$out" | grep -v '^plan\.yaml$')
     if [ -z "$extra" ]; then ok; else bad "$name" "left in the output folder: $extra"; fi
-    if grep -q 'Sanitizer\|runtime error' "$tmp/err"; then bad "$name" "$(head -n 3 "$tmp/err")"; fi
+    if grep -q 'Sanitizer\|runtime error' "$tmp/err"; then bad "$name" "$(oneline "$tmp/err")"; fi
     rm -rf "$out"
 done <"$tmp/schedule"
 
 [ "$n" = "$runs" ] && ok || bad schedule "$n runs of $runs"
 echo "note: $runs runs, seed $seed, longest time from the first signal to exit $maxlat ms;" \
     "outcomes:$(echo $tally | tr ' ' '\n' | sort | uniq -c | awk '{ printf " %s x%d", $2, $1 }')"
-echo "signal: $pass passed, $fail failed"
-[ "$fail" = 0 ]
+test_done
