@@ -21,21 +21,8 @@
 #   | (reader gone)           a pipe with no reader, SIGPIPE ignored
 #                             (EPIPE) and at its default (killed)
 # Ends with "io: P passed, F failed"; exits non-zero on any failure.
-set -u
-cd "$(dirname "$0")/.." || exit 2
-: "${CAPPLAN:=build/capplan}"
-LC_ALL=C
-OPENBLAS_NUM_THREADS=1
-export LC_ALL OPENBLAS_NUM_THREADS
-tmp=$(mktemp -d)
-trap 'chmod -R u+w "$tmp" 2>/dev/null; rm -rf "$tmp"' EXIT
-pass=0
-fail=0
-ok() { pass=$((pass + 1)); }
-bad() {
-    fail=$((fail + 1))
-    echo "FAIL $1: $2"
-}
+SUITE=io
+. "$(dirname "$0")/lib.sh"
 
 # --- inputs -------------------------------------------------------------
 T=examples/tiny.yaml
@@ -92,7 +79,7 @@ while IFS='|' read -r name cmd args; do
     if $CAPPLAN $cmd $args >"$tmp/good.out" 2>"$tmp/err" && [ -s "$tmp/good.out" ]; then
         ok
     else
-        bad "$name" "fails into a good stdout: $(head -n 3 "$tmp/err" | tr '\n' ' ')"
+        bad "$name" "fails into a good stdout: $(oneline "$tmp/err")"
     fi
 done <"$tmp/cmds"
 
@@ -102,9 +89,9 @@ expect_fail() {
     if [ "$3" = 0 ]; then
         bad "$1" "$2: exit 0"
     elif ! grep -qi 'error' "$tmp/err"; then
-        bad "$1" "$2: exit $3 without an error message: $(head -n 3 "$tmp/err" | tr '\n' ' ')"
+        bad "$1" "$2: exit $3 without an error message: $(oneline "$tmp/err")"
     elif [ -n "${4:-}" ] && ! grep -qF -- "$4" "$tmp/err"; then
-        bad "$1" "$2: the message does not name '$4': $(head -n 3 "$tmp/err" | tr '\n' ' ')"
+        bad "$1" "$2: the message does not name '$4': $(oneline "$tmp/err")"
     else
         ok
     fi
@@ -198,5 +185,4 @@ if [ -f "$tmp/scen.yaml" ]; then
     expect_fail whatif "--report /dev/full" $? /dev/full
 fi
 
-echo "io: $pass passed, $fail failed"
-[ "$fail" = 0 ]
+test_done
