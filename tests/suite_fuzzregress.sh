@@ -19,16 +19,8 @@
 #   scenarios/NAME  a scenarios file for `whatif` over examples/tiny.yaml
 #                 (0, 2 or 3) when the command exists.
 # Ends with "fuzzregress: P passed, F failed".
-set -u
-cd "$(dirname "$0")/.." || exit 2
-: "${CAPPLAN:=build/capplan}"
-LC_ALL=C
-export LC_ALL
-limit=${CP_TEST_TIMEOUT:-60}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-pass=0
-fail=0
+SUITE=fuzzregress
+. "$(dirname "$0")/lib.sh"
 R=tests/fuzz-regress
 
 # run WHAT ALLOWED CMD...: runs capplan CMD, checks the status is one of
@@ -41,16 +33,14 @@ run() {
     timeout "$limit" $CAPPLAN "$@" >"$tmp/out" 2>"$tmp/err"
     rc=$?
     if grep -Eq '^==[0-9]+==|runtime error:|Sanitizer' "$tmp/err"; then
-        fail=$((fail + 1))
-        echo "FAIL $what: sanitizer or valgrind report"
+        bad "$what" "sanitizer or valgrind report"
         head -n 30 "$tmp/err"
         return 1
     fi
     case " $allowed " in
-    *" $rc "*) pass=$((pass + 1)); return 0 ;;
+    *" $rc "*) ok "$what"; return 0 ;;
     esac
-    fail=$((fail + 1))
-    echo "FAIL $what: exit $rc, expected one of $allowed"
+    bad "$what" "exit $rc, expected one of $allowed"
     head -n 10 "$tmp/err"
     return 1
 }
@@ -111,5 +101,4 @@ if $CAPPLAN whatif --help >/dev/null 2>&1; then
     done
 fi
 
-echo "fuzzregress: $pass passed, $fail failed"
-[ "$fail" = 0 ]
+test_done

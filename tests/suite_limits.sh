@@ -14,21 +14,8 @@
 # huge address ranges), the refusals run within 1 GB of address space.
 # CP_VALGRIND=1 (`make valgrind`) skips the 100,001-job case.
 # Ends with "limits: P passed, F failed".
-set -u
-cd "$(dirname "$0")/.." || exit 2
-: "${CAPPLAN:=build/capplan}"
-LC_ALL=C
-export LC_ALL
-limit=${CP_TEST_TIMEOUT:-60}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-pass=0
-fail=0
-ok() { pass=$((pass + 1)); }
-bad() {
-    fail=$((fail + 1))
-    echo "FAIL $1: $2"
-}
+SUITE=limits
+. "$(dirname "$0")/lib.sh"
 
 # The memory bound, when this shell can set it for the binary.
 # (valgrind starts under the limit but then needs more for itself: it
@@ -129,5 +116,4 @@ refused starts 'too large \(start columns over the limit\): 2100 modes .* 210000
 refused market-slots 'too large \(market slots over the limit\): .* 20010000 market slots \(limit 20000000\)' \
     check "$tmp/cells.yaml"
 
-echo "limits: $pass passed, $fail failed"
-[ "$fail" = 0 ]
+test_done
