@@ -3,81 +3,75 @@
 # realistic input, byte-identical for a seed; meter reports time, memory and
 # the command's status; bench/run.sh produces its table end to end on a tiny
 # run.  No timing is asserted here (speed belongs to `make bench`).
-set -u
-: "${CAPPLAN:=build/capplan}" "${CC:=cc}"
-export LC_ALL=C OPENBLAS_NUM_THREADS=1
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-pass=0 fail=0
-ok() { pass=$((pass + 1)); }
-no() { fail=$((fail + 1)); echo "FAIL: $*"; }
+SUITE=bench
+. "$(dirname "$0")/lib.sh"
 
 FLAGS="-std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -Wall -Wextra -pedantic -Wshadow -Werror -O1"
 if $CC $FLAGS -o "$tmp/gen" bench/gen.c -lm 2>"$tmp/cc.err" &&
    $CC $FLAGS -o "$tmp/meter" bench/meter.c 2>>"$tmp/cc.err"; then ok
-else no "bench tools do not build warning-free"; cat "$tmp/cc.err"; echo "bench: $pass passed, $((fail + 1)) failed"; exit 1; fi
+else bad "bench tools" "do not build warning-free"; cat "$tmp/cc.err"; test_done; fi
 GEN=$tmp/gen METER=$tmp/meter
 
 # Valid input, every job with at least one mode, at 100 jobs for three seeds.
 for seed in 1 2 3; do
     "$GEN" $seed 100 >"$tmp/s$seed.yaml"
     if $CAPPLAN check "$tmp/s$seed.yaml" >"$tmp/c$seed.txt" 2>&1; then ok
-    else no "seed $seed: capplan check exit $?"; head -n 5 "$tmp/c$seed.txt"; fi
+    else bad "seed $seed" "capplan check exit $?"; head -n 5 "$tmp/c$seed.txt"; fi
     modes=$(grep -cE '^  [^ ].*\): [1-9][0-9]* modes?$' "$tmp/c$seed.txt")
-    [ "$modes" = 100 ] && ok || no "seed $seed: $modes of 100 jobs have a mode"
+    [ "$modes" = 100 ] && ok || bad "seed $seed" "$modes of 100 jobs have a mode"
 done
 
 # The mix the benchmark promises (SPEC inputs as `check` reports them).
 c=$tmp/c1.txt
-grep -q '^offers (25, 50 markets)' "$c" && ok || no "expected 25 offers with spot markets"
+grep -q '^offers (25, 50 markets)' "$c" && ok || bad gen "expected 25 offers with spot markets"
 for a in V100 P100 K80; do
-    grep -qE "nodes of 8 x $a " "$c" && ok || no "no 8-GPU $a pool"
+    grep -qE "nodes of 8 x $a " "$c" && ok || bad gen "no 8-GPU $a pool"
 done
-grep -q 'nodes of 8 cpus' "$c" && ok || no "no CPU pool"
-grep -q 'cap [0-9.]*\.\.[0-9.]* kW' "$c" && ok || no "no power cap series"
-grep -q '(training): ' "$c" && grep -q '(dataflow): ' "$c" && ok || no "not both job kinds"
+grep -q 'nodes of 8 cpus' "$c" && ok || bad gen "no CPU pool"
+grep -q 'cap [0-9.]*\.\.[0-9.]* kW' "$c" && ok || bad gen "no power cap series"
+grep -q '(training): ' "$c" && grep -q '(dataflow): ' "$c" && ok || bad gen "not both job kinds"
 grep -q 'spot_quota: \[' "$tmp/s1.yaml" && grep -q 'release_hour:' "$tmp/s1.yaml" &&
     grep -q 'deadline_hour:' "$tmp/s1.yaml" && grep -q 'scaling: {model: table' "$tmp/s1.yaml" &&
-    ok || no "generated file lacks spot quotas, windows or scaling tables"
+    ok || bad gen "generated file lacks spot quotas, windows or scaling tables"
 
 # Deterministic for a seed; another seed gives another instance.
 "$GEN" 1 100 >"$tmp/again.yaml"
-cmp -s "$tmp/s1.yaml" "$tmp/again.yaml" && ok || no "gen 1 100 differs between runs"
-cmp -s "$tmp/s1.yaml" "$tmp/s2.yaml" && no "seeds 1 and 2 give the same instance" || ok
+cmp -s "$tmp/s1.yaml" "$tmp/again.yaml" && ok || bad gen "gen 1 100 differs between runs"
+cmp -s "$tmp/s1.yaml" "$tmp/s2.yaml" && bad gen "seeds 1 and 2 give the same instance" || ok
 
 # Other horizons repeat the day's series; 48 slots load.
 "$GEN" 4 30 48 >"$tmp/h48.yaml"
-$CAPPLAN check "$tmp/h48.yaml" >/dev/null 2>&1 && ok || no "48-slot instance does not load"
+$CAPPLAN check "$tmp/h48.yaml" >/dev/null 2>&1 && ok || bad gen "48-slot instance does not load"
 
 # Bad arguments: exit 2 and nothing on stdout.
 for args in "" "1" "x 10" "1 0" "1 10 1" "1 10 24 9"; do
     # shellcheck disable=SC2086
     "$GEN" $args >"$tmp/bad.out" 2>/dev/null
     rc=$?
-    [ $rc = 2 ] && [ ! -s "$tmp/bad.out" ] && ok || no "gen '$args': exit $rc"
+    [ $rc = 2 ] && [ ! -s "$tmp/bad.out" ] && ok || bad "gen '$args'" "exit $rc"
 done
 
 # A small instance plans and the plan verifies (the generator's output is plannable).
 "$GEN" 7 20 >"$tmp/p.yaml"
-if $CAPPLAN plan --quiet --method heuristic -o "$tmp/p-plan.yaml" "$tmp/p.yaml" 2>"$tmp/p.err" &&
-   $CAPPLAN verify --plan "$tmp/p-plan.yaml" "$tmp/p.yaml" >"$tmp/v.txt" 2>&1; then ok
-else no "heuristic plan of gen 7 20 fails or does not verify"; cat "$tmp/p.err" "$tmp/v.txt"; fi
+if ! plan_verify "gen 7 20" "$tmp/p-plan.yaml" --method heuristic -- "$tmp/p.yaml" && [ "$rc" = 3 ]; then
+    bad "gen 7 20" "the heuristic finds no plan: $(oneline "$tmp/err")"
+fi
 
 # meter: passes the exit status through and writes its line.
 "$METER" -o "$tmp/m.txt" sh -c 'exit 3'
 rc=$?
 [ $rc = 3 ] && grep -qE '^meter: wall_s=[0-9]+\.[0-9]{3} maxrss_kb=[0-9]+ status=3$' "$tmp/m.txt" &&
-    ok || no "meter: exit $rc, line '$(cat "$tmp/m.txt")'"
+    ok || bad "meter" "exit $rc, line '$(cat "$tmp/m.txt")'"
 "$METER" -o "$tmp/m.txt" sh -c 'kill -TERM $$'
 rc=$?
-[ $rc = 143 ] && grep -q 'status=143' "$tmp/m.txt" && ok || no "meter: killed child gave $rc"
+[ $rc = 143 ] && grep -q 'status=143' "$tmp/m.txt" && ok || bad "meter" "killed child gave $rc"
 "$METER" "$tmp/no-such-program" 2>"$tmp/m.err"
 rc=$?
-[ $rc = 127 ] && grep -q 'no-such-program' "$tmp/m.err" && ok || no "meter: missing program gave $rc"
+[ $rc = 127 ] && grep -q 'no-such-program' "$tmp/m.err" && ok || bad "meter" "missing program gave $rc"
 # peak memory is the child's: a 64 MiB buffer shows up (the shell holds it)
 "$METER" -o "$tmp/m.txt" sh -c 'x=$(head -c 67108864 /dev/zero | tr "\000" a); [ ${#x} = 67108864 ]'
 kb=$(sed -n 's/.*maxrss_kb=\([0-9]*\).*/\1/p' "$tmp/m.txt")
-[ "${kb:-0}" -ge 65536 ] && ok || no "meter: peak RSS $kb kB for a 64 MiB child"
+[ "${kb:-0}" -ge 65536 ] && ok || bad "meter" "peak RSS $kb kB for a 64 MiB child"
 
 # bench/run.sh end to end on the smallest run (heuristic, no CBC); needs a
 # plain binary path (skipped under `make valgrind`, whose CAPPLAN is a command).
@@ -93,9 +87,8 @@ case $CAPPLAN in
     if [ $rc = 0 ] && [ -s "$md" ] &&
        grep -qE '^\| 20 \| heuristic \| 1 \| [^|]+\|[^|]+\| [-0-9.]+ \| [0-9]+\.[0-9]{2} \|[^|]+\|[^|]+\| (feasible|optimal) \| [0-9]+ \| OK \| [0-9.]+ \| [0-9]+ \|$' "$md" &&
        grep -q 'Method `nosuch` skipped' "$md" && grep -q '^| 20 | 24 |' "$md"; then ok
-    else no "bench/run.sh: exit $rc"; cat "$tmp/run.err" "$md" 2>/dev/null | tail -n 20; fi
+    else bad "bench/run.sh" "exit $rc"; cat "$tmp/run.err" "$md" 2>/dev/null | tail -n 20; fi
     ;;
 esac
 
-echo "bench: $pass passed, $fail failed"
-[ "$fail" = 0 ]
+test_done
