@@ -1,6 +1,7 @@
-/* Error values and error lists; see cp_err.h. */
+/* Error values and lists of errors and warnings; see cp_err.h. */
 #include "cp_err.h"
 
+#include <assert.h>
 #include <stdarg.h>
 #include <string.h>
 
@@ -15,9 +16,10 @@ cp_pos cp_pos_none(void)
     return p;
 }
 
-static void fill(cp_err *err, int code, cp_pos pos, const char *fmt, va_list ap)
+static void fill(cp_err *err, int code, cp_severity sev, cp_pos pos, const char *fmt, va_list ap)
 {
     err->code = code;
+    err->severity = sev;
     err->file[0] = '\0';
     if (pos.file)
         snprintf(err->file, sizeof err->file, "%s", pos.file);
@@ -32,7 +34,7 @@ int cp_err_set(cp_err *err, int code, cp_pos pos, const char *fmt, ...)
         return code;
     va_list ap;
     va_start(ap, fmt);
-    fill(err, code, pos, fmt, ap);
+    fill(err, code, CP_SEV_ERROR, pos, fmt, ap);
     va_end(ap);
     return code;
 }
@@ -53,51 +55,87 @@ void cp_err_print(const cp_err *err, FILE *out)
         }
         fputs(": ", out);
     }
-    fprintf(out, "error: %s\n", err->msg);
+    fprintf(out, "%s: %s\n", err->severity == CP_SEV_WARNING ? "warning" : "error", err->msg);
 }
 
 void cp_diags_init(cp_diags *d)
 {
     d->n = 0;
+    d->n_warnings = 0;
     d->dropped = 0;
+    d->warnings_dropped = 0;
     d->worst = CP_OK;
 }
 
 bool cp_diags_full(const cp_diags *d)
 {
-    return d->n >= CP_DIAGS_MAX;
+    return d->n - d->n_warnings >= CP_DIAGS_MAX;
+}
+
+/* The slot for one more diagnostic of severity sev, or NULL when that
+ * severity's cap is reached (then it is counted). */
+static cp_err *slot(cp_diags *d, cp_severity sev)
+{
+    if (sev == CP_SEV_WARNING) {
+        if (d->n_warnings >= CP_DIAGS_MAX) {
+            d->warnings_dropped++;
+            return NULL;
+        }
+        d->n_warnings++;
+    } else if (cp_diags_full(d)) {
+        d->dropped++;
+        return NULL;
+    }
+    return &d->items[d->n++];
+}
+
+static void record(cp_diags *d, int code, cp_severity sev, cp_pos pos, const char *fmt,
+                   va_list ap)
+{
+    if (sev == CP_SEV_ERROR && d->worst == CP_OK)
+        d->worst = code;
+    cp_err *e = slot(d, sev);
+    if (e)
+        fill(e, code, sev, pos, fmt, ap);
 }
 
 int cp_diags_add(cp_diags *d, int code, cp_pos pos, const char *fmt, ...)
 {
-    if (d->worst == CP_OK)
-        d->worst = code;
-    if (d->n >= CP_DIAGS_MAX) {
-        d->dropped++;
-        return code;
-    }
+    assert(code != CP_OK); /* a warning goes through cp_diags_warn */
     va_list ap;
     va_start(ap, fmt);
-    fill(&d->items[d->n++], code, pos, fmt, ap);
+    record(d, code, CP_SEV_ERROR, pos, fmt, ap);
     va_end(ap);
     return code;
 }
 
+void cp_diags_warn(cp_diags *d, cp_pos pos, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    record(d, CP_OK, CP_SEV_WARNING, pos, fmt, ap);
+    va_end(ap);
+}
+
 void cp_diags_add_err(cp_diags *d, const cp_err *err)
 {
-    if (d->worst == CP_OK)
+    if (err->severity == CP_SEV_ERROR && d->worst == CP_OK)
         d->worst = err->code;
-    if (d->n >= CP_DIAGS_MAX) {
-        d->dropped++;
-        return;
-    }
-    d->items[d->n++] = *err;
+    cp_err *e = slot(d, err->severity);
+    if (e)
+        *e = *err;
+}
+
+static void more(FILE *out, int n, const char *what)
+{
+    if (n)
+        fprintf(out, "capplan: %d more %s%s not shown\n", n, what, n == 1 ? "" : "s");
 }
 
 void cp_diags_print(const cp_diags *d, FILE *out)
 {
     for (int i = 0; i < d->n; i++)
         cp_err_print(&d->items[i], out);
-    if (d->dropped)
-        fprintf(out, "capplan: %d more errors not shown\n", d->dropped);
+    more(out, d->dropped, "error");
+    more(out, d->warnings_dropped, "warning");
 }

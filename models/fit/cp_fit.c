@@ -308,10 +308,10 @@ int cp_df_fit_all(const cp_df_sample *s, int n, const cp_fit_opts *o, cp_df_repo
             if (i == 0 || m[i] != m[i - 1])
                 f->machine_counts[d++] = m[i];
         if (f->e.scaleouts < 4)
-            cp_diags_add(warnings, CP_OK, f->pos,
-                         "job '%s' type '%s': only %d distinct scale-out%s; Ernest's 4 "
-                         "coefficients are not all determined (measure at least 4)",
-                         f->job, f->type, f->e.scaleouts, f->e.scaleouts == 1 ? "" : "s");
+            cp_diags_warn(warnings, f->pos,
+                          "job '%s' type '%s': only %d distinct scale-out%s; Ernest's 4 "
+                          "coefficients are not all determined (measure at least 4)",
+                          f->job, f->type, f->e.scaleouts, f->e.scaleouts == 1 ? "" : "s");
     }
     *out = r;
     r = NULL;

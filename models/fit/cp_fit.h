@@ -12,7 +12,7 @@
  * for how several accelerator types are combined into one curve.
  *
  * Everything here returns data: reports own copies of every name, and
- * warnings go to a cp_diags (code CP_OK) for the command to print. The
+ * warnings go to a cp_diags (cp_diags_warn) for the command to print. The
  * samples are borrowed and may point into a cp_csv.
  */
 #ifndef CP_FIT_H

@@ -185,10 +185,10 @@ static int fit_job(const cp_tr_sample *s, const int *idx, int ni, const cp_fit_o
     for (int a = 0; a < f->n_types; a++)
         if (f->types[a].thr1_fitted) {
             f->types[a].thr1 = type_t(p, np, a, f->types, f->serial_fraction);
-            cp_diags_add(warnings, CP_OK, f->pos,
-                         "job '%s' accelerator '%s': count 1 not measured; one-accelerator "
-                         "throughput %.6g fitted by Amdahl's law (serial fraction %.4g)",
-                         f->job, f->types[a].acc, f->types[a].thr1, f->serial_fraction);
+            cp_diags_warn(warnings, f->pos,
+                          "job '%s' accelerator '%s': count 1 not measured; one-accelerator "
+                          "throughput %.6g fitted by Amdahl's law (serial fraction %.4g)",
+                          f->job, f->types[a].acc, f->types[a].thr1, f->serial_fraction);
         }
     f->amdahl = o->amdahl;
     for (int c = 0; c < f->n_counts; c++) {
@@ -204,10 +204,10 @@ static int fit_job(const cp_tr_sample *s, const int *idx, int ni, const cp_fit_o
             }
         f->speedup[c] = f->counts[c] == 1 || cnt == 0 ? 1 : sum / cnt;
         if (!o->amdahl && cnt > 1 && hi > 1.10 * lo)
-            cp_diags_add(warnings, CP_OK, f->pos,
-                         "job '%s': speedup at %d accelerators differs by %.0f%% between types "
-                         "(%.4g to %.4g); the table uses their mean %.4g",
-                         f->job, f->counts[c], 100 * (hi / lo - 1), lo, hi, f->speedup[c]);
+            cp_diags_warn(warnings, f->pos,
+                          "job '%s': speedup at %d accelerators differs by %.0f%% between types "
+                          "(%.4g to %.4g); the table uses their mean %.4g",
+                          f->job, f->counts[c], 100 * (hi / lo - 1), lo, hi, f->speedup[c]);
     }
     double ape = 0;
     for (int i = 0; i < np; i++) {

@@ -52,22 +52,6 @@ static const char usage_text[] =
     "  --jobs FILE  job definitions to merge (also: extra YAML arguments)\n"
     "See docs/models.md for the models and how accelerator types are combined.\n";
 
-static void print_warnings(const cp_diags *d)
-{
-    for (int i = 0; i < d->n; i++) {
-        const cp_err *e = &d->items[i];
-        if (e->file[0]) {
-            fprintf(stderr, "%s", e->file);
-            if (e->line > 0)
-                fprintf(stderr, ":%d", e->line);
-            fputs(": ", stderr);
-        }
-        fprintf(stderr, "warning: %s\n", e->msg);
-    }
-    if (d->dropped)
-        fprintf(stderr, "warning: %d more warnings not shown\n", d->dropped);
-}
-
 typedef struct defs {
     cp_node **roots;
     int n;
@@ -287,7 +271,7 @@ int cp_cmd_fit(int argc, char **argv)
     int status = 2;
     char **jobfiles = cp_calloc((size_t)argc + 1, sizeof *jobfiles);
     int n_jobfiles = 0;
-    cp_diags *diags = cp_malloc(sizeof *diags), *warn = cp_malloc(sizeof *warn);
+    cp_diags *diags = cp_malloc(sizeof *diags); /* errors and warnings, printed once */
     cp_csv *csv = NULL;
     cp_df_sample *dfs = NULL;
     cp_tr_sample *trs = NULL;
@@ -299,12 +283,11 @@ int cp_cmd_fit(int argc, char **argv)
     cp_buf_init(&b);
     cp_err err;
     cp_err_init(&err);
-    if (!jobfiles || !diags || !warn) {
+    if (!jobfiles || !diags) {
         fprintf(stderr, "capplan fit: out of memory\n");
         goto out;
     }
     cp_diags_init(diags);
-    cp_diags_init(warn);
 
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
@@ -372,11 +355,12 @@ int cp_cmd_fit(int argc, char **argv)
         cp_diags_print(diags, stderr);
         goto out;
     }
-    rc = dataflow ? cp_df_fit_all(dfs, n, &opts, &dfr, warn, &err)
-                  : cp_tr_fit_all(trs, n, &opts, &trr, warn, &err);
-    print_warnings(warn);
+    rc = dataflow ? cp_df_fit_all(dfs, n, &opts, &dfr, diags, &err)
+                  : cp_tr_fit_all(trs, n, &opts, &trr, diags, &err);
+    if (rc != CP_OK)
+        cp_diags_add_err(diags, &err);
+    cp_diags_print(diags, stderr);
     if (rc != CP_OK) {
-        cp_err_print(&err, stderr);
         status = rc == CP_ERR_INPUT ? 2 : 1;
         goto out;
     }
@@ -415,7 +399,6 @@ out:
     cp_free(trs);
     cp_csv_free(csv);
     cp_free(diags);
-    cp_free(warn);
     cp_free(jobfiles);
     return status;
 }

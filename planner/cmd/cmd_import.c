@@ -47,22 +47,6 @@ static const char usage_text[] =
     "c3o       a C3O TSV -> CSV job,type,machines,input_gb,seconds for 'fit dataflow'\n"
     "          (input_gb = data_size_MB / 1000; job defaults to the file's base name)\n";
 
-void cp_import_print_warnings(const cp_diags *d, FILE *out)
-{
-    for (int i = 0; i < d->n; i++) {
-        const cp_err *e = &d->items[i];
-        if (e->file[0]) {
-            fprintf(out, "%s", e->file);
-            if (e->line > 0)
-                fprintf(out, ":%d", e->line);
-            fputs(": ", out);
-        }
-        fprintf(out, "warning: %s\n", e->msg);
-    }
-    if (d->dropped)
-        fprintf(out, "warning: %d more warnings not shown\n", d->dropped);
-}
-
 static int write_out(const char *path, cp_buf *b)
 {
     cp_err err;
@@ -407,7 +391,7 @@ static int import_gavel(int argc, char **argv)
         status = 1;
         goto out;
     }
-    cp_import_print_warnings(warn, stderr);
+    cp_diags_print(warn, stderr);
     cp_buf_printf(&b, "# capplan import gavel %s%s%s\n", in, match ? " --match " : "",
                   match ? match : "");
     cp_buf_puts(&b, "# Gavel (Narayanan et al., OSDI 2020; MIT licence): steps/s per GPU type\n");

@@ -8,7 +8,5 @@
 
 /* `capplan import skypilot ...`; argv[0] is "skypilot". */
 int cp_import_skypilot(int argc, char **argv);
-/* Prints the warnings in d as "FILE:LINE: warning: MSG". */
-void cp_import_print_warnings(const cp_diags *d, FILE *out);
 
 #endif

@@ -177,7 +177,7 @@ static const cp_csv_row *gcp_addon(const sky *s, const cp_csv_row *host, const c
 
 static void warn(sky *s, const cp_csv_row *r, const char *msg, const char *arg)
 {
-    cp_diags_add(s->warn, CP_OK, cp_csv_pos(s->csv, r), msg, arg);
+    cp_diags_warn(s->warn, cp_csv_pos(s->csv, r), msg, arg);
 }
 
 /* Writes one offer for row r, or skips it with a warning. */
@@ -345,8 +345,7 @@ static int fix_rows(sky *s)
             r->n = nh;
             continue;
         }
-        cp_diags_add(s->warn, CP_OK, cp_csv_pos(c, r), "%d fields, header has %d; row skipped",
-                     r->n, nh);
+        cp_diags_warn(s->warn, cp_csv_pos(c, r), "%d fields, header has %d; row skipped", r->n, nh);
         for (int k = 0; k < r->n; k++)
             cp_free(r->f[k]);
         r->n = 0;
@@ -456,12 +455,12 @@ int cp_import_skypilot(int argc, char **argv)
         if (s.csv->rows[i].n && one_row(&s, &s.csv->rows[i], &offers) != 0)
             goto nomem;
     if (s.tpus)
-        cp_diags_add(s.warn, CP_OK, (cp_pos){s.csv->file, 0, 0},
-                     "%d TPU rows skipped (not modelled as accelerators)", s.tpus);
+        cp_diags_warn(s.warn, (cp_pos){s.csv->file, 0, 0},
+                      "%d TPU rows skipped (not modelled as accelerators)", s.tpus);
     if (s.fractional)
-        cp_diags_add(s.warn, CP_OK, (cp_pos){s.csv->file, 0, 0},
-                     "%d rows with a fractional or unreadable GPU count skipped", s.fractional);
-    cp_import_print_warnings(s.warn, stderr);
+        cp_diags_warn(s.warn, (cp_pos){s.csv->file, 0, 0},
+                      "%d rows with a fractional or unreadable GPU count skipped", s.fractional);
+    cp_diags_print(s.warn, stderr);
 
     cp_buf_printf(&out, "# capplan import skypilot %s", in);
     for (int i = 1; i < argc; i++)
