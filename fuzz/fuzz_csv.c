@@ -1,20 +1,26 @@
 /*
  * libFuzzer harness for the CSV readers: the first byte picks the path,
  * the rest is the file.
- *   k, K  `capplan import skypilot` (K with --accelerators/--site/--types)
- *   g     `capplan import gavel` on a CSV, j on JSON
- *   c     `capplan import c3o` (TSV)
+ *   k, K  the SkyPilot importer (K with accelerators, site, types and
+ *         provider set)
+ *   g     the Gavel importer on a CSV, j on JSON
+ *   c     the C3O importer (TSV)
  *   d     `capplan fit dataflow`, t `fit training`, a `fit training
- *         --scaling amdahl` (the sample readers of models/cp_csv.h and
- *         models/cp_fit*.c, the NNLS and LOO fits, the fragment writer)
+ *         --scaling amdahl` (the sample readers of models/formats/cp_csv.h
+ *         and models/fit/cp_fit*.c, the NNLS and LOO fits, the fragment
+ *         writer)
  *   other cp_csv_read_string with the separator guessed, ',' or '\t'
- * The importers take a path (they are commands), so the bytes go to a
- * file in a private temporary folder; output goes to /dev/null, which
- * cp_write_file_atomic writes in place. Oracle: no sanitizer report, no
- * leak, exit status 0, 1 or 2 (1: a fit that cannot be made).
+ * The importers (planner/import/cp_import.h) and `fit` take a path, so
+ * the bytes go to a file in a private temporary folder; fit's output goes
+ * to /dev/null, which cp_write_file_atomic writes in place. Oracle: no
+ * sanitizer report, no leak; an importer returns CP_OK, CP_ERR_INPUT,
+ * CP_ERR_IO or CP_ERR_NOMEM, with its first error's code in the
+ * diagnostics (CP_OK with warnings only) and the fragment only on
+ * success; fit exits 0, 1 or 2 (1: a fit that cannot be made).
  */
 #include "cp_cmd.h"
 #include "cp_csv.h"
+#include "cp_import.h"
 
 #include <stdint.h>
 #include <stdio.h>
@@ -27,6 +33,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 static char dir[256];
 static char path[300];
+static cp_diags *diags; /* large: allocated once */
 
 static void cleanup(void)
 {
@@ -49,6 +56,10 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
         abort();
     }
     atexit(cleanup);
+    if (!(diags = malloc(sizeof *diags))) {
+        perror("fuzz_csv: malloc");
+        abort();
+    }
     return 0;
 }
 
@@ -72,6 +83,25 @@ static void run(int (*cmd)(int, char **), int argc, const char **argv)
     }
 }
 
+/* Checks one importer's result against the contract of cp_import.h and
+ * prints its diagnostics (the printer is fuzzed too). */
+static void check_import(const char *who, int rc, const cp_diags *d, cp_buf *b)
+{
+    static FILE *devnull;
+    if (!devnull && !(devnull = fopen("/dev/null", "w"))) {
+        perror("fuzz_csv: /dev/null");
+        abort();
+    }
+    cp_diags_print(d, devnull);
+    bool known = rc == CP_OK || rc == CP_ERR_INPUT || rc == CP_ERR_IO || rc == CP_ERR_NOMEM;
+    if (!known || rc != d->worst || (rc == CP_OK) != (b->len > 0)) {
+        fprintf(stderr, "fuzz_csv: %s returned %d, diagnostics say %d, %zu bytes out\n", who, rc,
+                d->worst, b->len);
+        abort();
+    }
+    cp_buf_release(b);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     if (size < 1)
@@ -80,32 +110,39 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     data++;
     size--;
     const char *p;
+    cp_buf b;
+    cp_buf_init(&b);
     switch (sel) {
-    case 'k': {
-        p = put("csv", data, size);
-        const char *av[] = {"import", "skypilot", p, "-o", "/dev/null", NULL};
-        run(cp_cmd_import, 5, av);
-        break;
-    }
+    case 'k':
     case 'K': {
         p = put("csv", data, size);
-        const char *av[] = {"import", "skypilot", p, "-o", "/dev/null", "--accelerators",
-                            "V100,A100,T4", "--site", "dc", "--types", "^[a-z]", "--provider",
-                            "gcp", NULL};
-        run(cp_cmd_import, 13, av);
+        cp_import_skypilot_opts o;
+        cp_import_skypilot_opts_init(&o);
+        if (sel == 'K') {
+            o.accelerators = "V100,A100,T4";
+            o.site = "dc";
+            o.types = "^[a-z]";
+            o.provider = "gcp";
+        }
+        cp_diags_init(diags);
+        check_import("cp_import_skypilot", cp_import_skypilot(p, &o, &b, diags), diags, &b);
         break;
     }
     case 'g':
     case 'j': {
         p = put(sel == 'g' ? "csv" : "json", data, size);
-        const char *av[] = {"import", "gavel", p, "-o", "/dev/null", NULL};
-        run(cp_cmd_import, 5, av);
+        cp_import_gavel_opts o;
+        cp_import_gavel_opts_init(&o);
+        cp_diags_init(diags);
+        check_import("cp_import_gavel", cp_import_gavel(p, &o, &b, diags), diags, &b);
         break;
     }
     case 'c': {
         p = put("tsv", data, size);
-        const char *av[] = {"import", "c3o", p, "-o", "/dev/null", NULL};
-        run(cp_cmd_import, 5, av);
+        cp_import_c3o_opts o;
+        cp_import_c3o_opts_init(&o);
+        cp_diags_init(diags);
+        check_import("cp_import_c3o", cp_import_c3o(p, &o, &b, diags), diags, &b);
         break;
     }
     case 'd':

@@ -1,6 +1,6 @@
 /*
- * capplan import skypilot VMS.csv: a SkyPilot catalog (vms.csv, schema
- * V7/V8) -> `accelerators:` and `offers:` fragments.
+ * A SkyPilot catalog (vms.csv, schema V7/V8) -> `accelerators:` and
+ * `offers:` fragments (`capplan import skypilot`; cp_import.h).
  *
  * Columns are found by header name, so every provider's column order
  * works. Rows that cannot be used are skipped with a warning naming
@@ -20,11 +20,10 @@
  * Memory figures are written as the catalog gives them (GiB, the vendors'
  * "GB"); see docs/models.md.
  */
+#include "cp_import.h"
 #include "import_internal.h"
 
 #include "cp_alloc.h"
-#include "cp_atomic.h"
-#include "cp_buf.h"
 #include "cp_csv.h"
 #include "cp_yaml_put.h"
 
@@ -33,23 +32,6 @@
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
-
-static const char usage_text[] =
-    "usage: capplan import skypilot VMS.csv [-o FILE] [--region R] [--zone Z]\n"
-    "                      [--types REGEX] [--accelerators A,B] [--provider P] [--site S]\n"
-    "\n"
-    "Reads a SkyPilot catalog vms.csv (any provider's column order) and writes\n"
-    "`accelerators:` (name, memory_gb) and `offers:` (one per instance type and\n"
-    "zone or region, named PROVIDER:ZONE_OR_REGION:TYPE, with price_hour and,\n"
-    "when the catalog has one above 0, spot_price_hour).\n"
-    "  --region R, --zone Z  keep rows of that region / availability zone\n"
-    "  --types REGEX         keep instance types matching REGEX (extended)\n"
-    "  --accelerators A,B    keep offers with these accelerators only\n"
-    "  --provider P          provider name (default: gcp when the catalog has\n"
-    "                        AvailabilityZone, azure when it has Generation,\n"
-    "                        else the file name up to the first '_' or '.')\n"
-    "  --site S              set each offer's site (for carbon accounting)\n"
-    "  -o FILE               write there (atomically); default stdout\n";
 
 /* Nominal device memory (GB) for catalogs without GpuInfo sizes. */
 static const struct {
@@ -97,7 +79,7 @@ typedef struct sky {
     char **names; /* offer names written, for duplicates */
     int n_names;
     size_t names_cap;
-    cp_diags *warn;
+    cp_diags *d; /* the caller's: warnings and errors */
     int tpus, fractional;
 } sky;
 
@@ -177,7 +159,7 @@ static const cp_csv_row *gcp_addon(const sky *s, const cp_csv_row *host, const c
 
 static void warn(sky *s, const cp_csv_row *r, const char *msg, const char *arg)
 {
-    cp_diags_warn(s->warn, cp_csv_pos(s->csv, r), msg, arg);
+    cp_diags_warn(s->d, cp_csv_pos(s->csv, r), msg, arg);
 }
 
 /* Writes one offer for row r, or skips it with a warning. */
@@ -345,7 +327,7 @@ static int fix_rows(sky *s)
             r->n = nh;
             continue;
         }
-        cp_diags_warn(s->warn, cp_csv_pos(c, r), "%d fields, header has %d; row skipped", r->n, nh);
+        cp_diags_warn(s->d, cp_csv_pos(c, r), "%d fields, header has %d; row skipped", r->n, nh);
         for (int k = 0; k < r->n; k++)
             cp_free(r->f[k]);
         r->n = 0;
@@ -365,87 +347,113 @@ static char *default_provider(const sky *s, const char *path)
     return n ? cp_strndup(base, n) : cp_strdup("cloud");
 }
 
-int cp_import_skypilot(int argc, char **argv)
+void cp_import_skypilot_opts_init(cp_import_skypilot_opts *o)
 {
-    const char *in = NULL, *outpath = NULL, *types = NULL, *accs = NULL;
+    o->region = NULL;
+    o->zone = NULL;
+    o->types = NULL;
+    o->accelerators = NULL;
+    o->provider = NULL;
+    o->site = NULL;
+}
+
+/* Finds the columns; false when the catalog lacks a required one. */
+static bool find_cols(sky *s)
+{
+    s->c_type = cp_csv_col(s->csv, "InstanceType");
+    s->c_acc = cp_csv_col(s->csv, "AcceleratorName");
+    s->c_cnt = cp_csv_col(s->csv, "AcceleratorCount");
+    s->c_cpu = cp_csv_col(s->csv, "vCPUs");
+    s->c_mem = cp_csv_col(s->csv, "MemoryGiB");
+    s->c_info = cp_csv_col(s->csv, "GpuInfo");
+    s->c_region = cp_csv_col(s->csv, "Region");
+    s->c_zone = cp_csv_col(s->csv, "AvailabilityZone");
+    s->c_price = cp_csv_col(s->csv, "Price");
+    s->c_spot = cp_csv_col(s->csv, "SpotPrice");
+    return s->c_type >= 0 && s->c_cpu >= 0 && s->c_mem >= 0 && s->c_price >= 0;
+}
+
+/* The fragment: a comment naming the source, the accelerators the
+ * offers use, then the offers (written to `offers` row by row). */
+static void sky_yaml(cp_buf *b, const char *path, const cp_import_skypilot_opts *o,
+                     const sky *s, const cp_buf *offers)
+{
+    const char *const flag[] = {"--region", "--zone", "--types", "--accelerators", "--provider",
+                                "--site"};
+    const char *const val[] = {o->region, o->zone, o->types, o->accelerators, o->provider,
+                               o->site};
+    cp_buf_printf(b, "# capplan import skypilot %s", path);
+    for (int i = 0; i < 6; i++)
+        if (val[i])
+            cp_buf_printf(b, " %s %s", flag[i], val[i]);
+    cp_buf_puts(b, "\n# prices in $/hour from the catalog snapshot; memory in GiB as listed\n");
+    int used = 0;
+    for (int i = 0; i < s->n_accs; i++)
+        used += s->accs[i].used;
+    if (used) {
+        cp_buf_puts(b, "accelerators:\n");
+        for (int i = 0; i < s->n_accs; i++) {
+            if (!s->accs[i].used)
+                continue;
+            cp_buf_puts(b, "  - name: ");
+            cp_yaml_put_str(b, s->accs[i].name);
+            cp_buf_puts(b, "\n    memory_gb: ");
+            cp_yaml_put_num(b, s->accs[i].gb);
+            cp_buf_putc(b, '\n');
+        }
+    }
+    if (s->n_names) {
+        cp_buf_puts(b, "offers:\n");
+        cp_buf_add(b, offers->s, offers->len);
+    } else {
+        cp_buf_puts(b, "offers: []\n");
+    }
+}
+
+int cp_import_skypilot(const char *path, const cp_import_skypilot_opts *o, cp_buf *out,
+                       cp_diags *d)
+{
+    int rc = CP_OK;
     sky s;
     memset(&s, 0, sizeof s);
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-            fputs(usage_text, stdout);
-            return 0;
-        }
-        const char **slot = !strcmp(a, "-o")               ? &outpath
-                            : !strcmp(a, "--region")       ? &s.region
-                            : !strcmp(a, "--zone")         ? &s.zone
-                            : !strcmp(a, "--types")        ? &types
-                            : !strcmp(a, "--accelerators") ? &accs
-                            : !strcmp(a, "--provider")     ? &s.provider
-                            : !strcmp(a, "--site")         ? &s.site
-                                                           : NULL;
-        if (slot && i + 1 < argc) {
-            *slot = argv[++i];
-        } else if (a[0] == '-' && a[1]) {
-            fprintf(stderr, "capplan import skypilot: unknown option or missing value '%s'\n", a);
-            fputs(usage_text, stderr);
-            return 2;
-        } else if (!in) {
-            in = a;
-        } else {
-            fprintf(stderr, "capplan import skypilot: one catalog file only\n");
-            return 2;
-        }
-    }
-    if (!in) {
-        fputs(usage_text, stderr);
-        return 2;
-    }
-    int status = 2;
+    s.d = d;
+    s.region = o->region;
+    s.zone = o->zone;
+    s.site = o->site;
+    s.provider = o->provider;
     char *provider = NULL, *accs_copy = NULL;
-    cp_buf offers, out;
+    cp_buf offers, b;
     cp_buf_init(&offers);
-    cp_buf_init(&out);
+    cp_buf_init(&b);
     cp_err err;
     cp_err_init(&err);
-    if (!(s.warn = cp_malloc(sizeof *s.warn)))
-        goto nomem;
-    cp_diags_init(s.warn);
-    if (types) {
-        if (regcomp(&s.re, types, REG_EXTENDED | REG_NOSUB) != 0) {
-            fprintf(stderr, "capplan import skypilot: bad --types regular expression '%s'\n", types);
+    if (o->types) {
+        if (regcomp(&s.re, o->types, REG_EXTENDED | REG_NOSUB) != 0) {
+            rc = cp_diags_add(d, CP_ERR_INPUT, cp_pos_none(), "bad --types regular expression '%s'",
+                              o->types);
             goto out;
         }
         s.have_re = true;
     }
-    if (accs) {
-        if (!(accs_copy = cp_strdup(accs)) ||
-            !(s.want = cp_calloc(strlen(accs) + 1, sizeof *s.want)))
+    if (o->accelerators) {
+        if (!(accs_copy = cp_strdup(o->accelerators)) ||
+            !(s.want = cp_calloc(strlen(o->accelerators) + 1, sizeof *s.want)))
             goto nomem;
         for (char *tok = strtok(accs_copy, ","); tok; tok = strtok(NULL, ","))
             s.want[s.n_want++] = tok;
     }
-    if (cp_csv_read(in, ',', &s.csv, &err) != CP_OK) {
-        cp_err_print(&err, stderr);
+    if ((rc = cp_csv_read(path, ',', &s.csv, &err)) != CP_OK) {
+        cp_diags_add_err(d, &err);
         goto out;
     }
-    s.c_type = cp_csv_col(s.csv, "InstanceType");
-    s.c_acc = cp_csv_col(s.csv, "AcceleratorName");
-    s.c_cnt = cp_csv_col(s.csv, "AcceleratorCount");
-    s.c_cpu = cp_csv_col(s.csv, "vCPUs");
-    s.c_mem = cp_csv_col(s.csv, "MemoryGiB");
-    s.c_info = cp_csv_col(s.csv, "GpuInfo");
-    s.c_region = cp_csv_col(s.csv, "Region");
-    s.c_zone = cp_csv_col(s.csv, "AvailabilityZone");
-    s.c_price = cp_csv_col(s.csv, "Price");
-    s.c_spot = cp_csv_col(s.csv, "SpotPrice");
-    if (s.c_type < 0 || s.c_cpu < 0 || s.c_mem < 0 || s.c_price < 0) {
-        fprintf(stderr, "%s:%d: error: not a SkyPilot catalog: need columns InstanceType, vCPUs, "
-                        "MemoryGiB and Price\n", in, s.csv->head.line);
+    if (!find_cols(&s)) {
+        rc = cp_diags_add(d, CP_ERR_INPUT, cp_csv_pos(s.csv, &s.csv->head),
+                          "not a SkyPilot catalog: need columns InstanceType, vCPUs, MemoryGiB "
+                          "and Price");
         goto out;
     }
     if (!s.provider) {
-        if (!(provider = default_provider(&s, in)))
+        if (!(provider = default_provider(&s, path)))
             goto nomem;
         s.provider = provider;
     }
@@ -455,49 +463,20 @@ int cp_import_skypilot(int argc, char **argv)
         if (s.csv->rows[i].n && one_row(&s, &s.csv->rows[i], &offers) != 0)
             goto nomem;
     if (s.tpus)
-        cp_diags_warn(s.warn, (cp_pos){s.csv->file, 0, 0},
+        cp_diags_warn(d, (cp_pos){s.csv->file, 0, 0},
                       "%d TPU rows skipped (not modelled as accelerators)", s.tpus);
     if (s.fractional)
-        cp_diags_warn(s.warn, (cp_pos){s.csv->file, 0, 0},
+        cp_diags_warn(d, (cp_pos){s.csv->file, 0, 0},
                       "%d rows with a fractional or unreadable GPU count skipped", s.fractional);
-    cp_diags_print(s.warn, stderr);
-
-    cp_buf_printf(&out, "# capplan import skypilot %s", in);
-    for (int i = 1; i < argc; i++)
-        if (argv[i] != in && strcmp(argv[i], "-o") && (i == 0 || strcmp(argv[i - 1], "-o")))
-            cp_buf_printf(&out, " %s", argv[i]);
-    cp_buf_puts(&out, "\n# prices in $/hour from the catalog snapshot; memory in GiB as listed\n");
-    int used = 0;
-    for (int i = 0; i < s.n_accs; i++)
-        used += s.accs[i].used;
-    if (used) {
-        cp_buf_puts(&out, "accelerators:\n");
-        for (int i = 0; i < s.n_accs; i++) {
-            if (!s.accs[i].used)
-                continue;
-            cp_buf_puts(&out, "  - name: ");
-            cp_yaml_put_str(&out, s.accs[i].name);
-            cp_buf_puts(&out, "\n    memory_gb: ");
-            cp_yaml_put_num(&out, s.accs[i].gb);
-            cp_buf_putc(&out, '\n');
-        }
-    }
-    if (s.n_names) {
-        cp_buf_puts(&out, "offers:\n");
-        cp_buf_add(&out, offers.s, offers.len);
-    } else {
-        fprintf(stderr, "%s: warning: no offers matched\n", in);
-        cp_buf_puts(&out, "offers: []\n");
-    }
-    if (!cp_buf_ok(&out) || !cp_buf_ok(&offers))
+    if (!s.n_names)
+        cp_diags_warn(d, (cp_pos){path, 0, 0}, "no offers matched");
+    if (!cp_buf_ok(&offers))
         goto nomem;
-    status = cp_write_file_atomic(outpath, out.s, out.len, &err) == CP_OK ? 0 : 1;
-    if (status)
-        cp_err_print(&err, stderr);
+    sky_yaml(&b, path, o, &s, &offers);
+    rc = import_deliver(&b, out, d);
     goto out;
 nomem:
-    fprintf(stderr, "capplan import skypilot: out of memory\n");
-    status = 1;
+    rc = cp_diags_add(d, CP_ERR_NOMEM, cp_pos_none(), "out of memory");
 out:
     if (s.have_re)
         regfree(&s.re);
@@ -510,9 +489,8 @@ out:
     cp_free(s.want);
     cp_free(accs_copy);
     cp_free(provider);
-    cp_free(s.warn);
     cp_csv_free(s.csv);
     cp_buf_release(&offers);
-    cp_buf_release(&out);
-    return status;
+    cp_buf_release(&b);
+    return rc;
 }

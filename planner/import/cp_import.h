@@ -1,0 +1,84 @@
+/*
+ * Importers: published catalogs and measurements -> capplan inputs.
+ *
+ *  - skypilot: a SkyPilot catalog vms.csv -> `accelerators:` and `offers:`
+ *    (import_skypilot.c);
+ *  - gavel: Gavel's measured throughputs (CSV or JSON) -> training jobs
+ *    with `throughput` and `scaling:`, through the same combination of
+ *    accelerator types as `fit training` (models/fit/cp_fit_train.c)
+ *    (import_gavel.c);
+ *  - c3o: a C3O runtime TSV -> the samples CSV that `fit dataflow` reads
+ *    (import_c3o.c).
+ *
+ * Each importer is one call: an options struct (set its defaults with the
+ * _init function, then fill what the user gave), one input path, the
+ * output text and the diagnostics. They read the input file and nothing
+ * else: no printing, no exit, no output file (`capplan import`,
+ * planner/cmd/cmd_import.c, prints the diagnostics and writes the text).
+ *
+ * Common contract of cp_import_skypilot, cp_import_gavel, cp_import_c3o:
+ *  - `path` and every string in the options are borrowed for the call.
+ *  - `out` is an initialized cp_buf (cp_buf_init). On success it is
+ *    replaced by the fragment (its old text is released); on failure it
+ *    is left as it was.
+ *  - `d` is an initialized cp_diags owned by the caller. Rows that cannot
+ *    be used are reported there as warnings naming FILE:LINE and do not
+ *    fail the import; every error found is added there too.
+ *  - Returns CP_OK, or the code of the first error: CP_ERR_INPUT (an
+ *    unusable input or option value), CP_ERR_IO (the input cannot be
+ *    read), CP_ERR_NOMEM.
+ */
+#ifndef CP_IMPORT_H
+#define CP_IMPORT_H
+
+#include "cp_buf.h"
+#include "cp_err.h"
+
+#include <stdbool.h>
+
+/* capplan import skypilot: which catalog rows become offers, and how. */
+typedef struct cp_import_skypilot_opts {
+    const char *region;       /* keep rows of this Region; NULL: all */
+    const char *zone;         /* keep rows of this AvailabilityZone; NULL: all */
+    const char *types;        /* extended regex on InstanceType; NULL: all */
+    const char *accelerators; /* "A,B": keep offers with these only; NULL: all */
+    const char *provider;     /* NULL: gcp with AvailabilityZone, azure with
+                                 Generation, else the file name up to '_' or '.' */
+    const char *site;         /* each offer's site; NULL: none */
+} cp_import_skypilot_opts;
+
+void cp_import_skypilot_opts_init(cp_import_skypilot_opts *o);
+/* A SkyPilot vms.csv (schema V7/V8, columns found by name) -> a YAML
+ * fragment with `accelerators:` and `offers:`. The first comment line
+ * names the file and the options given, in the order of the usage. */
+int cp_import_skypilot(const char *path, const cp_import_skypilot_opts *o, cp_buf *out,
+                       cp_diags *d);
+
+/* capplan import gavel */
+typedef struct cp_import_gavel_opts {
+    const char *match;   /* extended regex: keep job types matching it; NULL: all */
+    double work;         /* each job's work in steps; > 0 (default 100000) */
+    bool amdahl;         /* scaling: amdahl instead of a speedup table */
+    bool unconsolidated; /* keep the *_unconsolidated worker types */
+} cp_import_gavel_opts;
+
+void cp_import_gavel_opts_init(cp_import_gavel_opts *o);
+/* Gavel's throughputs, a CSV (worker_type, job_type, scale_factor,
+ * throughput_steps_per_s) or, for a path ending in ".json", its
+ * {worker: {"('JOB', K)": steps/s}} JSON -> a YAML fragment with
+ * `accelerators:` and training `jobs:`. Measurements of 0 (infeasible)
+ * are left out; none left is an error. */
+int cp_import_gavel(const char *path, const cp_import_gavel_opts *o, cp_buf *out, cp_diags *d);
+
+/* capplan import c3o */
+typedef struct cp_import_c3o_opts {
+    const char *job; /* the job column; NULL: the file's base name up to '.' */
+} cp_import_c3o_opts;
+
+void cp_import_c3o_opts_init(cp_import_c3o_opts *o);
+/* A C3O runtime TSV (instance_count, machine_type, data_size_MB,
+ * gross_runtime) -> CSV job,type,machines,input_gb,seconds with input_gb
+ * = data_size_MB / 1000. A run that cannot be read is an error. */
+int cp_import_c3o(const char *path, const cp_import_c3o_opts *o, cp_buf *out, cp_diags *d);
+
+#endif
