@@ -64,7 +64,7 @@ LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/%.o)
 UNIT_SRC := $(wildcard tests/unit/*.c)
 UNIT_OBJ := $(UNIT_SRC:%.c=$(BUILD)/%.o)
 
-.PHONY: all test demo deps check-layers print-inc asan valgrind valgrind-deps fuzz fuzz-deps fuzz-build bench lint format install clean check-deps golden-update
+.PHONY: all test demo deps check-layers print-inc asan valgrind valgrind-deps fuzz fuzz-deps fuzz-build bench lint format install clean check-deps golden-update test-coretypes
 
 all: $(BUILD)/capplan
 
@@ -193,8 +193,40 @@ fuzz-build: fuzz-deps
 fuzz: fuzz-build
 	OPENBLAS_NUM_THREADS=1 sh fuzz/run.sh $(FUZZ_BUILD) $(FUZZ_SECONDS) $(FUZZERS)
 
-golden-update: $(BUILD)/capplan
-	LC_ALL=C CAPPLAN=$(BUILD)/capplan sh tests/golden.sh --update
+# Rewrites the expected files that differ from this build's output: the
+# suites that compare goldens (test_cmp or test_cmp_num of tests/lib.sh)
+# run with CP_GOLDEN_UPDATE=1, and each file rewritten is named
+# ("updated FILE"). Read `git diff` before committing (docs/testing.md).
+GOLDEN_SUITES = $(filter-out tests/suite_lib.sh,$(shell grep -l 'test_cmp' tests/suite_*.sh))
+golden-update: deps
+	$(MAKE) --no-print-directory $(BUILD)/capplan $(BUILD)/unit_tests
+	@status=0; for s in $(GOLDEN_SUITES); do \
+	  CP_GOLDEN_UPDATE=1 LC_ALL=C OPENBLAS_NUM_THREADS=1 CAPPLAN=$(BUILD)/capplan \
+	    UNIT=$(BUILD)/unit_tests sh $$s || status=1; done; exit $$status
+
+# The unit tests and the suites that run OpenBLAS/LAPACK (those calling
+# `capplan fit` or `capplan import`), once for each OpenBLAS kernel family
+# of CORETYPES (OPENBLAS_CORETYPE): a golden or a tolerance that holds
+# for one CPU's kernels only fails here before it fails on a user's
+# machine. .ci/run runs it after `make test`; about 10 s a kernel.
+CORETYPES ?= Haswell SkylakeX Prescott
+BLAS_SUITES = $(shell grep -lE 'fit (dataflow|training)|import (skypilot|gavel|c3o)' tests/suite_*.sh)
+test-coretypes: deps
+	$(MAKE) --no-print-directory $(BUILD)/capplan $(BUILD)/unit_tests
+	@status=0; for c in $(CORETYPES); do \
+	  core=$$(OPENBLAS_CORETYPE=$$c OPENBLAS_VERBOSE=2 $(BUILD)/capplan --version 2>&1 | sed -n 's/^Core: //p'); \
+	  echo "== OPENBLAS_CORETYPE=$$c: OpenBLAS runs its $${core:-(unknown)} kernels"; \
+	  [ "$$core" = "$$c" ] || echo "note: not the $$c kernels (this CPU or this OpenBLAS build lacks them)"; \
+	  for t in unit $(BLAS_SUITES); do \
+	    if [ $$t = unit ]; then set -- $(BUILD)/unit_tests; else set -- sh $$t; fi; \
+	    OPENBLAS_CORETYPE=$$c LC_ALL=C OPENBLAS_NUM_THREADS=1 CAPPLAN=$(BUILD)/capplan \
+	      UNIT=$(BUILD)/unit_tests "$$@" >$(BUILD)/coretype.log 2>&1 || { status=1; cat $(BUILD)/coretype.log; continue; }; \
+	    grep -E '^[a-z0-9_-]+: [0-9]+ passed, [0-9]+ failed' $(BUILD)/coretype.log; \
+	  done; \
+	done; \
+	if [ $$status = 0 ]; then echo "test-coretypes: passed under $(CORETYPES)"; \
+	else echo "test-coretypes: FAILED (above)"; fi; \
+	exit $$status
 
 lint:
 	cppcheck --quiet --enable=warning,performance,portability --error-exitcode=1 \

@@ -7,6 +7,8 @@
 # Ends with "lib: P passed, F failed".
 SUITE=lib
 . "$(dirname "$0")/lib.sh"
+# the switch is set explicitly below, where it is tested
+CP_GOLDEN_UPDATE=0
 
 # outcome CMD...: "pass" when CMD counted one pass, "fail" when it counted
 # one failure, otherwise the counts; CMD's output in $tmp/outcome.log
