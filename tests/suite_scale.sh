@@ -19,6 +19,21 @@ SUITE=scale
 # to be the plan's own.
 le() { num_le "$1" "$2" 1e-6 1e-6; }
 
+# method_plan NAME OUT FILE PLAN-OPTION...: plans FILE into OUT, which must
+# succeed and verify; sets $t (total) and $b (bound); non-zero when plan fails.
+method_plan() {
+    mp_name=$1 mp_out=$2 mp_file=$3
+    shift 3
+    run_plan "$mp_out" "$@" "$mp_file"
+    if [ "$rc" != 0 ]; then
+        bad "$mp_name" "exit $rc: $(oneline "$tmp/err" 2)"
+        return 1
+    fi
+    verify_ok "$mp_name" "$mp_out" "$mp_file"
+    t=$(plan_total "$mp_out")
+    b=$(plan_field "$mp_out" bound)
+}
+
 # --- 1. hand optima -------------------------------------------------------
 for f in tests/plan/*.yaml; do
     n=${f##*/}
@@ -27,15 +42,8 @@ for f in tests/plan/*.yaml; do
     want_rc=$(sed -n 's/^# expect-exit: *//p' "$f" | head -n 1)
     [ -n "$want" ] && [ "${want_rc:-0}" = 0 ] || continue
     for m in lagrange pop milp; do
-        run_plan "$tmp/p.yaml" --method "$m" --time-limit 20 --node-limit 100 "$f"
-        if [ "$rc" != 0 ]; then
-            bad "$n/$m" "exit $rc: $(oneline "$tmp/err" 2)"
-            continue
-        fi
-        verify_ok "$n/$m" "$tmp/p.yaml" "$f"
-        t=$(plan_total "$tmp/p.yaml")
+        method_plan "$n/$m" "$tmp/p.yaml" "$f" --method "$m" --time-limit 20 --node-limit 100 || continue
         le "$want" "$t" && ok || bad "$n/$m" "total $t below the hand optimum $want"
-        b=$(plan_field "$tmp/p.yaml" bound)
         if [ "$b" = null ] || [ -z "$b" ]; then
             bad "$n/$m" "no lower bound reported"
         else
@@ -59,14 +67,7 @@ elif build_gen geninst; then
         run_plan "$tmp/h.yaml" --method heuristic "$g"
         ht=$(plan_total "$tmp/h.yaml")
         for m in lagrange pop auto; do
-            run_plan "$tmp/a.yaml" --method "$m" --node-limit 20 --time-limit 60 "$g"
-            if [ "$rc" != 0 ]; then
-                bad "$name/$m" "exit $rc: $(oneline "$tmp/err" 2)"
-                continue
-            fi
-            verify_ok "$name/$m" "$tmp/a.yaml" "$g"
-            t=$(plan_total "$tmp/a.yaml")
-            b=$(plan_field "$tmp/a.yaml" bound)
+            method_plan "$name/$m" "$tmp/a.yaml" "$g" --method "$m" --node-limit 20 --time-limit 60 || continue
             le "$b" "$t" && ok || bad "$name/$m" "bound $b above the total $t"
             le "$t" "$ht" && ok || bad "$name/$m" "total $t worse than the greedy heuristic's $ht"
             for v in "" "--threads 1" "--threads 2"; do
