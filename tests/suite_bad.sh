@@ -19,6 +19,7 @@
 # request, then read the diff.
 # Ends with "bad: P passed, F failed"; exits non-zero on any failure.
 SUITE=bad
+# shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
 limit=${CP_TEST_TIMEOUT:-30}
 

@@ -4,6 +4,7 @@
 # the command's status; bench/run.sh produces its table end to end on a tiny
 # run.  No timing is asserted here (speed belongs to `make bench`).
 SUITE=bench
+# shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
 
 FLAGS="-std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -Wall -Wextra -pedantic -Wshadow -Werror -O1"

@@ -16,6 +16,7 @@
 # binary has `whatif`: the same table for -j 1, -j 2 and a repeated run.
 # Ends with "determinism: P passed, F failed"; exits non-zero on failure.
 SUITE=determinism
+# shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
 seeds=${CP_DET_SEEDS:-6}
 build_gen geninst || test_done

@@ -10,6 +10,7 @@
 # that differ. `make test-coretypes` runs this suite under several
 # OpenBLAS kernels.
 SUITE=suite_fit
+# shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
 [ "${UPDATE:-0}" = 1 ] && CP_GOLDEN_UPDATE=1
 DATA=${CP_DATA:-/work/shared/data}

@@ -20,6 +20,7 @@
 #                 (0, 2 or 3) when the command exists.
 # Ends with "fuzzregress: P passed, F failed".
 SUITE=fuzzregress
+# shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
 R=tests/fuzz-regress
 

@@ -22,6 +22,7 @@
 #                             (EPIPE) and at its default (killed)
 # Ends with "io: P passed, F failed"; exits non-zero on any failure.
 SUITE=io
+# shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
 
 # --- inputs -------------------------------------------------------------

@@ -6,6 +6,7 @@
 # its outcome ("pass", "fail", or the counts) is compared here.
 # Ends with "lib: P passed, F failed".
 SUITE=lib
+# shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
 # the switch is set explicitly below, where it is tested
 CP_GOLDEN_UPDATE=0

@@ -15,6 +15,7 @@
 # CP_VALGRIND=1 (`make valgrind`) skips the 100,001-job case.
 # Ends with "limits: P passed, F failed".
 SUITE=limits
+# shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
 
 # The memory bound, when this shell can set it for the binary.

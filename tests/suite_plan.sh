@@ -26,6 +26,7 @@
 #
 # Ends with "plan: P passed, F failed"; exits non-zero on any failure.
 SUITE=plan
+# shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
 seeds=${CP_SEEDS:-20}
 

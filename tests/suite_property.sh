@@ -18,6 +18,7 @@
 # accepts the plan with the same total.
 # Ends with "property: P passed, F failed"; exits non-zero on failure.
 SUITE=property
+# shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
 seeds=${CP_PROP_SEEDS:-300}
 

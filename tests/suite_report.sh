@@ -17,6 +17,7 @@
 #    When Chromium cannot be had, the browser test is reported SKIPPED
 #    with the reason: neither a pass nor a failure.
 SUITE=report
+# shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
 names_from=
 

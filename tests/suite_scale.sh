@@ -13,6 +13,7 @@
 #    than the greedy heuristic alone.
 # Ends with "scale: P passed, F failed".
 SUITE=scale
+# shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
 
 # A <= B within 1e-6 * max(1, |B|); verify_ok also requires verify's total

@@ -19,6 +19,7 @@
 #   - leave nothing else in the output folder (no FILE.tmp.XXXXXX).
 # Ends with "signal: P passed, F failed"; exits non-zero on any failure.
 SUITE=signal
+# shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
 seed=${CP_SIGNAL_SEED:-1}
 runs=${CP_SIGNAL_RUNS:-40}

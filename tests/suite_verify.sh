@@ -8,6 +8,7 @@
 # The summary line starts with "verify-suite:" so that it can never be
 # mistaken for a "verify: OK" line of the command itself.
 SUITE=verify-suite
+# shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
 
 for plan in tests/verify/*.plan.yaml tests/verify/*.plan.json; do

@@ -14,6 +14,7 @@
 # goldens that differ (review the diff). The tables hold sums, compared
 # within 1e-9 relative (test_cmp_num); error goldens byte for byte.
 SUITE=whatif
+# shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
 IN=tests/whatif/input.yaml
 KINDS=tests/whatif/kinds.yaml
