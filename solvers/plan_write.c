@@ -8,10 +8,10 @@
 
 #include "cp_alloc.h"
 #include "cp_cost.h"
+#include "cp_csv.h"
 #include "cp_out.h"
 
 #include <math.h>
-#include <string.h>
 
 static void solver_block(cp_out *o, const cp_plan *p, const cp_plan_write_opts *w, double total)
 {
@@ -200,21 +200,6 @@ static int write_tree(const cp_plan *p, const cp_plan_write_opts *w, cp_buf *buf
     return cp_out_finish(o) ? CP_OK : cp_err_nomem(err);
 }
 
-static void csv_field(cp_buf *b, const char *s)
-{
-    if (!strpbrk(s, ",\"\n\r")) {
-        cp_buf_puts(b, s);
-        return;
-    }
-    cp_buf_putc(b, '"');
-    for (; *s; s++) {
-        if (*s == '"')
-            cp_buf_putc(b, '"');
-        cp_buf_putc(b, *s);
-    }
-    cp_buf_putc(b, '"');
-}
-
 static int write_csv(const cp_plan *p, cp_buf *b, cp_err *err)
 {
     const cp_input *in = p->in;
@@ -229,20 +214,20 @@ static int write_csv(const cp_plan *p, cp_buf *b, cp_err *err)
         return rc;
     cp_buf_puts(b, "name,status,resource,market,accelerator,count,cpus,memory_gb,start_slot,slots,start_hour,end_hour,energy_kwh,nodes,reason\n");
     for (int j = 0; j < p->n_jobs; j++) {
-        csv_field(b, in->jobs[j].name);
+        cp_csv_put_field(b, in->jobs[j].name);
         if (p->mode[j] < 0) {
             cp_buf_puts(b, ",dropped,,,,,,,,,,,,,");
-            csv_field(b, p->reason[j] ? p->reason[j] : "dropped");
+            cp_csv_put_field(b, p->reason[j] ? p->reason[j] : "dropped");
             cp_buf_putc(b, '\n');
             continue;
         }
         const cp_mode *m = &ms->modes[p->mode[j]];
         const cp_resource *r = &ms->res[m->res];
         cp_buf_puts(b, ",scheduled,");
-        csv_field(b, r->name);
+        cp_csv_put_field(b, r->name);
         cp_buf_printf(b, ",%s,", r->kind == CP_RES_POOL ? "pool" : r->kind == CP_RES_SPOT ? "spot" : "on_demand");
         if (m->acc >= 0)
-            csv_field(b, in->accels[m->acc].name);
+            cp_csv_put_field(b, in->accels[m->acc].name);
         cp_buf_printf(b, ",%d,", m->count);
         cp_buf_num(b, m->demand[CP_DIM_CPU]);
         cp_buf_putc(b, ',');
@@ -263,7 +248,7 @@ static int write_csv(const cp_plan *p, cp_buf *b, cp_err *err)
             cp_plan_figures_release(&f);
             return cp_err_nomem(err);
         }
-        csv_field(b, tmp.s);
+        cp_csv_put_field(b, tmp.s);
         cp_buf_release(&tmp);
         cp_buf_puts(b, ",\n");
     }

@@ -247,6 +247,23 @@ cp_pos cp_csv_pos(const cp_csv *csv, const cp_csv_row *row)
     return p;
 }
 
+void cp_csv_put_field(cp_buf *b, const char *s)
+{
+    if (!s)
+        return;
+    if (!strpbrk(s, ",\"\n\r")) {
+        cp_buf_puts(b, s);
+        return;
+    }
+    cp_buf_putc(b, '"');
+    for (; *s; s++) {
+        if (*s == '"')
+            cp_buf_putc(b, '"');
+        cp_buf_putc(b, *s);
+    }
+    cp_buf_putc(b, '"');
+}
+
 int cp_csv_number(const char *s, double *out)
 {
     while (isspace((unsigned char)*s))

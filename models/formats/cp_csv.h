@@ -10,6 +10,7 @@
 #ifndef CP_CSV_H
 #define CP_CSV_H
 
+#include "cp_buf.h"
 #include "cp_err.h"
 
 #include <stddef.h>
@@ -45,6 +46,11 @@ int cp_csv_col(const cp_csv *csv, const char *name);
 const char *cp_csv_get(const cp_csv_row *row, int col);
 /* Position of a row for errors. */
 cp_pos cp_csv_pos(const cp_csv *csv, const cp_csv_row *row);
+
+/* Appends `s` as one field of a comma-separated row (RFC 4180): as it is,
+ * or, when it holds a comma, a double quote, CR or LF, between double
+ * quotes with each double quote doubled. NULL appends an empty field. */
+void cp_csv_put_field(cp_buf *b, const char *s);
 
 /* Parses a whole field as a finite number (surrounding blanks allowed,
  * C locale, no hex, no inf/nan). Returns 1 on success. */

@@ -10,10 +10,10 @@
  */
 #include "whatif_internal.h"
 
+#include "cp_csv.h"
 #include "cp_out.h"
 
 #include <math.h>
-#include <string.h>
 
 static void md_cell(cp_buf *b, const char *s)
 {
@@ -81,23 +81,6 @@ static void write_md(const cp_whatif_table *t, cp_buf *b)
             cp_buf_printf(b, "- %s: %s\n", t->rows[i].name, t->rows[i].error);
 }
 
-static void csv_field(cp_buf *b, const char *s)
-{
-    if (!s)
-        return;
-    if (!strpbrk(s, ",\"\n\r")) {
-        cp_buf_puts(b, s);
-        return;
-    }
-    cp_buf_putc(b, '"');
-    for (; *s; s++) {
-        if (*s == '"')
-            cp_buf_putc(b, '"');
-        cp_buf_putc(b, *s);
-    }
-    cp_buf_putc(b, '"');
-}
-
 static void csv_num(cp_buf *b, double v)
 {
     cp_buf_putc(b, ',');
@@ -117,9 +100,9 @@ static void write_csv(const cp_whatif_table *t, cp_buf *b)
     cp_buf_puts(b, ",spot_share,delta,delta_pct,sweep,sweep_value,error\n");
     for (int i = 0; i < t->n_rows; i++) {
         const cp_whatif_row *r = &t->rows[i];
-        csv_field(b, r->name);
+        cp_csv_put_field(b, r->name);
         cp_buf_putc(b, ',');
-        csv_field(b, r->status);
+        cp_csv_put_field(b, r->status);
         csv_num(b, r->total);
         csv_num(b, r->cloud);
         csv_num(b, r->energy);
@@ -136,10 +119,10 @@ static void write_csv(const cp_whatif_table *t, cp_buf *b)
         csv_num(b, r->delta);
         csv_num(b, r->delta_pct);
         cp_buf_putc(b, ',');
-        csv_field(b, r->sweep);
+        cp_csv_put_field(b, r->sweep);
         csv_num(b, r->sweep ? r->sweep_value : NAN);
         cp_buf_putc(b, ',');
-        csv_field(b, r->error);
+        cp_csv_put_field(b, r->error);
         cp_buf_putc(b, '\n');
     }
 }
