@@ -17,8 +17,18 @@ struct cp_node;
  * same string (not a number, bool, null, and no special characters),
  * double-quoted with escapes otherwise. Safe in block and flow context. */
 void cp_yaml_put_str(cp_buf *b, const char *s);
-/* True when `s` can be written plain (see above). */
+/* True when `s` can be written plain (see above): cp_yaml_plain_is_string
+ * and no character that plain syntax forbids. */
 bool cp_yaml_plain_ok(const char *s);
+/* The one rule for what a plain scalar means: true when the plain text
+ * `s` reads back as the string `s`, i.e. it is not empty and is neither
+ * null, a boolean nor a number by the core schema (the reader's own
+ * cp_scalar_* functions), nor a YAML 1.1 boolean (yes, on, ...), nor
+ * anything that starts like a number, so that other readers agree. Says
+ * nothing about syntax: the caller (or libyaml's emitter, cp_out) still
+ * quotes text that plain style cannot carry, such as ": " or a leading
+ * '-'. */
+bool cp_yaml_plain_is_string(const char *s);
 /* Writes `node` as the value of a block mapping key whose line is already
  * written up to "key:" (a scalar goes on the same line, collections on the
  * following lines indented by `indent` spaces). Ends with a newline. */

@@ -3,6 +3,7 @@
 
 #include "cp_alloc.h"
 #include "cp_yaml.h"
+#include "cp_yaml_put.h"
 
 #include <math.h>
 #include <string.h>
@@ -190,18 +191,6 @@ static void yaml_scalar(cp_out *o, const char *s, yaml_scalar_style_t style)
     emit(o, &ev, yaml_scalar_event_initialize(&ev, NULL, NULL, (yaml_char_t *)s, (int)strlen(s), 1, 1, style));
 }
 
-/* Would a plain YAML scalar with this text read back as a string? */
-static bool plain_is_string(const char *s)
-{
-    cp_node n;
-    memset(&n, 0, sizeof n);
-    n.kind = CP_NODE_SCALAR;
-    n.str = (char *)s;
-    double d;
-    bool b;
-    return *s && !cp_scalar_number(&n, &d) && !cp_scalar_bool(&n, &b) && !cp_scalar_is_null(&n);
-}
-
 void cp_out_key(cp_out *o, const char *key)
 {
     if (o->syntax == CP_OUT_YAML) {
@@ -217,7 +206,9 @@ void cp_out_key(cp_out *o, const char *key)
 void cp_out_str(cp_out *o, const char *s)
 {
     if (o->syntax == CP_OUT_YAML) {
-        yaml_scalar(o, s, plain_is_string(s) ? YAML_ANY_SCALAR_STYLE : YAML_DOUBLE_QUOTED_SCALAR_STYLE);
+        /* libyaml quotes what plain syntax cannot carry; the meaning is ours */
+        yaml_scalar(o, s, cp_yaml_plain_is_string(s) ? YAML_ANY_SCALAR_STYLE
+                                                     : YAML_DOUBLE_QUOTED_SCALAR_STYLE);
         return;
     }
     json_pre(o);

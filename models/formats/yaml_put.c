@@ -22,16 +22,30 @@ static bool looks_like_number(const char *s)
     return isdigit((unsigned char)*p) || strcasecmp(p, "inf") == 0 || strcasecmp(p, "nan") == 0;
 }
 
+bool cp_yaml_plain_is_string(const char *s)
+{
+    /* YAML 1.1's booleans: strings to us, not to older readers. */
+    static const char *const yaml11[] = {"yes", "no", "on", "off", "y", "n",
+                                         "Yes", "No", "On", "Off", NULL};
+    cp_node n;
+    memset(&n, 0, sizeof n);
+    n.kind = CP_NODE_SCALAR;
+    n.str = (char *)s;
+    double d;
+    bool b;
+    if (!*s || cp_scalar_is_null(&n) || cp_scalar_bool(&n, &b) || cp_scalar_number(&n, &d) ||
+        looks_like_number(s))
+        return false;
+    for (int i = 0; yaml11[i]; i++)
+        if (strcmp(s, yaml11[i]) == 0)
+            return false;
+    return true;
+}
+
 bool cp_yaml_plain_ok(const char *s)
 {
-    static const char *const reserved[] = {"null", "Null", "NULL", "~", "true", "True", "TRUE",
-                                           "false", "False", "FALSE", "yes", "no", "on", "off",
-                                           "y", "n", "Yes", "No", "On", "Off", NULL};
-    if (!*s || looks_like_number(s))
+    if (!cp_yaml_plain_is_string(s))
         return false;
-    for (int i = 0; reserved[i]; i++)
-        if (strcmp(s, reserved[i]) == 0)
-            return false;
     /* Indicators that may not start a plain scalar. */
     if (strchr("-?:,[]{}#&*!|>'\"%@`", s[0]))
         return false;

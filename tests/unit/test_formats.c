@@ -1,7 +1,9 @@
-/* The writers' shared rules in models/formats: the CSV field quoter. */
+/* The writers' shared rules in models/formats: the CSV field quoter and
+ * the "may this scalar go plain" rule of both YAML writers. */
 #include "test.h"
 
 #include "cp_csv.h"
+#include "cp_yaml_put.h"
 
 static void check_field(const char *in, const char *want)
 {
@@ -34,4 +36,23 @@ TEST(csv_put_field)
         CHECK_STR(c->rows[0].f[0], "x, \"y\"\nz");
     cp_csv_free(c);
     cp_buf_release(&b);
+}
+
+TEST(yaml_plain_is_string)
+{
+    CHECK(cp_yaml_plain_is_string("A100"));
+    CHECK(cp_yaml_plain_is_string("a: b")); /* syntax is not its business */
+    CHECK(!cp_yaml_plain_is_string(""));
+    CHECK(!cp_yaml_plain_is_string("~"));
+    CHECK(!cp_yaml_plain_is_string("null"));
+    CHECK(!cp_yaml_plain_is_string("True"));
+    CHECK(!cp_yaml_plain_is_string("0x1F"));
+    CHECK(!cp_yaml_plain_is_string("-.inf"));
+    CHECK(!cp_yaml_plain_is_string(".NaN"));
+    CHECK(!cp_yaml_plain_is_string("1e-3"));
+    CHECK(!cp_yaml_plain_is_string("off"));   /* YAML 1.1 boolean */
+    CHECK(!cp_yaml_plain_is_string("8xV100")); /* starts like a number */
+    /* cp_yaml_plain_ok is this rule plus syntax */
+    CHECK(!cp_yaml_plain_ok("a: b"));
+    CHECK(cp_yaml_plain_ok("A100"));
 }
