@@ -113,12 +113,12 @@ static int write_tree(const cp_plan *p, const cp_plan_write_opts *w, cp_buf *buf
         cp_out_key(o, "reason");
         cp_out_str(o, w->infeasible_reason ? w->infeasible_reason : "no feasible plan exists");
         cp_out_end(o);
-        return cp_out_finish(o) ? CP_OK : cp_err_nomem(err);
+        return cp_out_finish(o, err);
     }
     cp_plan_figures f;
     int rc = cp_plan_eval(p, &f, err);
     if (rc) {
-        cp_out_finish(o);
+        cp_out_finish(o, NULL);
         return rc;
     }
     solver_block(o, p, w, f.total);
@@ -197,7 +197,7 @@ static int write_tree(const cp_plan *p, const cp_plan_write_opts *w, cp_buf *buf
     cp_out_end(o);
     cp_out_end(o);
     cp_plan_figures_release(&f);
-    return cp_out_finish(o) ? CP_OK : cp_err_nomem(err);
+    return cp_out_finish(o, err);
 }
 
 static int write_csv(const cp_plan *p, cp_buf *b, cp_err *err)

@@ -1,4 +1,9 @@
-/* YAML and JSON tree writer; see cp_out.h. */
+/*
+ * YAML and JSON tree writer; see cp_out.h. This is the project's one
+ * libyaml emitter glue: the setup into a cp_buf, the output handler and
+ * the failure tracking live here, and cp_yaml_emit (cp_node trees) writes
+ * through this interface too.
+ */
 #include "cp_out.h"
 
 #include "cp_alloc.h"
@@ -9,12 +14,16 @@
 #include <string.h>
 #include <yaml.h>
 
-#define MAX_DEPTH 64
+/* Open collections; trees read by cp_yaml (CP_YAML_MAX_DEPTH) and edited
+ * by what-if scenarios (a value of that depth under a path of that depth)
+ * fit with room to spare. */
+#define MAX_DEPTH (4 * CP_YAML_MAX_DEPTH)
 
 struct cp_out {
     cp_out_syntax syntax;
     cp_buf *buf;
     bool failed;
+    bool nomem; /* a failure was out of memory */
     /* YAML */
     yaml_emitter_t em;
     /* JSON */
@@ -37,8 +46,10 @@ static void emit(cp_out *o, yaml_event_t *ev, int ok)
         o->failed = true;
         return;
     }
-    if (!yaml_emitter_emit(&o->em, ev))
+    if (!yaml_emitter_emit(&o->em, ev)) {
         o->failed = true;
+        o->nomem |= o->em.error == YAML_MEMORY_ERROR;
+    }
 }
 
 cp_out *cp_out_new(cp_out_syntax syntax, cp_buf *buf)
@@ -63,24 +74,31 @@ cp_out *cp_out_new(cp_out_syntax syntax, cp_buf *buf)
     return o;
 }
 
-bool cp_out_finish(cp_out *o)
+int cp_out_finish(cp_out *o, cp_err *err)
 {
     if (!o)
-        return false;
-    bool ok;
+        return cp_err_nomem(err);
     if (o->syntax == CP_OUT_YAML) {
         yaml_event_t ev;
         emit(o, &ev, yaml_document_end_event_initialize(&ev, 1));
         emit(o, &ev, yaml_stream_end_event_initialize(&ev));
-        if (!yaml_emitter_flush(&o->em))
+        if (!o->failed && !yaml_emitter_flush(&o->em)) {
             o->failed = true;
+            o->nomem |= o->em.error == YAML_MEMORY_ERROR;
+        }
         yaml_emitter_delete(&o->em);
     } else {
         cp_buf_putc(o->buf, '\n');
     }
-    ok = !o->failed && cp_buf_ok(o->buf);
+    bool nomem = o->nomem || !cp_buf_ok(o->buf), failed = o->failed;
+    cp_out_syntax syntax = o->syntax;
     cp_free(o);
-    return ok;
+    if (nomem)
+        return cp_err_nomem(err);
+    if (failed)
+        return cp_err_set(err, CP_ERR_INTERNAL, cp_pos_none(), "cannot write %s",
+                          syntax == CP_OUT_YAML ? "YAML" : "JSON");
+    return CP_OK;
 }
 
 /* JSON: separators and indentation before a value or key. */
@@ -185,10 +203,19 @@ void cp_out_end(cp_out *o)
     cp_buf_putc(o->buf, o->is_map[o->depth] ? '}' : ']');
 }
 
-static void yaml_scalar(cp_out *o, const char *s, yaml_scalar_style_t style)
+/* plain_implicit, quoted_implicit: libyaml's flags saying that no tag is
+ * needed when the scalar comes out plain, or quoted. */
+static void yaml_scalar_as(cp_out *o, const char *s, yaml_scalar_style_t style, int plain_implicit,
+                           int quoted_implicit)
 {
     yaml_event_t ev;
-    emit(o, &ev, yaml_scalar_event_initialize(&ev, NULL, NULL, (yaml_char_t *)s, (int)strlen(s), 1, 1, style));
+    emit(o, &ev, yaml_scalar_event_initialize(&ev, NULL, NULL, (yaml_char_t *)s, (int)strlen(s),
+                                              plain_implicit, quoted_implicit, style));
+}
+
+static void yaml_scalar(cp_out *o, const char *s, yaml_scalar_style_t style)
+{
+    yaml_scalar_as(o, s, style, 1, 1);
 }
 
 void cp_out_key(cp_out *o, const char *key)
@@ -219,6 +246,19 @@ void cp_out_word(cp_out *o, const char *s)
 {
     if (o->syntax == CP_OUT_YAML) {
         yaml_scalar(o, s, YAML_PLAIN_SCALAR_STYLE);
+        return;
+    }
+    json_pre(o);
+    json_string(o->buf, s);
+}
+
+void cp_out_scalar(cp_out *o, const char *s, bool quoted)
+{
+    if (o->syntax == CP_OUT_YAML) {
+        if (quoted)
+            yaml_scalar_as(o, s, YAML_DOUBLE_QUOTED_SCALAR_STYLE, 0, 1);
+        else
+            yaml_scalar_as(o, s, YAML_PLAIN_SCALAR_STYLE, 1, 0);
         return;
     }
     json_pre(o);

@@ -133,11 +133,11 @@ static void json_num(cp_out *o, const char *key, double v)
     cp_out_num(o, v); /* NAN is null */
 }
 
-static bool write_json(const cp_whatif_table *t, cp_buf *b)
+static int write_json(const cp_whatif_table *t, cp_buf *b, cp_err *err)
 {
     cp_out *o = cp_out_new(CP_OUT_JSON, b);
     if (!o)
-        return false;
+        return cp_err_nomem(err);
     cp_out_map(o);
     cp_out_key(o, "capplan_whatif");
     cp_out_int(o, 1);
@@ -189,17 +189,16 @@ static bool write_json(const cp_whatif_table *t, cp_buf *b)
     }
     cp_out_end(o);
     cp_out_end(o);
-    return cp_out_finish(o);
+    return cp_out_finish(o, err);
 }
 
 int cp_whatif_table_write(const cp_whatif_table *t, cp_whatif_format f, cp_buf *out, cp_err *err)
 {
-    bool ok = true;
+    if (f == CP_WHATIF_JSON)
+        return write_json(t, out, err);
     if (f == CP_WHATIF_MD)
         write_md(t, out);
-    else if (f == CP_WHATIF_CSV)
-        write_csv(t, out);
     else
-        ok = write_json(t, out);
-    return ok && cp_buf_ok(out) ? CP_OK : cp_err_nomem(err);
+        write_csv(t, out);
+    return cp_buf_ok(out) ? CP_OK : cp_err_nomem(err);
 }

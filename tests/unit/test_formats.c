@@ -1,8 +1,11 @@
-/* The writers' shared rules in models/formats: the CSV field quoter and
- * the "may this scalar go plain" rule of both YAML writers. */
+/* The writers' shared rules in models/formats: the CSV field quoter, the
+ * "may this scalar go plain" rule of both YAML writers, and cp_out's
+ * errors (which cp_yaml_emit reports too). */
 #include "test.h"
 
 #include "cp_csv.h"
+#include "cp_out.h"
+#include "cp_yaml.h"
 #include "cp_yaml_put.h"
 
 static void check_field(const char *in, const char *want)
@@ -55,4 +58,68 @@ TEST(yaml_plain_is_string)
     /* cp_yaml_plain_ok is this rule plus syntax */
     CHECK(!cp_yaml_plain_ok("a: b"));
     CHECK(cp_yaml_plain_ok("A100"));
+}
+
+/* Both YAML writers decide plain vs quoted by the same rule. */
+TEST(yaml_writers_agree_on_quoting)
+{
+    static const char *const words[] = {"A100", "yes", "8xV100", "1.5", "null", "x y", NULL};
+    for (int i = 0; words[i]; i++) {
+        cp_buf a, b;
+        cp_buf_init(&a);
+        cp_buf_init(&b);
+        cp_out *o = cp_out_new(CP_OUT_YAML, &a);
+        cp_out_seq(o, false);
+        cp_out_str(o, words[i]);
+        cp_out_end(o);
+        CHECK_INT(cp_out_finish(o, NULL), CP_OK);
+        cp_yaml_put_str(&b, words[i]);
+        bool out_quoted = strchr(a.s, '"') || strchr(a.s, '\'');
+        bool put_quoted = b.s[0] == '"';
+        if (out_quoted != put_quoted)
+            fprintf(stderr, "'%s': cp_out wrote %s, cp_yaml_put_str %s\n", words[i], a.s, b.s);
+        CHECK(out_quoted == put_quoted);
+        cp_buf_release(&a);
+        cp_buf_release(&b);
+    }
+}
+
+TEST(out_finish_errors)
+{
+    cp_err e;
+    cp_err_init(&e);
+    CHECK_INT(cp_out_finish(NULL, &e), CP_ERR_NOMEM);
+    CHECK_STR(e.msg, "out of memory");
+    /* nesting past the writer's stack fails cleanly, in both syntaxes */
+    for (int syn = 0; syn < 2; syn++) {
+        cp_buf b;
+        cp_buf_init(&b);
+        cp_out *o = cp_out_new(syn ? CP_OUT_JSON : CP_OUT_YAML, &b);
+        for (int i = 0; i < 10 * CP_YAML_MAX_DEPTH; i++)
+            cp_out_seq(o, false);
+        CHECK_INT(cp_out_finish(o, &e), CP_ERR_INTERNAL);
+        CHECK_STR(e.msg, syn ? "cannot write JSON" : "cannot write YAML");
+        cp_buf_release(&b);
+    }
+}
+
+/* cp_yaml_emit (through cp_out_scalar): quoted scalars double-quoted,
+ * plain ones plain, keys included; the text reads back to the tree. */
+TEST(yaml_emit_styles)
+{
+    const char *src = "\"yes\": [1, \"2\", .inf, a b]\nk: {\"x: y\": ''}\n";
+    cp_diags d;
+    cp_diags_init(&d);
+    cp_node *t = NULL;
+    CHECK_INT(cp_yaml_load_string("t.yaml", src, strlen(src), &t, &d), CP_OK);
+    if (!t)
+        return;
+    cp_buf b;
+    cp_buf_init(&b);
+    cp_err e;
+    cp_err_init(&e);
+    CHECK_INT(cp_yaml_emit(t, &b, &e), CP_OK);
+    CHECK_STR(b.s, "\"yes\": [1, \"2\", .inf, a b]\nk:\n  \"x: y\": \"\"\n");
+    cp_buf_release(&b);
+    cp_node_free(t);
 }
