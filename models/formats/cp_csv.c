@@ -7,12 +7,12 @@
 #include "cp_csv.h"
 
 #include "cp_alloc.h"
+#include "cp_file.h"
 
 #include <csv.h>
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -187,31 +187,11 @@ out:
 
 int cp_csv_read(const char *path, char delim, cp_csv **out, cp_err *err)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return cp_err_set(err, CP_ERR_IO, cp_pos_none(), "cannot open '%s': %s", path,
-                          strerror(errno));
-    int rc = CP_OK;
     char *text = NULL;
-    size_t len = 0, cap = 0;
-    for (;;) {
-        if (CP_GROW(text, cap, len + 65536) != 0) {
-            rc = cp_err_nomem(err);
-            goto out;
-        }
-        size_t got = fread(text + len, 1, cap - len, f);
-        len += got;
-        if (got == 0)
-            break;
-    }
-    if (ferror(f)) {
-        rc = cp_err_set(err, CP_ERR_IO, cp_pos_none(), "cannot read '%s': %s", path,
-                        strerror(errno));
-        goto out;
-    }
-    rc = cp_csv_read_string(path, text, len, delim, out, err);
-out:
-    fclose(f);
+    size_t len = 0;
+    int rc = cp_file_read(path, "CSV", &text, &len, err);
+    if (rc == CP_OK)
+        rc = cp_csv_read_string(path, text, len, delim, out, err);
     cp_free(text);
     return rc;
 }

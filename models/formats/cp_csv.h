@@ -31,9 +31,10 @@ typedef struct cp_csv {
 /* Reads `path` with field separator `delim` (',' or '\t'); delim 0 picks
  * '\t' when the header line has a tab and no comma, else ','. A leading
  * '#' on the header line is dropped (Ernest's files have one), and header
- * names are trimmed. Blank lines are skipped. Returns CP_OK, CP_ERR_IO,
- * CP_ERR_INPUT (malformed, e.g. an unterminated quote, with the line) or
- * CP_ERR_NOMEM. */
+ * names are trimmed. Blank lines are skipped. Returns CP_OK, CP_ERR_INPUT
+ * (the file cannot be read, or is larger than CP_FILE_MAX_BYTES: see
+ * cp_file_read; or it is malformed, e.g. an unterminated quote, with the
+ * line) or CP_ERR_NOMEM. */
 int cp_csv_read(const char *path, char delim, cp_csv **out, cp_err *err);
 /* The same from memory; `name` is used in positions. */
 int cp_csv_read_string(const char *name, const char *text, size_t len, char delim, cp_csv **out,

@@ -12,12 +12,11 @@
 #include "cp_yaml.h"
 
 #include "cp_alloc.h"
+#include "cp_file.h"
 
-#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <yaml.h>
 
 #define ALIAS_NODES_MIN 100000L
@@ -331,61 +330,15 @@ out:
 
 int cp_yaml_load_file(const char *path, cp_node **out, cp_diags *diags)
 {
-    cp_pos p = {path, 0, 0};
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return cp_diags_add(diags, CP_ERR_INPUT, p, "cannot open: %s", strerror(errno));
-    struct stat st;
-    bool have_st = fstat(fileno(f), &st) == 0;
-    if (have_st && S_ISDIR(st.st_mode)) {
-        fclose(f);
-        return cp_diags_add(diags, CP_ERR_INPUT, p, "is a directory, not a YAML file");
+    char *text = NULL;
+    size_t len = 0;
+    cp_err err;
+    if (cp_file_read(path, "YAML", &text, &len, &err) != CP_OK) {
+        cp_diags_add_err(diags, &err);
+        return err.code;
     }
-    /* A regular file over the limit is refused before reading a byte;
-     * pipes and devices are caught by the bounded read below. */
-    if (have_st && S_ISREG(st.st_mode) && st.st_size > CP_YAML_MAX_FILE_BYTES) {
-        fclose(f);
-        return cp_diags_add(diags, CP_ERR_INPUT, p, "file is larger than %ld MiB (%lld bytes)",
-                            CP_YAML_MAX_FILE_BYTES / (1024 * 1024), (long long)st.st_size);
-    }
-    size_t cap = 65536, len = 0;
-    char *text = cp_malloc(cap);
-    int rc = CP_OK;
-    if (!text) {
-        fclose(f);
-        return cp_diags_add(diags, CP_ERR_NOMEM, cp_pos_none(), "out of memory");
-    }
-    for (;;) {
-        if (len == cap) {
-            if ((long)cap >= CP_YAML_MAX_FILE_BYTES) {
-                int c = fgetc(f); /* exactly at the limit is fine */
-                if (c == EOF && !ferror(f))
-                    break;
-                rc = cp_diags_add(diags, CP_ERR_INPUT, p, "file is larger than %ld MiB",
-                                  CP_YAML_MAX_FILE_BYTES / (1024 * 1024));
-                goto out;
-            }
-            char *nt = cp_reallocarray(text, cap * 2, 1);
-            if (!nt) {
-                rc = cp_diags_add(diags, CP_ERR_NOMEM, cp_pos_none(), "out of memory");
-                goto out;
-            }
-            text = nt;
-            cap *= 2;
-        }
-        size_t got = fread(text + len, 1, cap - len, f);
-        len += got;
-        if (got == 0) {
-            if (ferror(f))
-                rc = cp_diags_add(diags, CP_ERR_INPUT, p, "cannot read: %s", strerror(errno));
-            break;
-        }
-    }
-    if (rc == CP_OK)
-        rc = cp_yaml_load_string(path, text, len, out, diags);
-out:
+    int rc = cp_yaml_load_string(path, text, len, out, diags);
     cp_free(text);
-    fclose(f);
     return rc;
 }
 

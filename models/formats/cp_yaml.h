@@ -29,8 +29,8 @@ struct cp_node {
     cp_node **kids; /* seq: n items; map: 2n, keys at 2i, values at 2i+1 */
 };
 
-/* Limits an input may reach; past them the loader refuses it cleanly. */
-#define CP_YAML_MAX_FILE_BYTES (64L * 1024 * 1024)
+/* Limits an input may reach; past them the loader refuses it cleanly
+ * (the file size: CP_FILE_MAX_BYTES, cp_file.h). */
 #define CP_YAML_MAX_DEPTH 64
 #define CP_YAML_MAX_NODES 2000000L
 

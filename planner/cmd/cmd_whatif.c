@@ -11,6 +11,7 @@
 #include "cp_atomic.h"
 #include "cp_cli.h"
 #include "cp_cmd.h"
+#include "cp_file.h"
 #include "cp_plan_opts.h"
 #include "cp_signals.h"
 #include "cp_whatif.h"
@@ -75,52 +76,6 @@ static void row_done(void *arg, const cp_whatif_row *r)
         fprintf(stderr, "capplan: whatif: %s: %s\n", r->name, r->status);
     else
         fprintf(stderr, "capplan: whatif: %s: %s, total $%.2f\n", r->name, r->status, r->total);
-}
-
-/* The scenario file into memory (cp_scenarios_parse takes a buffer). */
-static int read_file(const char *path, char **text, size_t *len, cp_diags *d)
-{
-    cp_pos p = {path, 0, 0};
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return cp_diags_add(d, CP_ERR_INPUT, p, "cannot open: %s", strerror(errno));
-    size_t cap = 65536, n = 0;
-    char *buf = cp_malloc(cap);
-    int rc = CP_OK;
-    while (buf) {
-        if (n == cap) {
-            if ((long)cap >= CP_YAML_MAX_FILE_BYTES) {
-                rc = cp_diags_add(d, CP_ERR_INPUT, p, "file is larger than %ld MiB",
-                                  CP_YAML_MAX_FILE_BYTES / (1024 * 1024));
-                break;
-            }
-            char *nb = cp_reallocarray(buf, cap * 2, 1);
-            if (!nb)
-                break;
-            buf = nb;
-            cap *= 2;
-        }
-        size_t got = fread(buf + n, 1, cap - n, f);
-        n += got;
-        if (got == 0) {
-            if (ferror(f))
-                rc = cp_diags_add(d, CP_ERR_INPUT, p, "cannot read: %s", strerror(errno));
-            fclose(f);
-            f = NULL;
-            if (rc == CP_OK) {
-                *text = buf;
-                *len = n;
-                return CP_OK;
-            }
-            break;
-        }
-    }
-    if (f)
-        fclose(f);
-    if (!buf || rc == CP_OK)
-        rc = cp_diags_add(d, CP_ERR_NOMEM, cp_pos_none(), "out of memory");
-    cp_free(buf);
-    return rc;
 }
 
 static int emit_inputs(const cp_whatif *w, const char *dir, cp_err *err)
@@ -285,7 +240,11 @@ int cp_cmd_whatif(int argc, char **argv)
     cp_diags_init(d);
     if ((status = load_inputs(argv + optind, n_in, &roots, d)))
         goto done;
-    if (read_file(scen_path, &text, &len, d) || cp_scenarios_parse(scen_path, text, len, &sc, d) ||
+    /* the scenario file into memory: cp_scenarios_parse takes a buffer */
+    int read_rc = cp_file_read(scen_path, "YAML", &text, &len, &err);
+    if (read_rc)
+        cp_diags_add_err(d, &err);
+    if (read_rc || cp_scenarios_parse(scen_path, text, len, &sc, d) ||
         cp_whatif_prepare(roots, n_in, sc, &w, d)) {
         cp_diags_print(d, stderr);
         status = d->worst == CP_ERR_NOMEM ? 1 : 2;
