@@ -230,39 +230,37 @@ void cp_out_key(cp_out *o, const char *key)
     o->after_key = true;
 }
 
-void cp_out_str(cp_out *o, const char *s)
+/* A string: in YAML a scalar of that style and those flags (see
+ * yaml_scalar_as), in JSON a quoted string. */
+static void string_(cp_out *o, const char *s, yaml_scalar_style_t style, int plain_implicit,
+                    int quoted_implicit)
 {
     if (o->syntax == CP_OUT_YAML) {
-        /* libyaml quotes what plain syntax cannot carry; the meaning is ours */
-        yaml_scalar(o, s, cp_yaml_plain_is_string(s) ? YAML_ANY_SCALAR_STYLE
-                                                     : YAML_DOUBLE_QUOTED_SCALAR_STYLE);
+        yaml_scalar_as(o, s, style, plain_implicit, quoted_implicit);
         return;
     }
     json_pre(o);
     json_string(o->buf, s);
+}
+
+void cp_out_str(cp_out *o, const char *s)
+{
+    /* libyaml quotes what plain syntax cannot carry; the meaning is ours */
+    bool plain = o->syntax != CP_OUT_YAML || cp_yaml_plain_is_string(s);
+    string_(o, s, plain ? YAML_ANY_SCALAR_STYLE : YAML_DOUBLE_QUOTED_SCALAR_STYLE, 1, 1);
 }
 
 void cp_out_word(cp_out *o, const char *s)
 {
-    if (o->syntax == CP_OUT_YAML) {
-        yaml_scalar(o, s, YAML_PLAIN_SCALAR_STYLE);
-        return;
-    }
-    json_pre(o);
-    json_string(o->buf, s);
+    string_(o, s, YAML_PLAIN_SCALAR_STYLE, 1, 1);
 }
 
 void cp_out_scalar(cp_out *o, const char *s, bool quoted)
 {
-    if (o->syntax == CP_OUT_YAML) {
-        if (quoted)
-            yaml_scalar_as(o, s, YAML_DOUBLE_QUOTED_SCALAR_STYLE, 0, 1);
-        else
-            yaml_scalar_as(o, s, YAML_PLAIN_SCALAR_STYLE, 1, 0);
-        return;
-    }
-    json_pre(o);
-    json_string(o->buf, s);
+    if (quoted)
+        string_(o, s, YAML_DOUBLE_QUOTED_SCALAR_STYLE, 0, 1);
+    else
+        string_(o, s, YAML_PLAIN_SCALAR_STYLE, 1, 0);
 }
 
 static void raw(cp_out *o, const char *text)
