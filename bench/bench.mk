@@ -3,7 +3,8 @@
 # bench-plan: issue 5's planning benchmark (bench/run.sh, docs/performance.md):
 #   seeded instances from bench/gen at 20..10,000 jobs, every method, CBC on
 #   the exported model.  BENCH_SIZES, BENCH_METHODS, BENCH_SCALE, ... as in
-#   bench/run.sh.  Installs coinor-cbc when missing (apt-get, root).
+#   bench/run.sh; BENCH_FAMILY=cloud runs gen's cloud-heavy family instead.
+#   Installs coinor-cbc when missing (apt-get, root).
 # bench-fit: Ernest fits with leave-one-out CV on all of C3O (bench/fit_bench.c);
 #   C3O_DIR points at the C3O TSVs; skipped when they are not there.
 C3O_DIR ?= /work/shared/data/c3o
@@ -13,7 +14,7 @@ $(BUILD)/fit_bench: bench/fit_bench.c $(BUILD)/libcapplan.a
 	$(call say,LINK,$@)$(CC) $(ALL_CFLAGS) $(INC_ALL) $(LDFLAGS) -o $@ $< $(BUILD)/libcapplan.a $(LIBS)
 
 # gen and meter are stand-alone programs: no library, no generated deps.
-$(BUILD)/bench/gen: bench/gen.c bench/data/gavel.h
+$(BUILD)/bench/gen: bench/gen.c bench/gen_cloud.c bench/data/gavel.h
 	@mkdir -p $(dir $@)
 	$(call say,CC,$@)$(CC) $(filter-out -MMD -MP,$(BASE_CFLAGS)) $(CFLAGS) $(LDFLAGS) -o $@ bench/gen.c -lm
 

@@ -1,9 +1,11 @@
 /*
  * bench/gen: seeded, realistic capplan instances for `make bench`.
  *
- *   build/bench/gen SEED JOBS [SLOTS] > instance.yaml
+ *   build/bench/gen [--family onprem|cloud] SEED JOBS [SLOTS] > instance.yaml
  *
- * Writes one SPEC-valid input file: two on-prem sites with real hourly
+ * Two families of instances.  `--family cloud` writes a "cloud-heavy
+ * night" (bench/gen_cloud.c, included below).  The default, `onprem`,
+ * writes one SPEC-valid input file: two on-prem sites with real hourly
  * energy prices and carbon intensity (CAISO and PJM, green-dcc), a facility
  * power cap on the east site, 8-GPU pools of Gavel's three measured
  * accelerator types (V100, P100, K80) and two CPU pools, 25 cloud offers
@@ -16,7 +18,8 @@
  * size (on-prem covers about 80 % of the accelerator work, the cloud the
  * rest, within quotas; at high load some drops are expected).
  *
- * The same SEED, JOBS and SLOTS give the same bytes: own splitmix64, numbers
+ * The same family, SEED, JOBS and SLOTS give the same bytes (the default
+ * family's output is what it was before families existed): own splitmix64, numbers
  * printed with fixed formats.  Every number's origin: bench/data/README.md.
  * Throughputs and trace work come from data/gavel.h (generated from the
  * Gavel files by data/extract.py); the rest of the data is in this file.
@@ -369,6 +372,18 @@ static void series(const char *key, const char **v)
     printf("]\n");
 }
 
+/* A Gavel job type as a name part: "ResNet-18 (batch size 32)" -> resnet-18-bs32 */
+static void print_slug(const char *name)
+{
+    for (const char *c = name; *c; c++)
+        if (*c >= 'A' && *c <= 'Z')
+            putchar(*c - 'A' + 'a');
+        else if ((*c >= 'a' && *c <= 'z') || (*c >= '0' && *c <= '9') || *c == '-')
+            putchar(*c);
+        else if (*c == '(')
+            fputs("-bs", stdout), c += strlen("(batch size");
+}
+
 static void print_job(const struct job *j, int idx)
 {
     if (j->dataflow) {
@@ -385,13 +400,7 @@ static void print_job(const struct job *j, int idx)
         const struct gv_type *g = &gv_types[j->type];
         int cpus, mem;
         printf("  - name: t%05d-", idx);
-        for (const char *c = g->name; *c; c++) /* "ResNet-18 (batch size 32)" -> resnet-18-bs32 */
-            if (*c >= 'A' && *c <= 'Z')
-                putchar(*c - 'A' + 'a');
-            else if ((*c >= 'a' && *c <= 'z') || (*c >= '0' && *c <= '9') || *c == '-')
-                putchar(*c);
-            else if (*c == '(')
-                fputs("-bs", stdout), c += strlen("(batch size");
+        print_slug(g->name);
         printf("\n    kind: training\n    # Philly trace line %d\n    work: %ld\n    throughput: {",
                gv_trace[j->trace].line, gv_trace[j->trace].steps);
         int first = 1;
@@ -436,34 +445,13 @@ static int maxi(int a, int b)
     return a > b ? a : b;
 }
 
-int main(int argc, char **argv)
-{
-    char *end;
-    if (argc < 3 || argc > 4) {
-        fprintf(stderr, "usage: gen SEED JOBS [SLOTS]\n");
-        return 2;
-    }
-    unsigned long long seed = strtoull(argv[1], &end, 10);
-    if (*end || !*argv[1]) {
-        fprintf(stderr, "gen: bad SEED '%s'\n", argv[1]);
-        return 2;
-    }
-    long n = strtol(argv[2], &end, 10);
-    if (*end || n < 1 || n > 100000) {
-        fprintf(stderr, "gen: JOBS must be 1..100000\n");
-        return 2;
-    }
-    long slots = 24;
-    if (argc == 4) {
-        slots = strtol(argv[3], &end, 10);
-        if (*end || slots < 2 || slots > 10000) {
-            fprintf(stderr, "gen: SLOTS must be 2..10000\n");
-            return 2;
-        }
-    }
-    T = (int)slots;
-    rng = seed * 0x2545F4914F6CDD1Dull + 0x5EED;
+/* The cloud family: a second file of the same translation unit, so that
+ * `cc bench/gen.c -lm` still builds gen (tests/suite_bench.sh does). */
+#include "gen_cloud.c"
 
+/* The default family: today's on-prem-heavy night (see the top of this file). */
+static int gen_onprem(unsigned long long seed, long n)
+{
     struct job *jobs = calloc((size_t)n, sizeof *jobs);
     if (!jobs) {
         fprintf(stderr, "gen: out of memory\n");
@@ -585,9 +573,55 @@ int main(int argc, char **argv)
     for (long i = 0; i < n; i++)
         print_job(&jobs[i], (int)i);
     free(jobs);
-    if (fflush(stdout) || ferror(stdout)) {
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    char *end;
+    const char *family = "onprem";
+    int a = 1;
+    if (argc > 1 && !strncmp(argv[1], "--family", 8)) {
+        if (argv[1][8] == '=')
+            family = argv[1] + 9;
+        else if (!argv[1][8] && argc > 2)
+            family = argv[++a];
+        else
+            family = "";
+        a++;
+    }
+    if (strcmp(family, "onprem") && strcmp(family, "cloud")) {
+        fprintf(stderr, "gen: --family must be onprem or cloud\n");
+        return 2;
+    }
+    if (argc - a < 2 || argc - a > 3) {
+        fprintf(stderr, "usage: gen [--family onprem|cloud] SEED JOBS [SLOTS]\n");
+        return 2;
+    }
+    unsigned long long seed = strtoull(argv[a], &end, 10);
+    if (*end || !*argv[a]) {
+        fprintf(stderr, "gen: bad SEED '%s'\n", argv[a]);
+        return 2;
+    }
+    long n = strtol(argv[a + 1], &end, 10);
+    if (*end || n < 1 || n > 100000) {
+        fprintf(stderr, "gen: JOBS must be 1..100000\n");
+        return 2;
+    }
+    long slots = 24;
+    if (argc - a == 3) {
+        slots = strtol(argv[a + 2], &end, 10);
+        if (*end || slots < 2 || slots > 10000) {
+            fprintf(stderr, "gen: SLOTS must be 2..10000\n");
+            return 2;
+        }
+    }
+    T = (int)slots;
+    rng = seed * 0x2545F4914F6CDD1Dull + 0x5EED;
+    int rc = strcmp(family, "cloud") ? gen_onprem(seed, n) : gen_cloud(seed, n);
+    if (rc == 0 && (fflush(stdout) || ferror(stdout))) {
         fprintf(stderr, "gen: write error\n");
         return 1;
     }
-    return 0;
+    return rc;
 }

@@ -13,7 +13,10 @@
 # Environment: BUILD (default build), BENCH_SIZES, BENCH_METHODS,
 # BENCH_SCALE (multiplies every time limit), BENCH_SEED, BENCH_SLOTS,
 # BENCH_CBC_SIZES (empty: no CBC), BENCH_THREADS, BENCH_MEM_KB (address-space
-# limit of each solver run; 0: none).
+# limit of each solver run; 0: none), BENCH_FAMILY (onprem, the default, or
+# cloud: `bench/gen --family cloud` instances, tables in $BUILD/bench-cloud.md
+# and runs in $BUILD/bench/runs-cloud/, plus a table of the cloud share of
+# each plan's accelerator work from bench/cloud_share.sh).
 set -u
 export LC_ALL=C OPENBLAS_NUM_THREADS=1
 
@@ -30,8 +33,19 @@ SLOTS=${BENCH_SLOTS:-24}
 CBC_SIZES=${BENCH_CBC_SIZES-20 80}
 THREADS=${BENCH_THREADS:-$(nproc 2>/dev/null || echo 1)}
 MEM_KB=${BENCH_MEM_KB:-16777216}
-RUNS=$BUILD/bench/runs
-MD=$BUILD/bench.md
+FAMILY=${BENCH_FAMILY:-onprem}
+case $FAMILY in
+onprem) RUNS=$BUILD/bench/runs MD=$BUILD/bench.md ;;
+cloud) RUNS=$BUILD/bench/runs-cloud MD=$BUILD/bench-cloud.md ;;
+*) echo "bench: BENCH_FAMILY must be onprem or cloud, not '$FAMILY'" >&2; exit 2 ;;
+esac
+SHARE=${SHARE:-$(dirname "$0")/cloud_share.sh}
+
+# gen SEED JOBS SLOTS: an instance of the family on stdout (the onprem
+# family is called exactly as before the families existed).
+gen() {
+    if [ "$FAMILY" = onprem ]; then "$GEN" "$@"; else "$GEN" --family "$FAMILY" "$@"; fi
+}
 
 for f in "$CAPPLAN" "$GEN" "$METER"; do
     [ -x "$f" ] || { echo "bench: $f is missing (make BUILD=$BUILD bench builds it)" >&2; exit 2; }
@@ -121,13 +135,14 @@ deb=$(cat /etc/debian_version 2>/dev/null)
     echo "# capplan bench, $(date -u '+%Y-%m-%d %H:%M UTC')"
     echo
     echo "Machine: $(nproc 2>/dev/null) cores, ${cpu:-unknown CPU}, ${ram:-unknown RAM}; Debian ${deb:-?}, GLPK ${glpk:-?}."
-    echo "capplan $rev; instances \`bench/gen $SEED JOBS $SLOTS\`; time limits x $SCALE;"
+    if [ "$FAMILY" = onprem ]; then fam=; else fam="--family $FAMILY "; fi
+    echo "capplan $rev; instances \`bench/gen $fam$SEED JOBS $SLOTS\`; time limits x $SCALE;"
     echo "--threads $THREADS; CBC: $($CBC -quit 2>/dev/null </dev/null | sed -n 's/^Version: *\([^ ]*\).*/\1/p' | head -n 1)."
     echo
 } >"$MD"
 
 # ---- which methods this capplan knows --------------------------------------
-"$GEN" "$SEED" 5 "$SLOTS" >"$RUNS/probe.yaml" || exit 2
+gen "$SEED" 5 "$SLOTS" >"$RUNS/probe.yaml" || exit 2
 known=
 for m in $METHODS; do
     "$CAPPLAN" plan --quiet --method "$m" --time-limit 1 -o "$RUNS/probe-plan.yaml" \
@@ -145,7 +160,7 @@ done
 inst_rows=
 for n in $SIZES; do
     inst=$RUNS/jobs$n.yaml
-    "$GEN" "$SEED" "$n" "$SLOTS" >"$inst" || { echo "bench: gen failed for $n jobs" >&2; exit 1; }
+    gen "$SEED" "$n" "$SLOTS" >"$inst" || { echo "bench: gen failed for $n jobs" >&2; exit 1; }
     "$METER" -o "$RUNS/meter.txt" "$CAPPLAN" check "$inst" >"$RUNS/check$n.txt" 2>&1
     modes=$(awk '/^  [^ ].*\): [0-9]+ modes?$/ { s += $(NF - 1) } END { print s + 0 }' "$RUNS/check$n.txt")
     kb=$(($(wc -c <"$inst") / 1024))
@@ -168,6 +183,7 @@ cat "$MD"
 
 # ---- capplan runs ------------------------------------------------------------
 rm -f "$RUNS/results.txt.new"
+share_rows=
 for n in $SIZES; do
     inst=$RUNS/jobs$n.yaml
     L=$(limit "$n")
@@ -194,8 +210,26 @@ for n in $SIZES; do
         echo "$row"
         echo "$row" >>"$MD"
         echo "$n $m $tot $bd" >>"$RUNS/results.txt.new"
+        if [ "$FAMILY" = cloud ] && [ -s "$RUNS/plan$tag.yaml" ]; then
+            share_rows="$share_rows$(sh "$SHARE" "$inst" "$RUNS/plan$tag.yaml" | awk -v n="$n" -v m="$m" '{
+                for (i = 1; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] }
+                printf "| %s | %s | %d / %d | %.0f | %.1f %% | %.1f %% | %.1f %% | %d / %d |\n", n, m,
+                    v["scheduled"], v["train"], v["work_h"], 100 * v["cloud_work"], 100 * v["spot_work"],
+                    100 * v["cloud_gpu_h"], v["be_dropped"], v["be"] }')
+"
+        fi
     done
 done
+if [ -n "$share_rows" ]; then
+    {
+        echo
+        echo "## Cloud share of the accelerator work (bench/cloud_share.sh)"
+        echo
+        echo "| jobs | method | training jobs scheduled | V100 GPU-hours scheduled | in the cloud | on spot | cloud share of GPU-hours | best-effort dropped |"
+        echo "|---:|---|---:|---:|---:|---:|---:|---:|"
+        printf '%s' "$share_rows"
+    } | tee -a "$MD"
+fi
 mv -f "$RUNS/results.txt.new" "$RUNS/results.txt" 2>/dev/null
 
 # ---- CBC on the exported model ---------------------------------------------

@@ -2,6 +2,8 @@
 """Regenerates bench/data/gavel.h from the Gavel files in /work/shared/data
 (stanford-futuredata/gavel, MIT; see README.md here).  Run once by hand; the
 generated header is committed, so building bench/gen needs no data folder.
+Two trace tables: gv_trace (default family) and gv_trace_cloud (gen
+--family cloud), appended after it so the first part stays as it was.
 
     python3 bench/data/extract.py [/work/shared/data/gavel] > bench/data/gavel.h
 """
@@ -72,5 +74,23 @@ out.write('/* {type index, total_steps, GPUs (trace scale factor, capped at the\
 out.write('static const struct gv_trace {\n    int type;\n    long steps;\n    int k;\n    int line;\n'
           '} gv_trace[GV_NTRACE] = {\n')
 for e in entries:
+    out.write('    {%d, %d, %d, %d},\n' % e)
+out.write('};\n')
+
+# The cloud family (gen --family cloud) runs V100, A100, H100 and L4, only V100
+# measured by Gavel: its table keeps the lines whose run on V100 at the trace's
+# (capped) count takes 0.25-30 h, i.e. at most about 10 h on an H100.
+cloud = []
+for i, line in enumerate(open(D + 'msr_philly_vc_2869ce_seed0.trace')):
+    f = line.rstrip('\n').split('\t')
+    t, steps, k = f[0], int(f[4]), int(f[6])
+    kk = counts_for(t, k)
+    if val(t, 'v100', kk) > 0 and 0.25 <= steps / (3600.0 * val(t, 'v100', kk)) <= 30:
+        cloud.append((types.index(t), steps, kk, i + 1))
+out.write('\n/* The same fields for gen --family cloud: the lines whose run on V100 at\n'
+          ' * that count takes 0.25-30 h. */\n')
+out.write('#define GV_NTRACE_CLOUD %d\n\n' % len(cloud))
+out.write('static const struct gv_trace gv_trace_cloud[GV_NTRACE_CLOUD] = {\n')
+for e in cloud:
     out.write('    {%d, %d, %d, %d},\n' % e)
 out.write('};\n')
