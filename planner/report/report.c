@@ -44,13 +44,14 @@ static void money_card(cp_buf *b, const char *label, double v)
     card(b, label, s, NULL);
 }
 
-static void run_verify(rp_plan *p, const cp_node *root)
+/* The plan as read for the page is the one verify checks: no second read. */
+static void run_verify(rp_plan *p)
 {
     cp_verify_report rep;
     cp_verify_report_init(&rep);
     cp_err err;
     cp_err_init(&err);
-    if (cp_verify_plan(p->in, root, &rep, &err) == CP_OK) {
+    if (cp_verify_plan_file(p->in, &p->pf, &rep, &err) == CP_OK) {
         p->verify_n = rep.n;
         for (int i = 0; i < rep.n && i < RP_VIOL_SHOWN; i++) {
             cp_buf m;
@@ -80,35 +81,37 @@ static void header(cp_buf *b, const rp_plan *p)
     }
     cp_buf_printf(b, " \xC2\xB7 %s</p>\n", p->in ? "drawn with the inputs" : "drawn from the plan file alone");
     cp_buf_puts(b, "<div class=\"cards\">\n");
-    const char *st = p->status;
+    const cp_plan_file *pf = &p->pf;
+    const char *st = pf->status.s;
     card(b, "status", st, !strcmp(st, "optimal") ? "ok" : !strcmp(st, "feasible") ? "warn" : "bad");
-    if (p->has_totals) {
-        money_card(b, "total cost", p->total);
-        money_card(b, "cloud", p->cloud);
-        money_card(b, "energy", p->energy);
-        money_card(b, "carbon", p->carbon);
-        money_card(b, "drop penalties", p->penalty);
+    bool has_totals = pf->totals.has == CP_PLAN_SET;
+    if (has_totals) {
+        money_card(b, "total cost", pf->totals.total.v);
+        money_card(b, "cloud", pf->totals.cloud.v);
+        money_card(b, "energy", pf->totals.energy.v);
+        money_card(b, "carbon", pf->totals.carbon.v);
+        money_card(b, "drop penalties", pf->totals.penalty.v);
     }
     char s[96];
     snprintf(s, sizeof s, "%d of %d", p->n_sched, p->n_jobs);
     card(b, "jobs scheduled", s, p->n_dropped ? "warn" : NULL);
-    if (p->has_totals && !isnan(p->energy_kwh)) {
-        cp_svg_qty(s, sizeof s, p->energy_kwh);
+    if (has_totals && pf->totals.energy_kwh.has == CP_PLAN_SET) {
+        cp_svg_qty(s, sizeof s, pf->totals.energy_kwh.v);
         strcat(s, " kWh");
         card(b, "on-prem energy", s, NULL);
     }
-    if (p->has_totals && !isnan(p->carbon_kg)) {
-        cp_svg_qty(s, sizeof s, p->carbon_kg);
+    if (has_totals && pf->totals.carbon_kg.has == CP_PLAN_SET) {
+        cp_svg_qty(s, sizeof s, pf->totals.carbon_kg.v);
         strcat(s, " kg");
         card(b, "CO\xE2\x82\x82", s, NULL);
     }
-    if (p->method) {
+    if (pf->solver.method.s) {
         cp_buf m;
         cp_buf_init(&m);
-        cp_buf_puts(&m, p->method);
-        if (!isnan(p->gap)) {
+        cp_buf_puts(&m, pf->solver.method.s);
+        if (pf->solver.gap.has == CP_PLAN_SET) {
             char g[48];
-            cp_svg_fixed(g, sizeof g, 100 * p->gap, 2);
+            cp_svg_fixed(g, sizeof g, 100 * pf->solver.gap.v, 2);
             cp_buf_printf(&m, ", gap %s %%", g);
         }
         card(b, "solver", m.s, NULL);
@@ -128,20 +131,21 @@ static void header(cp_buf *b, const rp_plan *p)
         }
         cp_buf_puts(b, "</ul>\n");
     }
-    if (p->reason) {
+    const char *reason = pf->reason.s, *note = pf->note.s;
+    if (reason) {
         cp_buf_puts(b, "<p class=\"bad\">");
-        cp_svg_esc(b, p->reason);
+        cp_svg_esc(b, reason);
         cp_buf_puts(b, "</p>\n");
     }
-    if (p->note && cp_svg_chars(p->note) <= NOTE_CHARS) {
+    if (note && cp_svg_chars(note) <= NOTE_CHARS) {
         cp_buf_puts(b, "<p class=\"note\">Note from the planner: ");
-        cp_svg_esc(b, p->note);
+        cp_svg_esc(b, note);
         cp_buf_puts(b, "</p>\n");
-    } else if (p->note) { /* repairs of big plans: one line, the rest on demand */
+    } else if (note) { /* repairs of big plans: one line, the rest on demand */
         cp_buf_puts(b, "<details class=\"note\"><summary>Note from the planner: ");
-        cp_svg_esc_cut(b, p->note, NOTE_CHARS);
+        cp_svg_esc_cut(b, note, NOTE_CHARS);
         cp_buf_puts(b, "</summary>\n<p>");
-        cp_svg_esc(b, p->note);
+        cp_svg_esc(b, note);
         cp_buf_puts(b, "</p></details>\n");
     }
     cp_buf_puts(b, "</header>\n");
@@ -153,7 +157,8 @@ void rp_costs(cp_buf *b, const rp_plan *p)
 {
     static const char *const part[4] = {"cloud", "energy", "carbon", "drop penalties"};
     static const char *const color[4] = {"#4e79a7", "#f28e2b", "#59a14f", "#e15759"};
-    double v[4] = {p->cloud, p->energy, p->carbon, p->penalty};
+    const cp_plan_totals *tt = &p->pf.totals;
+    double v[4] = {tt->cloud.v, tt->energy.v, tt->carbon.v, tt->penalty.v};
     cp_html_section(b, "costs", "Cost breakdown");
     double sum = 0;
     for (int i = 0; i < 4; i++)
@@ -169,7 +174,7 @@ void rp_costs(cp_buf *b, const rp_plan *p)
     cp_svg_legend(b, RP_LEFT, 4, width - RP_LEFT - RP_RIGHT, it, 4);
     cp_svg_axis_x(b, &sx, top + bh + 4, top + bh + 4, &t, "US dollars");
     char tot[64];
-    cp_svg_money(tot, sizeof tot, p->total);
+    cp_svg_money(tot, sizeof tot, tt->total.v);
     cp_svg_text(b, RP_LEFT - 10, top + bh / 2 + 4, "end", "atitle", tot);
     double acc = 0;
     for (int i = 0; i < 4; i++) {
@@ -195,10 +200,10 @@ void rp_costs(cp_buf *b, const rp_plan *p)
         cp_svg_money(m, sizeof m, v[i]);
         cp_buf_printf(b, "<td class=\"n\">%s</td>", m);
     }
-    cp_svg_money(m, sizeof m, p->total);
+    cp_svg_money(m, sizeof m, tt->total.v);
     cp_buf_printf(b, "<td class=\"n\"><b>%s</b></td></tr>\n<tr><td>share</td>", m);
     for (int i = 0; i < 4; i++) {
-        cp_svg_fixed(s, sizeof s, p->total > 0 ? 100 * v[i] / p->total : 0, 1);
+        cp_svg_fixed(s, sizeof s, tt->total.v > 0 ? 100 * v[i] / tt->total.v : 0, 1);
         cp_buf_printf(b, "<td class=\"n\">%s %%</td>", s);
     }
     cp_buf_puts(b, "<td class=\"n\">100.0 %</td></tr>\n</table>\n");
@@ -239,18 +244,19 @@ static void tables(cp_buf *b, const rp_plan *p)
         cp_buf_puts(b, "<table>\n<tr><th>market</th><th>kind</th><th class=\"n\">instance-hours</th>"
                        "<th class=\"n\">peak instances</th><th class=\"n\">cost</th></tr>\n");
         for (int i = 0; i < p->n_markets; i++) {
-            const rp_market *m = &p->markets[i];
+            const cp_plan_prov *m = &p->markets[i];
+            const double *y = m->instances.v;
             double ih = 0, peak = 0;
             for (int t = 0; t < p->T; t++) {
-                ih += m->y[t] * p->h;
-                peak = fmax(peak, m->y[t]);
+                ih += y[t] * p->h;
+                peak = fmax(peak, y[t]);
             }
             cp_buf_puts(b, "<tr>");
-            td_text(b, m->name);
-            td_text(b, m->market == RP_SPOT ? "spot" : "on-demand");
+            td_text(b, m->market.s);
+            td_text(b, m->mk == CP_PLAN_SPOT ? "spot" : "on-demand");
             td_num(b, ih, "");
             td_num(b, peak, "");
-            td_money(b, m->cost);
+            td_money(b, rp_num(&m->cost));
             cp_buf_puts(b, "</tr>\n");
         }
         cp_buf_puts(b, "</table>\n");
@@ -261,19 +267,20 @@ static void tables(cp_buf *b, const rp_plan *p)
         cp_buf_puts(b, "<table>\n<tr><th>site</th><th class=\"n\">energy</th><th class=\"n\">CO\xE2\x82\x82</th>"
                        "<th class=\"n\">peak power</th><th class=\"n\">lowest cap</th></tr>\n");
         for (int i = 0; i < p->n_sites; i++) {
-            const rp_site *s = &p->sites[i];
+            const rp_site *rs = &p->sites[i];
+            const cp_plan_site *s = rs->s;
             double peak = 0, cap = NAN;
             for (int t = 0; t < p->T; t++)
-                peak = fmax(peak, s->power_kw[t]);
-            if (s->in_site >= 0 && p->in->sites[s->in_site].power_cap_kw.set)
+                peak = fmax(peak, s->power_kw.v[t]);
+            if (rs->in_site >= 0 && p->in->sites[rs->in_site].power_cap_kw.set)
                 for (int t = 0; t < p->T; t++) {
-                    double c = cp_series_at(&p->in->sites[s->in_site].power_cap_kw, t);
+                    double c = cp_series_at(&p->in->sites[rs->in_site].power_cap_kw, t);
                     cap = isnan(cap) || c < cap ? c : cap;
                 }
             cp_buf_puts(b, "<tr>");
-            td_text(b, s->name);
-            td_num(b, s->energy_kwh, " kWh");
-            td_num(b, s->carbon_kg, " kg");
+            td_text(b, s->name.s);
+            td_num(b, rp_num(&s->energy_kwh), " kWh");
+            td_num(b, rp_num(&s->carbon_kg), " kg");
             td_num(b, peak, " kW");
             td_num(b, cap, " kW");
             cp_buf_puts(b, "</tr>\n");
@@ -286,11 +293,11 @@ static void tables(cp_buf *b, const rp_plan *p)
         cp_buf_puts(b, "<table>\n<tr><th>job</th><th>reason</th></tr>\n");
         for (int i = 0; i < p->n_jobs; i++) {
             const rp_job *j = &p->jobs[i];
-            if (j->scheduled || !j->name)
+            if (j->scheduled || !j->pj->name.s)
                 continue;
             cp_buf_puts(b, "<tr>");
-            td_text(b, j->name);
-            td_text(b, j->reason ? j->reason : "");
+            td_text(b, j->pj->name.s);
+            td_text(b, j->pj->reason.s ? j->pj->reason.s : "");
             cp_buf_puts(b, "</tr>\n");
         }
         cp_buf_puts(b, "</table>\n");
@@ -304,19 +311,20 @@ static void tables(cp_buf *b, const rp_plan *p)
                        "<th class=\"n\">start h</th><th class=\"n\">end h</th><th class=\"n\">energy</th></tr>\n");
         for (int i = 0; i < p->n_jobs; i++) {
             const rp_job *j = &p->jobs[i];
+            const cp_plan_job *pj = j->pj;
             if (!j->scheduled)
                 continue;
             cp_buf_puts(b, "<tr>");
-            td_text(b, j->name);
+            td_text(b, pj->name.s);
             td_text(b, j->kind == CP_JOB_TRAINING ? "training" : j->kind == CP_JOB_DATAFLOW ? "dataflow" : "");
-            td_text(b, j->resource);
-            td_text(b, rp_market_name(j->market));
-            td_num(b, j->count, "");
-            td_num(b, j->cpus, "");
-            td_num(b, j->memory_gb, " GB");
-            td_num(b, j->start_hour, "");
-            td_num(b, j->end_hour, "");
-            td_num(b, j->market == RP_POOL ? j->energy_kwh : NAN, " kWh");
+            td_text(b, pj->resource.s);
+            td_text(b, rp_market_name(pj->mk));
+            td_num(b, pj->count.has == CP_PLAN_SET ? (double)pj->count.v : NAN, "");
+            td_num(b, rp_num(&pj->cpus), "");
+            td_num(b, rp_num(&pj->memory_gb), " GB");
+            td_num(b, pj->start_hour.v, "");
+            td_num(b, pj->end_hour.v, "");
+            td_num(b, pj->mk == CP_PLAN_POOL ? rp_num(&pj->energy_kwh) : NAN, " kWh");
             cp_buf_puts(b, "</tr>\n");
         }
         cp_buf_puts(b, "</table>\n</details>\n");
@@ -324,7 +332,8 @@ static void tables(cp_buf *b, const rp_plan *p)
     }
 }
 
-int cp_report_plan_html(const cp_node *plan, const cp_report_opts *o, cp_buf *out, cp_diags *d)
+int cp_report_plan_html(const struct cp_node *plan, const cp_report_opts *o, cp_buf *out,
+                        cp_diags *d)
 {
     rp_plan p;
     memset(&p, 0, sizeof p);
@@ -334,9 +343,9 @@ int cp_report_plan_html(const cp_node *plan, const cp_report_opts *o, cp_buf *ou
         return rc;
     }
     p.file = o->plan_name;
-    bool infeasible = !strcmp(p.status, "infeasible");
+    bool infeasible = p.pf.infeasible;
     if (p.in && !infeasible)
-        run_verify(&p, plan);
+        run_verify(&p);
     cp_buf title;
     cp_buf_init(&title);
     cp_buf_printf(&title, "capplan report: %s", p.file ? p.file : "plan");

@@ -118,20 +118,22 @@ void rp_utilization(cp_buf *b, const rp_plan *p)
     cp_buf_init(&tt);
     for (int i = 0; i < p->n_util; i++) {
         const rp_util *u = &p->util[i];
+        const char *pool = u->u->pool.s;
         cp_buf_puts(b, "<text x=\"8\" y=\"");
         cp_svg_coord(b, y + 11);
         cp_buf_puts(b, "\" class=\"atitle\">");
-        cp_svg_esc_cut(b, u->pool, 26);
+        cp_svg_esc_cut(b, pool, 26);
         cp_buf_puts(b, "</text>\n");
         for (int d = 0; d < 3; d++) {
+            const double *busy_at = u->u->dim[d].v;
             double peak = 0;
             for (int s = 0; s < p->T; s++)
-                peak = fmax(peak, u->dim[d][s]);
+                peak = fmax(peak, busy_at[s]);
             cp_svg_text(b, RP_LEFT - 6, y + 11, "end", "sub", dim_label[d]);
             for (int c = 0; c < k.n; c++) {
                 double f = 0, busy = 0, cap = NAN;
                 for (int s = c * k.size; s < bucket_end(&k, c, p->T); s++) {
-                    double v = u->dim[d][s], cs = capacity(p, u, d, s), fs;
+                    double v = busy_at[s], cs = capacity(p, u, d, s), fs;
                     if (u->in_pool >= 0)
                         fs = cs > 0 ? v / cs : v > 1e-9 ? 2 : NAN;
                     else
@@ -147,7 +149,7 @@ void rp_utilization(cp_buf *b, const rp_plan *p)
                 col_span(p, &k, c, span, sizeof span);
                 cp_svg_qty(q, sizeof q, busy);
                 cp_buf_reset(&tt);
-                cp_buf_printf(&tt, "%s \xC2\xB7 %s\n%s\n", u->pool, dim_label[d], span);
+                cp_buf_printf(&tt, "%s \xC2\xB7 %s\n%s\n", pool, dim_label[d], span);
                 if (u->in_pool >= 0) {
                     cp_svg_qty(cq, sizeof cq, cap);
                     cp_buf_printf(&tt, "%s of %s busy", q, cq);
@@ -174,11 +176,11 @@ void rp_utilization(cp_buf *b, const rp_plan *p)
 
 /* ---- instances -------------------------------------------------------------- */
 
-static double market_peak(const rp_market *m, int s0, int s1)
+static double market_peak(const cp_plan_prov *m, int s0, int s1)
 {
     double v = 0;
     for (int s = s0; s < s1; s++)
-        v = fmax(v, m->y[s]);
+        v = fmax(v, m->instances.v[s]);
     return v;
 }
 
@@ -206,8 +208,8 @@ void rp_instances(cp_buf *b, const rp_plan *p)
     }
     for (int i = 0; i < p->n_markets; i++) {
         off[i] = names.len;
-        cp_buf_printf(&names, "%s (%s)", p->markets[i].name,
-                      p->markets[i].market == RP_SPOT ? "spot" : "on-demand");
+        cp_buf_printf(&names, "%s (%s)", p->markets[i].market.s,
+                      p->markets[i].mk == CP_PLAN_SPOT ? "spot" : "on-demand");
         cp_buf_putc(&names, '\0');
     }
     for (int i = 0; i < p->n_markets && cp_buf_ok(&names); i++)
@@ -250,8 +252,8 @@ void rp_instances(cp_buf *b, const rp_plan *p)
             char q[48];
             cp_svg_qty(q, sizeof q, v);
             cp_buf_reset(&tt);
-            cp_buf_printf(&tt, "%s (%s)\n%s\n%s instance%s", p->markets[i].name,
-                          p->markets[i].market == RP_SPOT ? "spot" : "on-demand", span, q,
+            cp_buf_printf(&tt, "%s (%s)\n%s\n%s instance%s", p->markets[i].market.s,
+                          p->markets[i].mk == CP_PLAN_SPOT ? "spot" : "on-demand", span, q,
                           v == 1 ? "" : "s");
             cp_svg_rect(b, x0, y1, x1 - x0, y0 - y1, cp_svg_color(i), "bar", tt.s);
             acc += v;
@@ -303,17 +305,19 @@ static void step_path(cp_buf *b, const rp_plan *p, const cp_scale *sx, const cp_
 }
 
 /* base, capv: scratch arrays of T values. */
-static void site_chart(cp_buf *b, const rp_plan *p, const rp_site *st, double *base, double *capv)
+static void site_chart(cp_buf *b, const rp_plan *p, const rp_site *rs, double *base, double *capv)
 {
-    const cp_site *is = st->in_site >= 0 ? &p->in->sites[st->in_site] : NULL;
+    const cp_site *is = rs->in_site >= 0 ? &p->in->sites[rs->in_site] : NULL;
+    const char *name = rs->s->name.s;
+    const double *power_kw = rs->s->power_kw.v;
     bool cap = is && is->power_cap_kw.set;
     double ymax = 0;
     for (int t = 0; t < p->T; t++) {
-        ymax = fmax(ymax, st->power_kw[t]);
+        ymax = fmax(ymax, power_kw[t]);
         if (cap)
             ymax = fmax(ymax, capv[t] = cp_series_at(&is->power_cap_kw, t));
         if (is)
-            ymax = fmax(ymax, base[t] = baseline_kw(p->in, st->in_site, t));
+            ymax = fmax(ymax, base[t] = baseline_kw(p->in, rs->in_site, t));
     }
     ymax = cp_nice_ceil(ymax * 1.05);
     const double top = 26, ph = 150, bottom = top + ph;
@@ -324,11 +328,11 @@ static void site_chart(cp_buf *b, const rp_plan *p, const rp_site *st, double *b
     cp_ticks_nice(&ty, 0, ymax, 5, false);
     cp_buf lab;
     cp_buf_init(&lab);
-    cp_buf_printf(&lab, "Facility power of site %s per slot", st->name);
+    cp_buf_printf(&lab, "Facility power of site %s per slot", name);
     cp_svg_open(b, RP_WIDTH, bottom + (t.label2[0][0] ? 64 : 52), lab.s);
     cp_buf_release(&lab);
     cp_buf_puts(b, "<text x=\"8\" y=\"17\" class=\"atitle\">");
-    cp_svg_esc_cut(b, st->name, 40);
+    cp_svg_esc_cut(b, name, 40);
     cp_buf_puts(b, "</text>\n");
     cp_legend_item it[3];
     int n = 0;
@@ -344,7 +348,7 @@ static void site_chart(cp_buf *b, const rp_plan *p, const rp_site *st, double *b
         step_path(b, p, &sx, &sy, base, "base", NULL);
     if (cap)
         step_path(b, p, &sx, &sy, capv, "cap", NULL);
-    step_path(b, p, &sx, &sy, st->power_kw, "line", "#4e79a7");
+    step_path(b, p, &sx, &sy, power_kw, "line", "#4e79a7");
     /* hover targets, one per column */
     buckets k = buckets_of(p->T);
     cp_buf tt;
@@ -352,18 +356,18 @@ static void site_chart(cp_buf *b, const rp_plan *p, const rp_site *st, double *b
     for (int c = 0; c < k.n; c++) {
         int s0 = c * k.size, s1 = bucket_end(&k, c, p->T), arg = s0;
         for (int s = s0; s < s1; s++)
-            if (st->power_kw[s] > st->power_kw[arg])
+            if (power_kw[s] > power_kw[arg])
                 arg = s;
         char span[200], q[48];
         col_span(p, &k, c, span, sizeof span);
-        cp_svg_qty(q, sizeof q, st->power_kw[arg]);
+        cp_svg_qty(q, sizeof q, power_kw[arg]);
         cp_buf_reset(&tt);
-        cp_buf_printf(&tt, "%s\n%s\n%s kW", st->name, span, q);
+        cp_buf_printf(&tt, "%s\n%s\n%s kW", name, span, q);
         if (cap) {
             double cv = capv[arg];
             char cq[48], pq[48];
             cp_svg_qty(cq, sizeof cq, cv);
-            cp_svg_fixed(pq, sizeof pq, 100 * st->power_kw[arg] / cv, 1);
+            cp_svg_fixed(pq, sizeof pq, 100 * power_kw[arg] / cv, 1);
             cp_buf_printf(&tt, " of a %s kW cap (%s %%)", cq, pq);
         }
         if (is) {

@@ -50,7 +50,8 @@ static int assign_lanes(rp_plan *p)
     }
     for (int i = 0; i < p->n_jobs; i++)
         if (p->jobs[i].scheduled)
-            refs[n++] = (slot_ref){p->jobs[i].row, p->jobs[i].start_hour, p->jobs[i].end_hour, i};
+            refs[n++] = (slot_ref){p->jobs[i].row, p->jobs[i].pj->start_hour.v,
+                                   p->jobs[i].pj->end_hour.v, i};
     qsort(refs, (size_t)n, sizeof *refs, by_row_start);
     for (int i = 0; i < n;) {
         int row = refs[i].row, lanes = 0;
@@ -86,7 +87,7 @@ static const char *bar_color(const rp_job *j, bool by_kind)
     if (by_kind)
         return j->kind == CP_JOB_TRAINING ? kind_color[0]
                : j->kind == CP_JOB_DATAFLOW ? kind_color[1] : UNKNOWN_COLOR;
-    return market_color[j->market];
+    return market_color[j->pj->mk];
 }
 
 static void num_part(cp_buf *t, const char *sep, double v, const char *unit)
@@ -101,36 +102,41 @@ static void num_part(cp_buf *t, const char *sep, double v, const char *unit)
 /* The hover text of a bar (plain text; escaped when written). */
 static void bar_title(cp_buf *t, const rp_plan *p, const rp_job *j)
 {
-    cp_buf_printf(t, "%s\n", j->name);
+    const cp_plan_job *pj = j->pj;
+    const char *acc = pj->accelerator.s;
+    bool has_count = pj->count.has == CP_PLAN_SET;
+    cp_buf_printf(t, "%s\n", pj->name.s);
     if (j->kind != RP_KIND_UNKNOWN)
         cp_buf_puts(t, j->kind == CP_JOB_TRAINING ? "training on " : "dataflow on ");
-    cp_buf_printf(t, "%s (%s)\n", j->resource, rp_market_name(j->market));
-    if (!isnan(j->count)) {
+    cp_buf_printf(t, "%s (%s)\n", pj->resource.s, rp_market_name(pj->mk));
+    if (has_count) {
         char k[48];
-        cp_svg_qty(k, sizeof k, j->count);
-        if (j->accelerator && j->kind == CP_JOB_TRAINING)
-            cp_buf_printf(t, "%s \xC3\x97 %s", k, j->accelerator);
+        cp_svg_qty(k, sizeof k, (double)pj->count.v);
+        if (acc && j->kind == CP_JOB_TRAINING)
+            cp_buf_printf(t, "%s \xC3\x97 %s", k, acc);
         else
-            cp_buf_printf(t, "%s %s", k, j->market == RP_POOL ? "node units" : "instance units");
-        if (j->accelerator && j->kind != CP_JOB_TRAINING)
-            cp_buf_printf(t, " (%s)", j->accelerator);
+            cp_buf_printf(t, "%s %s", k, pj->mk == CP_PLAN_POOL ? "node units" : "instance units");
+        if (acc && j->kind != CP_JOB_TRAINING)
+            cp_buf_printf(t, " (%s)", acc);
     }
-    num_part(t, isnan(j->count) ? "" : ", ", j->cpus, " CPUs");
-    num_part(t, ", ", j->memory_gb, " GB");
+    num_part(t, has_count ? ", " : "", rp_num(&pj->cpus), " CPUs");
+    num_part(t, ", ", rp_num(&pj->memory_gb), " GB");
     char span[200];
-    rp_time_span(p, j->start_hour, j->end_hour, span, sizeof span);
+    rp_time_span(p, pj->start_hour.v, pj->end_hour.v, span, sizeof span);
     cp_buf_printf(t, "\n%s", span);
-    if (j->start_slot >= 0 && j->slots > 0)
-        cp_buf_printf(t, " (slots %ld\xE2\x80\x93%ld)", j->start_slot, j->start_slot + j->slots - 1);
-    if (!isnan(j->energy_kwh) && j->market == RP_POOL)
-        num_part(t, "\nenergy ", j->energy_kwh, " kWh");
-    if (j->nodes && j->nodes->kind == CP_NODE_SEQ && j->nodes->n > 0) {
+    if (pj->start_slot.has == CP_PLAN_SET && pj->start_slot.v >= 0 &&
+        pj->slots.has == CP_PLAN_SET && pj->slots.v > 0)
+        cp_buf_printf(t, " (slots %ld\xE2\x80\x93%ld)", pj->start_slot.v,
+                      pj->start_slot.v + pj->slots.v - 1);
+    if (pj->mk == CP_PLAN_POOL)
+        num_part(t, "\nenergy ", rp_num(&pj->energy_kwh), " kWh");
+    const cp_plan_strs *ns = &pj->nodes;
+    if (ns->has == CP_PLAN_SET && ns->n > 0) {
         cp_buf_puts(t, "\nnodes ");
-        for (size_t i = 0; i < j->nodes->n && i < 8; i++)
-            cp_buf_printf(t, "%s%s", i ? ", " : "",
-                          j->nodes->kids[i]->kind == CP_NODE_SCALAR ? j->nodes->kids[i]->str : "?");
-        if (j->nodes->n > 8)
-            cp_buf_printf(t, " \xE2\x80\xA6 (%zu in all)", j->nodes->n);
+        for (int i = 0; i < ns->n && i < 8; i++)
+            cp_buf_printf(t, "%s%s", i ? ", " : "", ns->s[i] ? ns->s[i] : "?");
+        if (ns->n > 8)
+            cp_buf_printf(t, " \xE2\x80\xA6 (%d in all)", ns->n);
     }
 }
 
@@ -174,7 +180,8 @@ static void row_label(cp_buf *b, const rp_row *r, double y, double h)
     cp_buf_puts(b, "</text>\n");
     char sub[96];
     snprintf(sub, sizeof sub, "%s \xC2\xB7 %d job%s, %d lane%s",
-             r->market == RP_POOL ? "on-prem pool" : r->market == RP_SPOT ? "spot market" : "on-demand market",
+             r->market == CP_PLAN_POOL ? "on-prem pool"
+             : r->market == CP_PLAN_SPOT ? "spot market" : "on-demand market",
              r->n_jobs, r->n_jobs == 1 ? "" : "s", r->lanes, r->lanes == 1 ? "" : "s");
     cp_svg_text(b, 8, y + h / 2 + 11, "start", "sub", sub);
     cp_buf_puts(b, "</g>\n");
@@ -262,21 +269,22 @@ int rp_gantt(cp_buf *b, rp_plan *p)
             const rp_job *j = &p->jobs[i];
             if (!j->scheduled || j->row != r)
                 continue;
-            double x0 = cp_scale_at(&sx, fmin(j->start_hour, sx.d1));
-            double x1 = cp_scale_at(&sx, fmin(j->end_hour, sx.d1));
+            const char *name = j->pj->name.s;
+            double x0 = cp_scale_at(&sx, fmin(j->pj->start_hour.v, sx.d1));
+            double x1 = cp_scale_at(&sx, fmin(j->pj->end_hour.v, sx.d1));
             double w = fmax(1.5, x1 - x0), by = y0 + j->lane * lh, bh = lh > 4 ? lh - 1.5 : lh - 0.5;
             cp_buf_reset(&tt);
             bar_title(&tt, p, j);
             cp_svg_rect(b, x0, by, w, bh, bar_color(j, by_kind), "bar", tt.s);
             /* a label only where the name, or 8 characters of it, fit */
-            int chars = cp_svg_chars(j->name), fit = (int)((w - 6) / 6.3);
+            int chars = cp_svg_chars(name), fit = (int)((w - 6) / 6.3);
             if (lh >= 14 && fit >= (chars < 8 ? chars : 8)) {
                 cp_buf_puts(b, "<text x=\"");
                 cp_svg_coord(b, x0 + 3);
                 cp_buf_puts(b, "\" y=\"");
                 cp_svg_coord(b, by + bh - 3.5);
                 cp_buf_puts(b, "\" class=\"in\" pointer-events=\"none\">");
-                cp_svg_esc_cut(b, j->name, fit);
+                cp_svg_esc_cut(b, name, fit);
                 cp_buf_puts(b, "</text>\n");
             }
         }

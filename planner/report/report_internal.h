@@ -1,20 +1,23 @@
 /*
- * Shared by the report_*.c files of the plan report: the plan as read
- * from its tree (report_plan.c), the page layout, the time axis
- * (report_time.c) and the section renderers (report_gantt.c,
- * report_charts.c). Not a public interface; see cp_report.h.
+ * Shared by the report_*.c files of the plan report: the plan as read by
+ * models/cp_plan_read.h and what the report derives from it
+ * (report_plan.c), the page layout, the time axis (report_time.c) and
+ * the section renderers (report_gantt.c, report_charts.c). Not a public
+ * interface; see cp_report.h.
  *
- * Strings in these structs are borrowed from the plan tree or the inputs,
- * which outlive an rp_plan; the per-slot arrays are owned by it.
+ * An rp_plan owns its cp_plan_file (whose strings are borrowed from the
+ * plan tree, which outlives it) and the arrays it adds; the inputs are
+ * borrowed.
  */
 #ifndef REPORT_INTERNAL_H
 #define REPORT_INTERNAL_H
 
 #include "cp_buf.h"
 #include "cp_input.h"
+#include "cp_plan_read.h"
 #include "cp_svg.h"
-#include "cp_yaml.h"
 
+#include <math.h>
 #include <stdbool.h>
 
 /* Layout shared by every chart that has time on its x axis, so their
@@ -27,83 +30,72 @@
  * drawn in buckets of several slots (the peak of each bucket). */
 #define RP_MAX_COLS 240
 
-enum { RP_POOL, RP_ONDEMAND, RP_SPOT };
 enum { RP_KIND_UNKNOWN = -1 }; /* else CP_JOB_TRAINING / CP_JOB_DATAFLOW */
 
+/* What the report adds to a job of the plan (rp_plan.jobs[i] is
+ * pf.jobs[i]). */
 typedef struct rp_job {
-    const cp_node *node;
-    const char *name, *resource, *accelerator, *reason;
-    const cp_node *nodes; /* the plan's `nodes` list, NULL when absent */
-    bool scheduled;
-    int market; /* RP_POOL, RP_ONDEMAND, RP_SPOT */
-    int kind;   /* from the inputs; RP_KIND_UNKNOWN without them */
-    double count, cpus, memory_gb, energy_kwh; /* NAN when absent */
-    double start_hour, end_hour;
-    long start_slot, slots; /* -1 when absent */
-    int row, lane;          /* Gantt position */
+    const cp_plan_job *pj;
+    bool scheduled; /* drawn: scheduled with a resource, a market and its hours */
+    int kind;       /* from the inputs; RP_KIND_UNKNOWN without them */
+    int row, lane;  /* Gantt position */
 } rp_job;
 
 /* A Gantt row: one pool or one market. */
 typedef struct rp_row {
     const char *name;
-    int market;
+    cp_plan_market market;
     int pool; /* index into the inputs' pools, -1 when unknown */
     int lanes;
     int n_jobs;
 } rp_row;
 
-typedef struct rp_market { /* a provisioning entry */
-    const char *name;
-    int market;
-    double *y; /* [T] */
-    double cost;
-} rp_market;
-
-typedef struct rp_util { /* a utilization entry */
-    const char *pool;
-    int in_pool;       /* index into the inputs' pools, -1 */
-    double *dim[3];    /* accelerators, cpus, memory_gb per slot [T] */
+typedef struct rp_util { /* a utilization entry, with its pool */
+    const cp_plan_util *u;
+    int in_pool; /* index into the inputs' pools, -1 */
 } rp_util;
 
-typedef struct rp_site {
-    const char *name;
+typedef struct rp_site { /* a site entry, with its site */
+    const cp_plan_site *s;
     int in_site; /* index into the inputs' sites, -1 */
-    double *power_kw; /* [T] */
-    double energy_kwh, carbon_kg;
 } rp_site;
+
+/* A number of the plan, NAN when it is not given. */
+static inline double rp_num(const cp_plan_num *n)
+{
+    return n->has == CP_PLAN_SET ? n->v : NAN;
+}
 
 #define RP_VIOL_SHOWN 5
 
 typedef struct rp_plan {
     const char *file;
     const cp_input *in; /* NULL: the plan alone */
-    const char *status, *method, *note, *reason;
-    double bound, gap;
-    bool has_totals;
-    double total, cloud, energy, carbon, penalty, energy_kwh, carbon_kg;
+    cp_plan_file pf;
     int T;
     double h;
     const char *h_from; /* how h was found: "inputs", "plan", "assumed" */
-    rp_job *jobs;
+    rp_job *jobs;       /* [pf.n_jobs] */
     int n_jobs, n_sched, n_dropped;
     rp_row *rows;
     int n_rows;
-    rp_market *markets;
+    const cp_plan_prov *markets; /* pf.prov: every entry has a kind and T instances */
     int n_markets;
-    rp_util *util;
+    rp_util *util; /* [pf.n_util]: each has a pool and its three lists of T values */
     int n_util;
-    rp_site *sites;
+    rp_site *sites; /* [pf.n_sites]: each has a name and T power_kw values */
     int n_sites;
     /* `capplan verify` against the inputs: -1 not run, else violations */
     int verify_n;
     char *verify_msg[RP_VIOL_SHOWN];
 } rp_plan;
 
-/* report_plan.c: reads the tree into p (zeroed by the caller); errors go
- * to d. Returns CP_OK, CP_ERR_INPUT or CP_ERR_NOMEM. */
-int rp_read(rp_plan *p, const cp_node *root, const cp_input *in, cp_diags *d);
+/* report_plan.c: reads the tree into p (zeroed by the caller); errors (the
+ * reader's problems and what drawing needs besides) go to d. Returns
+ * CP_OK, CP_ERR_INPUT or CP_ERR_NOMEM. */
+int rp_read(rp_plan *p, const struct cp_node *root, const cp_input *in, cp_diags *d);
 void rp_release(rp_plan *p);
-const char *rp_market_name(int market);
+const char *rp_market_name(cp_plan_market market);
 
 /* report_time.c: ticks for hours 0..T*h over [RP_LEFT, RP_WIDTH -
  * RP_RIGHT], with wall-clock second lines when horizon.start is known

@@ -14,6 +14,7 @@
 
 #include "cp_err.h"
 #include "cp_input.h"
+#include "cp_plan_read.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -56,12 +57,19 @@ void cp_verify_report_release(cp_verify_report *r);
 bool cp_verify_report_is_ok(const cp_verify_report *r);
 
 /* Checks `plan` (the root of a parsed plan file, borrowed) against `in`
- * (borrowed). Violations and totals go to `rep` (initialized by the
- * caller; previous contents are released). Returns CP_OK whatever the
- * verdict; CP_ERR_NOMEM (or the code of a failure to enumerate modes)
- * with `err` set otherwise, leaving `rep` empty. */
+ * (borrowed): reads it with cp_plan_read (the slot count of `in`), then
+ * cp_verify_plan_file. Violations and totals go to `rep` (initialized by
+ * the caller; previous contents are released). Returns CP_OK whatever
+ * the verdict; CP_ERR_NOMEM (or the code of a failure to enumerate
+ * modes) with `err` set otherwise, leaving `rep` empty. */
 int cp_verify_plan(const cp_input *in, const struct cp_node *plan, cp_verify_report *rep,
                    cp_err *err);
+/* The same for a plan already read (borrowed; read with
+ * cp_plan_read_opts.slots = in->slots, so that its per-slot lists were
+ * checked against the inputs). The reader's problems become violations,
+ * but for CP_PLAN_EXTRA ones (keys no rule of SPEC 3-5 reads). */
+int cp_verify_plan_file(const cp_input *in, const cp_plan_file *pf, cp_verify_report *rep,
+                        cp_err *err);
 
 /* Relative comparison used for every re-costed number: true when
  * |a - b| <= rel * max(|a|, |b|) + 1e-9. */

@@ -7,9 +7,11 @@
  * loads, power, energy, carbon and money itself, in the most direct form
  * of the formulas (sums over slots), so that it stays easy to audit.
  *
- * Flow (one file per phase, see verify_internal.h): the root and the job
- * list are read first (structure, one entry per input job, a matching
- * mode and start slot per scheduled job); then the provisioning list
+ * Flow (one file per phase, see verify_internal.h): the plan is read by
+ * models/cp_plan_read.h, the one plan reader, and its format problems
+ * (a key missing or of the wrong type) are the first violations; then the
+ * job list is checked (one entry per input job, a matching mode and start
+ * slot per scheduled job); then the provisioning list
  * gives y(t) per market; then per-slot loads are summed and compared with
  * pool, market, quota and power-cap limits; then concrete placement
  * (SPEC 5) is checked node by node; then every number of the plan that
@@ -22,8 +24,11 @@
 #include "verify_internal.h"
 
 #include "cp_alloc.h"
+#include "cp_msg.h"
+#include "cp_yaml.h"
 
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -41,102 +46,30 @@ vf_numstr vf_n(double v)
     return r;
 }
 
-void vf_viol(vf_ctx *c, const cp_node *at, const char *fmt, ...)
+void vf_viol(vf_ctx *c, cp_pos at, const char *fmt, ...)
 {
     if (c->oom)
         return;
     cp_verify_report *r = c->rep;
     va_list ap;
     va_start(ap, fmt);
-    int len = vsnprintf(NULL, 0, fmt, ap);
+    char *msg = cp_msg_vformat(fmt, ap);
     va_end(ap);
-    char *msg = len >= 0 ? cp_malloc((size_t)len + 1) : NULL;
-    if (!msg || CP_GROW(r->items, r->cap, (size_t)r->n + 1) ||
-        CP_GROW(c->seq, c->seq_cap, (size_t)r->n + 1)) {
+    if (!msg || CP_GROW(r->items, r->cap, (size_t)r->n + 1)) {
         cp_free(msg);
         c->oom = true;
         return;
     }
-    va_start(ap, fmt);
-    vsnprintf(msg, (size_t)len + 1, fmt, ap);
-    va_end(ap);
-    const cp_node *n = at ? at : c->root;
-    r->items[r->n].pos = n ? n->pos : cp_pos_none();
-    r->items[r->n].msg = msg;
-    c->seq[r->n] = (size_t)r->n;
-    r->n++;
+    r->items[r->n++] = (cp_violation){at, msg};
 }
 
-/* ---- reading plan fields ------------------------------------------------ */
+/* ---- checking plan fields ----------------------------------------------- */
 
-/* The value under `key` (into *node), or NULL, a violation when required. */
-static const cp_node *field(vf_ctx *c, const cp_node *map, const char *key, const char *who,
-                            bool required, const cp_node **node)
+bool vf_need(vf_ctx *c, cp_plan_has has, cp_pos entry, const char *who, const char *key)
 {
-    const cp_node *v = vf_get(map, key);
-    if (node)
-        *node = v;
-    if (!v && required)
-        vf_viol(c, map, "%s: missing '%s'", who, key);
-    return v;
-}
-
-int vf_num_field(vf_ctx *c, const cp_node *map, const char *key, const char *who,
-                 bool required, double *out, const cp_node **node)
-{
-    const cp_node *v = field(c, map, key, who, required, node);
-    if (!v)
-        return 0;
-    if (!cp_scalar_number(v, out) || !isfinite(*out)) {
-        vf_viol(c, v, "%s: '%s' must be a finite number, found %s", who, key,
-                v->kind == CP_NODE_SCALAR ? v->str : cp_node_kind_name(v));
-        return -1;
-    }
-    return 1;
-}
-
-bool vf_as_int(const cp_node *v, long *out)
-{
-    double d;
-    if (!v || !cp_scalar_number(v, &d) || !isfinite(d) || d != floor(d) || fabs(d) > 2e9)
-        return false;
-    *out = (long)d;
-    return true;
-}
-
-int vf_int_field(vf_ctx *c, const cp_node *map, const char *key, const char *who,
-                 bool required, long *out, const cp_node **node)
-{
-    const cp_node *v = field(c, map, key, who, required, node);
-    if (!v)
-        return 0;
-    if (!vf_as_int(v, out)) {
-        vf_viol(c, v, "%s: '%s' must be an integer, found %s", who, key,
-                v->kind == CP_NODE_SCALAR ? v->str : cp_node_kind_name(v));
-        return -1;
-    }
-    return 1;
-}
-
-const char *vf_str_field(vf_ctx *c, const cp_node *map, const char *key, const char *who,
-                         bool required, const cp_node **node)
-{
-    const cp_node *v = field(c, map, key, who, required, node);
-    if (!v)
-        return NULL;
-    if (v->kind != CP_NODE_SCALAR) {
-        vf_viol(c, v, "%s: '%s' must be a string, found %s", who, key, cp_node_kind_name(v));
-        return NULL;
-    }
-    return v->str;
-}
-
-bool vf_entry_is_map(vf_ctx *c, const cp_node *e, const char *who)
-{
-    if (e->kind == CP_NODE_MAP)
-        return true;
-    vf_viol(c, e, "%s: expected a mapping, found %s", who, cp_node_kind_name(e));
-    return false;
+    if (has == CP_PLAN_ABSENT)
+        vf_viol(c, entry, "%s: missing '%s'", who, key);
+    return has == CP_PLAN_SET;
 }
 
 bool cp_verify_close(double a, double b, double rel)
@@ -145,57 +78,37 @@ bool cp_verify_close(double a, double b, double rel)
     return fabs(a - b) <= rel * m + 1e-9;
 }
 
-void vf_compare_field(vf_ctx *c, const cp_node *map, const char *key, const char *who,
-                      bool required, double expected)
+void vf_compare_num(vf_ctx *c, const cp_plan_num *n, cp_pos entry, const char *key,
+                    const char *who, bool required, double expected)
 {
-    double v;
-    const cp_node *n;
-    if (vf_num_field(c, map, key, who, required, &v, &n) != 1)
+    if (n->has == CP_PLAN_ABSENT && !required)
         return;
-    if (!cp_verify_close(v, expected, VF_REL_TOL))
-        vf_viol(c, n, "%s: %s: expected %s, found %s", who, key, vf_n(expected).s, vf_n(v).s);
+    if (vf_need(c, n->has, entry, who, key) && !cp_verify_close(n->v, expected, VF_REL_TOL))
+        vf_viol(c, n->pos, "%s: %s: expected %s, found %s", who, key, vf_n(expected).s,
+                vf_n(n->v).s);
 }
 
-void vf_compare_series(vf_ctx *c, const cp_node *map, const char *key, const char *who,
+void vf_compare_series(vf_ctx *c, const cp_plan_series *s, const char *key, const char *who,
                        const double *expected)
 {
-    const cp_node *s = vf_get(map, key);
-    if (!s)
+    if (s->has != CP_PLAN_SET || s->n != c->T)
         return;
-    if (s->kind != CP_NODE_SEQ) {
-        vf_viol(c, s, "%s: '%s' must be a list of %d numbers", who, key, c->T);
-        return;
-    }
-    if ((int)s->n != c->T) {
-        vf_viol(c, s, "%s: '%s' has %zu values, expected one per slot (%d)", who, key, s->n,
-                c->T);
-        return;
-    }
     int bad = 0, first = -1;
-    double found = 0;
-    for (int t = 0; t < c->T; t++) {
-        double v;
-        if (!cp_scalar_number(s->kids[t], &v) || !isfinite(v)) {
-            vf_viol(c, s->kids[t], "%s: %s[%d] must be a finite number", who, key, t);
-            continue;
-        }
-        if (!cp_verify_close(v, expected[t], VF_REL_TOL)) {
-            if (first < 0) {
+    for (int t = 0; t < c->T; t++)
+        if (!isnan(s->v[t]) && !cp_verify_close(s->v[t], expected[t], VF_REL_TOL)) {
+            if (first < 0)
                 first = t;
-                found = v;
-            }
             bad++;
         }
-    }
     if (first < 0)
         return;
     if (bad > 1)
-        vf_viol(c, s->kids[first], "%s: %s[%d]: expected %s, found %s (and %d more slot%s)",
-                who, key, first, vf_n(expected[first]).s, vf_n(found).s, bad - 1,
+        vf_viol(c, s->at[first], "%s: %s[%d]: expected %s, found %s (and %d more slot%s)", who,
+                key, first, vf_n(expected[first]).s, vf_n(s->v[first]).s, bad - 1,
                 bad == 2 ? " differs" : "s differ");
     else
-        vf_viol(c, s->kids[first], "%s: %s[%d]: expected %s, found %s", who, key, first,
-                vf_n(expected[first]).s, vf_n(found).s);
+        vf_viol(c, s->at[first], "%s: %s[%d]: expected %s, found %s", who, key, first,
+                vf_n(expected[first]).s, vf_n(s->v[first]).s);
 }
 
 /* ---- the report --------------------------------------------------------- */
@@ -220,51 +133,29 @@ bool cp_verify_report_is_ok(const cp_verify_report *r)
     return r->n == 0 && !r->malformed;
 }
 
-typedef struct vsort {
-    cp_violation v;
-    size_t seq;
-} vsort;
+/* ---- entry points ------------------------------------------------------- */
 
-static int by_pos(const void *a, const void *b)
+/* The reader's problems as violations: all but those of keys that only
+ * describe the plan or that no check reads yet (CP_PLAN_EXTRA). */
+static void take_problems(vf_ctx *c)
 {
-    const vsort *x = a, *y = b;
-    if (x->v.pos.line != y->v.pos.line)
-        return x->v.pos.line < y->v.pos.line ? -1 : 1;
-    if (x->v.pos.col != y->v.pos.col)
-        return x->v.pos.col < y->v.pos.col ? -1 : 1;
-    return x->seq < y->seq ? -1 : x->seq > y->seq;
+    const cp_plan_file *pf = c->pf;
+    for (int i = 0; i < pf->n_problems; i++)
+        if (pf->problems[i].level != CP_PLAN_EXTRA)
+            vf_viol(c, pf->problems[i].pos, "%s", pf->problems[i].msg);
+    c->rep->malformed = pf->malformed;
+    c->rep->infeasible = pf->infeasible;
 }
 
-static void sort_report(vf_ctx *c)
-{
-    cp_verify_report *r = c->rep;
-    if (r->n < 2)
-        return;
-    vsort *tmp = cp_calloc((size_t)r->n, sizeof *tmp);
-    if (!tmp) {
-        c->oom = true;
-        return;
-    }
-    for (int i = 0; i < r->n; i++) {
-        tmp[i].v = r->items[i];
-        tmp[i].seq = c->seq[i];
-    }
-    qsort(tmp, (size_t)r->n, sizeof *tmp, by_pos);
-    for (int i = 0; i < r->n; i++)
-        r->items[i] = tmp[i].v;
-    cp_free(tmp);
-}
-
-/* ---- entry point -------------------------------------------------------- */
-
-int cp_verify_plan(const cp_input *in, const cp_node *plan, cp_verify_report *rep, cp_err *err)
+int cp_verify_plan_file(const cp_input *in, const cp_plan_file *pf, cp_verify_report *rep,
+                        cp_err *err)
 {
     cp_verify_report_release(rep);
     vf_ctx c;
     memset(&c, 0, sizeof c);
     c.in = in;
     c.rep = rep;
-    c.root = plan;
+    c.pf = pf;
     c.T = in->slots;
     c.h = in->slot_hours;
     int rc = cp_modes_build(in, &c.ms, err);
@@ -276,20 +167,19 @@ int cp_verify_plan(const cp_input *in, const cp_node *plan, cp_verify_report *re
     c.dropped_job = cp_calloc(nj, sizeof *c.dropped_job);
     c.y = cp_calloc(nres * (size_t)c.T, sizeof *c.y);
     c.prov = cp_calloc(nres, sizeof *c.prov);
-    c.prov_inst = cp_calloc(nres, sizeof *c.prov_inst);
     c.load = cp_calloc(nres * (size_t)c.T * CP_DIMS, sizeof *c.load);
     c.busy = cp_calloc((size_t)(in->n_sites ? in->n_sites : 1) * (size_t)c.T, sizeof *c.busy);
     c.nl_off = cp_calloc(nres, sizeof *c.nl_off);
     c.nl_count = cp_calloc(nres, sizeof *c.nl_count);
-    if (!c.entry_of_job || !c.dropped_job || !c.y || !c.prov || !c.prov_inst || !c.load ||
-        !c.busy || !c.nl_off || !c.nl_count) {
+    if (!c.entry_of_job || !c.dropped_job || !c.y || !c.prov || !c.load || !c.busy ||
+        !c.nl_off || !c.nl_count) {
         c.oom = true;
         goto out;
     }
     for (int j = 0; j < in->n_jobs; j++)
         c.entry_of_job[j] = -1;
 
-    vf_check_root(&c);
+    take_problems(&c);
     if (!rep->malformed && !c.oom)
         vf_check_jobs(&c);
     if (!rep->malformed && !rep->infeasible && !c.oom) {
@@ -308,26 +198,40 @@ int cp_verify_plan(const cp_input *in, const cp_node *plan, cp_verify_report *re
         if (!c.oom)
             vf_check_budget(&c);
     }
-    if (!c.oom)
-        sort_report(&c);
+    if (!c.oom && cp_msg_sort(rep->items, (size_t)rep->n, sizeof *rep->items,
+                              offsetof(cp_violation, pos)))
+        c.oom = true;
 out:
     cp_free(c.jobs);
     cp_free(c.entry_of_job);
     cp_free(c.dropped_job);
     cp_free(c.y);
     cp_free(c.prov);
-    cp_free(c.prov_inst);
     cp_free(c.load);
     cp_free(c.busy);
     cp_free(c.asg);
     cp_free(c.nl_off);
     cp_free(c.nl_count);
     cp_free(c.nload);
-    cp_free(c.seq);
     cp_modeset_free(c.ms);
     if (c.oom) {
         cp_verify_report_release(rep);
         return cp_err_nomem(err);
     }
     return CP_OK;
+}
+
+int cp_verify_plan(const cp_input *in, const cp_node *plan, cp_verify_report *rep, cp_err *err)
+{
+    cp_verify_report_release(rep);
+    cp_plan_read_opts o;
+    cp_plan_read_opts_init(&o);
+    o.slots = in->slots;
+    cp_plan_file pf;
+    cp_plan_file_init(&pf);
+    int rc = cp_plan_read(plan, &o, &pf, err);
+    if (rc == CP_OK)
+        rc = cp_verify_plan_file(in, &pf, rep, err);
+    cp_plan_file_release(&pf);
+    return rc;
 }

@@ -34,7 +34,7 @@ void vf_check_costs(vf_ctx *c)
             char who[400];
             snprintf(who, sizeof who, "provisioning of '%s' (%s)", res->name,
                      vf_market_name(res->kind));
-            vf_compare_field(c, c->prov[r], "cost", who, true, cost);
+            vf_compare_num(c, &c->prov[r]->cost, c->prov[r]->pos, "cost", who, true, cost);
         }
     }
 
@@ -42,7 +42,7 @@ void vf_check_costs(vf_ctx *c)
     double *pw = cp_calloc((size_t)T, sizeof *pw);
     double *site_kwh = cp_calloc((size_t)(in->n_sites ? in->n_sites : 1), sizeof *site_kwh);
     double *site_kg = cp_calloc((size_t)(in->n_sites ? in->n_sites : 1), sizeof *site_kg);
-    const cp_node **seen = cp_calloc((size_t)(in->n_sites ? in->n_sites : 1), sizeof *seen);
+    const cp_plan_site **seen = cp_calloc((size_t)(in->n_sites ? in->n_sites : 1), sizeof *seen);
     if (!pw || !site_kwh || !site_kg || !seen) {
         c->oom = true;
         goto out;
@@ -76,69 +76,63 @@ void vf_check_costs(vf_ctx *c)
             s->penalty += in->jobs[j].drop_penalty;
     s->total = s->cloud + s->energy + s->carbon + s->penalty;
 
-    const cp_node *sl = vf_get(c->root, "sites");
-    for (size_t i = 0; sl && sl->kind == CP_NODE_SEQ && i < sl->n; i++) {
-        const cp_node *e = sl->kids[i];
-        char who[400];
-        snprintf(who, sizeof who, "sites[%zu]", i);
-        if (!vf_entry_is_map(c, e, who))
+    const cp_plan_file *pf = c->pf;
+    for (int i = 0; i < pf->n_sites; i++) {
+        const cp_plan_site *e = &pf->sites[i];
+        if (e->name.has != CP_PLAN_SET) /* the reader's violation */
             continue;
-        const cp_node *nn;
-        const char *nm = vf_str_field(c, e, "name", who, true, &nn);
-        if (!nm)
-            continue;
+        const char *nm = e->name.s;
         int si = cp_input_find_site(in, nm);
         if (si < 0) {
-            vf_viol(c, nn, "%s: unknown site '%s'", who, nm);
+            vf_viol(c, e->name.pos, "site %d: unknown site '%s'", e->index + 1, nm);
             continue;
         }
         if (seen[si]) {
-            vf_viol(c, nn, "site '%s' is listed twice (first at line %d)", nm, seen[si]->pos.line);
+            vf_viol(c, e->name.pos, "site '%s' is listed twice (first at line %d)", nm,
+                    seen[si]->pos.line);
             continue;
         }
         seen[si] = e;
+        char who[400];
         snprintf(who, sizeof who, "site '%s'", nm);
         for (int t = 0; t < T; t++)
             pw[t] = vf_site_w(c, si, t) / 1000;
-        vf_compare_series(c, e, "power_kw", who, pw);
-        vf_compare_field(c, e, "energy_kwh", who, false, site_kwh[si]);
-        vf_compare_field(c, e, "carbon_kg", who, false, site_kg[si]);
+        vf_compare_series(c, &e->power_kw, "power_kw", who, pw);
+        vf_compare_num(c, &e->energy_kwh, e->pos, "energy_kwh", who, false, site_kwh[si]);
+        vf_compare_num(c, &e->carbon_kg, e->pos, "carbon_kg", who, false, site_kg[si]);
     }
 
-    const cp_node *ul = vf_get(c->root, "utilization");
-    for (size_t i = 0; ul && ul->kind == CP_NODE_SEQ && i < ul->n; i++) {
-        const cp_node *e = ul->kids[i];
-        char who[400];
-        snprintf(who, sizeof who, "utilization[%zu]", i);
-        if (!vf_entry_is_map(c, e, who))
+    for (int i = 0; i < pf->n_util; i++) {
+        const cp_plan_util *e = &pf->util[i];
+        if (e->pool.has != CP_PLAN_SET)
             continue;
-        const cp_node *pn;
-        const char *nm = vf_str_field(c, e, "pool", who, true, &pn);
-        if (!nm)
-            continue;
+        const char *nm = e->pool.s;
         int p = cp_input_find_pool(in, nm);
         if (p < 0) {
-            vf_viol(c, pn, "%s: unknown pool '%s'", who, nm);
+            vf_viol(c, e->pool.pos, "utilization %d: unknown pool '%s'", e->index + 1, nm);
             continue;
         }
+        char who[400];
         snprintf(who, sizeof who, "utilization of '%s'", nm);
         int r = c->ms->res_of_pool[p];
         for (int d = 0; d < CP_DIMS; d++) {
             for (int t = 0; t < T; t++)
                 pw[t] = vf_load_at(c, r, t)[d];
-            vf_compare_series(c, e, vf_dim_name[d], who, pw);
+            vf_compare_series(c, &e->dim[d], vf_dim_name[d], who, pw);
         }
     }
 
-    const cp_node *tn = vf_get(c->root, "totals");
-    if (tn && tn->kind == CP_NODE_MAP) {
-        vf_compare_field(c, tn, "total", "totals", true, s->total);
-        vf_compare_field(c, tn, "cloud", "totals", true, s->cloud);
-        vf_compare_field(c, tn, "energy", "totals", true, s->energy);
-        vf_compare_field(c, tn, "carbon", "totals", true, s->carbon);
-        vf_compare_field(c, tn, "penalty", "totals", true, s->penalty);
-        vf_compare_field(c, tn, "energy_kwh", "totals", true, s->energy_kwh);
-        vf_compare_field(c, tn, "carbon_kg", "totals", true, s->carbon_kg);
+    const cp_plan_totals *tt = &pf->totals;
+    if (tt->has == CP_PLAN_SET) {
+        /* the reader requires the first five; verify all seven */
+        const cp_plan_num *got[] = {&tt->total, &tt->cloud, &tt->energy, &tt->carbon,
+                                    &tt->penalty, &tt->energy_kwh, &tt->carbon_kg};
+        const double want[] = {s->total, s->cloud, s->energy, s->carbon,
+                               s->penalty, s->energy_kwh, s->carbon_kg};
+        static const char *const keys[] = {"total", "cloud", "energy", "carbon",
+                                           "penalty", "energy_kwh", "carbon_kg"};
+        for (int k = 0; k < 7; k++)
+            vf_compare_num(c, got[k], tt->pos, keys[k], "totals", k >= 5, want[k]);
     }
     c->rep->costed = true;
 out:

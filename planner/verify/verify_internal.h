@@ -1,21 +1,24 @@
 /*
  * Shared by the plan verifier's files (see cp_verify.h, docs/verify.md):
- *   verify.c         the entry point, the report, messages, field readers
- *   verify_plan.c    the plan's structure, its jobs and provisioning
+ *   verify.c         the entry point, the report, messages, field checks
+ *   verify_plan.c    the plan's jobs (one per input job, their modes) and
+ *                    provisioning (y per market)
  *   verify_limits.c  per-slot limits of SPEC 3 (pools, markets, quotas,
  *                    power caps, budget)
  *   verify_place.c   concrete placement on nodes and instances (SPEC 5)
  *   verify_cost.c    re-costing every SPEC 4 number of the plan
  * The phases run in that order over one context (vf_ctx), which owns the
- * scratch arrays; the report owns the messages.
+ * scratch arrays; the report owns the messages. The plan comes read by
+ * models/cp_plan_read.h, whose format problems are the first violations;
+ * every position in a message is one the reader kept.
  */
 #ifndef CP_VERIFY_INTERNAL_H
 #define CP_VERIFY_INTERNAL_H
 
 #include "cp_buf.h"
 #include "cp_modes.h"
+#include "cp_plan_read.h"
 #include "cp_verify.h"
-#include "cp_yaml.h"
 
 #include <math.h>
 #include <stdbool.h>
@@ -27,21 +30,21 @@
 extern const char *const vf_dim_name[CP_DIMS];
 
 typedef struct vf_job {
-    const cp_node *node; /* the job's mapping */
-    int job;             /* input index */
+    const cp_plan_job *pj; /* the job's entry */
+    int job;               /* input index */
     bool scheduled;
     int mode;            /* index into ms->modes, -1 when none matched */
     int res;             /* resource index, -1 when unknown */
     int start;
     bool counted;        /* mode and slots valid: adds to loads and costs */
-    const cp_node *nodes;
+    const cp_plan_strs *nodes; /* NULL when absent or not a list */
 } vf_job;
 
 /* One job on one node or instance, `units` of its count. */
 typedef struct vf_asg {
     int entry; /* vf_job index */
     int res, idx;
-    const cp_node *id;
+    cp_pos id;
     double units;
 } vf_asg;
 
@@ -49,9 +52,7 @@ typedef struct vf_ctx {
     const cp_input *in;
     cp_modeset *ms;
     cp_verify_report *rep;
-    size_t *seq; /* insertion order of rep->items, for a stable sort */
-    size_t seq_cap;
-    const cp_node *root;
+    const cp_plan_file *pf;
     int T;
     double h;
     bool oom;
@@ -61,8 +62,7 @@ typedef struct vf_ctx {
     int *entry_of_job;        /* [n_jobs of the input]: plan entry, -1 */
     bool *dropped_job;        /* [n_jobs of the input] */
     long *y;                  /* [n_res * T] */
-    const cp_node **prov;     /* [n_res]: provisioning entry */
-    const cp_node **prov_inst;/* [n_res]: its instances list */
+    const cp_plan_prov **prov; /* [n_res]: provisioning entry */
     double *load;             /* [(n_res * T) * CP_DIMS] */
     double *busy;             /* [n_sites * T]: busy W before PUE */
     vf_asg *asg;
@@ -81,45 +81,23 @@ typedef struct vf_numstr {
 } vf_numstr;
 vf_numstr vf_n(double v);
 
-/* Adds a violation at `at` (the root when NULL); sets c->oom on failure. */
-void vf_viol(vf_ctx *c, const cp_node *at, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
+/* Adds a violation at `at`; sets c->oom on failure. */
+void vf_viol(vf_ctx *c, cp_pos at, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
-/* The value under `key`, NULL when absent or null. */
-static inline const cp_node *vf_get(const cp_node *map, const char *key)
-{
-    if (!map || map->kind != CP_NODE_MAP)
-        return NULL;
-    const cp_node *v = cp_map_get(map, key);
-    return v && cp_scalar_is_null(v) ? NULL : v;
-}
+/* True when the key was read; a "missing" violation at the entry
+ * `entry` when it is absent (a key of the wrong type is the reader's
+ * violation already). */
+bool vf_need(vf_ctx *c, cp_plan_has has, cp_pos entry, const char *who, const char *key);
 
-static inline const char *vf_str_of(const cp_node *n)
-{
-    return n && n->kind == CP_NODE_SCALAR ? n->str : NULL;
-}
-
-bool vf_as_int(const cp_node *v, long *out);
-/* The field readers: 1 with *out set; 0 absent (a violation when
- * `required`); -1 not of the type (a violation). `node` (may be NULL)
- * receives the value node, NULL when absent. */
-int vf_num_field(vf_ctx *c, const cp_node *map, const char *key, const char *who,
-                 bool required, double *out, const cp_node **node);
-int vf_int_field(vf_ctx *c, const cp_node *map, const char *key, const char *who,
-                 bool required, long *out, const cp_node **node);
-/* The string, NULL when absent or not a string. */
-const char *vf_str_field(vf_ctx *c, const cp_node *map, const char *key, const char *who,
-                         bool required, const cp_node **node);
-/* True when list entry `e` is a mapping; a violation otherwise. */
-bool vf_entry_is_map(vf_ctx *c, const cp_node *e, const char *who);
-
-/* Compares the number under `key` with `expected`; `required` says
- * whether a missing key is a violation. */
-void vf_compare_field(vf_ctx *c, const cp_node *map, const char *key, const char *who,
-                      bool required, double expected);
-/* Compares a per-slot list under `key` with expected[0..T-1]; reports
- * its length or its first differing slot (with how many more differ). */
-void vf_compare_series(vf_ctx *c, const cp_node *map, const char *key, const char *who,
+/* Compares the number `n` (the value of `key` in the entry at `entry`)
+ * with `expected`; `required` says whether a missing key is a violation
+ * (false for the keys the reader requires itself). */
+void vf_compare_num(vf_ctx *c, const cp_plan_num *n, cp_pos entry, const char *key,
+                    const char *who, bool required, double expected);
+/* Compares a per-slot list with expected[0..T-1] when it has T values
+ * (else the reader said so); reports its first differing slot, with how
+ * many more differ. */
+void vf_compare_series(vf_ctx *c, const cp_plan_series *s, const char *key, const char *who,
                        const double *expected);
 
 /* ---- small helpers over the context ------------------------------------- */
@@ -170,8 +148,7 @@ static inline void vf_mach_cap(const cp_machine *m, double cap[CP_DIMS])
     cap[CP_DIM_MEM] = m->memory_gb;
 }
 
-/* ---- structure, jobs, provisioning (verify_plan.c) ---------------------- */
-void vf_check_root(vf_ctx *c);
+/* ---- jobs, provisioning (verify_plan.c) --------------------------------- */
 void vf_check_jobs(vf_ctx *c);
 void vf_check_missing(vf_ctx *c);
 void vf_read_provisioning(vf_ctx *c);

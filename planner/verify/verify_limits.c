@@ -41,17 +41,17 @@ bool vf_over_dims(const double *load, const double *cap, cp_buf *b)
 }
 
 /* "'a', 'b'": the jobs (plan order) running on resource r in slot t.
- * Returns the last job's node (the position to report at). */
-static const cp_node *jobs_on(vf_ctx *c, int r, int t, cp_buf *b)
+ * Returns the last job's entry (the position to report at). */
+static cp_pos jobs_on(vf_ctx *c, int r, int t, cp_buf *b)
 {
-    const cp_node *last = NULL;
+    cp_pos last = c->pf->pos;
     int n = 0;
     for (int e = 0; e < c->n_jobs; e++) {
         const vf_job *vj = &c->jobs[e];
         if (vj->res != r || !vf_runs_at(c, vj, t))
             continue;
         cp_buf_printf(b, "%s'%s'", n++ ? ", " : "", c->in->jobs[vj->job].name);
-        last = vj->node;
+        last = vj->pj->pos;
     }
     return last;
 }
@@ -75,8 +75,8 @@ void vf_check_capacity(vf_ctx *c)
                 const cp_offer *o = &in->offers[res->index];
                 double q = cp_series_at(res->kind == CP_RES_SPOT ? &o->spot_quota : &o->quota, t);
                 n = (double)y;
-                if (y > q)
-                    vf_viol(c, c->prov_inst[r]->kids[t],
+                if (y > q) /* y > 0: read from the entry's instances[t] */
+                    vf_viol(c, c->prov[r]->instances.at[t],
                             "market '%s' (%s): %ld instances in slot %d exceed the quota %s",
                             res->name, vf_market_name(res->kind), y, t, vf_n(q).s);
             }
@@ -86,7 +86,7 @@ void vf_check_capacity(vf_ctx *c)
             if (!vf_over_dims(vf_load_at(c, r, t), cap, &b))
                 continue;
             cp_buf_reset(&jobs);
-            const cp_node *at = jobs_on(c, r, t, &jobs);
+            cp_pos at = jobs_on(c, r, t, &jobs);
             if (res->kind == CP_RES_POOL)
                 vf_viol(c, at, "pool '%s' over capacity in slot %d (%s of %d nodes available): %s "
                                "(jobs %s)", res->name, t, vf_n(n).s, in->pools[res->index].nodes,
@@ -124,16 +124,13 @@ double vf_site_w(const vf_ctx *c, int site, int t)
            (vf_baseline_w(c->in, site, t) + c->busy[(size_t)site * (size_t)c->T + (size_t)t]);
 }
 
-/* The `sites` entry of site s, or NULL. */
-static const cp_node *site_entry(vf_ctx *c, int s)
+/* The first `sites` entry of site s, or NULL. */
+static const cp_plan_site *site_entry(vf_ctx *c, int s)
 {
-    const cp_node *sl = vf_get(c->root, "sites");
-    if (!sl || sl->kind != CP_NODE_SEQ)
-        return NULL;
-    for (size_t i = 0; i < sl->n; i++) {
-        const char *nm = vf_str_of(vf_get(sl->kids[i], "name"));
-        if (nm && !strcmp(nm, c->in->sites[s].name))
-            return sl->kids[i];
+    for (int i = 0; i < c->pf->n_sites; i++) {
+        const cp_plan_site *e = &c->pf->sites[i];
+        if (e->name.has == CP_PLAN_SET && !strcmp(e->name.s, c->in->sites[s].name))
+            return e;
     }
     return NULL;
 }
@@ -147,15 +144,15 @@ void vf_check_power_caps(vf_ctx *c)
         const cp_site *st = &in->sites[s];
         if (!st->power_cap_kw.set)
             continue;
-        const cp_node *se = site_entry(c, s);
-        const cp_node *pk = vf_get(se, "power_kw");
+        const cp_plan_site *se = site_entry(c, s);
+        bool per_slot = se && se->power_kw.has == CP_PLAN_SET && se->power_kw.n == c->T;
         for (int t = 0; t < c->T; t++) {
             double w = vf_site_w(c, s, t);
             double cap = 1000 * cp_series_at(&st->power_cap_kw, t);
             if (!vf_over(w, cap))
                 continue;
-            const cp_node *at = pk && pk->kind == CP_NODE_SEQ && (int)pk->n == c->T ? pk->kids[t]
-                                                                                   : se;
+            /* at power_kw[t], else the site's entry, else the last job on it */
+            cp_pos at = per_slot ? se->power_kw.at[t] : se ? se->pos : c->pf->pos;
             cp_buf_reset(&jobs);
             for (int e = 0; e < c->n_jobs; e++) {
                 const vf_job *vj = &c->jobs[e];
@@ -164,7 +161,7 @@ void vf_check_power_caps(vf_ctx *c)
                     continue;
                 cp_buf_printf(&jobs, "%s'%s'", jobs.len ? ", " : "", in->jobs[vj->job].name);
                 if (!se)
-                    at = vj->node;
+                    at = vj->pj->pos;
             }
             double base_kw = st->pue * vf_baseline_w(in, s, t) / 1000;
             vf_viol(c, at, "site '%s' over its power cap in slot %d: %s kW > %s kW (baseline %s "
@@ -184,7 +181,7 @@ void vf_check_budget(vf_ctx *c)
     if (in->has_budget) {
         double spend = s->cloud + s->energy + s->carbon;
         if (vf_over(spend, in->budget))
-            vf_viol(c, vf_get(c->root, "totals"),
+            vf_viol(c, c->pf->totals.pos, /* the root's when absent */
                     "budget exceeded: cloud + energy + carbon = %s > budget %s", vf_n(spend).s,
                     vf_n(in->budget).s);
     }

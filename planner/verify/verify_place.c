@@ -26,7 +26,7 @@ static long parse_id(const char *s, const char *prefix)
     return strtol(d, NULL, 10);
 }
 
-static bool add_asg(vf_ctx *c, int entry, int res, int idx, const cp_node *id, double units)
+static bool add_asg(vf_ctx *c, int entry, int res, int idx, cp_pos id, double units)
 {
     if (CP_GROW(c->asg, c->asg_cap, (size_t)c->n_asg + 1)) {
         c->oom = true;
@@ -50,31 +50,35 @@ static void check_job_nodes(vf_ctx *c, int e)
     const cp_job *j = &in->jobs[vj->job];
     const cp_mode *m = &c->ms->modes[vj->mode];
     const cp_resource *r = &c->ms->res[vj->res];
-    const cp_node *ns = vj->nodes;
+    const cp_plan_strs *ns = vj->nodes;
     const char *what = r->kind == CP_RES_POOL ? "node" : "instance";
     bool ok = true;
     if (ns->n == 0) {
-        vf_viol(c, ns, "job '%s': 'nodes' is empty", j->name);
+        vf_viol(c, ns->pos, "job '%s': 'nodes' is empty", j->name);
         return;
     }
-    long *idx = cp_calloc(ns->n, sizeof *idx);
+    long *idx = cp_calloc((size_t)ns->n, sizeof *idx);
     if (!idx) {
         c->oom = true;
         return;
     }
-    for (size_t i = 0; i < ns->n; i++) {
-        const cp_node *id = ns->kids[i];
-        const char *s = vf_str_of(id);
+    for (int i = 0; i < ns->n; i++) {
+        cp_pos id = ns->at[i];
+        const char *s = ns->s[i];
         long k = s ? parse_id(s, r->id) : -1;
         idx[i] = k;
+        if (!s) { /* not a scalar: the reader's violation */
+            ok = false;
+            continue;
+        }
         if (k < 0) {
-            vf_viol(c, id, "job '%s': '%s' is not a %s id of '%s' (expected '%s/N')", j->name,
-                    s ? s : cp_node_kind_name(id), what, r->id, r->id);
+            vf_viol(c, id, "job '%s': '%s' is not a %s id of '%s' (expected '%s/N')", j->name, s,
+                    what, r->id, r->id);
             ok = false;
             continue;
         }
         bool dup = false;
-        for (size_t q = 0; q < i; q++)
+        for (int q = 0; q < i; q++)
             dup |= idx[q] == k;
         if (dup) {
             vf_viol(c, id, "job '%s': %s '%s' is listed twice", j->name, what, s);
@@ -113,9 +117,9 @@ static void check_job_nodes(vf_ctx *c, int e)
     bool fits = true;
     for (int d = 0; d < CP_DIMS; d++)
         fits &= !vf_over(m->demand[d], cap[d]);
-    int n = (int)ns->n;
+    int n = ns->n;
     if (fits && n != 1) {
-        vf_viol(c, ns, "job '%s' fits on one %s but is placed on %d", j->name, what, n);
+        vf_viol(c, ns->pos, "job '%s' fits on one %s but is placed on %d", j->name, what, n);
         ok = false;
     } else if (!fits) {
         cp_buf b;
@@ -125,25 +129,25 @@ static void check_job_nodes(vf_ctx *c, int e)
                 cp_buf_printf(&b, "%s%s %s < %s", b.len ? ", " : "", vf_dim_name[d],
                               vf_n(n * cap[d]).s, vf_n(m->demand[d]).s);
         if (b.len) {
-            vf_viol(c, ns, "job '%s': its %d %s%s cannot hold its demand: %s", j->name, n, what,
-                    n == 1 ? "" : "s", b.s);
+            vf_viol(c, ns->pos, "job '%s': its %d %s%s cannot hold its demand: %s", j->name, n,
+                    what, n == 1 ? "" : "s", b.s);
             ok = false;
         }
         if (!cp_buf_ok(&b))
             c->oom = true;
         cp_buf_release(&b);
         if (j->kind == CP_JOB_DATAFLOW && n != m->count) {
-            vf_viol(c, ns, "dataflow job '%s' runs on %d whole machines but lists %d %s%s", j->name,
-                    m->count, n, what, n == 1 ? "" : "s");
+            vf_viol(c, ns->pos, "dataflow job '%s' runs on %d whole machines but lists %d %s%s",
+                    j->name, m->count, n, what, n == 1 ? "" : "s");
             ok = false;
         } else if (j->kind == CP_JOB_TRAINING && n > m->count) {
-            vf_viol(c, ns, "training job '%s' with %d accelerators is spread over %d %ss", j->name,
-                    m->count, n, what);
+            vf_viol(c, ns->pos, "training job '%s' with %d accelerators is spread over %d %ss",
+                    j->name, m->count, n, what);
             ok = false;
         }
     }
-    for (size_t i = 0; ok && i < ns->n; i++)
-        add_asg(c, e, vj->res, (int)idx[i], ns->kids[i], fits ? m->count : 0);
+    for (int i = 0; ok && i < ns->n; i++)
+        add_asg(c, e, vj->res, (int)idx[i], ns->at[i], fits ? m->count : 0);
     cp_free(idx);
 }
 
@@ -223,11 +227,11 @@ static void split_job(vf_ctx *c, int first, int last)
 }
 
 /* "'a', 'b'": the jobs (plan order) placed on node/instance idx of
- * resource r and running in slot t. Returns the last one's id node (the
+ * resource r and running in slot t. Returns the last one's id (the
  * position to report at). */
-static const cp_node *jobs_on_node(vf_ctx *c, int r, int idx, int t, cp_buf *b)
+static cp_pos jobs_on_node(vf_ctx *c, int r, int idx, int t, cp_buf *b)
 {
-    const cp_node *last = NULL;
+    cp_pos last = c->pf->pos;
     int n = 0;
     /* assignments are not in plan order (single-node jobs come first) */
     for (int e = 0; e < c->n_jobs; e++)
@@ -291,7 +295,7 @@ void vf_check_placement(vf_ctx *c)
                 if (!vf_over_dims(nload_at(c, r, i, t), cap, &b))
                     continue;
                 cp_buf_reset(&jobs);
-                const cp_node *at = jobs_on_node(c, r, i, t, &jobs);
+                cp_pos at = jobs_on_node(c, r, i, t, &jobs);
                 vf_viol(c, at, "%s '%s/%d' over capacity in slot %d: %s (jobs %s)",
                         res->kind == CP_RES_POOL ? "node" : "instance", res->id, i, t, b.s, jobs.s);
                 break; /* one line per node */

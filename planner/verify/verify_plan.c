@@ -1,9 +1,11 @@
 /*
- * The plan verifier, reading the plan (see verify_internal.h): the root's
- * structure, the job list (one entry per input job; for each scheduled
- * job, the mode its resource, market and count name, its start slot and
- * the fields derived from them) and the provisioning list, which gives
- * y(t) per market for the later phases.
+ * The plan verifier, the plan's choices (see verify_internal.h): the job
+ * list (one entry per input job; for each scheduled job, the mode its
+ * resource, market and count name, its start slot and the fields derived
+ * from them) and the provisioning list, which gives y(t) per market for
+ * the later phases. The plan comes read (cp_plan_read.h): keys of the
+ * wrong type are the reader's violations already, so here a key is either
+ * read, or missing (a violation where the check needs it), or skipped.
  */
 #include "verify_internal.h"
 
@@ -12,95 +14,31 @@
 #include <stdio.h>
 #include <string.h>
 
-static bool status_valid(const char *s)
-{
-    return s && (!strcmp(s, "optimal") || !strcmp(s, "feasible") || !strcmp(s, "infeasible") ||
-                 !strcmp(s, "interrupted"));
-}
-
-void vf_check_root(vf_ctx *c)
-{
-    const cp_node *root = c->root;
-    cp_verify_report *r = c->rep;
-    if (root->kind != CP_NODE_MAP) {
-        vf_viol(c, root, "the plan must be a mapping, found %s", cp_node_kind_name(root));
-        r->malformed = true;
-        return;
-    }
-    long ver;
-    const cp_node *vn = vf_get(root, "capplan_plan");
-    if (!vn) {
-        vf_viol(c, root, "missing 'capplan_plan: 1' (not a capplan plan)");
-        r->malformed = true;
-    } else if (!vf_as_int(vn, &ver) || ver != 1) {
-        vf_viol(c, vn, "capplan_plan: unsupported version %s (expected 1)",
-                vn->kind == CP_NODE_SCALAR ? vn->str : cp_node_kind_name(vn));
-        r->malformed = true;
-    }
-    const cp_node *sn;
-    const char *st = vf_str_field(c, root, "status", "plan", true, &sn);
-    if (!st) {
-        r->malformed = true;
-    } else if (!status_valid(st)) {
-        vf_viol(c, sn, "plan: status '%s' is not one of optimal, feasible, infeasible, interrupted",
-                st);
-        r->malformed = true;
-    } else if (!strcmp(st, "infeasible")) {
-        r->infeasible = true;
-    }
-    const cp_node *jn = vf_get(root, "jobs");
-    if (jn && jn->kind != CP_NODE_SEQ) {
-        vf_viol(c, jn, "plan: 'jobs' must be a list, found %s", cp_node_kind_name(jn));
-        r->malformed = true;
-    } else if (!jn && !r->infeasible) {
-        vf_viol(c, root, "plan: missing 'jobs'");
-        r->malformed = true;
-    }
-    if (r->malformed || r->infeasible)
-        return;
-    const cp_node *tn = vf_get(root, "totals");
-    if (!tn)
-        vf_viol(c, root, "plan: missing 'totals'");
-    else if (tn->kind != CP_NODE_MAP)
-        vf_viol(c, tn, "plan: 'totals' must be a mapping");
-    static const char *const lists[] = {"provisioning", "utilization", "sites"};
-    for (size_t i = 0; i < sizeof lists / sizeof lists[0]; i++) {
-        const cp_node *l = vf_get(root, lists[i]);
-        if (l && l->kind != CP_NODE_SEQ)
-            vf_viol(c, l, "plan: '%s' must be a list, found %s", lists[i], cp_node_kind_name(l));
-    }
-}
-
 /* The resource a scheduled job names; -1 (with a violation) when none. */
-static int resolve_resource(vf_ctx *c, const cp_node *map, const char *who)
+static int resolve_resource(vf_ctx *c, const cp_plan_job *pj, const char *who)
 {
-    const cp_node *rn, *mn;
-    const char *res = vf_str_field(c, map, "resource", who, true, &rn);
-    const char *mk = vf_str_field(c, map, "market", who, true, &mn);
-    if (!res || !mk)
+    /* missing or not of a known market: the reader's violations */
+    if (pj->resource.has != CP_PLAN_SET || pj->mk == CP_PLAN_NO_MARKET)
         return -1;
-    if (!strcmp(mk, "pool")) {
+    const char *res = pj->resource.s;
+    if (pj->mk == CP_PLAN_POOL) {
         int p = cp_input_find_pool(c->in, res);
         if (p < 0) {
-            vf_viol(c, rn, "%s: unknown pool '%s'", who, res);
+            vf_viol(c, pj->resource.pos, "%s: unknown pool '%s'", who, res);
             return -1;
         }
         return c->ms->res_of_pool[p];
     }
-    if (strcmp(mk, "on_demand") && strcmp(mk, "spot")) {
-        vf_viol(c, mn, "%s: market '%s' is not one of pool, on_demand, spot", who, mk);
-        return -1;
-    }
     int o = cp_input_find_offer(c->in, res);
     if (o < 0) {
-        vf_viol(c, rn, "%s: unknown offer '%s'%s", who, res,
+        vf_viol(c, pj->resource.pos, "%s: unknown offer '%s'%s", who, res,
                 cp_input_find_pool(c->in, res) >= 0 ? " (a pool of that name has market 'pool')"
                                                     : "");
         return -1;
     }
-    if (!strcmp(mk, "spot")) {
+    if (pj->mk == CP_PLAN_SPOT) {
         if (c->ms->spot_of_offer[o] < 0) {
-            vf_viol(c, mn, "%s: offer '%s' has no spot market", who, res);
+            vf_viol(c, pj->market.pos, "%s: offer '%s' has no spot market", who, res);
             return -1;
         }
         return c->ms->spot_of_offer[o];
@@ -121,18 +59,14 @@ static void check_scheduled(vf_ctx *c, vf_job *vj, const char *who)
 {
     const cp_input *in = c->in;
     const cp_job *j = &in->jobs[vj->job];
-    const cp_node *map = vj->node;
-    vj->res = resolve_resource(c, map, who);
-    long count = 0, start = 0;
-    const cp_node *cn, *sn;
-    int has_count = vf_int_field(c, map, "count", who, true, &count, &cn);
-    int has_start = vf_int_field(c, map, "start_slot", who, true, &start, &sn);
-    const cp_node *nodes = vf_get(map, "nodes");
-    if (nodes && nodes->kind != CP_NODE_SEQ)
-        vf_viol(c, nodes, "%s: 'nodes' must be a list of node or instance ids", who);
-    else
-        vj->nodes = nodes;
-    if (vj->res < 0 || has_count != 1)
+    const cp_plan_job *pj = vj->pj;
+    vj->res = resolve_resource(c, pj, who);
+    bool has_count = vf_need(c, pj->count.has, pj->pos, who, "count");
+    bool has_start = vf_need(c, pj->start_slot.has, pj->pos, who, "start_slot");
+    long count = pj->count.v, start = pj->start_slot.v;
+    if (pj->nodes.has == CP_PLAN_SET)
+        vj->nodes = &pj->nodes;
+    if (vj->res < 0 || !has_count)
         return;
     const cp_resource *r = &c->ms->res[vj->res];
     for (int m = c->ms->job_first[vj->job]; m < c->ms->job_first[vj->job + 1]; m++)
@@ -142,124 +76,115 @@ static void check_scheduled(vf_ctx *c, vf_job *vj, const char *who)
         }
     if (vj->mode < 0) {
         if (c->ms->reason[vj->job])
-            vf_viol(c, map, "%s: the job has no mode at all: %s", who, c->ms->reason[vj->job]);
+            vf_viol(c, pj->pos, "%s: the job has no mode at all: %s", who, c->ms->reason[vj->job]);
         else if (!count_allowed(j, count))
-            vf_viol(c, cn, "%s: count %ld is not one of the job's allowed %s", who, count,
-                    j->kind == CP_JOB_TRAINING ? "accelerator counts" : "machine counts");
+            vf_viol(c, pj->count.pos, "%s: count %ld is not one of the job's allowed %s", who,
+                    count, j->kind == CP_JOB_TRAINING ? "accelerator counts" : "machine counts");
         else
-            vf_viol(c, map, "%s: no mode on '%s' (%s) with count %ld: placement, eligibility or "
-                            "the time window rules it out", who, r->name, vf_market_name(r->kind),
-                    count);
+            vf_viol(c, pj->pos, "%s: no mode on '%s' (%s) with count %ld: placement, eligibility "
+                                "or the time window rules it out", who, r->name,
+                    vf_market_name(r->kind), count);
         return;
     }
     const cp_mode *m = &c->ms->modes[vj->mode];
-    if (has_start == 1) {
+    if (has_start) {
         if (start < m->s_min || start > m->s_max)
-            vf_viol(c, sn, "%s: start_slot %ld is outside its allowed window %d..%d (release %s h, "
-                           "deadline %s h, %d slot%s)", who, start, m->s_min, m->s_max,
-                    vf_n(j->release_hour).s, vf_n(j->deadline_hour).s, m->slots,
-                    m->slots == 1 ? "" : "s");
+            vf_viol(c, pj->start_slot.pos, "%s: start_slot %ld is outside its allowed window "
+                                           "%d..%d (release %s h, deadline %s h, %d slot%s)",
+                    who, start, m->s_min, m->s_max, vf_n(j->release_hour).s,
+                    vf_n(j->deadline_hour).s, m->slots, m->slots == 1 ? "" : "s");
         if (start >= 0 && start + m->slots <= c->T) {
             vj->start = (int)start;
             vj->counted = true;
         }
     }
-    long slots;
-    const cp_node *dn;
-    if (vf_int_field(c, map, "slots", who, true, &slots, &dn) == 1 && slots != m->slots)
-        vf_viol(c, dn, "%s: slots: expected %d, found %ld", who, m->slots, slots);
-    if (has_start == 1) {
-        vf_compare_field(c, map, "start_hour", who, true, start * c->h);
-        vf_compare_field(c, map, "end_hour", who, true, start * c->h + m->hours);
+    if (vf_need(c, pj->slots.has, pj->pos, who, "slots") && pj->slots.v != m->slots)
+        vf_viol(c, pj->slots.pos, "%s: slots: expected %d, found %ld", who, m->slots,
+                pj->slots.v);
+    if (has_start) { /* the reader requires both */
+        vf_compare_num(c, &pj->start_hour, pj->pos, "start_hour", who, false, start * c->h);
+        vf_compare_num(c, &pj->end_hour, pj->pos, "end_hour", who, false,
+                       start * c->h + m->hours);
     }
-    const cp_node *an;
-    const char *acc = vf_str_field(c, map, "accelerator", who, false, &an);
+    const cp_plan_str *an = &pj->accelerator;
     if (m->acc >= 0) {
         const char *want = in->accels[m->acc].name;
-        if (!an && j->kind == CP_JOB_TRAINING)
-            vf_viol(c, map, "%s: missing 'accelerator' (expected '%s')", who, want);
-        else if (acc && strcmp(acc, want))
-            vf_viol(c, an, "%s: accelerator: expected '%s', found '%s'", who, want, acc);
-    } else if (an) {
-        vf_viol(c, an, "%s: accelerator: '%s' carries no accelerator", who, r->name);
+        if (an->has == CP_PLAN_ABSENT && j->kind == CP_JOB_TRAINING)
+            vf_viol(c, pj->pos, "%s: missing 'accelerator' (expected '%s')", who, want);
+        else if (an->has == CP_PLAN_SET && strcmp(an->s, want))
+            vf_viol(c, an->pos, "%s: accelerator: expected '%s', found '%s'", who, want, an->s);
+    } else if (an->has != CP_PLAN_ABSENT) {
+        vf_viol(c, an->pos, "%s: accelerator: '%s' carries no accelerator", who, r->name);
     }
-    vf_compare_field(c, map, "cpus", who, true, m->demand[CP_DIM_CPU]);
-    vf_compare_field(c, map, "memory_gb", who, true, m->demand[CP_DIM_MEM]);
+    vf_compare_num(c, &pj->cpus, pj->pos, "cpus", who, true, m->demand[CP_DIM_CPU]);
+    vf_compare_num(c, &pj->memory_gb, pj->pos, "memory_gb", who, true, m->demand[CP_DIM_MEM]);
     double kwh = 0;
     if (r->kind == CP_RES_POOL) {
         const cp_site *s = &in->sites[r->site];
         kwh = s->pue * m->busy_w * (m->slots - 1 + m->last_frac) * c->h / 1000;
     }
-    vf_compare_field(c, map, "energy_kwh", who, true, kwh);
+    vf_compare_num(c, &pj->energy_kwh, pj->pos, "energy_kwh", who, true, kwh);
 }
 
 void vf_check_jobs(vf_ctx *c)
 {
     const cp_input *in = c->in;
-    const cp_node *jn = vf_get(c->root, "jobs");
-    if (!jn)
+    const cp_plan_file *pf = c->pf;
+    if (pf->n_jobs == 0)
         return;
-    c->jobs = cp_calloc(jn->n ? jn->n : 1, sizeof *c->jobs);
+    c->jobs = cp_calloc((size_t)pf->n_jobs, sizeof *c->jobs);
     if (!c->jobs) {
         c->oom = true;
         return;
     }
-    for (size_t i = 0; i < jn->n; i++) {
-        const cp_node *e = jn->kids[i];
-        char who[400];
-        snprintf(who, sizeof who, "jobs[%zu]", i);
-        if (!vf_entry_is_map(c, e, who))
+    for (int i = 0; i < pf->n_jobs; i++) {
+        const cp_plan_job *pj = &pf->jobs[i];
+        if (pj->name.has != CP_PLAN_SET)
             continue;
-        const cp_node *nn;
-        const char *name = vf_str_field(c, e, "name", who, true, &nn);
-        if (!name)
-            continue;
+        const char *name = pj->name.s;
         int j = cp_input_find_job(in, name);
         if (j < 0) {
-            vf_viol(c, nn, "unknown job '%s'", name);
+            vf_viol(c, pj->name.pos, "unknown job '%s'", name);
             continue;
         }
         if (c->entry_of_job[j] >= 0) {
-            vf_viol(c, nn, "job '%s' is listed twice (first at line %d)", name,
-                    c->jobs[c->entry_of_job[j]].node->pos.line);
+            vf_viol(c, pj->name.pos, "job '%s' is listed twice (first at line %d)", name,
+                    c->jobs[c->entry_of_job[j]].pj->pos.line);
             continue;
         }
+        char who[400];
         snprintf(who, sizeof who, "job '%s'", name);
         vf_job *vj = &c->jobs[c->n_jobs];
-        vj->node = e;
+        vj->pj = pj;
         vj->job = j;
         vj->mode = -1;
         vj->res = -1;
         c->entry_of_job[j] = c->n_jobs++;
-        const cp_node *sn;
-        const char *st = vf_str_field(c, e, "status", who, true, &sn);
-        if (!st)
-            continue;
-        if (!strcmp(st, "dropped")) {
+        if (pj->dropped) {
             c->dropped_job[j] = true;
+            const cp_plan_has has[] = {pj->resource.has, pj->market.has, pj->start_slot.has,
+                                       pj->nodes.has};
+            const cp_pos at[] = {pj->resource.pos, pj->market.pos, pj->start_slot.pos,
+                                 pj->nodes.pos};
             static const char *const none[] = {"resource", "market", "start_slot", "nodes"};
-            for (size_t k = 0; k < sizeof none / sizeof none[0]; k++) {
-                const cp_node *v = vf_get(e, none[k]);
-                if (v)
-                    vf_viol(c, v, "%s is dropped but has '%s'", who, none[k]);
-            }
-        } else if (!strcmp(st, "scheduled")) {
+            for (size_t k = 0; k < sizeof none / sizeof none[0]; k++)
+                if (has[k] != CP_PLAN_ABSENT)
+                    vf_viol(c, at[k], "%s is dropped but has '%s'", who, none[k]);
+        } else if (pj->scheduled) {
             vj->scheduled = true;
             if (!c->rep->infeasible)
                 check_scheduled(c, vj, who);
-        } else {
-            vf_viol(c, sn, "%s: status '%s' is not one of scheduled, dropped", who, st);
         }
     }
 }
 
 void vf_check_missing(vf_ctx *c)
 {
-    const cp_node *jn = vf_get(c->root, "jobs");
     for (int j = 0; j < c->in->n_jobs; j++)
         if (c->entry_of_job[j] < 0) {
-            vf_viol(c, jn, "job '%s' is missing from the plan (every input job is listed once, "
-                           "scheduled or dropped)", c->in->jobs[j].name);
+            vf_viol(c, c->pf->jobs_list.pos, "job '%s' is missing from the plan (every input job "
+                                             "is listed once, scheduled or dropped)",
+                    c->in->jobs[j].name);
             c->dropped_job[j] = true; /* not scheduled: its penalty is due */
         }
 }
@@ -268,64 +193,35 @@ void vf_check_missing(vf_ctx *c)
 
 void vf_read_provisioning(vf_ctx *c)
 {
-    const cp_node *pl = vf_get(c->root, "provisioning");
-    if (!pl || pl->kind != CP_NODE_SEQ)
-        return;
-    for (size_t i = 0; i < pl->n; i++) {
-        const cp_node *e = pl->kids[i];
+    const cp_plan_file *pf = c->pf;
+    for (int i = 0; i < pf->n_prov; i++) {
+        const cp_plan_prov *pm = &pf->prov[i];
+        /* a market or kind missing or not a word: the reader said so */
+        if (pm->market.has != CP_PLAN_SET)
+            continue;
+        const char *mk = pm->market.s;
         char who[400];
-        snprintf(who, sizeof who, "provisioning[%zu]", i);
-        if (!vf_entry_is_map(c, e, who))
-            continue;
-        const cp_node *mn, *kn;
-        const char *mk = vf_str_field(c, e, "market", who, true, &mn);
-        const char *kind = vf_str_field(c, e, "kind", who, true, &kn);
-        if (!mk || !kind)
-            continue;
+        snprintf(who, sizeof who, "provisioning %d", pm->index + 1);
         int o = cp_input_find_offer(c->in, mk);
-        if (o < 0) {
-            vf_viol(c, mn, "%s: unknown offer '%s'", who, mk);
+        if (o < 0)
+            vf_viol(c, pm->market.pos, "%s: unknown offer '%s'", who, mk);
+        if (o < 0 || pm->mk == CP_PLAN_NO_MARKET)
+            continue;
+        int r = pm->mk == CP_PLAN_SPOT ? c->ms->spot_of_offer[o] : c->ms->ondemand_of_offer[o];
+        if (r < 0) {
+            vf_viol(c, pm->kind.pos, "%s: offer '%s' has no spot market", who, mk);
             continue;
         }
-        int r;
-        if (!strcmp(kind, "on_demand")) {
-            r = c->ms->ondemand_of_offer[o];
-        } else if (!strcmp(kind, "spot")) {
-            r = c->ms->spot_of_offer[o];
-            if (r < 0) {
-                vf_viol(c, kn, "%s: offer '%s' has no spot market", who, mk);
-                continue;
-            }
-        } else {
-            vf_viol(c, kn, "%s: kind '%s' is not one of on_demand, spot", who, kind);
-            continue;
-        }
-        snprintf(who, sizeof who, "provisioning of '%s' (%s)", mk, kind);
+        snprintf(who, sizeof who, "provisioning of '%s' (%s)", mk, pm->kind.s);
         if (c->prov[r]) {
-            vf_viol(c, mn, "%s is listed twice (first at line %d)", who, c->prov[r]->pos.line);
+            vf_viol(c, pm->market.pos, "%s is listed twice (first at line %d)", who,
+                    c->prov[r]->pos.line);
             continue;
         }
-        c->prov[r] = e;
-        const cp_node *is = vf_get(e, "instances");
-        if (!is) {
-            vf_viol(c, e, "%s: missing 'instances'", who);
-            continue;
-        }
-        if (is->kind != CP_NODE_SEQ) {
-            vf_viol(c, is, "%s: 'instances' must be a list of %d integers", who, c->T);
-            continue;
-        }
-        c->prov_inst[r] = is;
-        if ((int)is->n != c->T)
-            vf_viol(c, is, "%s: 'instances' has %zu values, expected one per slot (%d)", who, is->n,
-                    c->T);
-        for (int t = 0; t < c->T && t < (int)is->n; t++) {
-            long v;
-            if (!vf_as_int(is->kids[t], &v) || v < 0) {
-                vf_viol(c, is->kids[t], "%s: instances[%d] must be an integer >= 0", who, t);
-                continue;
-            }
-            c->y[(size_t)r * (size_t)c->T + (size_t)t] = v;
-        }
+        c->prov[r] = pm;
+        const cp_plan_series *is = &pm->instances;
+        for (int t = 0; is->has == CP_PLAN_SET && t < c->T && t < is->n; t++)
+            if (!isnan(is->v[t])) /* else the reader's violation */
+                c->y[(size_t)r * (size_t)c->T + (size_t)t] = (long)is->v[t];
     }
 }

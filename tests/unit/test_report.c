@@ -309,7 +309,7 @@ TEST(report_plan_errors)
                  "plan.yaml:5:71: job 'a': 'start_hour' must be a finite number, found x");
     expect_error("capplan_plan: 1\nstatus: optimal\ntotals: {total: 0, cloud: 0, energy: 0, carbon: 0, penalty: 0}\n"
                  "jobs: []\nutilization:\n- {pool: p, accelerators: [0, 0], cpus: [0, 0], memory_gb: [0]}\n",
-                 "plan.yaml:6:60: pool 'p': 'memory_gb' has 1 values, expected 2 (one per slot)");
+                 "plan.yaml:6:60: utilization of 'p': 'memory_gb' has 1 values, expected 2 (one per slot)");
 }
 
 TEST(report_plan_nomem)

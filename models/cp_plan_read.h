@@ -1,0 +1,250 @@
+/*
+ * The plan file (SPEC 5) as plain data: the one reader of plan files,
+ * used by `capplan verify` and `capplan report` (the writer is
+ * solvers/cp_plan_write.h). cp_plan_read() walks a parsed tree
+ * (cp_yaml.h: YAML and JSON read alike) into a cp_plan_file whose every
+ * value keeps the position of its node, so checks made later still point
+ * into the file as FILE:LINE:COL.
+ *
+ * The reader checks the format, not the plan: the types of the keys it
+ * knows, the fixed words (status, market, kind), one value per slot in
+ * per-slot lists, and the keys without which an entry means nothing (see
+ * "Required keys" below). Whether the plan is feasible and its numbers
+ * right is verify's business; a caller that needs more keys (verify
+ * re-costs `energy_kwh`, the report draws `power_kw`) requires them
+ * itself. Keys it does not know are ignored.
+ *
+ * A plan with problems is a result, not an error: cp_plan_read returns
+ * CP_OK and lists them, in file order, in `problems`; the caller says what
+ * they mean (verify: violations, report: errors). Only out of memory
+ * fails.
+ *
+ * Required keys: `capplan_plan` (1), `status`; unless the plan is
+ * infeasible, `jobs` and `totals` with total, cloud, energy, carbon and
+ * penalty. Job entries: `name`, `status`, and for a scheduled job of a
+ * plan that is not infeasible `resource`, `market`, `start_hour`,
+ * `end_hour`. Provisioning entries: `market`, `kind`, `instances`.
+ * Utilization entries: `pool`. Site entries: `name`. Leases: all four
+ * keys.
+ *
+ * Ownership: strings are borrowed from the tree, which must outlive the
+ * cp_plan_file; arrays and problem messages are owned by it.
+ */
+#ifndef CP_PLAN_READ_H
+#define CP_PLAN_READ_H
+
+#include "cp_err.h"
+
+#include <stdbool.h>
+
+struct cp_node;
+
+/* Whether a key was given. */
+typedef enum cp_plan_has {
+    CP_PLAN_ABSENT = 0, /* no such key, or null */
+    CP_PLAN_SET,        /* read */
+    CP_PLAN_BAD         /* given, but not of its type (a problem says so) */
+} cp_plan_has;
+
+/* One value; `pos` is the value's node (the key's entry when absent).
+ * When `has` is not CP_PLAN_SET the value is 0 or NULL. */
+typedef struct cp_plan_num {
+    cp_plan_has has;
+    double v;
+    cp_pos pos;
+} cp_plan_num;
+
+/* Integers (counts, slot indices) are whole numbers from 0 to 2e9. */
+typedef struct cp_plan_int {
+    cp_plan_has has;
+    long v;
+    cp_pos pos;
+} cp_plan_int;
+
+/* Any scalar, as its text (`count: 4` read as a string is "4"). */
+typedef struct cp_plan_str {
+    cp_plan_has has;
+    const char *s;
+    cp_pos pos;
+} cp_plan_str;
+
+/* A per-slot list. `n` is its own length, which may differ from the
+ * plan's slot count (a problem says so); v[t] is NAN where an element is
+ * not a number (an integer >= 0 for `instances`). at[t] is the position
+ * of element t. Both arrays are NULL when n is 0. */
+typedef struct cp_plan_series {
+    cp_plan_has has;
+    cp_pos pos;
+    int n;
+    double *v;
+    cp_pos *at;
+} cp_plan_series;
+
+/* A list of names or ids (`nodes`, a lease's `jobs`): s[i] is NULL where
+ * an element is not a scalar. */
+typedef struct cp_plan_strs {
+    cp_plan_has has;
+    cp_pos pos;
+    int n;
+    const char **s;
+    cp_pos *at;
+} cp_plan_strs;
+
+/* Where a job runs, a `market` or `kind` word; the order of cp_res_kind. */
+typedef enum cp_plan_market {
+    CP_PLAN_NO_MARKET = -1, /* absent or not one of the words */
+    CP_PLAN_POOL,
+    CP_PLAN_ON_DEMAND,
+    CP_PLAN_SPOT
+} cp_plan_market;
+
+typedef struct cp_plan_job {
+    cp_pos pos; /* the entry */
+    int index;  /* in the plan's `jobs` list, from 0 */
+    cp_plan_str name, status;
+    bool scheduled, dropped; /* both false when status is absent or bad */
+    cp_plan_str resource, market;
+    cp_plan_market mk;
+    cp_plan_str accelerator;
+    cp_plan_int count;
+    cp_plan_num cpus, memory_gb;
+    cp_plan_int start_slot, slots;
+    cp_plan_num start_hour, end_hour, energy_kwh;
+    cp_plan_int shape;  /* SPEC 9.1 */
+    cp_plan_num egress; /* SPEC 9.3 */
+    cp_plan_str reason;
+    cp_plan_strs nodes;
+} cp_plan_job;
+
+/* A lease (SPEC 5, version 1.1): one id in use over a run of slots. */
+typedef struct cp_plan_lease {
+    cp_pos pos;
+    cp_plan_str id;
+    cp_plan_int start_slot, slots;
+    cp_plan_strs jobs;
+} cp_plan_lease;
+
+typedef struct cp_plan_prov { /* a `provisioning` entry */
+    cp_pos pos;
+    int index;
+    cp_plan_str market, kind;
+    cp_plan_market mk; /* CP_PLAN_ON_DEMAND, CP_PLAN_SPOT, or none */
+    cp_plan_series instances;
+    cp_plan_num cost;
+    cp_plan_has leases_has;
+    cp_pos leases_pos;
+    cp_plan_lease *leases;
+    int n_leases;
+} cp_plan_prov;
+
+#define CP_PLAN_DIMS 3 /* accelerators, cpus, memory_gb: CP_DIM_* order */
+extern const char *const cp_plan_dim_key[CP_PLAN_DIMS];
+
+typedef struct cp_plan_util { /* a `utilization` entry */
+    cp_pos pos;
+    int index;
+    cp_plan_str pool;
+    cp_plan_series dim[CP_PLAN_DIMS];
+} cp_plan_util;
+
+typedef struct cp_plan_site { /* a `sites` entry */
+    cp_pos pos;
+    int index;
+    cp_plan_str name;
+    cp_plan_series power_kw;
+    cp_plan_num energy_kwh, carbon_kg;
+} cp_plan_site;
+
+typedef struct cp_plan_solver {
+    cp_plan_has has;
+    cp_pos pos;
+    cp_plan_str method;
+    cp_plan_num seconds, objective, bound, gap;
+} cp_plan_solver;
+
+typedef struct cp_plan_totals {
+    cp_plan_has has;
+    cp_pos pos;
+    cp_plan_num total, cloud, energy, carbon, penalty, energy_kwh, carbon_kg;
+    cp_plan_num egress; /* SPEC 9.3 */
+} cp_plan_totals;
+
+/* A top-level list: whether it was given, and where. */
+typedef struct cp_plan_list {
+    cp_plan_has has;
+    cp_pos pos;
+} cp_plan_list;
+
+typedef enum cp_plan_level {
+    /* Not a plan that can be read: the root is not a mapping, or
+     * `capplan_plan`, `status` or the `jobs` list is missing or wrong.
+     * Nothing past the root is read. */
+    CP_PLAN_MALFORMED,
+    /* A key of the plan's choices or figures (SPEC 3-5) is missing or
+     * not of its type. */
+    CP_PLAN_INVALID,
+    /* A key that only describes the plan (solver, note, reason) or that
+     * no check reads yet (leases, shape, egress) is not of its type. */
+    CP_PLAN_EXTRA
+} cp_plan_level;
+
+typedef struct cp_plan_problem {
+    cp_pos pos;
+    cp_plan_level level;
+    char *msg; /* "job 'a': 'count' must be an integer, found x" */
+} cp_plan_problem;
+
+typedef struct cp_plan_file {
+    cp_pos pos; /* the root */
+    /* T: the inputs' (cp_plan_read_opts.slots), else the length of the
+     * first non-empty per-slot list (utilization, then sites, then
+     * provisioning); 0 when there is none */
+    int slots;
+    bool slots_from_inputs;
+    cp_plan_int version;
+    cp_plan_str status;
+    bool infeasible;
+    cp_plan_solver solver;
+    cp_plan_totals totals;
+    cp_plan_str note, reason;
+    cp_plan_list jobs_list, prov_list, util_list, sites_list;
+    cp_plan_job *jobs; /* the entries that are mappings, in order */
+    int n_jobs;
+    cp_plan_prov *prov;
+    int n_prov;
+    cp_plan_util *util;
+    int n_util;
+    cp_plan_site *sites;
+    int n_sites;
+    cp_plan_problem *problems; /* in file order */
+    int n_problems;
+    size_t problems_cap;
+    bool malformed; /* some problem is CP_PLAN_MALFORMED */
+} cp_plan_file;
+
+typedef struct cp_plan_read_opts {
+    /* The inputs' slot count; per-slot lists must have that many values.
+     * 0 (the default): the plan's first per-slot list sets it. */
+    int slots;
+} cp_plan_read_opts;
+
+void cp_plan_read_opts_init(cp_plan_read_opts *o);
+
+void cp_plan_file_init(cp_plan_file *pf);
+/* Frees what `pf` owns; it is empty again. NULL is fine. */
+void cp_plan_file_release(cp_plan_file *pf);
+/* True when the reader found no problem at all. */
+bool cp_plan_file_is_ok(const cp_plan_file *pf);
+
+/* Reads the plan whose tree is `root` (borrowed, must outlive `out`)
+ * into `out` (initialized by the caller; previous contents are
+ * released). `o` may be NULL for the defaults. Returns CP_OK, problems
+ * or not; CP_ERR_NOMEM with `err` set (and `out` empty) otherwise. */
+int cp_plan_read(const struct cp_node *root, const cp_plan_read_opts *o, cp_plan_file *out,
+                 cp_err *err);
+
+/* Appends every problem to `d` as an error (code CP_ERR_INPUT), in file
+ * order, up to the cap of `d`. */
+void cp_plan_file_diags(const cp_plan_file *pf, cp_diags *d);
+
+#endif
