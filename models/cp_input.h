@@ -45,6 +45,7 @@ typedef struct cp_site {
     cp_series energy_price;     /* $/kWh */
     cp_series carbon_intensity; /* gCO2/kWh */
     cp_series power_cap_kw;     /* .set false: no cap */
+    double egress_per_gb;       /* 1.1 (SPEC 9.3): $ per GB moved out of the site */
 } cp_site;
 
 typedef struct cp_accel {
@@ -100,6 +101,21 @@ typedef struct cp_throughput {
     double value; /* work units / s on ONE accelerator */
 } cp_throughput;
 
+/* 1.1 (SPEC 1.7): a speedup model for one accelerator type. */
+typedef struct cp_type_scaling {
+    int acc; /* accelerator index */
+    cp_scaling_model model;
+    double serial_fraction;
+    double *speedup; /* table: speedup[i] for the job's counts[i] */
+} cp_type_scaling;
+
+/* 1.1 (SPEC 9.1): host resources per accelerator and the speed they give. */
+typedef struct cp_shape {
+    double cpus_per_accelerator, memory_gb_per_accelerator;
+    double speed; /* multiplies the throughput */
+    cp_pos pos;
+} cp_shape;
+
 typedef struct cp_theta {
     char *type; /* machine-type label */
     double theta[4];
@@ -146,6 +162,15 @@ typedef struct cp_job {
     bool has_model; /* accelerator_memory_gb estimated from `model` */
     cp_model_mem model;
     double cpus_per_accelerator, memory_gb_per_accelerator;
+    /* 1.1: per-type scaling (n_type_scaling > 0 replaces the fields above
+     * for every type in throughput) */
+    cp_type_scaling *type_scaling;
+    int n_type_scaling;
+    /* 1.1: shapes; a job without `shapes` has one, made of the flat keys
+     * with speed 1 (has_shapes false), so n_shapes >= 1 for training */
+    cp_shape *shapes;
+    int n_shapes;
+    bool has_shapes;
 
     /* dataflow */
     double input_gb;
@@ -155,6 +180,14 @@ typedef struct cp_job {
     /* extension: runtime margin for deadlines (job, else objective) */
     double deadline_confidence;
     bool has_deadline_confidence;
+
+    /* 1.1 (SPEC 9.2): jobs that must end before this one starts (indices,
+     * no repeats, acyclic) */
+    int *after;
+    int n_after;
+    /* 1.1 (SPEC 9.3): where the input lives; data_site -1 when no `data` */
+    int data_site;
+    double data_gb;
 } cp_job;
 
 typedef struct cp_input {
@@ -179,6 +212,8 @@ typedef struct cp_input {
     int n_offers;
     cp_job *jobs;
     int n_jobs;
+
+    bool uses_egress; /* some job has `data` (plans then carry egress) */
 
     char **files; /* owned copies of the file names positions point to */
     int n_files;

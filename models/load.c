@@ -87,6 +87,11 @@ void cp_input_free(cp_input *in)
         for (int k = 0; k < j->n_theta; k++)
             cp_free(j->theta[k].type);
         cp_free(j->theta);
+        for (int k = 0; k < j->n_type_scaling; k++)
+            cp_free(j->type_scaling[k].speedup);
+        cp_free(j->type_scaling);
+        cp_free(j->shapes);
+        cp_free(j->after);
     }
     cp_free(in->jobs);
     cp_free(in->start);
@@ -268,6 +273,40 @@ static void require(lctx *c, const cp_node *map, const char *ent, const char *ke
         cp_load_err(c, map, ent, "missing required key '%s'", key);
 }
 
+/* SPEC 1 (1.1): an accelerator defined again with the same values is the
+ * same accelerator (importers' fragments each carry the types they use),
+ * so the later copy is dropped; different values are an error naming both
+ * places. Either way the copy leaves, so the name check below does not
+ * report it a second time. Accelerators are few: a linear search will do. */
+static void merge_accel(lctx *c, const cp_node *m)
+{
+    cp_input *in = c->in;
+    cp_accel *a = &in->accels[in->n_accels - 1];
+    if (!a->name)
+        return;
+    for (int k = 0; k < in->n_accels - 1; k++) {
+        const cp_accel *f = &in->accels[k];
+        if (!f->name || strcmp(f->name, a->name))
+            continue;
+        if (f->memory_gb != a->memory_gb || f->power_w != a->power_w ||
+            f->idle_power_w != a->idle_power_w) {
+            const char *what = f->memory_gb != a->memory_gb ? "memory_gb"
+                               : f->power_w != a->power_w   ? "power_w"
+                                                            : "idle_power_w";
+            double x = what[0] == 'm' ? a->memory_gb : what[0] == 'p' ? a->power_w : a->idle_power_w;
+            double y = what[0] == 'm' ? f->memory_gb : what[0] == 'p' ? f->power_w : f->idle_power_w;
+            cp_load_err(c, m, NULL,
+                        "accelerator '%s' is defined twice with different values (first at "
+                        "%s:%d:%d): %s is %g here and %g there",
+                        a->name, f->pos.file, f->pos.line, f->pos.col, what, x, y);
+        }
+        cp_free(a->name);
+        memset(a, 0, sizeof *a);
+        in->n_accels--;
+        return;
+    }
+}
+
 static void load_accels(lctx *c, const nodevec *v)
 {
     cp_input *in = c->in;
@@ -278,6 +317,7 @@ static void load_accels(lctx *c, const nodevec *v)
     }
     static const char *const keys[] = {"name", "memory_gb", "power_w", "idle_power_w", NULL};
     for (size_t i = 0; i < v->n; i++) {
+        const int before = c->diags->n;
         cp_accel *a = &in->accels[in->n_accels++];
         const cp_node *m = v->v[i];
         char ent[200];
@@ -297,6 +337,8 @@ static void load_accels(lctx *c, const nodevec *v)
             a->idle_power_w > a->power_w)
             cp_load_err(c, n, ent, "'idle_power_w' (%g) must not exceed 'power_w' (%g)",
                         a->idle_power_w, a->power_w);
+        if (c->diags->n == before)
+            merge_accel(c, m);
     }
 }
 
@@ -311,7 +353,7 @@ static void load_sites(lctx *c, const nodevec *v)
         return;
     }
     static const char *const keys[] = {"name", "pue", "energy_price", "carbon_intensity",
-                                       "power_cap_kw", NULL};
+                                       "power_cap_kw", "egress_per_gb", NULL};
     for (size_t i = 0; i < v->n; i++) {
         cp_site *s = &in->sites[in->n_sites++];
         const cp_node *m = v->v[i];
@@ -332,6 +374,8 @@ static void load_sites(lctx *c, const nodevec *v)
                            &s->carbon_intensity);
         if ((n = cp_map_get(m, "power_cap_kw")))
             cp_load_series(c, n, ent, "power_cap_kw", R_POS, false, 0, 0, &s->power_cap_kw);
+        if ((n = cp_map_get(m, "egress_per_gb")))
+            cp_load_num(c, n, ent, "egress_per_gb", R_NONNEG, &s->egress_per_gb);
         zero_series(c, &s->energy_price, 0);
         zero_series(c, &s->carbon_intensity, 0);
     }
@@ -614,6 +658,8 @@ static int build(cp_node *const *roots, int n_roots, char **files, int n_files,
     UNIQUE(&c, "offer", c.in->offers, c.in->n_offers, cp_offer);
     cp_load_jobs(&c, m.kinds[K_JOBS].v, (int)m.kinds[K_JOBS].n);
     UNIQUE(&c, "job", c.in->jobs, c.in->n_jobs, cp_job);
+    if (!c.nomem)
+        cp_load_after(&c, m.kinds[K_JOBS].v, (int)m.kinds[K_JOBS].n);
     if (c.nomem) {
         /* Errors found after an allocation failed may be its echoes (a
          * key lost with its pair reads as missing): report the failure

@@ -65,6 +65,10 @@ const char *cp_load_scalar_text(const cp_node *n);
 const char *cp_load_value_desc(const cp_node *n, char *buf, size_t size);
 
 void cp_load_jobs(lctx *c, cp_node *const *items, int n);
+/* SPEC 9.2: resolves every job's `after` list (items as for cp_load_jobs,
+ * after all jobs exist) and reports unknown names, self references and
+ * cycles, each cycle once with its path. */
+void cp_load_after(lctx *c, cp_node *const *items, int n);
 void cp_load_series_release(cp_series *s);
 
 #endif

@@ -15,10 +15,11 @@
 
 static const char *const common_keys[] = {
     "name", "kind", "release_hour", "deadline_hour", "drop_penalty", "preemptible",
-    "checkpoint_minutes", "restart_minutes", "placement", "deadline_confidence", NULL};
+    "checkpoint_minutes", "restart_minutes", "placement", "deadline_confidence", "after",
+    "data", NULL};
 static const char *const training_keys[] = {
     "work", "throughput", "accelerators", "scaling", "accelerator_memory_gb",
-    "cpus_per_accelerator", "memory_gb_per_accelerator", "model", NULL};
+    "cpus_per_accelerator", "memory_gb_per_accelerator", "model", "shapes", NULL};
 static const char *const dataflow_keys[] = {"input_gb", "machines", "runtime", NULL};
 
 static bool in_list(const char *const *list, const char *key)
@@ -96,10 +97,11 @@ static void load_placement(lctx *c, const cp_node *m, const char *ent, cp_placem
         cp_load_bool(c, n, sub, "on_prem", &pl->on_prem);
 }
 
-static void load_scaling(lctx *c, const cp_node *m, const char *ent, cp_job *j)
+/* One speedup model (linear, amdahl or table) into the given fields: the
+ * job's own, or one accelerator type's (1.1). */
+static void load_scaling_model(lctx *c, const cp_node *m, const char *sub, const cp_job *j,
+                               cp_scaling_model *model_out, double *sf_out, double **speedup_out)
 {
-    char sub[240];
-    snprintf(sub, sizeof sub, "%s scaling", ent);
     cp_node *mn = cp_map_get(m, "model");
     if (!mn) {
         cp_load_err(c, m, sub, "missing required key 'model' (linear, amdahl or table)");
@@ -108,20 +110,20 @@ static void load_scaling(lctx *c, const cp_node *m, const char *ent, cp_job *j)
     const char *model = mn->kind == CP_NODE_SCALAR ? mn->str : "";
     if (!strcmp(model, "linear")) {
         static const char *const keys[] = {"model", NULL};
-        j->scaling = CP_SCALING_LINEAR;
+        *model_out = CP_SCALING_LINEAR;
         cp_load_check_keys(c, m, sub, keys, NULL, NULL);
     } else if (!strcmp(model, "amdahl")) {
         static const char *const keys[] = {"model", "serial_fraction", NULL};
-        j->scaling = CP_SCALING_AMDAHL;
+        *model_out = CP_SCALING_AMDAHL;
         cp_load_check_keys(c, m, sub, keys, NULL, NULL);
         cp_node *s = cp_map_get(m, "serial_fraction");
         if (!s)
             cp_load_err(c, m, sub, "missing required key 'serial_fraction' for model amdahl");
         else
-            cp_load_num(c, s, sub, "serial_fraction", R_UNIT, &j->serial_fraction);
+            cp_load_num(c, s, sub, "serial_fraction", R_UNIT, sf_out);
     } else if (!strcmp(model, "table")) {
         static const char *const keys[] = {"model", "speedup", NULL};
-        j->scaling = CP_SCALING_TABLE;
+        *model_out = CP_SCALING_TABLE;
         cp_load_check_keys(c, m, sub, keys, NULL, NULL);
         cp_node *t = cp_map_get(m, "speedup");
         if (!t) {
@@ -130,8 +132,9 @@ static void load_scaling(lctx *c, const cp_node *m, const char *ent, cp_job *j)
         }
         if (!cp_load_want_map(c, t, sub, "speedup"))
             return;
-        j->speedup = cp_calloc((size_t)(j->n_counts ? j->n_counts : 1), sizeof *j->speedup);
-        if (!j->speedup) {
+        double *speedup = cp_calloc((size_t)(j->n_counts ? j->n_counts : 1), sizeof *speedup);
+        *speedup_out = speedup;
+        if (!speedup) {
             c->nomem = true;
             return;
         }
@@ -161,7 +164,7 @@ static void load_scaling(lctx *c, const cp_node *m, const char *ent, cp_job *j)
             bool ok = cp_load_num(c, t->kids[2 * i + 1], sub, what, R_POS, &v);
             for (int q = 0; q < j->n_counts; q++)
                 if (j->counts[q] == k) {
-                    j->speedup[q] = ok ? v : 1;
+                    speedup[q] = ok ? v : 1;
                     seen[q] = true;
                 }
         }
@@ -175,6 +178,96 @@ static void load_scaling(lctx *c, const cp_node *m, const char *ent, cp_job *j)
         char got[120];
         cp_load_err(c, mn, sub, "'model' must be linear, amdahl or table, got %s",
                     cp_load_value_desc(mn, got, sizeof got));
+    }
+}
+
+/* `scaling` is one model ({model: ...}) or, since 1.1, a map from
+ * accelerator names to models; then every type in `throughput` needs one.
+ * A map with a key of the single form ('model', 'serial_fraction',
+ * 'speedup') is the single form, so its errors stay the 1.0 ones. */
+static void load_scaling(lctx *c, const cp_node *m, const char *ent, cp_job *j)
+{
+    char sub[240];
+    snprintf(sub, sizeof sub, "%s scaling", ent);
+    if (cp_map_get(m, "model") || cp_map_get(m, "serial_fraction") || cp_map_get(m, "speedup") ||
+        m->n == 0) {
+        load_scaling_model(c, m, sub, j, &j->scaling, &j->serial_fraction, &j->speedup);
+        return;
+    }
+    j->type_scaling = cp_calloc(m->n, sizeof *j->type_scaling);
+    if (!j->type_scaling) {
+        c->nomem = true;
+        return;
+    }
+    for (size_t i = 0; i < m->n; i++) {
+        const cp_node *k = m->kids[2 * i], *v = m->kids[2 * i + 1];
+        int a = cp_input_find_accel(c->in, k->str);
+        if (a < 0) {
+            cp_load_err(c, k, sub,
+                        "scaling for unknown accelerator '%s' (a per-type 'scaling' maps "
+                        "accelerator names to models)",
+                        k->str);
+            continue;
+        }
+        char tsub[300];
+        snprintf(tsub, sizeof tsub, "%s.%s", sub, k->str);
+        if (!cp_load_want_map(c, v, sub, k->str))
+            continue;
+        cp_type_scaling *ts = &j->type_scaling[j->n_type_scaling++];
+        ts->acc = a;
+        load_scaling_model(c, v, tsub, j, &ts->model, &ts->serial_fraction, &ts->speedup);
+    }
+    for (int t = 0; t < j->n_throughput; t++) {
+        int q;
+        for (q = 0; q < j->n_type_scaling; q++)
+            if (j->type_scaling[q].acc == j->throughput[t].acc)
+                break;
+        if (q == j->n_type_scaling)
+            cp_load_err(c, m, sub,
+                        "no model for accelerator '%s', which 'throughput' lists (per-type "
+                        "scaling needs every type)",
+                        c->in->accels[j->throughput[t].acc].name);
+    }
+}
+
+/* SPEC 9.1: a non-empty list of shapes, instead of the flat keys. */
+static void load_shapes(lctx *c, const cp_node *n, const char *ent, cp_job *j)
+{
+    static const char *const keys[] = {"cpus_per_accelerator", "memory_gb_per_accelerator",
+                                       "speed", NULL};
+    if (!cp_load_want_seq(c, n, ent, "shapes"))
+        return;
+    if (n->n == 0) {
+        cp_load_err(c, n, ent, "'shapes' is empty (list at least one shape)");
+        return;
+    }
+    cp_shape *sh = cp_calloc(n->n, sizeof *sh);
+    if (!sh) {
+        c->nomem = true;
+        return;
+    }
+    cp_free(j->shapes);
+    j->shapes = sh;
+    j->n_shapes = 0;
+    j->has_shapes = true;
+    for (size_t i = 0; i < n->n; i++) {
+        const cp_node *m = n->kids[i];
+        char sub[260];
+        snprintf(sub, sizeof sub, "%s shapes[%zu]", ent, i);
+        if (!cp_load_want_map(c, m, ent, "shapes[]"))
+            continue;
+        cp_load_check_keys(c, m, sub, keys, NULL, NULL);
+        cp_shape *s = &sh[j->n_shapes++];
+        s->pos = m->pos;
+        s->speed = 1;
+        cp_node *x;
+        if ((x = cp_map_get(m, "cpus_per_accelerator")))
+            cp_load_num(c, x, sub, "cpus_per_accelerator", R_NONNEG, &s->cpus_per_accelerator);
+        if ((x = cp_map_get(m, "memory_gb_per_accelerator")))
+            cp_load_num(c, x, sub, "memory_gb_per_accelerator", R_NONNEG,
+                        &s->memory_gb_per_accelerator);
+        if ((x = cp_map_get(m, "speed")))
+            cp_load_num(c, x, sub, "speed", R_POS, &s->speed);
     }
 }
 
@@ -290,6 +383,33 @@ static void load_training(lctx *c, const cp_node *m, const char *ent, cp_job *j)
     if ((n = cp_map_get(m, "memory_gb_per_accelerator")))
         cp_load_num(c, n, ent, "memory_gb_per_accelerator", R_NONNEG,
                     &j->memory_gb_per_accelerator);
+    cp_node *sn = cp_map_get(m, "shapes");
+    if (sn) {
+        static const char *const flat[] = {"cpus_per_accelerator", "memory_gb_per_accelerator"};
+        for (int f = 0; f < 2; f++)
+            if ((n = cp_map_get(m, flat[f])))
+                cp_load_err(c, n, ent,
+                            "'%s' is given with 'shapes' (each shape gives its own; use one or "
+                            "the other)",
+                            flat[f]);
+        load_shapes(c, sn, ent, j);
+    }
+    if (!j->has_shapes) {
+        /* the one shape of a job without `shapes`: its flat keys, speed 1 */
+        if (!(j->shapes = cp_calloc(1, sizeof *j->shapes))) {
+            c->nomem = true;
+            return;
+        }
+        j->shapes[0].cpus_per_accelerator = j->cpus_per_accelerator;
+        j->shapes[0].memory_gb_per_accelerator = j->memory_gb_per_accelerator;
+        j->shapes[0].speed = 1;
+        j->shapes[0].pos = m->pos;
+        j->n_shapes = 1;
+    } else if (j->n_shapes > 0) {
+        /* callers that know one shape only see the first */
+        j->cpus_per_accelerator = j->shapes[0].cpus_per_accelerator;
+        j->memory_gb_per_accelerator = j->shapes[0].memory_gb_per_accelerator;
+    }
 }
 
 static void load_runtime(lctx *c, const cp_node *m, const char *ent, cp_job *j)
@@ -383,6 +503,32 @@ static void load_dataflow(lctx *c, const cp_node *m, const char *ent, cp_job *j)
         load_runtime(c, n, ent, j);
 }
 
+/* SPEC 9.3: `data: {site, gb}`; gb defaults to input_gb (dataflow) or 0. */
+static void load_data(lctx *c, const cp_node *m, const char *ent, cp_job *j)
+{
+    static const char *const keys[] = {"site", "gb", NULL};
+    char sub[240];
+    snprintf(sub, sizeof sub, "%s data", ent);
+    cp_load_check_keys(c, m, sub, keys, NULL, NULL);
+    j->data_gb = j->kind == CP_JOB_DATAFLOW ? j->input_gb : 0;
+    cp_node *x;
+    if ((x = cp_map_get(m, "gb")))
+        cp_load_num(c, x, sub, "gb", R_NONNEG, &j->data_gb);
+    if (!(x = cp_map_get(m, "site"))) {
+        cp_load_err(c, m, sub, "missing required key 'site' (where the job's input lives)");
+        return;
+    }
+    char *name = NULL;
+    if (!cp_load_str(c, x, sub, "site", &name))
+        return;
+    j->data_site = cp_input_find_site(c->in, name);
+    if (j->data_site < 0)
+        cp_load_err(c, x, sub, "unknown site '%s'", name);
+    else
+        c->in->uses_egress = true;
+    cp_free(name);
+}
+
 void cp_load_jobs(lctx *c, cp_node *const *items, int n)
 {
     cp_input *in = c->in;
@@ -401,6 +547,7 @@ void cp_load_jobs(lctx *c, cp_node *const *items, int n)
         j->restart_minutes = 5;
         j->placement.cloud = j->placement.on_prem = true;
         j->deadline_hour = hend;
+        j->data_site = -1;
         if (!cp_load_want_map(c, m, NULL, "jobs[]"))
             continue;
         char label[64], ent[200];
@@ -470,5 +617,7 @@ void cp_load_jobs(lctx *c, cp_node *const *items, int n)
             load_training(c, m, ent, j);
         else
             load_dataflow(c, m, ent, j);
+        if ((x = cp_map_get(m, "data")) && cp_load_want_map(c, x, ent, "data"))
+            load_data(c, x, ent, j);
     }
 }
