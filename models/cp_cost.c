@@ -111,8 +111,8 @@ double cp_mode_cost_slot0(const cp_input *in, const cp_modeset *ms, const cp_mod
     if (r->kind == CP_RES_POOL) {
         const cp_site *s = &in->sites[r->site];
         double kwh = s->pue * m->busy_w * m->hours / 1000;
-        return kwh * cp_site_kwh_cost(in, r->site, 0);
+        return kwh * cp_site_kwh_cost(in, r->site, 0) + m->egress;
     }
     int u = cp_units_needed(m->demand, r->mach);
-    return (double)u * m->slots * cp_market_slot_cost(in, r, 0);
+    return (double)u * m->slots * cp_market_slot_cost(in, r, 0) + m->egress;
 }

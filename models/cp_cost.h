@@ -40,7 +40,7 @@ int cp_floor_int(double x);
 
 /* Cost of running mode m once with its first slot's prices (for
  * `check`'s "cheapest mode"): energy and carbon on a pool; whole
- * instances for whole slots on a market. */
+ * instances for whole slots on a market; plus its egress (SPEC 9.3). */
 double cp_mode_cost_slot0(const cp_input *in, const cp_modeset *ms, const cp_mode *m);
 
 #endif

@@ -49,13 +49,7 @@ double cp_job_speedup(const cp_job *j, int k)
 
 double cp_busy_power_w(const cp_input *in, const cp_job *j, const cp_machine *m, int count)
 {
-    double acc_w = 0;
-    if (m->acc >= 0)
-        acc_w = in->accels[m->acc].power_w - in->accels[m->acc].idle_power_w;
-    double node_w = m->power_w - m->idle_power_w;
-    if (j->kind == CP_JOB_TRAINING)
-        return count * acc_w + count * j->cpus_per_accelerator * node_w / m->cpus;
-    return count * (m->accelerators * acc_w + node_w);
+    return cp_busy_power_shape_w(in, j, m, count, 0);
 }
 
 int cp_duration_slots(double hours, double slot_hours, double *last_frac)
@@ -187,8 +181,11 @@ static const cp_theta *theta_for(const cp_job *j, const char *type)
     return NULL;
 }
 
-/* Base hours of job j with `count` units on machine m; 0 when ineligible. */
-static double base_hours(const cp_input *in, const cp_job *j, const cp_machine *m, int count)
+/* Base hours of job j with `count` units on machine m in shape `shape`
+ * (SPEC 9.1: the shape's speed multiplies the throughput); 0 when
+ * ineligible. */
+static double base_hours(const cp_input *in, const cp_job *j, const cp_machine *m, int count,
+                         int shape)
 {
     if (j->kind == CP_JOB_TRAINING) {
         double thr = m->acc >= 0 ? throughput_for(j, m->acc) : 0;
@@ -196,7 +193,8 @@ static double base_hours(const cp_input *in, const cp_job *j, const cp_machine *
             return 0;
         if (j->has_accelerator_memory && in->accels[m->acc].memory_gb < j->accelerator_memory_gb)
             return 0;
-        return j->work / (3600.0 * thr * cp_job_speedup(j, count));
+        double speed = shape < j->n_shapes ? j->shapes[shape].speed : 1;
+        return j->work / (3600.0 * thr * cp_job_speedup_on(j, m->acc, count) * speed);
     }
     const cp_theta *th = m->type ? theta_for(j, m->type) : NULL;
     if (!th)
@@ -212,6 +210,13 @@ static double base_hours(const cp_input *in, const cp_job *j, const cp_machine *
 }
 
 static int n_resources(const cp_input *in);
+
+/* Shapes to enumerate: a training job's (at least its one flat shape), one
+ * for dataflow. */
+static int shapes_of(const cp_job *j)
+{
+    return j->kind == CP_JOB_TRAINING && j->n_shapes > 0 ? j->n_shapes : 1;
+}
 
 static int add_resources(const cp_input *in, cp_modeset *ms)
 {
@@ -231,6 +236,7 @@ static int add_resources(const cp_input *in, cp_modeset *ms)
         r->name = in->pools[p].name;
         if (!(r->id = cp_strdup(r->name)))
             return CP_ERR_NOMEM;
+        r->max_units = cp_resource_max_units(in, CP_RES_POOL, p);
         ms->res_of_pool[p] = ms->n_res++;
     }
     for (int o = 0; o < in->n_offers; o++) {
@@ -242,6 +248,7 @@ static int add_resources(const cp_input *in, cp_modeset *ms)
             r->mach = &of->inst;
             r->site = of->site;
             r->name = of->name;
+            r->max_units = cp_resource_max_units(in, r->kind, o);
             cp_buf b;
             cp_buf_init(&b);
             cp_buf_puts(&b, of->name);
@@ -284,6 +291,8 @@ static char *no_mode_reason(const cp_input *in, const cp_modeset *ms, const cp_j
     int best_mem_acc = -1;
     double fastest = INFINITY;
     int fast_res = -1, fast_k = 0;
+    int unfit = 0; /* eligible candidates with a duration that do not fit */
+    char fit_why[300] = "";
     for (int r = 0; r < ms->n_res; r++) {
         const cp_resource *res = &ms->res[r];
         if (!placement_allows(in, j, res))
@@ -309,14 +318,23 @@ static char *no_mode_reason(const cp_input *in, const cp_modeset *ms, const cp_j
         }
         eligible++;
         for (int q = 0; q < j->n_counts; q++) {
-            double h = base_hours(in, j, m, j->counts[q]);
-            if (res->kind == CP_RES_SPOT)
-                h *= 1 + in->offers[res->index].spot_interruptions_per_hour *
-                             (j->checkpoint_minutes / 120 + j->restart_minutes / 60);
-            if (h > 0 && isfinite(h) && h < fastest) {
-                fastest = h;
-                fast_res = r;
-                fast_k = j->counts[q];
+            for (int sh = 0; sh < shapes_of(j); sh++) {
+                double h = base_hours(in, j, m, j->counts[q], sh);
+                if (res->kind == CP_RES_SPOT)
+                    h *= 1 + in->offers[res->index].spot_interruptions_per_hour *
+                                 (j->checkpoint_minutes / 120 + j->restart_minutes / 60);
+                if (!(h > 0) || !isfinite(h))
+                    continue;
+                if (!cp_mode_fits(in, j, m, res->name, res->kind == CP_RES_POOL, res->max_units,
+                                  j->counts[q], sh, unfit ? NULL : fit_why, sizeof fit_why)) {
+                    unfit++;
+                    continue;
+                }
+                if (h < fastest) {
+                    fastest = h;
+                    fast_res = r;
+                    fast_k = j->counts[q];
+                }
             }
         }
     }
@@ -345,6 +363,12 @@ static char *no_mode_reason(const cp_input *in, const cp_modeset *ms, const cp_j
         cp_buf_puts(&b, "; largest eligible is ");
         cp_buf_num(&b, best_mem);
         cp_buf_printf(&b, " GB (%s)", in->accels[best_mem_acc].name);
+    } else if (fast_res < 0 && unfit > 0) {
+        /* SPEC 2 (1.1): a mode must fit the units; name the first misfit */
+        cp_buf_printf(&b, "no mode fits the units: %s", fit_why);
+        if (unfit > 1)
+            cp_buf_printf(&b, " (and %d more (resource, count%s) choices do not fit)", unfit - 1,
+                          shapes_of(j) > 1 ? ", shape" : "");
     } else if (fast_res < 0) {
         cp_buf_puts(&b, "its duration is not a finite positive number of hours on any eligible resource (check work, throughput or theta)");
     } else {
@@ -381,10 +405,10 @@ static char *no_mode_reason(const cp_input *in, const cp_modeset *ms, const cp_j
 /* Duration of job j with `count` units on resource r: false when that
  * (resource, count) is ineligible or has no allowed start in [lo, hi). */
 static bool mode_timing(const cp_input *in, const cp_job *j, const cp_resource *res, int k,
-                        int lo, int hi, double *base_out, double *hours_out, int *d_out,
+                        int shape, int lo, int hi, double *base_out, double *hours_out, int *d_out,
                         double *frac_out)
 {
-    double base = base_hours(in, j, res->mach, k);
+    double base = base_hours(in, j, res->mach, k, shape);
     if (!(base > 0) || !isfinite(base))
         return false;
     double hours = base;
@@ -442,25 +466,32 @@ void cp_modes_size(const cp_input *in, cp_model_size *sz)
     for (int r = 0; r < n_res; r++)
         if (r >= in->n_pools)
             sz->cells += in->slots;
-    for (int jj = 0; jj < in->n_jobs; jj++) {
-        const cp_job *j = &in->jobs[jj];
-        int lo, hi;
-        cp_job_window(in, j, &lo, &hi);
-        for (int r = 0; r < n_res; r++) {
-            cp_resource res = resource_at(in, r);
+    /* resources outside, so U is found once per resource without a table */
+    for (int r = 0; r < n_res; r++) {
+        cp_resource res = resource_at(in, r);
+        res.max_units = cp_resource_max_units(in, res.kind, res.index);
+        for (int jj = 0; jj < in->n_jobs; jj++) {
+            const cp_job *j = &in->jobs[jj];
             if (!placement_allows(in, j, &res))
                 continue;
+            int lo, hi;
+            cp_job_window(in, j, &lo, &hi);
             for (int q = 0; q < j->n_counts; q++) {
-                double base, hours, frac;
-                int d;
-                if (!mode_timing(in, j, &res, j->counts[q], lo, hi, &base, &hours, &d, &frac))
-                    continue;
-                double starts = (double)(hi - d) - lo + 1;
-                sz->modes += 1;
-                sz->starts += starts;
-                /* the assignment row, then d slots of up to 3 capacity rows
-                 * and, on a pool, one power-cap row */
-                sz->nnz += starts * (1.0 + d * (CP_DIMS + (res.kind == CP_RES_POOL)));
+                for (int sh = 0; sh < shapes_of(j); sh++) {
+                    double base, hours, frac;
+                    int d;
+                    if (!mode_timing(in, j, &res, j->counts[q], sh, lo, hi, &base, &hours, &d,
+                                     &frac) ||
+                        !cp_mode_fits(in, j, res.mach, "", res.kind == CP_RES_POOL, res.max_units,
+                                      j->counts[q], sh, NULL, 0))
+                        continue;
+                    double starts = (double)(hi - d) - lo + 1;
+                    sz->modes += 1;
+                    sz->starts += starts;
+                    /* the assignment row, then d slots of up to 3 capacity rows
+                     * and, on a pool, one power-cap row */
+                    sz->nnz += starts * (1.0 + d * (CP_DIMS + (res.kind == CP_RES_POOL)));
+                }
             }
         }
     }
@@ -527,38 +558,51 @@ int cp_modes_build(const cp_input *in, cp_modeset **out, cp_err *err)
             if (!placement_allows(in, j, res))
                 continue;
             const cp_machine *m = res->mach;
+            double egress = cp_job_egress(in, j, res->site);
             for (int q = 0; q < j->n_counts; q++) {
-                int k = j->counts[q];
-                double base, hours, frac;
-                int d;
-                if (!mode_timing(in, j, res, k, lo, hi, &base, &hours, &d, &frac))
-                    continue;
-                if (CP_GROW(ms->modes, cap, (size_t)ms->n_modes + 1)) {
-                    rc = CP_ERR_NOMEM;
-                    goto fail;
+                for (int sh = 0; sh < shapes_of(j); sh++) {
+                    int k = j->counts[q];
+                    double base, hours, frac;
+                    int d;
+                    if (!mode_timing(in, j, res, k, sh, lo, hi, &base, &hours, &d, &frac))
+                        continue;
+                    /* SPEC 2 (1.1): a mode no plan could place is not a mode */
+                    if (!cp_mode_fits(in, j, m, res->name, res->kind == CP_RES_POOL, res->max_units,
+                                      k, sh, NULL, 0))
+                        continue;
+                    if (CP_GROW(ms->modes, cap, (size_t)ms->n_modes + 1)) {
+                        rc = CP_ERR_NOMEM;
+                        goto fail;
+                    }
+                    cp_mode *md = &ms->modes[ms->n_modes++];
+                    memset(md, 0, sizeof *md);
+                    md->job = jj;
+                    md->res = r;
+                    md->count = k;
+                    md->acc = m->acc;
+                    md->shape = sh;
+                    md->egress = egress;
+                    if (j->kind == CP_JOB_TRAINING) {
+                        md->demand[CP_DIM_ACC] = k;
+                        const cp_shape *shp = j->n_shapes ? &j->shapes[sh] : NULL;
+                        md->demand[CP_DIM_CPU] =
+                            k * (shp ? shp->cpus_per_accelerator : j->cpus_per_accelerator);
+                        md->demand[CP_DIM_MEM] = k * (shp ? shp->memory_gb_per_accelerator
+                                                          : j->memory_gb_per_accelerator);
+                    } else {
+                        md->demand[CP_DIM_ACC] = (double)k * m->accelerators;
+                        md->demand[CP_DIM_CPU] = k * m->cpus;
+                        md->demand[CP_DIM_MEM] = k * m->memory_gb;
+                    }
+                    md->base_hours = base;
+                    md->hours = hours;
+                    md->slots = d;
+                    md->last_frac = frac;
+                    md->busy_w =
+                        res->kind == CP_RES_POOL ? cp_busy_power_shape_w(in, j, m, k, sh) : 0;
+                    md->s_min = lo;
+                    md->s_max = hi - d;
                 }
-                cp_mode *md = &ms->modes[ms->n_modes++];
-                memset(md, 0, sizeof *md);
-                md->job = jj;
-                md->res = r;
-                md->count = k;
-                md->acc = m->acc;
-                if (j->kind == CP_JOB_TRAINING) {
-                    md->demand[CP_DIM_ACC] = k;
-                    md->demand[CP_DIM_CPU] = k * j->cpus_per_accelerator;
-                    md->demand[CP_DIM_MEM] = k * j->memory_gb_per_accelerator;
-                } else {
-                    md->demand[CP_DIM_ACC] = (double)k * m->accelerators;
-                    md->demand[CP_DIM_CPU] = k * m->cpus;
-                    md->demand[CP_DIM_MEM] = k * m->memory_gb;
-                }
-                md->base_hours = base;
-                md->hours = hours;
-                md->slots = d;
-                md->last_frac = frac;
-                md->busy_w = res->kind == CP_RES_POOL ? cp_busy_power_w(in, j, m, k) : 0;
-                md->s_min = lo;
-                md->s_max = hi - d;
             }
         }
         if (ms->n_modes == ms->job_first[jj]) {

@@ -62,6 +62,7 @@ static inline int *cp_plan_y(const cp_plan *p, int res, int t)
 /* Figures of SPEC 4-5, computed from the plan's choices. */
 typedef struct cp_plan_figures {
     double total, cloud, energy, carbon, penalty, energy_kwh, carbon_kg;
+    double egress;            /* SPEC 9.3: Σ over scheduled jobs of their mode's egress */
     double *job_energy_kwh;   /* [n_jobs] */
     double *market_cost;      /* [n_res] (0 for pools) */
     double *util;             /* [n_pools * 3 * slots]: pool, dim, slot */

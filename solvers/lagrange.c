@@ -173,7 +173,8 @@ static double lag_eval(lag *l)
                     continue;
                 int last = s + md->slots - 1;
                 double v = l->pa[last + 1] - l->pa[s] + l->pb[last] - l->pb[s] +
-                           md->last_frac * (l->pb[last + 1] - l->pb[last]);
+                           md->last_frac * (l->pb[last + 1] - l->pb[last]) +
+                           md->egress; /* SPEC 9.3: once per run */
                 if (v < best) {
                     best = v;
                     bm = m;

@@ -175,11 +175,11 @@ static int milp_build(milp *mp, const cp_usage *u)
             for (int s = m->s_min; s <= m->s_max; s++) {
                 if (!cp_usage_start_fits(u, mi, s))
                     continue;
-                double cost = 0;
+                double cost = m->egress; /* SPEC 9.3: a per-mode cost */
                 if (r->kind == CP_RES_POOL) {
                     cp_run_cost rc2;
                     cp_pool_run_cost(in, ms, m, s, &rc2);
-                    cost = rc2.energy_cost + rc2.carbon_cost;
+                    cost += rc2.energy_cost + rc2.carbon_cost;
                 }
                 int c = add_col(mp, j, mi, s, cost);
                 if (c < 0 || add_nz(mp, assign[j], c, 1.0)) {

@@ -185,6 +185,7 @@ int cp_plan_eval(const cp_plan *p, cp_plan_figures *f, cp_err *err)
         }
         const cp_mode *m = &ms->modes[p->mode[j]];
         const cp_resource *r = &ms->res[m->res];
+        f->egress += m->egress;
         for (int i = 0; i < m->slots; i++) {
             int t = p->start[j] + i;
             if (r->kind == CP_RES_POOL) {
@@ -228,7 +229,7 @@ int cp_plan_eval(const cp_plan *p, cp_plan_figures *f, cp_err *err)
         f->cloud += f->market_cost[r];
     }
     f->carbon = f->carbon_kg / 1000 * in->carbon_price_per_ton;
-    f->total = f->cloud + f->energy + f->carbon + f->penalty;
+    f->total = f->cloud + f->energy + f->carbon + f->egress + f->penalty;
     return CP_OK;
 }
 
@@ -299,7 +300,7 @@ bool cp_plan_is_feasible(const cp_plan *p, char *why, size_t why_size)
         }
     }
     if (ok && in->has_budget) {
-        double spend = f.cloud + f.energy + f.carbon;
+        double spend = f.cloud + f.energy + f.carbon + f.egress; /* SPEC 9.3 */
         if (spend > in->budget + eps * (1 + in->budget)) {
             snprintf(why, why_size, "spend %g exceeds the budget %g", spend, in->budget);
             ok = false;

@@ -153,7 +153,7 @@ static bool try_agg(const cp_usage *u, int mi, int s, double *delta, char *why, 
     const cp_input *in = u->in;
     const cp_mode *m = &u->ms->modes[mi];
     const cp_resource *r = &u->ms->res[m->res];
-    double cost = 0;
+    double cost = m->egress; /* SPEC 9.3: once per run, and the budget counts it */
     int T = u->T;
     for (int i = 0; i < m->slots; i++) {
         int t = s + i;
@@ -222,7 +222,7 @@ static bool try_units(const cp_usage *u, int mi, int s, double agg, double *delt
         return false;
     }
     if (r->kind != CP_RES_POOL)
-        cost = ydelta;
+        cost = ydelta + m->egress;
     if (u->spend + cost > u->budget + EPS * (1 + u->budget)) {
         if (why)
             snprintf(why, size, "the budget is spent");
@@ -255,6 +255,7 @@ static void apply(cp_usage *u, int mi, int s, double sign)
     const cp_mode *m = &u->ms->modes[mi];
     const cp_resource *r = &u->ms->res[m->res];
     int T = u->T;
+    u->spend += sign * m->egress;
     for (int i = 0; i < m->slots; i++) {
         int t = s + i;
         double need[CP_DIMS];

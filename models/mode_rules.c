@@ -1,0 +1,128 @@
+/*
+ * The SPEC 1.1 rules of a mode that do not concern time: per-type
+ * speedup (1.7), the shape's busy power (9.1), whether a mode fits the
+ * resource's units (2), and its egress (9.3). cp_modes.c enumerates
+ * with them, `check --modes` explains exclusions with them, and the
+ * verifier re-costs with them, so each rule has one definition.
+ */
+#include "cp_modes.h"
+
+#include "cp_cost.h"
+
+#include <stdio.h>
+
+/* Same tolerance as the packing's (CP_USAGE_EPS): a share that fills a
+ * node exactly must count as fitting there, or modes and packing would
+ * disagree about the same node. */
+#define FIT_EPS 1e-9
+
+static double speedup_model(cp_scaling_model model, double sf, const double *speedup,
+                            const cp_job *j, int k)
+{
+    switch (model) {
+    case CP_SCALING_LINEAR:
+        return k;
+    case CP_SCALING_AMDAHL:
+        return 1.0 / (sf + (1.0 - sf) / k);
+    case CP_SCALING_TABLE:
+        for (int i = 0; speedup && i < j->n_counts; i++)
+            if (j->counts[i] == k)
+                return speedup[i];
+        break;
+    }
+    return k;
+}
+
+double cp_job_speedup_on(const cp_job *j, int acc, int k)
+{
+    for (int i = 0; i < j->n_type_scaling; i++) {
+        const cp_type_scaling *t = &j->type_scaling[i];
+        if (t->acc == acc)
+            return speedup_model(t->model, t->serial_fraction, t->speedup, j, k);
+    }
+    return cp_job_speedup(j, k);
+}
+
+double cp_job_egress(const cp_input *in, const cp_job *j, int site)
+{
+    if (j->data_site < 0 || site == j->data_site)
+        return 0;
+    return j->data_gb * in->sites[j->data_site].egress_per_gb;
+}
+
+double cp_busy_power_shape_w(const cp_input *in, const cp_job *j, const cp_machine *m, int count,
+                             int shape)
+{
+    double acc_w = 0;
+    if (m->acc >= 0)
+        acc_w = in->accels[m->acc].power_w - in->accels[m->acc].idle_power_w;
+    double node_w = m->power_w - m->idle_power_w;
+    if (j->kind == CP_JOB_TRAINING) {
+        double cpa = shape < j->n_shapes ? j->shapes[shape].cpus_per_accelerator
+                                         : j->cpus_per_accelerator;
+        return count * acc_w + count * cpa * node_w / m->cpus;
+    }
+    return count * (m->accelerators * acc_w + node_w);
+}
+
+int cp_resource_max_units(const cp_input *in, cp_res_kind kind, int index)
+{
+    const cp_series *s = kind == CP_RES_POOL       ? &in->pools[index].available
+                         : kind == CP_RES_ONDEMAND ? &in->offers[index].quota
+                                                   : &in->offers[index].spot_quota;
+    double most = 0;
+    for (int t = 0; t < s->n; t++)
+        most = s->v[t] > most ? s->v[t] : most;
+    return cp_floor_int(most);
+}
+
+bool cp_mode_fits(const cp_input *in, const cp_job *j, const cp_machine *m, const char *res_name,
+                  bool pool, int max_units, int count, int shape, char *why, size_t why_size)
+{
+    (void)in;
+    const char *unit = pool ? "node" : "instance";
+    if (j->kind == CP_JOB_DATAFLOW) {
+        if (count <= max_units)
+            return true;
+        if (why)
+            snprintf(why, why_size, "%d machines are more than the %d %s%s '%s' ever has", count,
+                     max_units, unit, max_units == 1 ? "" : "s", res_name);
+        return false;
+    }
+    cp_shape flat = {j->cpus_per_accelerator, j->memory_gb_per_accelerator, 1, j->pos};
+    const cp_shape *sh = shape < j->n_shapes ? &j->shapes[shape] : &flat;
+    int q = m->accelerators;
+    const char *bind = "accelerators";
+    double have = m->accelerators, need = 1;
+    if (sh->cpus_per_accelerator > 0) {
+        int qc = cp_floor_int(m->cpus / sh->cpus_per_accelerator + FIT_EPS);
+        if (qc < q) {
+            q = qc;
+            bind = "cpus";
+            have = m->cpus;
+            need = sh->cpus_per_accelerator;
+        }
+    }
+    if (sh->memory_gb_per_accelerator > 0) {
+        int qm = cp_floor_int(m->memory_gb / sh->memory_gb_per_accelerator + FIT_EPS);
+        if (qm < q) {
+            q = qm;
+            bind = "GB of memory";
+            have = m->memory_gb;
+            need = sh->memory_gb_per_accelerator;
+        }
+    }
+    if ((double)count <= (double)q * max_units)
+        return true;
+    if (!why)
+        return false;
+    if (q == 0)
+        snprintf(why, why_size, "a %s of '%s' has %g %s, one accelerator's share needs %g", unit,
+                 res_name, have, bind, need);
+    else
+        snprintf(why, why_size,
+                 "%d accelerators are more than '%s' holds: %d per %s (by its %s) on at most %d "
+                 "%s%s",
+                 count, res_name, q, unit, bind, max_units, unit, max_units == 1 ? "" : "s");
+    return false;
+}
