@@ -13,7 +13,14 @@ typedef struct cp_plan_write_opts {
     const char *infeasible_reason; /* for status infeasible */
 } cp_plan_write_opts;
 
-/* Appends the plan to buf. Every figure comes from cp_plan_eval. */
+/* Appends the plan to buf. Every figure comes from cp_plan_eval; a
+ * placed plan lists the leases of each market (cp_leases.h). */
 int cp_plan_write(const cp_plan *p, const cp_plan_write_opts *o, cp_buf *buf, cp_err *err);
+/* Appends the plan's leases as CSV, one row each: market, kind
+ * (on_demand or spot), id, start_slot, slots, start_hour, end_hour,
+ * cost (the instance's slots at the market's price, carbon included
+ * when the offer has a site) and jobs (space-separated, in the order
+ * they start). A header alone for an infeasible or unplaced plan. */
+int cp_plan_write_leases_csv(const cp_plan *p, cp_buf *buf, cp_err *err);
 
 #endif

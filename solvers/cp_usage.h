@@ -8,6 +8,7 @@
 #ifndef CP_USAGE_H
 #define CP_USAGE_H
 
+#include "cp_packing.h"
 #include "cp_plan.h"
 
 typedef struct cp_cand {
@@ -28,15 +29,16 @@ typedef struct cp_usage {
     double spend;       /* cloud + energy + carbon, baseline included */
     double budget;      /* INF without a budget */
     double scale;       /* share of every capacity, quota, cap and budget (POP); 1 */
-    /* Pool nodes (only when scale is 1): a pool mode fits only where
-     * concrete nodes hold it, packed the way placement.c packs (best fit
-     * for a one-node job; whole free nodes first, then the remainder),
-     * so plans built here need no packing repair on pools. */
+    /* Pool nodes and market instances (only when scale is 1): a mode fits
+     * only where concrete units hold it, packed by the rule placement
+     * uses too (cp_packing.h), so plans built here need no packing repair. */
     bool nodes;
     double **nfree;     /* [n_res] [unit][3][T] room left (-1: node down) */
     int **ncnt;         /* [n_res] markets: [unit][T] jobs on the instance; pools NULL */
-    int *nunits;        /* [n_res] pool nodes; instances a market may ever need */
-    int **junits;       /* [n_jobs] nodes of a job placed on a pool (owned) */
+    int *nunits;        /* [n_res] pool nodes; instance ids a market may ever need */
+    cp_pack *pack;      /* [n_res] the units above as the packing rule sees them */
+    int *qlim;          /* [n_res][T] markets: quota after the scale */
+    int **junits;       /* [n_jobs] nodes or instances of a placed job (owned) */
     int *jn;            /* [n_jobs] */
     int *pick, *amount; /* scratch [max units] */
     cp_cand *cand;      /* scratch [most columns of a job] */
@@ -73,8 +75,8 @@ void cp_usage_remove(cp_usage *u, int m, int s);
 bool cp_usage_add_on(cp_usage *u, int m, int s, const int *units, int n);
 /* The pool nodes job j holds now (count returned; 0 off pools). */
 int cp_usage_job_units(const cp_usage *u, int j, const int **units);
-/* Writes the nodes of every pool job into plan->units and sets
- * plan->pool_units (market jobs get no units). */
+/* Writes the nodes or instances of every scheduled job into plan->units
+ * and sets plan->pool_units (the units hold a packing). */
 int cp_usage_export_units(const cp_usage *u, cp_plan *plan);
 /* Rebuilds u (fresh from cp_usage_init) from plan's choices, on the
  * plan's pool units when it has them; a job that no longer fits is

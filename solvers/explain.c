@@ -52,8 +52,12 @@ int cp_plan_explain_drops(cp_plan *p, cp_err *err)
     cp_usage u;
     if (cp_usage_init(&u, in, ms))
         return cp_err_nomem(err);
+    /* the other jobs exactly where the plan put them, on their nodes and
+     * instances: a job packed anew elsewhere could leave room the plan
+     * does not have */
     for (int j = 0; j < p->n_jobs; j++)
-        if (p->mode[j] >= 0)
+        if (p->mode[j] >= 0 &&
+            !(p->n_units[j] > 0 && cp_usage_add_on(&u, p->mode[j], p->start[j], p->units[j], p->n_units[j])))
             cp_usage_add(&u, p->mode[j], p->start[j]);
     int rc = CP_OK;
     for (int j = 0; j < p->n_jobs && rc == CP_OK; j++) {

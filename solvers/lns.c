@@ -95,6 +95,32 @@ static void put_back(lns *l, int j, int m, int s)
         l->penalties += l->in->jobs[j].drop_penalty;
 }
 
+/* Puts every dropped job that now fits for less than its penalty back in
+ * (job order, repeated while one goes in): the steps' re-insertions see
+ * only the jobs they took out, so a job dropped early can stay out after
+ * room has opened for it. Returns how many went in. */
+static int reinsert_dropped(lns *l)
+{
+    int added = 0;
+    for (bool again = true; again;) {
+        again = false;
+        for (int j = 0; j < l->in->n_jobs; j++) {
+            int m, s;
+            double c;
+            if (l->plan->mode[j] >= 0 || l->ms->job_first[j] == l->ms->job_first[j + 1])
+                continue;
+            if (cp_usage_best(&l->u, j, &m, &s, &c) &&
+                c < l->in->jobs[j].drop_penalty - 1e-9 * (1 + l->in->jobs[j].drop_penalty)) {
+                take_out(l, j);
+                put_back(l, j, m, s);
+                added++;
+                again = true;
+            }
+        }
+    }
+    return added;
+}
+
 /* Chooses the jobs to take out: the seed and up to q-1 jobs that
  * overlap its window on a resource it can use. */
 static int pick(lns *l, cp_rng *rs, int *out, int q)
@@ -370,6 +396,9 @@ int cp_lns(const cp_input *in, const cp_modeset *ms, const cp_solve_opts *opts, 
     int rc = CP_OK;
     if (best.total < cur - 1e-9 * (1 + fabs(cur)))
         rc = snap_restore(&best, &l);
+    int back = rc == CP_OK ? reinsert_dropped(&l) : 0;
+    if (back)
+        cp_solver_log(opts, "lns: %d dropped jobs put back where they now fit", back);
     cur = l.u.spend + l.penalties;
     memcpy(plan->y, l.u.y, (size_t)ms->n_res * (size_t)in->slots * sizeof *plan->y);
     *total = cur + modeless;

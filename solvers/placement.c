@@ -4,19 +4,24 @@
  * instance is over capacity, a job that fits one unit is on one, and a job
  * keeps its units for its whole run.
  *
- * Jobs are packed largest demand first (then by start slot); a job
- * that fits one unit takes the best-fitting unit (least room left), so
- * whole units stay free for the large jobs. A multi-unit job takes whole
- * free units first and its remainder last ("full units first, the rest on
- * the last unit", with cpus and memory in proportion to accelerators),
- * which is also how `verify` reads a multi-unit job's split.
+ * Jobs keep the units the search gave them when those still hold them;
+ * the others are packed largest demand first (then by start slot) by the
+ * one packing rule of packing.c, which the search's bookkeeping uses too:
+ * a job that fits one unit goes on one, chosen by fewest new
+ * instance-slots, then best fit; a larger one takes whole units first and
+ * its remainder last (the split `verify` reads). On a market at most y(t)
+ * distinct instance ids are in use in slot t (ids are labels, SPEC 1.1).
  *
- * When the aggregate plan cannot be packed, the repair rents one more
- * instance on a market (within its quota and the budget) or moves the job
- * to its cheapest other (mode, start) that packs; only when nothing works
- * is the job dropped. The plan's note says what was changed.
+ * When the aggregate plan cannot be packed, the repair rents the
+ * instances the job needs beyond y (within the quota and the budget) or
+ * moves the job to the cheapest other (mode, start) that packs; only when
+ * nothing works is the job dropped. The plan's note says what was
+ * changed. At the end each market's y(t) is the number of ids in use, so
+ * no instance is paid for that holds nothing.
  */
 #include "cp_placement.h"
+
+#include "cp_packing.h"
 
 #include "cp_alloc.h"
 #include "cp_buf.h"
@@ -35,220 +40,115 @@ typedef struct packer {
     const cp_modeset *ms;
     cp_plan *plan;
     int T;
-    int *n_units;    /* [n_res] units known (pool nodes; market max index + 1) */
-    size_t *cap;     /* [n_res] allocated units */
-    double **free_;  /* [n_res][unit * 3 * T] remaining capacity */
+    cp_pack *pk;     /* [n_res] the units as the packing rule sees them */
+    size_t *cap;     /* [n_res] ids the arrays have room for */
+    int *pick, *amount; /* scratch, [most counts + 1] */
 } packer;
 
-static double *unit_free(const packer *pk, int r, int u, int d)
-{
-    return &pk->free_[r][((size_t)u * CP_DIMS + d) * pk->T];
-}
-
+/* Makes room for ids below n on resource r (new ids free everywhere). */
 static int ensure_units(packer *pk, int r, int n)
 {
-    if (n <= pk->n_units[r])
+    cp_pack *p = &pk->pk[r];
+    if (n <= p->n)
         return CP_OK;
-    const cp_machine *m = pk->ms->res[r].mach;
-    size_t per = (size_t)CP_DIMS * pk->T;
+    size_t T = (size_t)pk->T, per = (size_t)CP_DIMS * T;
     if ((size_t)n > pk->cap[r]) {
         size_t nc = pk->cap[r] ? pk->cap[r] : 4;
         while (nc < (size_t)n)
             nc *= 2;
-        double *p = cp_reallocarray(pk->free_[r], nc * per, sizeof *p);
-        if (!p)
+        double *f = cp_reallocarray(p->free, nc * per, sizeof *f);
+        if (!f)
             return CP_ERR_NOMEM;
-        pk->free_[r] = p;
+        p->free = f;
+        if (p->market) {
+            int *c = cp_reallocarray(p->cnt, nc * T, sizeof *c);
+            if (!c)
+                return CP_ERR_NOMEM;
+            p->cnt = c;
+        }
         pk->cap[r] = nc;
     }
-    for (int u = pk->n_units[r]; u < n; u++)
+    const cp_resource *res = &pk->ms->res[r];
+    for (int u = p->n; u < n; u++) {
         for (int d = 0; d < CP_DIMS; d++)
-            for (int t = 0; t < pk->T; t++)
-                unit_free(pk, r, u, d)[t] = cp_machine_dim(m, d);
-    pk->n_units[r] = n;
+            for (size_t t = 0; t < T; t++) {
+                bool up = res->kind != CP_RES_POOL ||
+                          u < (int)cp_series_at(&pk->in->pools[res->index].available, (int)t);
+                p->free[((size_t)u * CP_DIMS + (size_t)d) * T + t] =
+                    up ? cp_machine_dim(res->mach, d) : -1;
+            }
+        if (p->market)
+            memset(&p->cnt[(size_t)u * T], 0, T * sizeof *p->cnt);
+    }
+    p->n = n;
+    if (!p->market)
+        p->used = n;
     return CP_OK;
 }
 
-static bool unit_up(const packer *pk, int r, int u, int t)
+/* The plan's y row of market r: the most ids in use per slot. */
+static int *y_row(const packer *pk, int r)
 {
-    const cp_resource *res = &pk->ms->res[r];
-    if (res->kind == CP_RES_POOL)
-        return u < (int)cp_series_at(&pk->in->pools[res->index].available, t);
-    return u < *cp_plan_y(pk->plan, r, t);
+    return cp_plan_y(pk->plan, r, 0);
 }
 
-/* The largest share (in units of the job's "portion": one accelerator for
- * training, one whole machine for dataflow) unit u can take over the run. */
-static int unit_room(const packer *pk, const cp_mode *m, int u, int s, const double per[3], int want)
+/* Records units[0..k) as job j's in the plan. */
+static int set_units(packer *pk, int j, const int *units, int k)
 {
-    int best = want;
-    for (int t = s; t < s + m->slots; t++) {
-        if (!unit_up(pk, m->res, u, t))
-            return 0;
-        for (int d = 0; d < CP_DIMS; d++) {
-            if (per[d] <= 0)
-                continue;
-            double f = unit_free(pk, m->res, u, d)[t];
-            int a = cp_floor_int(f / per[d] + EPS);
-            if (a < best)
-                best = a;
-        }
-    }
-    return best;
+    int *v = cp_calloc((size_t)k, sizeof *v);
+    if (!v)
+        return CP_ERR_NOMEM;
+    memcpy(v, units, (size_t)k * sizeof *v);
+    cp_free(pk->plan->units[j]);
+    pk->plan->units[j] = v;
+    pk->plan->n_units[j] = k;
+    return CP_OK;
 }
 
-static void take(packer *pk, const cp_mode *m, int u, int s, const double per[3], int a)
-{
-    for (int t = s; t < s + m->slots; t++)
-        for (int d = 0; d < CP_DIMS; d++)
-            unit_free(pk, m->res, u, d)[t] -= a * per[d];
-}
-
-/* Tries to pack job j with mode m at s; on success records its units. */
-static int try_pack(packer *pk, int j, int mi, int s, bool *ok)
+/* Tries to pack job j with mode mi at s within `limit` per slot (markets;
+ * NULL on pools); on success takes the units and records them. */
+static int try_pack(packer *pk, int j, int mi, int s, const int *limit, bool *ok)
 {
     const cp_mode *m = &pk->ms->modes[mi];
-    const cp_resource *res = &pk->ms->res[m->res];
-    const cp_job *job = &pk->in->jobs[j];
+    cp_pack *p = &pk->pk[m->res];
     *ok = false;
-    int portions;
-    double per[CP_DIMS];
-    if (job->kind == CP_JOB_TRAINING) {
-        portions = m->count;
-        for (int d = 0; d < CP_DIMS; d++)
-            per[d] = m->demand[d] / m->count;
-    } else {
-        portions = m->count;
-        for (int d = 0; d < CP_DIMS; d++)
-            per[d] = cp_machine_dim(res->mach, d);
-    }
-    int n = pk->n_units[m->res];
-    int *chosen = cp_calloc((size_t)(n ? n : 1), sizeof *chosen);
-    int *amount = cp_calloc((size_t)(n ? n : 1), sizeof *amount);
-    if (!chosen || !amount) {
-        cp_free(chosen);
-        cp_free(amount);
+    /* a market may need ids it has not used yet */
+    if (p->market && ensure_units(pk, m->res, p->used + m->count + 1))
         return CP_ERR_NOMEM;
-    }
-    int k = 0;
-    int single = cp_units_needed(m->demand, res->mach) <= 1;
-    if (single) {
-        /* best fit: the unit left with the least room */
-        int best = -1;
-        double best_left = INFINITY;
-        for (int u = 0; u < n; u++) {
-            if (unit_room(pk, m, u, s, per, portions) < portions)
-                continue;
-            double left = 0;
-            for (int d = 0; d < CP_DIMS; d++) {
-                double cap = cp_machine_dim(res->mach, d);
-                if (cap <= 0)
-                    continue;
-                double mn = INFINITY;
-                for (int t = s; t < s + m->slots; t++) {
-                    double f = unit_free(pk, m->res, u, d)[t];
-                    mn = f < mn ? f : mn;
-                }
-                left += (mn - m->demand[d]) / cap;
-            }
-            if (left < best_left - 1e-12) {
-                best_left = left;
-                best = u;
-            }
-        }
-        if (best >= 0) {
-            chosen[k] = best;
-            amount[k++] = portions;
-        }
-    } else {
-        /* whole free units first, in index order, then the remainder on
-         * the best-fitting unit */
-        int left = portions;
-        int full = INT_MAX; /* portions a whole unit holds */
-        for (int d = 0; d < CP_DIMS; d++)
-            if (per[d] > 0) {
-                int a = cp_floor_int(cp_machine_dim(res->mach, d) / per[d] + EPS);
-                full = a < full ? a : full;
-            }
-        for (int u = 0; u < n && left >= full && full > 0; u++) {
-            if (unit_room(pk, m, u, s, per, full) >= full) {
-                chosen[k] = u;
-                amount[k++] = full;
-                left -= full;
-            }
-        }
-        if (left > 0) {
-            int best = -1, best_room = INT_MAX;
-            for (int u = 0; u < n; u++) {
-                bool used = false;
-                for (int q = 0; q < k; q++)
-                    used |= chosen[q] == u;
-                if (used)
-                    continue;
-                int room = unit_room(pk, m, u, s, per, full);
-                if (room >= left && room < best_room) {
-                    best_room = room;
-                    best = u;
-                }
-            }
-            if (best >= 0) {
-                chosen[k] = best;
-                amount[k++] = left;
-                left = 0;
-            }
-        }
-        if (left > 0)
-            k = 0;
-    }
-    int rc = CP_OK;
-    if (k > 0) {
-        int *units = cp_calloc((size_t)k, sizeof *units);
-        if (!units) {
-            rc = CP_ERR_NOMEM;
-        } else {
-            for (int q = 0; q < k; q++) {
-                take(pk, m, chosen[q], s, per, amount[q]);
-                units[q] = chosen[q];
-            }
-            cp_free(pk->plan->units[j]);
-            pk->plan->units[j] = units;
-            pk->plan->n_units[j] = k;
-            *ok = true;
-        }
-    }
-    cp_free(chosen);
-    cp_free(amount);
-    return rc;
+    double c;
+    int k = cp_pack_choose(p, pk->in, m, s, limit, NULL, pk->pick, pk->amount, &c);
+    if (k == 0)
+        return CP_OK;
+    if (set_units(pk, j, pk->pick, k))
+        return CP_ERR_NOMEM;
+    cp_pack_apply(p, pk->in, m, s, pk->pick, k, 1, NULL);
+    *ok = true;
+    return CP_OK;
 }
 
-/* Takes job j's share on the nodes or instances the plan already gives it
- * (whole nodes first, the remainder on the last, as try_pack splits);
+/* Takes job j's share on the nodes or instances the plan already gives it;
  * false, with nothing taken, when they do not hold it. */
-static bool keep_units(packer *pk, int j)
+static int keep_units(packer *pk, int j, bool *ok)
 {
     const cp_mode *m = &pk->ms->modes[pk->plan->mode[j]];
-    const cp_resource *res = &pk->ms->res[m->res];
-    int s = pk->plan->start[j], k = pk->plan->n_units[j];
+    int k = pk->plan->n_units[j];
     const int *units = pk->plan->units[j];
-    double per[CP_DIMS];
-    bool training = pk->in->jobs[j].kind == CP_JOB_TRAINING;
-    for (int d = 0; d < CP_DIMS; d++)
-        per[d] = training ? m->demand[d] / m->count : cp_machine_dim(res->mach, d);
-    int full = INT_MAX;
-    for (int d = 0; d < CP_DIMS; d++)
-        if (per[d] > 0) {
-            int a = cp_floor_int(cp_machine_dim(res->mach, d) / per[d] + EPS);
-            full = a < full ? a : full;
-        }
+    cp_pack *p = &pk->pk[m->res];
+    *ok = false;
+    int top = 0;
     for (int q = 0; q < k; q++) {
-        int a = k == 1 ? m->count : q < k - 1 ? full : m->count - full * (k - 1);
-        if (units[q] < 0 || units[q] >= pk->n_units[m->res] || a < 1 ||
-            unit_room(pk, m, units[q], s, per, a) < a)
-            return false;
+        if (units[q] < 0)
+            return CP_OK;
+        top = units[q] + 1 > top ? units[q] + 1 : top;
     }
-    for (int q = 0; q < k; q++)
-        take(pk, m, units[q], s, per, k == 1 ? m->count : q < k - 1 ? full : m->count - full * (k - 1));
-    return true;
+    if (p->market && ensure_units(pk, m->res, top))
+        return CP_ERR_NOMEM;
+    const int *limit = p->market ? y_row(pk, m->res) : NULL;
+    if (!cp_pack_holds(p, pk->in, m, pk->plan->start[j], limit, units, k))
+        return CP_OK;
+    cp_pack_apply(p, pk->in, m, pk->plan->start[j], units, k, 1, NULL);
+    *ok = true;
+    return CP_OK;
 }
 
 typedef struct jkey {
@@ -266,108 +166,131 @@ static int jkey_cmp(const void *a, const void *b)
     return (x->job > y->job) - (x->job < y->job);
 }
 
-/* One more instance on market r for the run of mode m at s. */
-static int add_instance(packer *pk, const cp_mode *m, int s, bool *ok)
+/* Market quotas of r over the run as a limit row (scratch of the packer's
+ * quota buffer). */
+static const int *quota_row(const packer *pk, int r, int *buf)
 {
-    int r = m->res;
-    int u = pk->n_units[r];
-    *ok = false;
-    for (int t = s; t < s + m->slots; t++)
-        if (u + 1 > cp_market_quota(pk->in, &pk->ms->res[r], t))
-            return CP_OK;
-    if (ensure_units(pk, r, u + 1))
-        return CP_ERR_NOMEM;
+    for (int t = 0; t < pk->T; t++)
+        buf[t] = cp_market_quota(pk->in, &pk->ms->res[r], t);
+    return buf;
+}
+
+/* Packs job j on market mode mi at s renting what it needs beyond y
+ * (within the quota): y(t) rises to the ids in use where they pass it.
+ * Undone (nothing taken, y as it was) when the budget says no.
+ * *added gets the instance-slots rented. */
+static int try_market(packer *pk, int j, int mi, int s, int *qbuf, bool *ok, int *added)
+{
+    const cp_mode *m = &pk->ms->modes[mi];
+    int r = m->res, *y = y_row(pk, r);
+    cp_pack *p = &pk->pk[r];
+    *added = 0;
+    int rc = try_pack(pk, j, mi, s, quota_row(pk, r, qbuf), ok);
+    if (rc || !*ok)
+        return rc;
     int *saved = cp_calloc((size_t)m->slots, sizeof *saved);
     if (!saved)
         return CP_ERR_NOMEM;
     for (int t = s; t < s + m->slots; t++) {
-        saved[t - s] = *cp_plan_y(pk->plan, r, t);
-        if (*cp_plan_y(pk->plan, r, t) < u + 1)
-            *cp_plan_y(pk->plan, r, t) = u + 1;
+        saved[t - s] = y[t];
+        if (p->inuse[t] > y[t]) {
+            *added += p->inuse[t] - y[t];
+            y[t] = p->inuse[t];
+        }
     }
-    if (cp_plan_is_feasible(pk->plan, NULL, 0)) {
-        *ok = true;
-    } else { /* the budget: rent nothing more */
+    if (*added && !cp_plan_is_feasible(pk->plan, NULL, 0)) {
+        /* the budget: rent nothing more, and the job is not there */
+        cp_pack_apply(p, pk->in, m, s, pk->plan->units[j], pk->plan->n_units[j], -1, NULL);
         for (int t = s; t < s + m->slots; t++)
-            *cp_plan_y(pk->plan, r, t) = saved[t - s];
+            y[t] = saved[t - s];
+        cp_free(pk->plan->units[j]);
+        pk->plan->units[j] = NULL;
+        pk->plan->n_units[j] = 0;
+        *ok = false;
+        *added = 0;
     }
     cp_free(saved);
     return CP_OK;
 }
 
-/* Moves job j onto market mode mi at s: raises y where its demand needs
- * it, then rents instances one by one until it packs; y is restored when
- * it cannot (quota or budget). */
-static int try_market(packer *pk, int j, int mi, int s, bool *ok)
+/* What job j would add to the total with mode mi at s, packed now: its
+ * energy and carbon on a pool; the instance-slots beyond y it rents on a
+ * market. INFINITY when it does not pack or the aggregate plan with it
+ * is infeasible (pools). Takes nothing. */
+static double alt_cost(packer *pk, int j, int mi, int s, int *qbuf)
 {
     const cp_mode *m = &pk->ms->modes[mi];
-    int r = m->res, T = pk->T;
-    int *saved = cp_calloc((size_t)T, sizeof *saved);
-    if (!saved)
-        return CP_ERR_NOMEM;
-    memcpy(saved, cp_plan_y(pk->plan, r, 0), (size_t)T * sizeof *saved);
-    int rc = CP_OK;
-    *ok = false;
-    int need = cp_units_needed(m->demand, pk->ms->res[r].mach);
-    int top = 0;
-    for (int t = s; t < s + m->slots; t++)
-        top = *cp_plan_y(pk->plan, r, t) > top ? *cp_plan_y(pk->plan, r, t) : top;
-    /* fresh units above every unit in use during the run */
-    if (need <= cp_market_quota(pk->in, &pk->ms->res[r], s) && (rc = ensure_units(pk, r, top)) == CP_OK) {
-        rc = try_pack(pk, j, mi, s, ok);
-        while (rc == CP_OK && !*ok) {
-            bool added;
-            if ((rc = add_instance(pk, m, s, &added)) || !added)
-                break;
-            rc = try_pack(pk, j, mi, s, ok);
+    const cp_resource *res = &pk->ms->res[m->res];
+    cp_pack *p = &pk->pk[m->res];
+    int save_m = pk->plan->mode[j], save_s = pk->plan->start[j];
+    double cost = INFINITY, c;
+    if (res->kind == CP_RES_POOL) {
+        pk->plan->mode[j] = mi;
+        pk->plan->start[j] = s;
+        bool agg = cp_plan_is_feasible(pk->plan, NULL, 0);
+        pk->plan->mode[j] = save_m;
+        pk->plan->start[j] = save_s;
+        if (agg && cp_pack_choose(p, pk->in, m, s, NULL, NULL, pk->pick, pk->amount, &c) > 0) {
+            cp_run_cost rcost;
+            cp_pool_run_cost(pk->in, pk->ms, m, s, &rcost);
+            cost = rcost.energy_cost + rcost.carbon_cost;
         }
+        return cost;
     }
-    if (*ok && !cp_plan_is_feasible(pk->plan, NULL, 0)) {
-        /* packed, but the budget says no: the capacity it took stays
-         * reserved (wasted, never overbooked) and the job is not there */
-        *ok = false;
-        cp_free(pk->plan->units[j]);
-        pk->plan->units[j] = NULL;
-        pk->plan->n_units[j] = 0;
+    if (ensure_units(pk, m->res, p->used + m->count + 1))
+        return INFINITY;
+    int k = cp_pack_choose(p, pk->in, m, s, quota_row(pk, m->res, qbuf), NULL, pk->pick, pk->amount, &c);
+    if (k == 0)
+        return INFINITY;
+    const int *y = y_row(pk, m->res);
+    cost = 0;
+    for (int t = s; t < s + m->slots; t++) {
+        int add = 0;
+        for (int q = 0; q < k; q++)
+            add += pk->pick[q] >= p->used || p->cnt[(size_t)pk->pick[q] * (size_t)pk->T + (size_t)t] == 0;
+        if (p->inuse[t] + add > y[t])
+            cost += (p->inuse[t] + add - y[t]) * cp_market_slot_cost(pk->in, res, t);
     }
-    if (!*ok)
-        memcpy(cp_plan_y(pk->plan, r, 0), saved, (size_t)T * sizeof *saved);
-    cp_free(saved);
-    return rc;
+    return cost;
 }
 
 int cp_plan_place(cp_plan *plan, int *repairs, cp_err *err)
 {
     const cp_input *in = plan->in;
     const cp_modeset *ms = plan->ms;
-    packer pk = {in, ms, plan, in->slots, NULL, NULL, NULL};
+    packer pk = {in, ms, plan, in->slots, NULL, NULL, NULL, NULL};
     cp_buf note;
     cp_buf_init(&note);
     int rc = CP_OK;
     *repairs = 0;
-    size_t nr = (size_t)(ms->n_res ? ms->n_res : 1);
-    pk.n_units = cp_calloc(nr, sizeof *pk.n_units);
+    size_t nr = (size_t)(ms->n_res ? ms->n_res : 1), T = (size_t)in->slots;
+    int most = 1;
+    for (int mi = 0; mi < ms->n_modes; mi++)
+        most = ms->modes[mi].count > most ? ms->modes[mi].count : most;
+    pk.pk = cp_calloc(nr, sizeof *pk.pk);
     pk.cap = cp_calloc(nr, sizeof *pk.cap);
-    pk.free_ = cp_calloc(nr, sizeof *pk.free_);
+    pk.pick = cp_calloc((size_t)most + 1, sizeof *pk.pick);
+    pk.amount = cp_calloc((size_t)most + 1, sizeof *pk.amount);
+    int *qbuf = cp_calloc(T, sizeof *qbuf);
     jkey *keys = cp_calloc((size_t)(in->n_jobs ? in->n_jobs : 1), sizeof *keys);
-    if (!pk.n_units || !pk.cap || !pk.free_ || !keys) {
+    if (!pk.pk || !pk.cap || !pk.pick || !pk.amount || !qbuf || !keys) {
         rc = CP_ERR_NOMEM;
         goto out;
     }
     for (int r = 0; r < ms->n_res && rc == CP_OK; r++) {
-        int n = 0;
-        if (ms->res[r].kind == CP_RES_POOL) {
-            n = in->pools[ms->res[r].index].nodes;
-        } else {
-            for (int t = 0; t < in->slots; t++)
-                n = *cp_plan_y(plan, r, t) > n ? *cp_plan_y(plan, r, t) : n;
-        }
-        if (ensure_units(&pk, r, n))
+        const cp_resource *res = &ms->res[r];
+        bool market = res->kind != CP_RES_POOL;
+        pk.pk[r] = (cp_pack){res->mach, market, in->slots, 0, 0, NULL, NULL, NULL};
+        if (market && !(pk.pk[r].inuse = cp_calloc(T, sizeof(int))))
+            rc = CP_ERR_NOMEM;
+        else if (ensure_units(&pk, r, market ? 1 : in->pools[res->index].nodes))
             rc = CP_ERR_NOMEM;
     }
     int nk = 0;
     for (int j = 0; j < in->n_jobs && rc == CP_OK; j++) {
-        if (plan->pool_units && plan->mode[j] >= 0 && plan->n_units[j] > 0 && keep_units(&pk, j))
+        bool kept = false;
+        if (plan->pool_units && plan->mode[j] >= 0 && plan->n_units[j] > 0 &&
+            (rc = keep_units(&pk, j, &kept)) == CP_OK && kept)
             continue; /* packed where the plan was built, on its units */
         cp_free(plan->units[j]);
         plan->units[j] = NULL;
@@ -384,58 +307,51 @@ int cp_plan_place(cp_plan *plan, int *repairs, cp_err *err)
     for (int q = 0; q < nk && rc == CP_OK; q++) {
         int j = keys[q].job;
         int mi = plan->mode[j], s = plan->start[j];
-        bool ok;
-        if ((rc = try_pack(&pk, j, mi, s, &ok)) || ok)
-            continue;
         const cp_mode *m = &ms->modes[mi];
-        /* markets: rent one more instance, as often as it takes */
-        while (rc == CP_OK && !ok && ms->res[m->res].kind != CP_RES_POOL) {
-            bool added;
-            if ((rc = add_instance(&pk, m, s, &added)) || !added)
-                break;
-            rc = try_pack(&pk, j, mi, s, &ok);
-            if (ok) {
-                (*repairs)++;
-                cp_buf_printf(&note, "%sjob '%s': one more instance of %s to pack it", note.len ? "; " : "",
-                              in->jobs[j].name, ms->res[m->res].id);
-            }
-        }
-        if (rc || ok)
+        bool market = ms->res[m->res].kind != CP_RES_POOL, ok;
+        if ((rc = try_pack(&pk, j, mi, s, market ? y_row(&pk, m->res) : NULL, &ok)) || ok)
             continue;
-        /* another (mode, start), cheapest by its own cost first */
+        /* markets: rent the instances it needs beyond y */
+        int added = 0;
+        if (market && (rc = try_market(&pk, j, mi, s, qbuf, &ok, &added)) == CP_OK && ok) {
+            (*repairs)++;
+            cp_buf_printf(&note, "%sjob '%s': %d more instance-slot%s of %s to pack it",
+                          note.len ? "; " : "", in->jobs[j].name, added, added == 1 ? "" : "s",
+                          ms->res[m->res].id);
+            continue;
+        }
+        if (rc)
+            break;
+        /* the cheapest other (mode, start) that packs */
         int best_m = -1, best_s = 0;
-        for (int alt = ms->job_first[j]; alt < ms->job_first[j + 1] && best_m < 0 && rc == CP_OK; alt++) {
+        double best_c = INFINITY;
+        for (int alt = ms->job_first[j]; alt < ms->job_first[j + 1]; alt++) {
             const cp_mode *am = &ms->modes[alt];
-            for (int as = am->s_min; as <= am->s_max && rc == CP_OK; as++) {
+            for (int as = am->s_min; as <= am->s_max; as++) {
                 if (alt == mi && as == s)
                     continue;
-                plan->mode[j] = alt;
-                plan->start[j] = as;
-                if (ms->res[am->res].kind != CP_RES_POOL) {
-                    rc = try_market(&pk, j, alt, as, &ok);
-                    if (ok) {
-                        best_m = alt;
-                        best_s = as;
-                        break;
-                    }
-                    continue;
-                }
-                if (!cp_plan_is_feasible(plan, NULL, 0))
-                    continue;
-                rc = try_pack(&pk, j, alt, as, &ok);
-                if (ok) {
+                double c = alt_cost(&pk, j, alt, as, qbuf);
+                if (c < best_c - 1e-12 * (1 + fabs(c))) {
+                    best_c = c;
                     best_m = alt;
                     best_s = as;
-                    break;
                 }
             }
+        }
+        ok = false;
+        if (best_m >= 0) {
+            plan->mode[j] = best_m;
+            plan->start[j] = best_s;
+            const cp_mode *bm = &ms->modes[best_m];
+            if (ms->res[bm->res].kind != CP_RES_POOL)
+                rc = try_market(&pk, j, best_m, best_s, qbuf, &ok, &added);
+            else
+                rc = try_pack(&pk, j, best_m, best_s, NULL, &ok);
         }
         if (rc)
             break;
         (*repairs)++;
-        if (best_m >= 0) {
-            plan->mode[j] = best_m;
-            plan->start[j] = best_s;
+        if (ok) {
             cp_buf_printf(&note, "%sjob '%s': moved to %s at slot %d to pack it", note.len ? "; " : "",
                           in->jobs[j].name, ms->res[ms->modes[best_m].res].id, best_s);
         } else {
@@ -446,6 +362,11 @@ int cp_plan_place(cp_plan *plan, int *repairs, cp_err *err)
                           in->jobs[j].name);
         }
     }
+    /* no instance paid for that holds nothing: y(t) is the ids in use */
+    for (int r = 0; r < ms->n_res && rc == CP_OK; r++)
+        if (pk.pk[r].market)
+            for (int t = 0; t < in->slots; t++)
+                *cp_plan_y(plan, r, t) = pk.pk[r].inuse[t];
 out:
     plan->placed = rc == CP_OK;
     if (rc == CP_OK && note.len) {
@@ -455,11 +376,16 @@ out:
             rc = CP_ERR_NOMEM;
     }
     cp_buf_release(&note);
-    for (int r = 0; pk.free_ && r < ms->n_res; r++)
-        cp_free(pk.free_[r]);
-    cp_free(pk.free_);
+    for (int r = 0; pk.pk && r < ms->n_res; r++) {
+        cp_free(pk.pk[r].free);
+        cp_free(pk.pk[r].cnt);
+        cp_free(pk.pk[r].inuse);
+    }
+    cp_free(pk.pk);
     cp_free(pk.cap);
-    cp_free(pk.n_units);
+    cp_free(pk.pick);
+    cp_free(pk.amount);
+    cp_free(qbuf);
     cp_free(keys);
     return rc ? cp_err_nomem(err) : CP_OK;
 }

@@ -7,6 +7,7 @@
 #include "cp_plan_write.h"
 
 #include "cp_alloc.h"
+#include "cp_leases.h"
 #include "cp_cost.h"
 #include "cp_csv.h"
 #include "cp_out.h"
@@ -33,7 +34,46 @@ static void solver_block(cp_out *o, const cp_plan *p, const cp_plan_write_opts *
     cp_out_end(o);
 }
 
-static void job_entry(cp_out *o, const cp_plan *p, const cp_plan_figures *f, int j)
+/* A node or instance id, PREFIX/N, however long the prefix; *oom is
+ * set when it cannot be built. */
+static void unit_id(cp_out *o, const char *prefix, int unit, bool *oom)
+{
+    cp_buf id;
+    cp_buf_init(&id);
+    cp_buf_printf(&id, "%s/%d", prefix, unit);
+    if (cp_buf_ok(&id))
+        cp_out_str(o, id.s);
+    else
+        *oom = true;
+    cp_buf_release(&id);
+}
+
+/* The leases of market r (SPEC 5, 1.1): one map per run of an id. */
+static void market_leases(cp_out *o, const cp_plan *p, const cp_leases *ls, int r, bool *oom)
+{
+    const cp_resource *res = &p->ms->res[r];
+    cp_out_key(o, "leases");
+    cp_out_seq(o, false);
+    for (int l = ls->first[r]; l < ls->first[r + 1]; l++) {
+        const cp_lease *e = &ls->v[l];
+        cp_out_map(o);
+        cp_out_key(o, "id");
+        unit_id(o, res->id, e->unit, oom);
+        cp_out_key(o, "start_slot");
+        cp_out_int(o, e->start);
+        cp_out_key(o, "slots");
+        cp_out_int(o, e->slots);
+        cp_out_key(o, "jobs");
+        cp_out_seq(o, true);
+        for (int q = 0; q < e->n_jobs; q++)
+            cp_out_str(o, p->in->jobs[ls->jobs[e->first_job + q]].name);
+        cp_out_end(o);
+        cp_out_end(o);
+    }
+    cp_out_end(o);
+}
+
+static void job_entry(cp_out *o, const cp_plan *p, const cp_plan_figures *f, int j, bool *oom)
 {
     const cp_input *in = p->in;
     const cp_modeset *ms = p->ms;
@@ -78,11 +118,8 @@ static void job_entry(cp_out *o, const cp_plan *p, const cp_plan_figures *f, int
     cp_out_num(o, f->job_energy_kwh[j]);
     cp_out_key(o, "nodes");
     cp_out_seq(o, true);
-    for (int u = 0; u < p->n_units[j]; u++) {
-        char id[600];
-        snprintf(id, sizeof id, "%s/%d", r->id, p->units[j][u]);
-        cp_out_str(o, id);
-    }
+    for (int u = 0; u < p->n_units[j]; u++)
+        unit_id(o, r->id, p->units[j][u], oom);
     cp_out_end(o);
     cp_out_end(o);
 }
@@ -121,6 +158,14 @@ static int write_tree(const cp_plan *p, const cp_plan_write_opts *w, cp_buf *buf
         cp_out_finish(o, NULL);
         return rc;
     }
+    /* what a launcher executes: the leases of a placed plan */
+    cp_leases ls;
+    bool have_leases = p->placed, oom = false;
+    if (have_leases && cp_leases_build(p, &ls)) {
+        cp_plan_figures_release(&f);
+        cp_out_finish(o, NULL);
+        return cp_err_nomem(err);
+    }
     solver_block(o, p, w, f.total);
     cp_out_key(o, "totals");
     cp_out_map(o);
@@ -138,7 +183,7 @@ static int write_tree(const cp_plan *p, const cp_plan_write_opts *w, cp_buf *buf
     cp_out_key(o, "jobs");
     cp_out_seq(o, false);
     for (int j = 0; j < p->n_jobs; j++)
-        job_entry(o, p, &f, j);
+        job_entry(o, p, &f, j, &oom);
     cp_out_end(o);
     cp_out_key(o, "provisioning");
     cp_out_seq(o, false);
@@ -163,6 +208,8 @@ static int write_tree(const cp_plan *p, const cp_plan_write_opts *w, cp_buf *buf
         cp_out_end(o);
         cp_out_key(o, "cost");
         cp_out_num(o, f.market_cost[r]);
+        if (have_leases)
+            market_leases(o, p, &ls, r, &oom);
         cp_out_end(o);
     }
     cp_out_end(o);
@@ -197,7 +244,10 @@ static int write_tree(const cp_plan *p, const cp_plan_write_opts *w, cp_buf *buf
     cp_out_end(o);
     cp_out_end(o);
     cp_plan_figures_release(&f);
-    return cp_out_finish(o, err);
+    if (have_leases)
+        cp_leases_release(&ls);
+    rc = cp_out_finish(o, err);
+    return rc ? rc : oom ? cp_err_nomem(err) : CP_OK;
 }
 
 static int write_csv(const cp_plan *p, cp_buf *b, cp_err *err)
@@ -254,6 +304,48 @@ static int write_csv(const cp_plan *p, cp_buf *b, cp_err *err)
     }
     cp_plan_figures_release(&f);
     return cp_buf_ok(b) ? CP_OK : cp_err_nomem(err);
+}
+
+int cp_plan_write_leases_csv(const cp_plan *p, cp_buf *b, cp_err *err)
+{
+    const cp_input *in = p->in;
+    const cp_modeset *ms = p->ms;
+    cp_buf_puts(b, "market,kind,id,start_slot,slots,start_hour,end_hour,cost,jobs\n");
+    if (p->status == CP_STATUS_INFEASIBLE || !p->placed)
+        return cp_buf_ok(b) ? CP_OK : cp_err_nomem(err);
+    cp_leases ls;
+    if (cp_leases_build(p, &ls))
+        return cp_err_nomem(err);
+    cp_buf tmp;
+    cp_buf_init(&tmp);
+    for (int l = 0; l < ls.n; l++) {
+        const cp_lease *e = &ls.v[l];
+        const cp_resource *r = &ms->res[e->res];
+        double cost = 0;
+        for (int t = e->start; t < e->start + e->slots; t++)
+            cost += cp_market_slot_cost(in, r, t);
+        cp_csv_put_field(b, r->name);
+        cp_buf_printf(b, ",%s,", r->kind == CP_RES_SPOT ? "spot" : "on_demand");
+        cp_buf_reset(&tmp);
+        cp_buf_printf(&tmp, "%s/%d", r->id, e->unit);
+        cp_csv_put_field(b, tmp.s);
+        cp_buf_printf(b, ",%d,%d,", e->start, e->slots);
+        cp_buf_num(b, e->start * in->slot_hours);
+        cp_buf_putc(b, ',');
+        cp_buf_num(b, (e->start + e->slots) * in->slot_hours);
+        cp_buf_putc(b, ',');
+        cp_buf_num(b, cost);
+        cp_buf_putc(b, ',');
+        cp_buf_reset(&tmp);
+        for (int q = 0; q < e->n_jobs; q++)
+            cp_buf_printf(&tmp, "%s%s", q ? " " : "", in->jobs[ls.jobs[e->first_job + q]].name);
+        cp_csv_put_field(b, tmp.s);
+        cp_buf_putc(b, '\n');
+    }
+    bool ok = cp_buf_ok(&tmp) && cp_buf_ok(b);
+    cp_buf_release(&tmp);
+    cp_leases_release(&ls);
+    return ok ? CP_OK : cp_err_nomem(err);
 }
 
 int cp_plan_write(const cp_plan *p, const cp_plan_write_opts *o, cp_buf *buf, cp_err *err)

@@ -21,6 +21,32 @@ for plan in tests/verify/*.plan.yaml tests/verify/*.plan.json; do
     test_cmp "tests/verify/$name.expected" "$tmp/actual"
 done
 
+# SPEC 1.1: instance ids are labels, and at most y(t) distinct ids of a
+# market are in use in slot t. Two 1-GPU jobs share one 8-GPU instance
+# (y = 1): relabelled both onto m8/7 the plan is still valid; with one of
+# them on m8/7 and the other on m8/0 two instances are in use.
+cat >"$tmp/labels.yaml" <<'EOF'
+horizon: {slots: 2}
+accelerators: [{name: G, memory_gb: 80, power_w: 250}]
+offers:
+  - {name: m8, price_hour: 10, quota: 2,
+     instance: {type: gpu, accelerator: G, accelerators: 8, cpus: 64, memory_gb: 512}}
+jobs:
+  - {name: a, kind: training, work: 3600, throughput: {G: 1}, accelerators: [1], drop_penalty: 100}
+  - {name: b, kind: training, work: 3600, throughput: {G: 1}, accelerators: [1], drop_penalty: 100}
+EOF
+$CAPPLAN plan -q --no-timing --method heuristic -o "$tmp/labels.plan.yaml" "$tmp/labels.yaml"
+if [ "$(grep -c 'nodes: \[m8/0\]' "$tmp/labels.plan.yaml")" = 2 ] &&
+    grep -q 'instances: \[1, 0\]' "$tmp/labels.plan.yaml"; then ok; else
+    bad "labels: both jobs on m8/0, y = [1, 0]" "$(grep -E 'nodes|instances' "$tmp/labels.plan.yaml" | tr '\n' ' ')"; fi
+sed 's|m8/0|m8/7|' "$tmp/labels.plan.yaml" >"$tmp/relabelled.yaml"
+capture "$tmp/actual" verify --plan "$tmp/relabelled.yaml" "$tmp/labels.yaml"
+if grep -q '^verify: OK' "$tmp/actual"; then ok; else bad "labels: relabelled plan" "$(oneline "$tmp/actual")"; fi
+awk '!done && /m8\/0/ { sub(/m8\/0/, "m8/7"); done = 1 } { print }' "$tmp/labels.plan.yaml" >"$tmp/two.yaml"
+capture "$tmp/actual" verify --plan "$tmp/two.yaml" "$tmp/labels.yaml"
+if grep -q "violation: market 'm8': 2 instances in use in slot 0 but 1 rented" "$tmp/actual" &&
+    grep -q '^--- exit 1' "$tmp/actual"; then ok; else bad "labels: two ids, one rented" "$(oneline "$tmp/actual" 4)"; fi
+
 # Usage errors: exit 2 with a message on stderr and nothing on stdout.
 usage_fails "usage: no --plan" verify tests/verify/input.yaml
 usage_fails "usage: no inputs" verify --plan tests/verify/valid.plan.yaml

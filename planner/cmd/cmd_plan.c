@@ -9,6 +9,7 @@
 #include "cp_cli.h"
 #include "cp_cmd.h"
 #include "cp_cost.h"
+#include "cp_leases.h"
 #include "cp_plan_opts.h"
 #include "cp_plan_write.h"
 #include "cp_signals.h"
@@ -28,7 +29,9 @@ static const char plan_help[] =
     "Plan the jobs of the input files (merged in order) and write the plan.\n"
     "\n"
     "  -o FILE                write the plan there (atomically); default stdout\n"
-    "  --format yaml|json|csv plan format (csv: one row per job); default yaml\n";
+    "  --format yaml|json|csv plan format (csv: one row per job); default yaml\n"
+    "  --leases FILE          also write the cloud leases (instance, start, stop,\n"
+    "                         jobs, cost) as CSV: what a launcher executes\n";
 static const char plan_help_end[] =
     "\n"
     "Exit status: 0 plan written (optimal or feasible), 2 bad input or usage,\n"
@@ -61,6 +64,16 @@ static void summary(const cp_plan *p, FILE *f)
     fprintf(f, "\n  total $%.2f = cloud $%.2f + energy $%.2f + carbon $%.2f + penalties $%.2f\n",
             fig.total, fig.cloud, fig.energy, fig.carbon, fig.penalty);
     fprintf(f, "  %.1f kWh on-prem, %.1f kg CO2\n", fig.energy_kwh, fig.carbon_kg);
+    cp_leases ls;
+    if (p->placed && cp_leases_build(p, &ls) == CP_OK) {
+        int ids = 0;
+        for (int l = 0; l < ls.n; l++)
+            ids += l == 0 || ls.v[l].res != ls.v[l - 1].res || ls.v[l].unit != ls.v[l - 1].unit;
+        if (ls.n)
+            fprintf(f, "  %d cloud lease%s on %d instance%s\n", ls.n, ls.n == 1 ? "" : "s", ids,
+                    ids == 1 ? "" : "s");
+        cp_leases_release(&ls);
+    }
     fprintf(f, "  %-36s %5s %12s %10s\n", "resource", "jobs", "acc-hours", "cost $");
     for (int r = 0; r < ms->n_res; r++) {
         int jobs = 0;
@@ -100,14 +113,14 @@ static void summary(const cp_plan *p, FILE *f)
 
 int cp_cmd_plan(int argc, char **argv)
 {
-    enum { O_FORMAT = 256, O_HELP };
+    enum { O_FORMAT = 256, O_HELP, O_LEASES };
     static const struct option longopts[] = {
         {"format", required_argument, NULL, O_FORMAT}, {"help", no_argument, NULL, O_HELP},
-        CP_PLAN_LONGOPTS, {NULL, 0, NULL, 0}};
+        {"leases", required_argument, NULL, O_LEASES}, CP_PLAN_LONGOPTS, {NULL, 0, NULL, 0}};
     cp_plan_opts po;
     cp_plan_opts_init(&po);
     cp_plan_write_opts wo = {CP_FMT_YAML, true, NULL};
-    const char *out_path = NULL;
+    const char *out_path = NULL, *leases_path = NULL;
     optind = 0;
     opterr = 0;
     int c;
@@ -120,6 +133,9 @@ int cp_cmd_plan(int argc, char **argv)
         case O_HELP:
             plan_usage(stdout);
             return 0;
+        case O_LEASES:
+            leases_path = optarg;
+            break;
         case O_FORMAT:
             if (!strcmp(optarg, "yaml"))
                 wo.format = CP_FMT_YAML;
@@ -197,6 +213,12 @@ int cp_cmd_plan(int argc, char **argv)
     cp_signals_begin_output();
     if ((rc = cp_write_file_atomic(out_path, out.s, out.len, &err)))
         goto fail;
+    if (leases_path) {
+        cp_buf_reset(&out);
+        if ((rc = cp_plan_write_leases_csv(plan, &out, &err)) ||
+            (rc = cp_write_file_atomic(leases_path, out.s, out.len, &err)))
+            goto fail;
+    }
     if (!quiet && plan->status != CP_STATUS_INFEASIBLE)
         summary(plan, stderr);
     status = plan->status == CP_STATUS_INFEASIBLE ? 3 : plan->status == CP_STATUS_INTERRUPTED ? 130 : 0;

@@ -171,8 +171,9 @@ int cp_verify_plan_file(const cp_input *in, const cp_plan_file *pf, cp_verify_re
     c.busy = cp_calloc((size_t)(in->n_sites ? in->n_sites : 1) * (size_t)c.T, sizeof *c.busy);
     c.nl_off = cp_calloc(nres, sizeof *c.nl_off);
     c.nl_count = cp_calloc(nres, sizeof *c.nl_count);
+    c.nl_label = cp_calloc(nres, sizeof *c.nl_label);
     if (!c.entry_of_job || !c.dropped_job || !c.y || !c.prov || !c.load || !c.busy ||
-        !c.nl_off || !c.nl_count) {
+        !c.nl_off || !c.nl_count || !c.nl_label) {
         c.oom = true;
         goto out;
     }
@@ -212,6 +213,9 @@ out:
     cp_free(c.asg);
     cp_free(c.nl_off);
     cp_free(c.nl_count);
+    for (size_t r = 0; c.nl_label && r < nres; r++)
+        cp_free(c.nl_label[r]);
+    cp_free(c.nl_label);
     cp_free(c.nload);
     cp_modeset_free(c.ms);
     if (c.oom) {

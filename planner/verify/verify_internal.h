@@ -40,10 +40,14 @@ typedef struct vf_job {
     const cp_plan_strs *nodes; /* NULL when absent or not a list */
 } vf_job;
 
-/* One job on one node or instance, `units` of its count. */
+/* One job on one node or instance, `units` of its count. `label` is the
+ * id's number as the plan writes it; `idx` the same for a pool node, and
+ * for an instance its rank among the market's distinct labels (instance
+ * ids are labels, SPEC 1.1: any number, so the loads are kept per rank). */
 typedef struct vf_asg {
     int entry; /* vf_job index */
     int res, idx;
+    long label;
     cp_pos id;
     double units;
 } vf_asg;
@@ -70,6 +74,7 @@ typedef struct vf_ctx {
     size_t asg_cap;
     size_t *nl_off;           /* [n_res]: offset into nload, SIZE_MAX: none */
     int *nl_count;            /* [n_res]: nodes/instances tracked */
+    long **nl_label;          /* [n_res]: markets' labels by rank (owned), NULL for pools */
     double *nload;            /* per (res, idx, t, dim) */
 } vf_ctx;
 

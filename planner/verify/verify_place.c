@@ -26,7 +26,7 @@ static long parse_id(const char *s, const char *prefix)
     return strtol(d, NULL, 10);
 }
 
-static bool add_asg(vf_ctx *c, int entry, int res, int idx, cp_pos id, double units)
+static bool add_asg(vf_ctx *c, int entry, int res, long label, cp_pos id, double units)
 {
     if (CP_GROW(c->asg, c->asg_cap, (size_t)c->n_asg + 1)) {
         c->oom = true;
@@ -35,7 +35,8 @@ static bool add_asg(vf_ctx *c, int entry, int res, int idx, cp_pos id, double un
     vf_asg *g = &c->asg[c->n_asg++];
     g->entry = entry;
     g->res = res;
-    g->idx = idx;
+    g->idx = (int)label; /* a market's rank is set once all ids are known */
+    g->label = label;
     g->id = id;
     g->units = units;
     return true;
@@ -101,14 +102,6 @@ static void check_job_nodes(vf_ctx *c, int e)
                     ok = false;
                     break;
                 }
-            } else {
-                long y = vf_y_at(c, vj->res, t);
-                if (k >= y) {
-                    vf_viol(c, id, "job '%s': instance '%s' is not rented in slot %d (y = %ld)",
-                            j->name, s, t, y);
-                    ok = false;
-                    break;
-                }
             }
         }
     }
@@ -147,7 +140,7 @@ static void check_job_nodes(vf_ctx *c, int e)
         }
     }
     for (int i = 0; ok && i < ns->n; i++)
-        add_asg(c, e, vj->res, (int)idx[i], ns->at[i], fits ? m->count : 0);
+        add_asg(c, e, vj->res, idx[i], ns->at[i], fits ? m->count : 0);
     cp_free(idx);
 }
 
@@ -245,12 +238,97 @@ static cp_pos jobs_on_node(vf_ctx *c, int r, int idx, int t, cp_buf *b)
     return last;
 }
 
+static int label_cmp(const void *a, const void *b)
+{
+    long x = *(const long *)a, y = *(const long *)b;
+    return (x > y) - (x < y);
+}
+
+/* Instance ids are labels (SPEC 1.1): each market's distinct labels get
+ * ranks 0..n-1 in label order, and the loads are kept per rank. */
+static bool rank_labels(vf_ctx *c)
+{
+    for (int r = 0; r < c->ms->n_res; r++) {
+        if (c->ms->res[r].kind == CP_RES_POOL)
+            continue;
+        int n = 0;
+        for (int a = 0; a < c->n_asg; a++)
+            n += c->asg[a].res == r;
+        if (n == 0)
+            continue;
+        long *v = cp_calloc((size_t)n, sizeof *v);
+        if (!v) {
+            c->oom = true;
+            return false;
+        }
+        n = 0;
+        for (int a = 0; a < c->n_asg; a++)
+            if (c->asg[a].res == r)
+                v[n++] = c->asg[a].label;
+        qsort(v, (size_t)n, sizeof *v, label_cmp);
+        int u = 0;
+        for (int i = 0; i < n; i++)
+            if (i == 0 || v[i] != v[u - 1])
+                v[u++] = v[i];
+        c->nl_label[r] = v;
+        for (int a = 0; a < c->n_asg; a++)
+            if (c->asg[a].res == r) {
+                const long *hit = bsearch(&c->asg[a].label, v, (size_t)u, sizeof *v, label_cmp);
+                c->asg[a].idx = (int)(hit - v);
+            }
+    }
+    return true;
+}
+
+/* SPEC 5 (1.1): in each slot at most y(t) distinct ids of a market are
+ * in use. */
+static void check_instances_in_use(vf_ctx *c)
+{
+    for (int r = 0; r < c->ms->n_res && !c->oom; r++) {
+        if (c->ms->res[r].kind == CP_RES_POOL || !c->nl_label[r])
+            continue;
+        int n = 0;
+        for (int a = 0; a < c->n_asg; a++)
+            if (c->asg[a].res == r && c->asg[a].idx + 1 > n)
+                n = c->asg[a].idx + 1;
+        unsigned char *on = cp_calloc((size_t)n * (size_t)c->T, 1);
+        if (!on) {
+            c->oom = true;
+            return;
+        }
+        cp_pos last = c->pf->pos;
+        for (int a = 0; a < c->n_asg; a++) {
+            const vf_asg *g = &c->asg[a];
+            if (g->res != r)
+                continue;
+            const vf_job *vj = &c->jobs[g->entry];
+            for (int t = vj->start; t < vj->start + c->ms->modes[vj->mode].slots; t++)
+                on[(size_t)g->idx * (size_t)c->T + (size_t)t] = 1;
+            last = g->id;
+        }
+        for (int t = 0; t < c->T; t++) {
+            long used = 0;
+            for (int i = 0; i < n; i++)
+                used += on[(size_t)i * (size_t)c->T + (size_t)t];
+            long y = vf_y_at(c, r, t);
+            if (used > y) {
+                vf_viol(c, last, "market '%s': %ld instances in use in slot %d but %ld rented",
+                        c->ms->res[r].id, used, t, y);
+                break; /* one line per market */
+            }
+        }
+        cp_free(on);
+    }
+}
+
 void vf_check_placement(vf_ctx *c)
 {
     for (int e = 0; e < c->n_jobs && !c->oom; e++)
         if (c->jobs[e].counted && c->jobs[e].nodes)
             check_job_nodes(c, e);
     if (c->oom || c->n_asg == 0)
+        return;
+    if (!rank_labels(c))
         return;
     size_t total = 0;
     for (int r = 0; r < c->ms->n_res; r++) {
@@ -262,6 +340,7 @@ void vf_check_placement(vf_ctx *c)
         c->nl_count[r] = mx + 1;
         total += (size_t)(mx + 1) * (size_t)c->T * CP_DIMS;
     }
+    check_instances_in_use(c);
     c->nload = cp_calloc(total ? total : 1, sizeof *c->nload);
     if (!c->nload) {
         c->oom = true;
@@ -296,8 +375,10 @@ void vf_check_placement(vf_ctx *c)
                     continue;
                 cp_buf_reset(&jobs);
                 cp_pos at = jobs_on_node(c, r, i, t, &jobs);
-                vf_viol(c, at, "%s '%s/%d' over capacity in slot %d: %s (jobs %s)",
-                        res->kind == CP_RES_POOL ? "node" : "instance", res->id, i, t, b.s, jobs.s);
+                long label = c->nl_label[r] ? c->nl_label[r][i] : i;
+                vf_viol(c, at, "%s '%s/%ld' over capacity in slot %d: %s (jobs %s)",
+                        res->kind == CP_RES_POOL ? "node" : "instance", res->id, label, t, b.s,
+                        jobs.s);
                 break; /* one line per node */
             }
     }

@@ -219,7 +219,7 @@ TEST(placement_repair_rents_one_more_instance)
     CHECK_STR(units_of("a5"), "1");
     CHECK_STR(units_of("b5"), "2");
     CHECK_INT(*cp_plan_y(plan, M8, 0), 3);
-    CHECK_STR(plan->note, "job 'b5': one more instance of m8 to pack it");
+    CHECK_STR(plan->note, "job 'b5': 1 more instance-slot of m8 to pack it");
     CHECK_NEAR(total(), 30, 1e-12);
     CHECK(cp_plan_is_feasible(plan, NULL, 0));
     teardown();

@@ -142,10 +142,11 @@ TEST(usage_init_capacities_quotas_and_units)
     CHECK_NEAR(cp_usage_cap(&u, RACK, CP_DIM_MEM, 3), 1536, 0); /* 3 nodes x 512 GB */
     CHECK_NEAR(cp_usage_cap(&u, M8, CP_DIM_ACC, 1), 16, 0);     /* quota 2 x 8 */
     CHECK_INT(cp_usage_quota(&u, M8, 3), 1);
-    /* units: the pool's nodes; a market's instances are capped by the
-     * largest quota (2) below the 4 + 12 accelerators its jobs could hold */
+    /* units: the pool's nodes; a market's instance ids (labels, SPEC 1.1)
+     * are capped by its quotas summed over the slots (2 + 2 + 1 + 1 = 6)
+     * below the 4 + 12 accelerators its jobs could hold */
     CHECK_INT(u.nunits[RACK], 3);
-    CHECK_INT(u.nunits[M8], 2);
+    CHECK_INT(u.nunits[M8], 6);
     /* w12 needs two instances: slot 1 allows 2, slot 2 only 1 */
     CHECK(cp_usage_start_fits(&u, M("w12", "m8", 12), 1));
     CHECK(!cp_usage_start_fits(&u, M("w12", "m8", 12), 2));
