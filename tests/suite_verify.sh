@@ -47,6 +47,21 @@ capture "$tmp/actual" verify --plan "$tmp/two.yaml" "$tmp/labels.yaml"
 if grep -q "violation: market 'm8': 2 instances in use in slot 0 but 1 rented" "$tmp/actual" &&
     grep -q '^--- exit 1' "$tmp/actual"; then ok; else bad "labels: two ids, one rented" "$(oneline "$tmp/actual" 4)"; fi
 
+# Leases (SPEC 5, 1.1), checked when listed: the planner's own verify; a
+# lease that leaves a job out, one that runs past the jobs' slots, and
+# one on another id do not.
+if grep -q '^  leases:' "$tmp/labels.plan.yaml" && grep -q 'jobs: \[a, b\]' "$tmp/labels.plan.yaml"; then ok; else
+    bad "leases: the plan lists one lease with a and b" "$(grep -A5 leases "$tmp/labels.plan.yaml" | tr '\n' ' ')"; fi
+lease_fails() { # NAME SED-EXPRESSION EXPECTED-VIOLATION
+    sed "$2" "$tmp/labels.plan.yaml" >"$tmp/lease.yaml"
+    capture "$tmp/actual" verify --plan "$tmp/lease.yaml" "$tmp/labels.yaml"
+    if grep -qF "$3" "$tmp/actual" && grep -q '^--- exit 1' "$tmp/actual"; then ok; else bad "leases: $1" "$(oneline "$tmp/actual" 4)"; fi
+}
+lease_fails "a job left out" 's/jobs: \[a, b\]/jobs: [a]/' "lease 'm8/0' from slot 0: job 'b' runs on it but is not listed"
+lease_fails "past the run" 's/^    slots: 1$/    slots: 2/' "lease 'm8/0' from slot 0 covers slot 1, where no job uses it"
+lease_fails "another id" 's|^  - id: m8/0|  - id: m8/3|' "instance 'm8/0' is in use in slot 0 but no lease of 'm8' covers it"
+lease_fails "not an id" 's|^  - id: m8/0|  - id: n9/0|' "lease id 'n9/0' is not an instance id of 'm8'"
+
 # Usage errors: exit 2 with a message on stderr and nothing on stdout.
 usage_fails "usage: no --plan" verify tests/verify/input.yaml
 usage_fails "usage: no inputs" verify --plan tests/verify/valid.plan.yaml

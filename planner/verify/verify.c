@@ -195,6 +195,8 @@ int cp_verify_plan_file(const cp_input *in, const cp_plan_file *pf, cp_verify_re
         if (!c.oom)
             vf_check_placement(&c);
         if (!c.oom)
+            vf_check_leases(&c);
+        if (!c.oom)
             vf_check_costs(&c);
         if (!c.oom)
             vf_check_budget(&c);

@@ -6,6 +6,7 @@
  *   verify_limits.c  per-slot limits of SPEC 3 (pools, markets, quotas,
  *                    power caps, budget)
  *   verify_place.c   concrete placement on nodes and instances (SPEC 5)
+ *   verify_leases.c  the leases a plan lists (SPEC 5, 1.1)
  *   verify_cost.c    re-costing every SPEC 4 number of the plan
  * The phases run in that order over one context (vf_ctx), which owns the
  * scratch arrays; the report owns the messages. The plan comes read by
@@ -173,6 +174,11 @@ double vf_site_w(const vf_ctx *c, int site, int t);
 
 /* ---- concrete placement, SPEC 5 (verify_place.c) ------------------------ */
 void vf_check_placement(vf_ctx *c);
+/* "PREFIX/N" against a resource's id prefix: N, or -1 when it is not. */
+long vf_parse_id(const char *s, const char *prefix);
+
+/* ---- leases, SPEC 5 1.1 (verify_leases.c): after vf_check_placement ---- */
+void vf_check_leases(vf_ctx *c);
 
 /* ---- re-costing, SPEC 4 (verify_cost.c) --------------------------------- */
 void vf_check_costs(vf_ctx *c);

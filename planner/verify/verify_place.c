@@ -11,8 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Parses "PREFIX/INDEX" against the resource's id prefix; -1 when not. */
-static long parse_id(const char *s, const char *prefix)
+long vf_parse_id(const char *s, const char *prefix)
 {
     const char *slash = strrchr(s, '/');
     if (!slash || (size_t)(slash - s) != strlen(prefix) || strncmp(s, prefix, strlen(prefix)))
@@ -66,7 +65,7 @@ static void check_job_nodes(vf_ctx *c, int e)
     for (int i = 0; i < ns->n; i++) {
         cp_pos id = ns->at[i];
         const char *s = ns->s[i];
-        long k = s ? parse_id(s, r->id) : -1;
+        long k = s ? vf_parse_id(s, r->id) : -1;
         idx[i] = k;
         if (!s) { /* not a scalar: the reader's violation */
             ok = false;
