@@ -233,7 +233,7 @@ static double alt_cost(packer *pk, int j, int mi, int s, int *qbuf)
         if (agg && cp_pack_choose(p, pk->in, m, s, NULL, NULL, pk->pick, pk->amount, &c) > 0) {
             cp_run_cost rcost;
             cp_pool_run_cost(pk->in, pk->ms, m, s, &rcost);
-            cost = rcost.energy_cost + rcost.carbon_cost;
+            cost = rcost.energy_cost + rcost.carbon_cost + m->egress; /* SPEC 9.3 */
         }
         return cost;
     }
@@ -243,7 +243,7 @@ static double alt_cost(packer *pk, int j, int mi, int s, int *qbuf)
     if (k == 0)
         return INFINITY;
     const int *y = y_row(pk, m->res);
-    cost = 0;
+    cost = m->egress;
     for (int t = s; t < s + m->slots; t++) {
         int add = 0;
         for (int q = 0; q < k; q++)

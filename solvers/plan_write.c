@@ -101,6 +101,10 @@ static void job_entry(cp_out *o, const cp_plan *p, const cp_plan_figures *f, int
     }
     cp_out_key(o, "count");
     cp_out_int(o, m->count);
+    if (in->jobs[j].has_shapes) { /* SPEC 9.1: written for jobs with shapes */
+        cp_out_key(o, "shape");
+        cp_out_int(o, m->shape);
+    }
     cp_out_key(o, "cpus");
     cp_out_num(o, m->demand[CP_DIM_CPU]);
     cp_out_key(o, "memory_gb");
@@ -116,6 +120,10 @@ static void job_entry(cp_out *o, const cp_plan *p, const cp_plan_figures *f, int
     cp_out_num(o, sh + m->hours);
     cp_out_key(o, "energy_kwh");
     cp_out_num(o, f->job_energy_kwh[j]);
+    if (in->uses_egress) { /* SPEC 9.3; absent for inputs without data, as in 1.0 */
+        cp_out_key(o, "egress");
+        cp_out_num(o, m->egress);
+    }
     cp_out_key(o, "nodes");
     cp_out_seq(o, true);
     for (int u = 0; u < p->n_units[j]; u++)
@@ -169,9 +177,13 @@ static int write_tree(const cp_plan *p, const cp_plan_write_opts *w, cp_buf *buf
     solver_block(o, p, w, f.total);
     cp_out_key(o, "totals");
     cp_out_map(o);
-    const char *names[] = {"total", "cloud", "energy", "carbon", "penalty", "energy_kwh", "carbon_kg"};
-    double vals[] = {f.total, f.cloud, f.energy, f.carbon, f.penalty, f.energy_kwh, f.carbon_kg};
-    for (int i = 0; i < 7; i++) {
+    const char *names[] = {"total",   "cloud",      "energy",   "carbon",
+                           "egress",  "penalty",    "energy_kwh", "carbon_kg"};
+    double vals[] = {f.total,  f.cloud,   f.energy,     f.carbon,
+                     f.egress, f.penalty, f.energy_kwh, f.carbon_kg};
+    for (int i = 0; i < 8; i++) {
+        if (i == 4 && !in->uses_egress)
+            continue; /* SPEC 9.3's totals.egress, for inputs with data */
         cp_out_key(o, names[i]);
         cp_out_num(o, vals[i]);
     }
@@ -250,24 +262,43 @@ static int write_tree(const cp_plan *p, const cp_plan_write_opts *w, cp_buf *buf
     return rc ? rc : oom ? cp_err_nomem(err) : CP_OK;
 }
 
+/* The 1.1 columns (shape, egress) come last and only for inputs that
+ * use them, so a 1.0 input's CSV is what it was. */
+static void csv_header(const cp_input *in, bool shapes, cp_buf *b)
+{
+    cp_buf_puts(b, "name,status,resource,market,accelerator,count,cpus,memory_gb,start_slot,slots,start_hour,end_hour,energy_kwh,nodes,reason");
+    if (shapes)
+        cp_buf_puts(b, ",shape");
+    if (in->uses_egress)
+        cp_buf_puts(b, ",egress");
+    cp_buf_putc(b, '\n');
+}
+
 static int write_csv(const cp_plan *p, cp_buf *b, cp_err *err)
 {
     const cp_input *in = p->in;
     const cp_modeset *ms = p->ms;
     cp_plan_figures f;
+    bool shapes = false;
+    for (int j = 0; j < in->n_jobs; j++)
+        shapes |= in->jobs[j].has_shapes;
     if (p->status == CP_STATUS_INFEASIBLE) {
-        cp_buf_puts(b, "name,status,resource,market,accelerator,count,cpus,memory_gb,start_slot,slots,start_hour,end_hour,energy_kwh,nodes,reason\n");
+        csv_header(in, shapes, b);
         return cp_buf_ok(b) ? CP_OK : cp_err_nomem(err);
     }
     int rc = cp_plan_eval(p, &f, err);
     if (rc)
         return rc;
-    cp_buf_puts(b, "name,status,resource,market,accelerator,count,cpus,memory_gb,start_slot,slots,start_hour,end_hour,energy_kwh,nodes,reason\n");
+    csv_header(in, shapes, b);
     for (int j = 0; j < p->n_jobs; j++) {
         cp_csv_put_field(b, in->jobs[j].name);
         if (p->mode[j] < 0) {
             cp_buf_puts(b, ",dropped,,,,,,,,,,,,,");
             cp_csv_put_field(b, p->reason[j] ? p->reason[j] : "dropped");
+            if (shapes)
+                cp_buf_putc(b, ',');
+            if (in->uses_egress)
+                cp_buf_putc(b, ',');
             cp_buf_putc(b, '\n');
             continue;
         }
@@ -300,7 +331,16 @@ static int write_csv(const cp_plan *p, cp_buf *b, cp_err *err)
         }
         cp_csv_put_field(b, tmp.s);
         cp_buf_release(&tmp);
-        cp_buf_puts(b, ",\n");
+        cp_buf_putc(b, ',');
+        if (shapes && in->jobs[j].has_shapes)
+            cp_buf_printf(b, ",%d", m->shape);
+        else if (shapes)
+            cp_buf_putc(b, ',');
+        if (in->uses_egress) {
+            cp_buf_putc(b, ',');
+            cp_buf_num(b, m->egress);
+        }
+        cp_buf_putc(b, '\n');
     }
     cp_plan_figures_release(&f);
     return cp_buf_ok(b) ? CP_OK : cp_err_nomem(err);

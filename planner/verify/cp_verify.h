@@ -31,6 +31,7 @@ typedef struct cp_violation {
 typedef struct cp_verify_totals {
     double total, cloud, energy, carbon, penalty;
     double energy_kwh, carbon_kg;
+    double egress; /* SPEC 9.3 */
 } cp_verify_totals;
 
 typedef struct cp_verify_report {

@@ -11,6 +11,13 @@
 #include <stdio.h>
 #include <string.h>
 
+double vf_job_egress(const cp_input *in, const cp_job *j, int site)
+{
+    if (j->data_site < 0 || site == j->data_site)
+        return 0;
+    return j->data_gb * in->sites[j->data_site].egress_per_gb;
+}
+
 void vf_check_costs(vf_ctx *c)
 {
     const cp_input *in = c->in;
@@ -74,7 +81,11 @@ void vf_check_costs(vf_ctx *c)
     for (int j = 0; j < in->n_jobs; j++)
         if (c->dropped_job[j])
             s->penalty += in->jobs[j].drop_penalty;
-    s->total = s->cloud + s->energy + s->carbon + s->penalty;
+    /* SPEC 9.3: each scheduled job whose resource is not at its data */
+    for (int i = 0; i < c->n_jobs; i++)
+        if (c->jobs[i].counted && c->jobs[i].res >= 0)
+            s->egress += vf_job_egress(in, &in->jobs[c->jobs[i].job], c->ms->res[c->jobs[i].res].site);
+    s->total = s->cloud + s->energy + s->carbon + s->egress + s->penalty;
 
     const cp_plan_file *pf = c->pf;
     for (int i = 0; i < pf->n_sites; i++) {
@@ -124,6 +135,7 @@ void vf_check_costs(vf_ctx *c)
 
     const cp_plan_totals *tt = &pf->totals;
     if (tt->has == CP_PLAN_SET) {
+        vf_compare_num(c, &tt->egress, tt->pos, "egress", "totals", in->uses_egress, s->egress);
         /* the reader requires the first five; verify all seven */
         const cp_plan_num *got[] = {&tt->total, &tt->cloud, &tt->energy, &tt->carbon,
                                     &tt->penalty, &tt->energy_kwh, &tt->carbon_kg};

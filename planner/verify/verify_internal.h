@@ -182,5 +182,8 @@ void vf_check_leases(vf_ctx *c);
 
 /* ---- re-costing, SPEC 4 (verify_cost.c) --------------------------------- */
 void vf_check_costs(vf_ctx *c);
+/* SPEC 9.3 from the input alone: job j's egress on a resource at `site`
+ * (-1: an offer without a site). */
+double vf_job_egress(const cp_input *in, const cp_job *j, int site);
 
 #endif

@@ -179,10 +179,10 @@ void vf_check_budget(vf_ctx *c)
     const cp_input *in = c->in;
     const cp_verify_totals *s = &c->rep->sums;
     if (in->has_budget) {
-        double spend = s->cloud + s->energy + s->carbon;
+        double spend = s->cloud + s->energy + s->carbon + s->egress; /* SPEC 9.3 */
         if (vf_over(spend, in->budget))
             vf_viol(c, c->pf->totals.pos, /* the root's when absent */
-                    "budget exceeded: cloud + energy + carbon = %s > budget %s", vf_n(spend).s,
-                    vf_n(in->budget).s);
+                    "budget exceeded: cloud + energy + carbon%s = %s > budget %s",
+                    s->egress > 0 ? " + egress" : "", vf_n(spend).s, vf_n(in->budget).s);
     }
 }

@@ -69,17 +69,40 @@ static void check_scheduled(vf_ctx *c, vf_job *vj, const char *who)
     if (vj->res < 0 || !has_count)
         return;
     const cp_resource *r = &c->ms->res[vj->res];
+    /* SPEC 9.1: the shape index, 0 when omitted */
+    long shape = pj->shape.has == CP_PLAN_SET ? pj->shape.v : 0;
+    int n_shapes = j->kind == CP_JOB_TRAINING && j->n_shapes > 0 ? j->n_shapes : 1;
+    if (shape < 0 || shape >= n_shapes) {
+        if (n_shapes == 1)
+            vf_viol(c, pj->shape.pos, "%s: shape %ld is not one of the job's shapes (it has one, "
+                                      "shape 0)", who, shape);
+        else
+            vf_viol(c, pj->shape.pos, "%s: shape %ld is not one of the job's shapes (it has %d: 0 "
+                                      "to %d)", who, shape, n_shapes, n_shapes - 1);
+        return;
+    }
     for (int m = c->ms->job_first[vj->job]; m < c->ms->job_first[vj->job + 1]; m++)
-        if (c->ms->modes[m].res == vj->res && c->ms->modes[m].count == count) {
+        if (c->ms->modes[m].res == vj->res && c->ms->modes[m].count == count &&
+            c->ms->modes[m].shape == shape) {
             vj->mode = m;
             break;
         }
     if (vj->mode < 0) {
+        char why[300];
         if (c->ms->reason[vj->job])
             vf_viol(c, pj->pos, "%s: the job has no mode at all: %s", who, c->ms->reason[vj->job]);
         else if (!count_allowed(j, count))
             vf_viol(c, pj->count.pos, "%s: count %ld is not one of the job's allowed %s", who,
                     count, j->kind == CP_JOB_TRAINING ? "accelerator counts" : "machine counts");
+        else if (!cp_mode_fits(in, j, r->mach, r->name, r->kind == CP_RES_POOL, r->max_units,
+                               (int)count, (int)shape, why, sizeof why))
+            vf_viol(c, pj->pos, "%s: no mode on '%s' (%s) with count %ld: it does not fit the "
+                                "units (SPEC 2): %s", who, r->name, vf_market_name(r->kind),
+                    count, why);
+        else if (n_shapes > 1)
+            vf_viol(c, pj->pos, "%s: no mode on '%s' (%s) with count %ld and shape %ld: placement, "
+                                "eligibility, the units or the time window rule it out", who,
+                    r->name, vf_market_name(r->kind), count, shape);
         else
             vf_viol(c, pj->pos, "%s: no mode on '%s' (%s) with count %ld: placement, eligibility "
                                 "or the time window rules it out", who, r->name,
@@ -124,6 +147,9 @@ static void check_scheduled(vf_ctx *c, vf_job *vj, const char *who)
         kwh = s->pue * m->busy_w * (m->slots - 1 + m->last_frac) * c->h / 1000;
     }
     vf_compare_num(c, &pj->energy_kwh, pj->pos, "energy_kwh", who, true, kwh);
+    /* required where the input has data (SPEC 9.3); compared wherever given */
+    vf_compare_num(c, &pj->egress, pj->pos, "egress", who, in->uses_egress,
+                   vf_job_egress(in, j, r->site));
 }
 
 void vf_check_jobs(vf_ctx *c)

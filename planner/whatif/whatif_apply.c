@@ -33,7 +33,8 @@ typedef enum {
     D_NODES,      /* the pool's `nodes` */
     D_NAME,       /* the entity's name */
     D_QUOTA,      /* the offer's quota (1000 when absent) */
-    D_HORIZON_END /* horizon.slots * horizon.slot_hours */
+    D_HORIZON_END, /* horizon.slots * horizon.slot_hours */
+    D_DATA_GB      /* SPEC 9.3: the job's input_gb for dataflow, else 0 */
 } dkind;
 
 enum { F_TRAINING = 1, F_SPOT = 2, F_PARENT = 4 };
@@ -57,6 +58,7 @@ static const wi_default defaults[] = {
     {WI_SITES, "pue", D_TEXT, "1", 0},
     {WI_SITES, "energy_price", D_TEXT, "0", 0},
     {WI_SITES, "carbon_intensity", D_TEXT, "0", 0},
+    {WI_SITES, "egress_per_gb", D_TEXT, "0", 0},
     {WI_SITES, "power_cap_kw", D_NONE, NULL, 0},
     {WI_ACCELS, "memory_gb", D_NONE, NULL, 0},
     {WI_ACCELS, "power_w", D_TEXT, "0", 0},
@@ -118,6 +120,17 @@ static const wi_default defaults[] = {
     {WI_JOBS, "model/optimizer", D_TEXT, "adam", F_PARENT},
     {WI_JOBS, "model/micro_batch", D_TEXT, "1", F_PARENT},
     {WI_JOBS, "model/activation_gb_per_sample", D_TEXT, "0", F_PARENT},
+    /* 1.1 (SPEC 1.7, 9): a shape's keys are in effect in every listed
+     * shape (shapes/INDEX/KEY), data/gb only where the job has data */
+    {WI_JOBS, "scaling/*/model", D_NONE, NULL, 0},
+    {WI_JOBS, "scaling/*/serial_fraction", D_NONE, NULL, 0},
+    {WI_JOBS, "scaling/*/speedup/*", D_NONE, NULL, 0},
+    {WI_JOBS, "shapes/*/cpus_per_accelerator", D_TEXT, "0", F_PARENT},
+    {WI_JOBS, "shapes/*/memory_gb_per_accelerator", D_TEXT, "0", F_PARENT},
+    {WI_JOBS, "shapes/*/speed", D_TEXT, "1", F_PARENT},
+    {WI_JOBS, "after", D_NONE, NULL, 0},
+    {WI_JOBS, "data/site", D_NONE, NULL, F_PARENT},
+    {WI_JOBS, "data/gb", D_DATA_GB, NULL, F_PARENT},
 };
 
 /* Does `key` (segments separated by '/') match `pat` ('*' = one segment)? */
@@ -213,6 +226,14 @@ static cp_node *default_node(actx *c, const wi_default *df, const cp_node *e)
             return NULL;
         cp_fmt_num(tmp, sizeof tmp, end);
         n = cp_wi_scalar_new(tmp, false, pos);
+        break;
+    }
+    case D_DATA_GB: {
+        const cp_node *k = cp_map_get(e, "kind");
+        bool dataflow = k && k->kind == CP_NODE_SCALAR && !strcmp(k->str, "dataflow");
+        if (dataflow && !(src = cp_map_get(e, "input_gb")))
+            return NULL;
+        n = dataflow ? cp_wi_clone(src) : cp_wi_scalar_new("0", false, pos);
         break;
     }
     }
