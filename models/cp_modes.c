@@ -10,6 +10,7 @@
 #include "cp_buf.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 void cp_modeset_free(cp_modeset *ms)
@@ -424,6 +425,88 @@ static bool mode_timing(const cp_input *in, const cp_job *j, const cp_resource *
     *d_out = d;
     *frac_out = frac;
     return true;
+}
+
+/* The placement rule that excludes resource r for job j, or NULL. */
+static const char *placement_why(const cp_input *in, const cp_job *j, const cp_resource *r)
+{
+    const cp_placement *pl = &j->placement;
+    if (r->kind == CP_RES_POOL) {
+        if (!pl->on_prem)
+            return "placement: on_prem is false";
+        if (pl->has_pools && !int_in(pl->pools, pl->n_pools, r->index))
+            return "placement: not in placement.pools";
+        return NULL;
+    }
+    const cp_offer *o = &in->offers[r->index];
+    if (!pl->cloud)
+        return "placement: cloud is false";
+    if (r->kind == CP_RES_SPOT && !j->preemptible)
+        return "placement: a spot market needs preemptible: true";
+    if (pl->has_offers && !int_in(pl->offers, pl->n_offers, r->index))
+        return "placement: not in placement.offers";
+    if (pl->has_providers && !str_in(pl->providers, pl->n_providers, o->provider))
+        return "placement: its provider is not in placement.providers";
+    if (pl->has_regions && !str_in(pl->regions, pl->n_regions, o->region))
+        return "placement: its region is not in placement.regions";
+    return NULL;
+}
+
+bool cp_mode_exclusion(const cp_input *in, const cp_modeset *ms, int job, int res, int count,
+                       int shape, char *why, size_t size)
+{
+    const cp_job *j = &in->jobs[job];
+    const cp_resource *r = &ms->res[res];
+    const cp_machine *m = r->mach;
+    const char *p = placement_why(in, j, r);
+    if (p) {
+        snprintf(why, size, "%s", p);
+        return true;
+    }
+    if (j->kind == CP_JOB_TRAINING) {
+        if (m->acc < 0) {
+            snprintf(why, size, "no accelerators");
+            return true;
+        }
+        if (throughput_for(j, m->acc) <= 0) {
+            snprintf(why, size, "no throughput for %s", in->accels[m->acc].name);
+            return true;
+        }
+        if (j->has_accelerator_memory && in->accels[m->acc].memory_gb < j->accelerator_memory_gb) {
+            snprintf(why, size, "memory: needs %g GB per accelerator, %s has %g GB",
+                     j->accelerator_memory_gb, in->accels[m->acc].name,
+                     in->accels[m->acc].memory_gb);
+            return true;
+        }
+    } else if (!m->type || !theta_for(j, m->type)) {
+        snprintf(why, size, "no runtime.theta for machine type '%s'", m->type ? m->type : "");
+        return true;
+    }
+    double base = base_hours(in, j, m, count, shape);
+    if (!(base > 0) || !isfinite(base)) {
+        snprintf(why, size, "its duration is not a finite positive number of hours");
+        return true;
+    }
+    char fit[300];
+    if (!cp_mode_fits(in, j, m, r->name, r->kind == CP_RES_POOL, r->max_units, count, shape, fit,
+                      sizeof fit)) {
+        snprintf(why, size, "does not fit the units: %s", fit);
+        return true;
+    }
+    int lo, hi, d;
+    double hours, frac;
+    cp_job_window(in, j, &lo, &hi);
+    if (!mode_timing(in, j, r, count, shape, lo, hi, &base, &hours, &d, &frac)) {
+        hours = base;
+        if (r->kind == CP_RES_SPOT)
+            hours *= 1 + in->offers[r->index].spot_interruptions_per_hour *
+                             (j->checkpoint_minutes / 120 + j->restart_minutes / 60);
+        d = cp_duration_slots(hours, in->slot_hours, NULL);
+        snprintf(why, size, "window: takes %.3g h (%d slot%s), slots %d to %d allow %d", hours, d,
+                 d == 1 ? "" : "s", lo, hi, hi > lo ? hi - lo : 0);
+        return true;
+    }
+    return false;
 }
 
 /* Resources in the order add_resources makes them, without allocating. */

@@ -103,6 +103,13 @@ double cp_job_egress(const cp_input *in, const cp_job *j, int site);
  * accelerator's share needs 64"). */
 bool cp_mode_fits(const cp_input *in, const cp_job *j, const cp_machine *m, const char *res_name,
                   bool pool, int max_units, int count, int shape, char *why, size_t why_size);
+/* Why (resource res, count, shape) is not a mode of job j, in words
+ * (`check --modes`): the placement rule, the eligibility rule (type,
+ * accelerator memory, machine type), the units (SPEC 2, 1.1) or the time
+ * window, first that applies. Returns false, and writes nothing, when it
+ * is a mode. */
+bool cp_mode_exclusion(const cp_input *in, const cp_modeset *ms, int job, int res, int count,
+                       int shape, char *why, size_t size);
 /* U of a resource: the most units it ever has (pool index or offer index
  * with its market kind). */
 int cp_resource_max_units(const cp_input *in, cp_res_kind kind, int index);

@@ -4,6 +4,8 @@
  * markets, and per job its number of modes, fastest and cheapest mode, or
  * why it has none.
  */
+#include "cp_alloc.h"
+#include "cp_check_modes.h"
 #include "cp_cli.h"
 #include "cp_cmd.h"
 #include "cp_cost.h"
@@ -14,12 +16,17 @@
 #include <string.h>
 
 static const char check_help[] =
-    "usage: capplan check FILE...\n"
+    "usage: capplan check [--modes JOB]... FILE...\n"
     "\n"
     "Validate the input files (merged in the order given) and print a summary:\n"
     "horizon, sites, pools with capacity per dimension, offers and markets, and\n"
     "per job the number of modes, the fastest mode (resource, count, hours) and\n"
     "the cheapest mode ($ for one run at slot-0 prices), or why it has none.\n"
+    "\n"
+    "  --modes JOB   also print JOB's considered resources: every mode (resource,\n"
+    "                market, count, shape, hours, slots, start window, cost from\n"
+    "                its cheapest start), marked fastest, cheapest or dominated,\n"
+    "                and why each other resource or count is excluded\n"
     "\n"
     "Exit status: 0 valid, 2 bad input (every error is printed as\n"
     "FILE:LINE:COLUMN: error: MESSAGE).\n";
@@ -58,21 +65,70 @@ static void print_mode(FILE *f, const cp_input *in, const cp_modeset *ms, const 
         fprintf(f, "%s%s, %d x %s", r->name, market, m->count, r->mach->type);
 }
 
+/* Is `name` one of the --modes JOB arguments? */
+static bool modes_wanted(int argc, char **argv, const char *name)
+{
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--modes") && i + 1 < argc && !strcmp(argv[++i], name))
+            return true;
+        if (!strncmp(argv[i], "--modes=", 8) && !strcmp(argv[i] + 8, name))
+            return true;
+    }
+    return false;
+}
+
+/* Every --modes JOB names a job: 0, or 2 with the message printed. */
+static int modes_known(int argc, char **argv, const cp_input *in)
+{
+    for (int i = 1; i < argc; i++) {
+        const char *name = NULL;
+        if (!strcmp(argv[i], "--modes") && i + 1 < argc)
+            name = argv[++i];
+        else if (!strncmp(argv[i], "--modes=", 8))
+            name = argv[i] + 8;
+        if (name && cp_input_find_job(in, name) < 0) {
+            fprintf(stderr, "capplan check: --modes: no job named '%s'\n", name);
+            return 2;
+        }
+    }
+    return 0;
+}
+
 int cp_cmd_check(int argc, char **argv)
 {
     if (cp_cli_wants_help(argc, argv)) {
         fputs(check_help, stdout);
         return 0;
     }
-    for (int i = 1; i < argc; i++)
-        if (argv[i][0] == '-' && argv[i][1]) {
-            fprintf(stderr, "capplan check: unknown option '%s'\n%s", argv[i], check_help);
+    /* files in argv order; --modes JOB (or --modes=JOB) may come anywhere */
+    char **files = cp_calloc((size_t)argc, sizeof *files);
+    int n_files = 0;
+    if (!files) {
+        fprintf(stderr, "capplan check: out of memory\n");
+        return 2;
+    }
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--modes") && i + 1 < argc) {
+            i++;
+        } else if (strncmp(argv[i], "--modes=", 8) && argv[i][0] == '-' && argv[i][1]) {
+            fprintf(stderr, "capplan check: %s '%s'\n%s",
+                    strcmp(argv[i], "--modes") ? "unknown option" : "missing JOB after", argv[i],
+                    check_help);
+            cp_free(files);
             return 2;
+        } else if (strncmp(argv[i], "--modes=", 8)) {
+            files[n_files++] = argv[i];
         }
+    }
     cp_input *in = NULL;
-    int rc = cp_cli_load("check", argv + 1, argc - 1, &in);
+    int rc = cp_cli_load("check", files, n_files, &in);
+    cp_free(files);
     if (rc)
         return rc;
+    if ((rc = modes_known(argc, argv, in))) {
+        cp_input_free(in);
+        return rc;
+    }
     cp_modeset *ms = NULL;
     cp_err err;
     cp_err_init(&err);
@@ -151,9 +207,12 @@ int cp_cmd_check(int argc, char **argv)
         if (j->has_model)
             fprintf(f, ", needs %.4g GB per accelerator (model estimate)", j->accelerator_memory_gb);
         fprintf(f, "): ");
+        bool table = modes_wanted(argc, argv, j->name);
         if (first == last) {
             without++;
             fprintf(f, "no mode: %s\n", ms->reason[jj]);
+            if (table)
+                cp_check_modes_table(f, in, ms, jj);
             continue;
         }
         int fast = first, cheap = first;
@@ -172,6 +231,8 @@ int cp_cmd_check(int argc, char **argv)
         fprintf(f, ", %.3g h\n    cheapest: ", ms->modes[fast].hours);
         print_mode(f, in, ms, &ms->modes[cheap]);
         fprintf(f, ", $%.2f at slot-0 prices\n", cheap_cost);
+        if (table)
+            cp_check_modes_table(f, in, ms, jj);
     }
     fprintf(f, "\n%d jobs, %d with modes, %d without (they will be dropped)\n", in->n_jobs,
             in->n_jobs - without, without);

@@ -1,0 +1,162 @@
+/*
+ * The considered-resources table of `check --modes JOB`. One row per mode
+ * (resource, market, count, shape, hours, slots, start window, cost at
+ * its cheapest start), marked
+ *   fastest   the fewest hours of all the job's modes,
+ *   cheapest  the lowest cost at the cheapest start,
+ *   dominated another mode on the same resource is no slower, no dearer
+ *             and asks for no more of any dimension (never worth choosing,
+ *             whatever else runs),
+ * then every (resource, count, shape) that is not a mode with its rule,
+ * one line per resource when one rule removes all its choices. Cost at a
+ * start: on a pool the energy and carbon of the run; on a market the whole
+ * instances the demand needs for the whole slots; plus the egress.
+ */
+#include "cp_check_modes.h"
+
+#include "cp_alloc.h"
+#include "cp_cost.h"
+
+#include <math.h>
+#include <string.h>
+
+static double cost_at(const cp_input *in, const cp_modeset *ms, const cp_mode *m, int s)
+{
+    const cp_resource *r = &ms->res[m->res];
+    if (r->kind == CP_RES_POOL) {
+        cp_run_cost rc;
+        cp_pool_run_cost(in, ms, m, s, &rc);
+        return rc.energy_cost + rc.carbon_cost + m->egress;
+    }
+    int u = cp_units_needed(m->demand, r->mach);
+    double c = m->egress;
+    for (int t = s; t < s + m->slots; t++)
+        c += u * cp_market_slot_cost(in, r, t);
+    return c;
+}
+
+static const char *market_word(cp_res_kind k)
+{
+    return k == CP_RES_POOL ? "pool" : k == CP_RES_SPOT ? "spot" : "on_demand";
+}
+
+static bool dominated_by(const cp_mode *b, double cb, const cp_mode *a, double ca)
+{
+    if (b->res != a->res || b->hours > a->hours || cb > ca)
+        return false;
+    bool better = b->hours < a->hours || cb < ca;
+    for (int d = 0; d < CP_DIMS; d++) {
+        if (b->demand[d] > a->demand[d])
+            return false;
+        better |= b->demand[d] < a->demand[d];
+    }
+    return better;
+}
+
+static int shapes_of(const cp_job *j)
+{
+    return j->kind == CP_JOB_TRAINING && j->n_shapes > 0 ? j->n_shapes : 1;
+}
+
+static void exclusions(FILE *f, const cp_input *in, const cp_modeset *ms, int jj)
+{
+    const cp_job *j = &in->jobs[jj];
+    int n = 0;
+    for (int r = 0; r < ms->n_res; r++) {
+        /* one line for a resource when the same rule removes every choice */
+        char first[400] = "", why[400];
+        int out = 0, total = j->n_counts * shapes_of(j);
+        bool same = true;
+        for (int q = 0; q < j->n_counts; q++)
+            for (int s = 0; s < shapes_of(j); s++) {
+                if (!cp_mode_exclusion(in, ms, jj, r, j->counts[q], s, why, sizeof why))
+                    continue;
+                if (!out++)
+                    memcpy(first, why, sizeof first);
+                else
+                    same &= !strcmp(first, why);
+            }
+        if (!out)
+            continue;
+        if (!n++)
+            fprintf(f, "    excluded:\n");
+        if (out == total && same) {
+            fprintf(f, "      %s (%s): %s\n", ms->res[r].name, market_word(ms->res[r].kind), first);
+            continue;
+        }
+        for (int q = 0; q < j->n_counts; q++)
+            for (int s = 0; s < shapes_of(j); s++)
+                if (cp_mode_exclusion(in, ms, jj, r, j->counts[q], s, why, sizeof why)) {
+                    fprintf(f, "      %s (%s), count %d", ms->res[r].name,
+                            market_word(ms->res[r].kind), j->counts[q]);
+                    if (shapes_of(j) > 1)
+                        fprintf(f, ", shape %d", s);
+                    fprintf(f, ": %s\n", why);
+                }
+    }
+    if (!n)
+        fprintf(f, "    excluded: none\n");
+}
+
+void cp_check_modes_table(FILE *f, const cp_input *in, const cp_modeset *ms, int jj)
+{
+    int first = ms->job_first[jj], last = ms->job_first[jj + 1], n = last - first;
+    fprintf(f, "    considered resources:\n");
+    int w = 8; /* the resource column: the longest name of a mode */
+    for (int i = first; i < last; i++) {
+        int len = (int)strlen(ms->res[ms->modes[i].res].name);
+        w = len > w ? (len < 60 ? len : 60) : w;
+    }
+    double *cost = cp_calloc((size_t)(n ? n : 1), sizeof *cost);
+    int *best_s = cp_calloc((size_t)(n ? n : 1), sizeof *best_s);
+    if (!cost || !best_s) {
+        fprintf(f, "    (out of memory)\n");
+        goto out;
+    }
+    int fast = -1, cheap = -1;
+    for (int i = 0; i < n; i++) {
+        const cp_mode *m = &ms->modes[first + i];
+        cost[i] = INFINITY;
+        for (int s = m->s_min; s <= m->s_max; s++) {
+            double c = cost_at(in, ms, m, s);
+            if (c < cost[i]) {
+                cost[i] = c;
+                best_s[i] = s;
+            }
+        }
+        if (fast < 0 || m->hours < ms->modes[first + fast].hours)
+            fast = i;
+        if (cheap < 0 || cost[i] < cost[cheap])
+            cheap = i;
+    }
+    if (n) {
+        fprintf(f, "      %-*s %-9s %5s %5s %9s %5s %9s %5s %12s\n", w, "resource", "market",
+                "count", "shape", "hours", "slots", "window", "start", "cost");
+    } else {
+        fprintf(f, "      no mode\n");
+    }
+    for (int i = 0; i < n; i++) {
+        const cp_mode *m = &ms->modes[first + i];
+        const cp_resource *r = &ms->res[m->res];
+        bool dom = false;
+        for (int k = 0; k < n && !dom; k++)
+            dom = k != i && dominated_by(&ms->modes[first + k], cost[k], m, cost[i]);
+        char window[32], marks[40] = "";
+        snprintf(window, sizeof window, "%d..%d", m->s_min, m->s_max);
+        if (i == fast)
+            strcat(marks, " fastest");
+        if (i == cheap)
+            strcat(marks, " cheapest");
+        if (dom)
+            strcat(marks, " dominated");
+        fprintf(f, "      %-*s %-9s %5d %5d %9.4g %5d %9s %5d %12.6g%s%s\n", w, r->name,
+                market_word(r->kind), m->count, m->shape, m->hours, m->slots, window, best_s[i],
+                cost[i], marks[0] ? " " : "", marks[0] ? marks + 1 : "");
+    }
+    if (n)
+        fprintf(f, "      (cost: $ for one run from its cheapest start, egress included)\n");
+    exclusions(f, in, ms, jj);
+out:
+    cp_free(cost);
+    cp_free(best_s);
+}

@@ -1,0 +1,17 @@
+/*
+ * `capplan check --modes JOB`: the considered-resources table of one job
+ * (SkyPilot's optimizer table): every mode, marked, and every candidate
+ * that is not a mode with the rule that removed it.
+ */
+#ifndef CP_CHECK_MODES_H
+#define CP_CHECK_MODES_H
+
+#include "cp_modes.h"
+
+#include <stdio.h>
+
+/* Writes job j's table to f (the caller filters the bytes for the
+ * terminal). */
+void cp_check_modes_table(FILE *f, const cp_input *in, const cp_modeset *ms, int j);
+
+#endif
