@@ -102,13 +102,14 @@ print-inc:
 # Installs the Debian packages the build and the tests need, only when
 # something is missing (apt-get needs root; CI and fresh machines are root).
 DEB_PKGS := build-essential pkg-config libglpk-dev libyaml-dev libopenblas-dev \
-            liblapacke-dev libcsv-dev libxml2-utils
+            liblapacke-dev libcsv-dev libxml2-utils coinor-cbc
 deps:
 	@missing=0; \
 	for h in glpk.h yaml.h lapacke.h csv.h; do \
 	  [ -f /usr/include/$$h ] || [ -f /usr/include/x86_64-linux-gnu/$$h ] || missing=1; done; \
 	pkg-config --exists openblas || missing=1; \
 	command -v xmllint >/dev/null || missing=1; \
+	command -v cbc >/dev/null || missing=1; \
 	if [ $$missing = 1 ]; then \
 	  echo "deps: installing $(DEB_PKGS)"; \
 	  if [ "$$(id -u)" != 0 ]; then SUDO=sudo; else SUDO=; fi; \

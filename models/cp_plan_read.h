@@ -226,6 +226,11 @@ typedef struct cp_plan_read_opts {
     /* The inputs' slot count; per-slot lists must have that many values.
      * 0 (the default): the plan's first per-slot list sets it. */
     int slots;
+    /* Require only the keys of the plan's choices: no `totals`, and no
+     * `start_hour` or `end_hour` of a scheduled job (`capplan place`
+     * reads plans of other tools, which give resource, market, count
+     * and start_slot). Default false. */
+    bool choices_only;
 } cp_plan_read_opts;
 
 void cp_plan_read_opts_init(cp_plan_read_opts *o);

@@ -38,6 +38,7 @@ typedef struct rd {
     cp_plan_file *pf;
     cp_plan_level level; /* of the problems found now */
     bool oom;
+    bool choices_only; /* cp_plan_read_opts.choices_only */
 } rd;
 
 /* ---- problems ------------------------------------------------------------ */
@@ -346,7 +347,8 @@ static void read_header(rd *c, const cp_node *root)
     }
     c->level = CP_PLAN_INVALID;
     cp_plan_totals *tt = &pf->totals;
-    const cp_node *tn = read_map(c, root, "totals", !pf->infeasible, &tt->has, &tt->pos);
+    const cp_node *tn =
+        read_map(c, root, "totals", !pf->infeasible && !c->choices_only, &tt->has, &tt->pos);
     if (!tn)
         return;
     cp_plan_num *dst[] = {&tt->total,   &tt->cloud,      &tt->energy,   &tt->carbon,
@@ -354,7 +356,7 @@ static void read_header(rd *c, const cp_node *root)
     const char *keys[] = {"total",   "cloud",      "energy",   "carbon",
                           "penalty", "energy_kwh", "carbon_kg"};
     for (int i = 0; i < 7; i++)
-        read_num(c, tn, keys[i], "totals", i < 5, dst[i]);
+        read_num(c, tn, keys[i], "totals", i < 5 && !c->choices_only, dst[i]);
     c->level = CP_PLAN_EXTRA;
     read_num(c, tn, "egress", "totals", false, &tt->egress);
     c->level = CP_PLAN_INVALID;
@@ -395,8 +397,8 @@ static void read_job(rd *c, const cp_node *e, int idx, cp_plan_job *j)
     read_num(c, e, "memory_gb", who, false, &j->memory_gb);
     read_int(c, e, "start_slot", who, false, &j->start_slot);
     read_int(c, e, "slots", who, false, &j->slots);
-    read_num(c, e, "start_hour", who, need, &j->start_hour);
-    read_num(c, e, "end_hour", who, need, &j->end_hour);
+    read_num(c, e, "start_hour", who, need && !c->choices_only, &j->start_hour);
+    read_num(c, e, "end_hour", who, need && !c->choices_only, &j->end_hour);
     read_num(c, e, "energy_kwh", who, false, &j->energy_kwh);
     read_strs(c, e, "nodes", who, false, "node or instance id", &j->nodes);
     c->level = CP_PLAN_EXTRA;
@@ -549,6 +551,7 @@ static void read_prov(rd *c, const cp_node *root)
 void cp_plan_read_opts_init(cp_plan_read_opts *o)
 {
     o->slots = 0;
+    o->choices_only = false;
 }
 
 void cp_plan_file_init(cp_plan_file *pf)
@@ -591,7 +594,7 @@ bool cp_plan_file_is_ok(const cp_plan_file *pf)
 int cp_plan_read(const cp_node *root, const cp_plan_read_opts *o, cp_plan_file *out, cp_err *err)
 {
     cp_plan_file_release(out);
-    rd c = {out, CP_PLAN_INVALID, false};
+    rd c = {out, CP_PLAN_INVALID, false, o && o->choices_only};
     out->pos = root->pos;
     out->slots = o && o->slots > 0 ? o->slots : 0;
     out->slots_from_inputs = out->slots > 0;

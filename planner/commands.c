@@ -7,6 +7,7 @@ const cp_command cp_commands[] = {
     {"check", cp_cmd_check, "validate inputs and summarize them, with every job's modes"},
     {"plan", cp_cmd_plan, "solve the planning problem and write a plan"},
     {"whatif", cp_cmd_whatif, "plan the inputs under scenarios and compare the totals"},
+    {"place", cp_cmd_place, "pack a solution of the exported model (glpsol, CBC) or a plan into a plan"},
     {"verify", cp_cmd_verify, "check a plan against the inputs and re-cost it"},
     {"fit", cp_cmd_fit, "fit throughput or runtime models to measured samples"},
     {"import", cp_cmd_import, "turn catalogs and measurements into input fragments"},

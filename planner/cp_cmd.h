@@ -21,6 +21,7 @@ int cp_cmd_whatif(int argc, char **argv);
 int cp_cmd_fit(int argc, char **argv);
 int cp_cmd_import(int argc, char **argv);
 int cp_cmd_report(int argc, char **argv);
+int cp_cmd_place(int argc, char **argv);
 
 extern const cp_command cp_commands[];
 const cp_command *cp_command_find(const char *name);

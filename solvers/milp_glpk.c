@@ -25,6 +25,8 @@
 #include "cp_cost.h"
 
 #include "cp_atomic.h"
+#include "cp_buf.h"
+#include "cp_solution.h"
 
 #include <errno.h>
 #include <glpk.h>
@@ -316,9 +318,21 @@ static void load_glpk(milp *mp, glp_prob *P, const cp_usage *u)
     glp_set_row_bnds(P, row, GLP_FX, 1.0, 1.0);
 }
 
+/* Names that say what a column or row is (docs/place.md), so a solver's
+ * solution file reads, and `capplan place` maps it back by name:
+ * x_J_M_S (job J runs mode M, the global mode index of `capplan check`'s
+ * list and of the LP file's header, from slot S), drop_J, y_R_T
+ * (instances of market R in slot T; R indexes the modeset's resources),
+ * fixed_cost; rows assign_J, cap_R_{acc,cpu,mem}_T, power_S_T (site S),
+ * budget, fixed. Numbers only: no user text in a name. */
+static const char *const dim_word[CP_DIMS] = {"acc", "cpu", "mem"};
+
 static void name_model(const milp *mp, glp_prob *P)
 {
-    char name[64];
+    char name[80];
+    const cp_input *in = mp->in;
+    const cp_modeset *ms = mp->ms;
+    int T = mp->T;
     glp_set_prob_name(P, "capplan");
     glp_set_obj_name(P, "total");
     for (int c = 1; c <= mp->n_cols; c++) {
@@ -331,11 +345,130 @@ static void name_model(const milp *mp, glp_prob *P)
         glp_set_col_name(P, c, name);
     }
     glp_set_col_name(P, mp->n_cols + 1, "fixed_cost");
-    for (int r = 1; r <= mp->n_rows; r++) {
-        snprintf(name, sizeof name, "r%d", r);
-        glp_set_row_name(P, r, name);
-    }
+    for (int j = 0; j < in->n_jobs; j++)
+        if (mp->assign_row[j]) {
+            snprintf(name, sizeof name, "assign_%d", j);
+            glp_set_row_name(P, mp->assign_row[j], name);
+        }
+    for (int r = 0; r < ms->n_res; r++)
+        for (int d = 0; d < CP_DIMS; d++)
+            for (int t = 0; t < T; t++) {
+                int row = mp->row_res[((size_t)r * CP_DIMS + d) * T + t];
+                if (row) {
+                    snprintf(name, sizeof name, "cap_%d_%s_%d", r, dim_word[d], t);
+                    glp_set_row_name(P, row, name);
+                }
+            }
+    for (int s = 0; s < in->n_sites; s++)
+        for (int t = 0; t < T; t++) {
+            int row = mp->row_site[(size_t)s * T + t];
+            if (row) {
+                snprintf(name, sizeof name, "power_%d_%d", s, t);
+                glp_set_row_name(P, row, name);
+            }
+        }
+    if (mp->budget_row)
+        glp_set_row_name(P, mp->budget_row, "budget");
     glp_set_row_name(P, mp->n_rows + 1, "fixed");
+}
+
+/* The longest part of a name a header line shows, in bytes: CBC's LP
+ * reader aborts on lines of about 2,000 bytes (CoinLpIO's buffer), so a
+ * line stays far below whatever a name holds. */
+#define LP_NAME_SHOWN 80
+
+/* `s` as a double-quoted string that is safe in a CPLEX LP comment line
+ * (issue 13, item 6: a name is user input): \" and \\, C0 controls and
+ * DEL as \xHH, C1 controls, U+2028, U+2029 and the BOM as \uXXXX, so the
+ * comment stays one line for any reader; past LP_NAME_SHOWN bytes the
+ * name is cut at a character boundary and its length given. */
+static void lp_put_name(cp_buf *b, const char *s)
+{
+    const unsigned char *p = (const unsigned char *)s;
+    size_t len = strlen(s), n = len;
+    if (n > LP_NAME_SHOWN) {
+        n = LP_NAME_SHOWN;
+        while (n > 0 && (p[n] & 0xc0) == 0x80)
+            n--;
+    }
+    cp_buf_putc(b, '"');
+    for (size_t i = 0; i < n; i++) {
+        unsigned c = p[i];
+        if (c == '"' || c == '\\') {
+            cp_buf_putc(b, '\\');
+            cp_buf_putc(b, (char)c);
+        } else if (c < 0x20 || c == 0x7f) {
+            cp_buf_printf(b, "\\x%02x", c);
+        } else if (c == 0xc2 && i + 1 < n && p[i + 1] >= 0x80 && p[i + 1] <= 0x9f) {
+            cp_buf_printf(b, "\\u%04x", p[i + 1]);
+            i++;
+        } else if (c == 0xe2 && i + 2 < n && p[i + 1] == 0x80 &&
+                   (p[i + 2] == 0xa8 || p[i + 2] == 0xa9)) {
+            cp_buf_printf(b, "\\u%04x", 0x2000 + (p[i + 2] - 0x80));
+            i += 2;
+        } else if (c == 0xef && i + 2 < n && p[i + 1] == 0xbb && p[i + 2] == 0xbf) {
+            cp_buf_puts(b, "\\ufeff");
+            i += 2;
+        } else {
+            cp_buf_putc(b, (char)c);
+        }
+    }
+    cp_buf_putc(b, '"');
+    if (n < len)
+        cp_buf_printf(b, "... (%zu bytes)", len);
+}
+
+static const char *res_kind_word(cp_res_kind k)
+{
+    return k == CP_RES_POOL ? "pool" : k == CP_RES_ONDEMAND ? "on_demand" : "spot";
+}
+
+/* The comment block at the top of the LP file: what the names stand for,
+ * then every index with its job, mode, resource or site. Lines start with
+ * a backslash (a comment to the end of the line for GLPK, CBC and CPLEX);
+ * the same inputs give the same bytes. */
+static void lp_header(const milp *mp, cp_buf *b)
+{
+    const cp_input *in = mp->in;
+    const cp_modeset *ms = mp->ms;
+    cp_buf_puts(b,
+                "\\ capplan: the time-indexed MILP of SPEC 3-4 (docs/place.md). Solve it, then\n"
+                "\\   capplan place --solution SOLUTION INPUTS...\n"
+                "\\ packs the solution onto nodes and instances and writes the plan.\n"
+                "\\ Columns: x_J_M_S = 1: job J runs mode M from slot S; drop_J = 1: job J is\n"
+                "\\   dropped; y_R_T: instances of market R in slot T; fixed_cost = 1: the\n"
+                "\\   plan-independent cost (baseline energy, penalties of jobs without modes).\n"
+                "\\ Rows: assign_J (one mode or the drop), cap_R_{acc,cpu,mem}_T (capacity of\n"
+                "\\   resource R in slot T), power_S_T (power cap of site S), budget, fixed.\n"
+                "\\ Indices count from 0 in input order; names are quoted, with control\n"
+                "\\ characters escaped, and cut after 80 bytes.\n");
+    cp_buf_printf(b, "\\ jobs: %d\n", in->n_jobs);
+    for (int j = 0; j < in->n_jobs; j++) {
+        cp_buf_printf(b, "\\   J %d ", j);
+        lp_put_name(b, in->jobs[j].name);
+        cp_buf_printf(b, ms->job_first[j] < ms->job_first[j + 1] ? " modes %d..%d\n" : " no mode\n",
+                      ms->job_first[j], ms->job_first[j + 1] - 1);
+    }
+    cp_buf_printf(b, "\\ resources: %d\n", ms->n_res);
+    for (int r = 0; r < ms->n_res; r++) {
+        cp_buf_printf(b, "\\   R %d %s ", r, res_kind_word(ms->res[r].kind));
+        lp_put_name(b, ms->res[r].name);
+        cp_buf_putc(b, '\n');
+    }
+    cp_buf_printf(b, "\\ sites: %d\n", in->n_sites);
+    for (int s = 0; s < in->n_sites; s++) {
+        cp_buf_printf(b, "\\   S %d ", s);
+        lp_put_name(b, in->sites[s].name);
+        cp_buf_putc(b, '\n');
+    }
+    cp_buf_printf(b, "\\ modes: %d (M: job J, resource R, count, slots, first..last start)\n",
+                  ms->n_modes);
+    for (int m = 0; m < ms->n_modes; m++) {
+        const cp_mode *md = &ms->modes[m];
+        cp_buf_printf(b, "\\   M %d J %d R %d count %d slots %d starts %d..%d\n", m, md->job,
+                      md->res, md->count, md->slots, md->s_min, md->s_max);
+    }
+    cp_buf_puts(b, "\\\n");
 }
 
 static double tree_bound(glp_tree *tree)
@@ -388,73 +521,185 @@ static void callback(glp_tree *tree, void *info)
     }
 }
 
-/* Writes the model in CPLEX LP format through a temporary file + rename. */
-static int export_lp(glp_prob *P, const char *path, cp_err *err)
+/* GLPK writes and reads only named files: an unlinked temporary file,
+ * named through /proc/self/fd, so nothing is left behind whatever
+ * happens. Returns its descriptor (and its name in `name`), or -1. */
+static int lp_tmpfile(char *name, size_t size)
 {
-    /* GLPK writes only to a named file: an unlinked temporary file, named
-     * through /proc/self/fd, so nothing is left behind whatever happens;
-     * its bytes then go through the same atomic writer as plans. */
     const char *dir = getenv("TMPDIR");
     char tmpl[4096];
     snprintf(tmpl, sizeof tmpl, "%s/capplan-lp-XXXXXX", dir && *dir ? dir : "/tmp");
     int fd = mkstemp(tmpl);
     if (fd < 0)
-        return cp_err_set(err, CP_ERR_IO, cp_pos_none(), "cannot write the model to '%s': %s", path,
-                          strerror(errno));
+        return -1;
     unlink(tmpl);
+    snprintf(name, size, "/proc/self/fd/%d", fd);
+    return fd;
+}
+
+/* The model in CPLEX LP format (GLPK's writer) after the header, in *out
+ * (cp_free); *len its length. `what` names the file in messages. */
+static int lp_text(const milp *mp, glp_prob *P, const char *what, char **out, size_t *len,
+                   cp_err *err)
+{
     char name[64];
-    snprintf(name, sizeof name, "/proc/self/fd/%d", fd);
+    int fd = lp_tmpfile(name, sizeof name);
+    if (fd < 0)
+        return cp_err_set(err, CP_ERR_IO, cp_pos_none(), "cannot write the model to '%s': %s", what,
+                          strerror(errno));
     int rc = CP_OK;
     struct stat st;
-    char *buf = NULL;
+    cp_buf b;
+    cp_buf_init(&b);
+    lp_header(mp, &b);
     if (glp_write_lp(P, NULL, name) != 0 || fstat(fd, &st) != 0) {
-        rc = cp_err_set(err, CP_ERR_IO, cp_pos_none(), "cannot write the model to '%s'", path);
-    } else if (!(buf = cp_malloc((size_t)st.st_size + 1))) {
-        rc = cp_err_nomem(err);
+        rc = cp_err_set(err, CP_ERR_IO, cp_pos_none(), "cannot write the model to '%s'", what);
     } else {
-        size_t got = 0;
-        while (got < (size_t)st.st_size) {
-            ssize_t n = pread(fd, buf + got, (size_t)st.st_size - got, (off_t)got);
+        char chunk[65536];
+        size_t got = 0, want = (size_t)st.st_size;
+        while (cp_buf_ok(&b) && got < want) {
+            size_t ask = want - got < sizeof chunk ? want - got : sizeof chunk;
+            ssize_t n = pread(fd, chunk, ask, (off_t)got);
             if (n <= 0)
                 break;
+            cp_buf_add(&b, chunk, (size_t)n);
             got += (size_t)n;
         }
-        if (got != (size_t)st.st_size)
-            rc = cp_err_set(err, CP_ERR_IO, cp_pos_none(), "cannot write the model to '%s'", path);
-        else
-            rc = cp_write_file_atomic(path, buf, got, err);
+        if (!cp_buf_ok(&b))
+            rc = cp_err_nomem(err);
+        else if (got != want)
+            rc = cp_err_set(err, CP_ERR_IO, cp_pos_none(), "cannot write the model to '%s'", what);
     }
-    cp_free(buf);
     close(fd);
+    if (rc == CP_OK) {
+        *len = b.len;
+        if (!(*out = cp_buf_detach(&b)))
+            rc = cp_err_nomem(err);
+    }
+    cp_buf_release(&b);
     return rc;
+}
+
+/* Builds the exported model (every column, named) in a new glp_prob. */
+static int export_model(milp *mp, const cp_input *in, const cp_modeset *ms, cp_usage *u,
+                        glp_prob **out, cp_err *err)
+{
+    memset(mp, 0, sizeof *mp);
+    mp->in = in;
+    mp->ms = ms;
+    mp->T = in->slots;
+    if (cp_usage_init_scaled(u, in, ms, 1.0))
+        return cp_err_nomem(err);
+    if (milp_build(mp, u)) {
+        milp_release(mp);
+        cp_usage_release(u);
+        return cp_err_nomem(err);
+    }
+    glp_term_out(GLP_OFF);
+    glp_prob *P = glp_create_prob();
+    load_glpk(mp, P, u);
+    name_model(mp, P);
+    *out = P;
+    return CP_OK;
+}
+
+static void export_done(milp *mp, cp_usage *u, glp_prob *P)
+{
+    glp_delete_prob(P);
+    glp_free_env();
+    milp_release(mp);
+    cp_usage_release(u);
 }
 
 int cp_milp_export(const cp_input *in, const cp_modeset *ms, const char *path, cp_err *err)
 {
     milp mp;
-    memset(&mp, 0, sizeof mp);
-    mp.in = in;
-    mp.ms = ms;
-    mp.T = in->slots;
     cp_usage u;
-    if (cp_usage_init_scaled(&u, in, ms, 1.0))
-        return cp_err_nomem(err);
-    int rc = milp_build(&mp, &u);
-    if (rc) {
-        milp_release(&mp);
-        cp_usage_release(&u);
-        return cp_err_nomem(err);
-    }
-    glp_term_out(GLP_OFF);
-    glp_prob *P = glp_create_prob();
-    load_glpk(&mp, P, &u);
-    name_model(&mp, P);
-    rc = export_lp(P, path, err);
-    glp_delete_prob(P);
-    glp_free_env();
-    milp_release(&mp);
-    cp_usage_release(&u);
+    glp_prob *P = NULL;
+    int rc = export_model(&mp, in, ms, &u, &P, err);
+    if (rc)
+        return rc;
+    char *text = NULL;
+    size_t len = 0;
+    /* its bytes go through the same atomic writer as plans */
+    if ((rc = lp_text(&mp, P, path, &text, &len, err)) == CP_OK)
+        rc = cp_write_file_atomic(path, text, len, err);
+    cp_free(text);
+    export_done(&mp, &u, P);
     return rc;
+}
+
+int cp_milp_lp_columns(const cp_input *in, const cp_modeset *ms, cp_lp_names *out, cp_err *err)
+{
+    milp mp;
+    cp_usage u;
+    glp_prob *P = NULL, *Q = NULL;
+    int rc = export_model(&mp, in, ms, &u, &P, err);
+    if (rc)
+        return rc;
+    char *text = NULL;
+    size_t len = 0;
+    char name[64];
+    int fd = -1;
+    if ((rc = lp_text(&mp, P, "a temporary file", &text, &len, err)))
+        goto out;
+    /* read back by glpsol's own reader: its numbering is glpsol's */
+    if ((fd = lp_tmpfile(name, sizeof name)) < 0) {
+        rc = cp_err_set(err, CP_ERR_IO, cp_pos_none(), "cannot write a temporary file: %s",
+                        strerror(errno));
+        goto out;
+    }
+    for (size_t done = 0; done < len;) {
+        ssize_t n = write(fd, text + done, len - done);
+        if (n <= 0) {
+            rc = cp_err_set(err, CP_ERR_IO, cp_pos_none(), "cannot write a temporary file: %s",
+                            strerror(errno));
+            goto out;
+        }
+        done += (size_t)n;
+    }
+    Q = glp_create_prob();
+    if (glp_read_lp(Q, NULL, name) != 0) {
+        rc = cp_err_set(err, CP_ERR_INTERNAL, cp_pos_none(),
+                        "the exported model does not read back");
+        goto out;
+    }
+    int n = glp_get_num_cols(Q);
+    out->rows = glp_get_num_rows(Q);
+    if (!(out->name = cp_calloc((size_t)n + 1, sizeof *out->name))) {
+        rc = cp_err_nomem(err);
+        goto out;
+    }
+    out->n = n;
+    for (int c = 1; c <= n && rc == CP_OK; c++) {
+        const char *cn = glp_get_col_name(Q, c);
+        size_t l = cn ? strlen(cn) : 0;
+        if (!(out->name[c - 1] = cp_malloc(l + 1)))
+            rc = cp_err_nomem(err);
+        else
+            memcpy(out->name[c - 1], cn ? cn : "", l + 1);
+    }
+    if (rc)
+        cp_lp_names_release(out);
+out:
+    if (Q)
+        glp_delete_prob(Q);
+    if (fd >= 0)
+        close(fd);
+    cp_free(text);
+    export_done(&mp, &u, P);
+    return rc;
+}
+
+void cp_lp_names_release(cp_lp_names *l)
+{
+    if (!l)
+        return;
+    for (int i = 0; i < l->n; i++)
+        cp_free(l->name[i]);
+    cp_free(l->name);
+    l->name = NULL;
+    l->n = l->rows = 0;
 }
 
 /* The MILP, warm-started from `warm` (a feasible plan or NULL). */

@@ -1,0 +1,297 @@
+/*
+ * capplan place: a solution from outside (glpsol, CBC, or a plan file of
+ * any tool without node ids) → the plan's choices (solvers/solution_read.c)
+ * → what `plan` does after its method: concrete placement with repair,
+ * reasons for drops, the plan written atomically in YAML, JSON or CSV,
+ * the leases CSV. The summary says what repair changed. docs/place.md
+ * walks through export, solve, place and verify.
+ *
+ * The plan's status is `feasible` unless the solver says it proved its
+ * solution optimal, the solution's objective is the total of its choices
+ * and placement changed nothing: then it is `optimal`, with that bound.
+ */
+#include "cp_atomic.h"
+#include "cp_cli.h"
+#include "cp_cmd.h"
+#include "cp_placement.h"
+#include "cp_plan_write.h"
+#include "cp_solution.h"
+#include "cp_solver.h"
+
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+static const char place_help[] =
+    "usage: capplan place --solution FILE [options] FILE...\n"
+    "\n"
+    "Read a solution of the model that 'capplan plan --export-lp' writes for these\n"
+    "inputs (glpsol -w, CBC solu) or a plan file without node ids, pack it onto\n"
+    "nodes and instances (repairing what does not pack) and write the plan.\n"
+    "\n"
+    "  --solution FILE        the solution (required)\n"
+    "  --solution-format auto|glpsol|cbc|plan\n"
+    "                         its format; default auto (by its first line)\n"
+    "  -o FILE                write the plan there (atomically); default stdout\n"
+    "  --format yaml|json|csv plan format (csv: one row per job); default yaml\n"
+    "  --leases FILE          also write the cloud leases (instance, start, stop,\n"
+    "                         jobs, cost) as CSV: what a launcher executes\n"
+    "  --no-timing            write solver.seconds as 0 (byte-stable plans)\n"
+    "  -q, --quiet            no summary on stderr\n"
+    "\n"
+    "Exit status: 0 plan written, 2 bad input, usage or solution, 3 no feasible\n"
+    "plan exists (the infeasible plan is written, as by plan), 1 out of memory or\n"
+    "an output that cannot be written.\n";
+
+static const char *res_text(const cp_modeset *ms, int r)
+{
+    return ms->res[r].id;
+}
+
+/* What placement changed against the solution's choices: each job moved
+ * or dropped, and the instance-slots of each market. */
+static void print_changes(const cp_plan *before, const cp_plan *p, FILE *f)
+{
+    const cp_modeset *ms = p->ms;
+    for (int j = 0; j < p->n_jobs; j++) {
+        int a = before->mode[j], b = p->mode[j];
+        if (a == b && (a < 0 || before->start[j] == p->start[j]))
+            continue;
+        fprintf(f, "    job '%s': ", p->in->jobs[j].name);
+        if (a < 0)
+            fputs("dropped", f);
+        else
+            fprintf(f, "%s count %d from slot %d", res_text(ms, ms->modes[a].res),
+                    ms->modes[a].count, before->start[j]);
+        fputs(" -> ", f);
+        if (b < 0)
+            fprintf(f, "dropped (%s)\n", p->reason[j] ? p->reason[j] : "it could not be packed");
+        else
+            fprintf(f, "%s count %d from slot %d\n", res_text(ms, ms->modes[b].res),
+                    ms->modes[b].count, p->start[j]);
+    }
+    for (int r = 0; r < ms->n_res; r++) {
+        if (ms->res[r].kind == CP_RES_POOL)
+            continue;
+        long ya = 0, yb = 0;
+        for (int t = 0; t < p->slots; t++) {
+            ya += *cp_plan_y(before, r, t);
+            yb += *cp_plan_y(p, r, t);
+        }
+        if (ya != yb)
+            fprintf(f, "    %s: %ld -> %ld instance-slots\n", res_text(ms, r), ya, yb);
+    }
+}
+
+static void summary(const cp_plan *before, const cp_plan *p, const cp_solution *si,
+                    const char *sol_path, int repairs, FILE *f)
+{
+    cp_plan_figures fig;
+    if (cp_plan_eval(p, &fig, NULL))
+        return;
+    int sched = 0, dropped = 0;
+    for (int j = 0; j < p->n_jobs; j++)
+        p->mode[j] >= 0 ? sched++ : dropped++;
+    fprintf(f, "\nplace: %s solution '%s'", cp_sol_format_name(si->format), sol_path);
+    if (si->status[0])
+        fprintf(f, " (%s", si->status);
+    if (!isnan(si->objective))
+        fprintf(f, "%sobjective %.10g", si->status[0] ? ", " : " (", si->objective);
+    if (si->status[0] || !isnan(si->objective))
+        fputc(')', f);
+    fprintf(f, "\nplan: %s (%s, %.2f s): %d job%s scheduled, %d dropped\n",
+            cp_plan_status_name(p->status), p->method, p->seconds, sched, sched == 1 ? "" : "s",
+            dropped);
+    fprintf(f, "  total $%.2f = cloud $%.2f + energy $%.2f + carbon $%.2f + penalties $%.2f\n",
+            fig.total, fig.cloud, fig.energy, fig.carbon, fig.penalty);
+    if (!repairs) {
+        fprintf(f, "  repairs: none (the solution packs onto nodes and instances as it is)\n");
+    } else {
+        fprintf(f, "  repairs: %d: %s\n", repairs, p->note ? p->note : "");
+        print_changes(before, p, f);
+    }
+    for (int j = 0; j < p->n_jobs; j++)
+        if (p->mode[j] < 0 && p->reason[j])
+            fprintf(f, "  dropped: %s: %s\n", p->in->jobs[j].name, p->reason[j]);
+    cp_plan_figures_release(&fig);
+}
+
+static int parse_format(const char *s, cp_plan_format *out)
+{
+    if (!strcmp(s, "yaml"))
+        *out = CP_FMT_YAML;
+    else if (!strcmp(s, "json"))
+        *out = CP_FMT_JSON;
+    else if (!strcmp(s, "csv"))
+        *out = CP_FMT_CSV;
+    else
+        return -1;
+    return 0;
+}
+
+static int parse_sol_format(const char *s, cp_sol_format *out)
+{
+    static const cp_sol_format all[] = {CP_SOL_AUTO, CP_SOL_GLPSOL, CP_SOL_CBC, CP_SOL_PLAN};
+    for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
+        if (!strcmp(s, cp_sol_format_name(all[i]))) {
+            *out = all[i];
+            return 0;
+        }
+    return -1;
+}
+
+int cp_cmd_place(int argc, char **argv)
+{
+    enum { O_FORMAT = 256, O_HELP, O_LEASES, O_SOLUTION, O_SOLFMT, O_NOTIMING, O_QUIET };
+    static const struct option longopts[] = {{"format", required_argument, NULL, O_FORMAT},
+                                             {"help", no_argument, NULL, O_HELP},
+                                             {"leases", required_argument, NULL, O_LEASES},
+                                             {"solution", required_argument, NULL, O_SOLUTION},
+                                             {"solution-format", required_argument, NULL, O_SOLFMT},
+                                             {"no-timing", no_argument, NULL, O_NOTIMING},
+                                             {"quiet", no_argument, NULL, O_QUIET},
+                                             {NULL, 0, NULL, 0}};
+    cp_plan_write_opts wo = {CP_FMT_YAML, true, NULL};
+    cp_sol_format sfmt = CP_SOL_AUTO;
+    const char *out_path = NULL, *leases_path = NULL, *sol_path = NULL;
+    bool quiet = false;
+    optind = 0;
+    opterr = 0;
+    int c;
+    while ((c = getopt_long(argc, argv, "+o:hq", longopts, NULL)) != -1) {
+        switch (c) {
+        case 'o':
+            out_path = optarg;
+            break;
+        case 'h':
+        case O_HELP:
+            fputs(place_help, stdout);
+            return 0;
+        case O_LEASES:
+            leases_path = optarg;
+            break;
+        case O_SOLUTION:
+            sol_path = optarg;
+            break;
+        case O_NOTIMING:
+            wo.timing = false;
+            break;
+        case 'q':
+        case O_QUIET:
+            quiet = true;
+            break;
+        case O_FORMAT:
+            if (parse_format(optarg, &wo.format)) {
+                fprintf(stderr, "capplan place: --format must be yaml, json or csv, got '%s'\n",
+                        optarg);
+                return 2;
+            }
+            break;
+        case O_SOLFMT:
+            if (parse_sol_format(optarg, &sfmt)) {
+                fprintf(stderr,
+                        "capplan place: --solution-format must be auto, glpsol, cbc or plan, got "
+                        "'%s'\n",
+                        optarg);
+                return 2;
+            }
+            break;
+        default:
+            fprintf(stderr, "capplan place: unknown or incomplete option '%s'\n", argv[optind - 1]);
+            fputs(place_help, stderr);
+            return 2;
+        }
+    }
+    if (!sol_path) {
+        fprintf(stderr, "capplan place: --solution FILE is required\n");
+        fputs(place_help, stderr);
+        return 2;
+    }
+    if (optind >= argc) {
+        fprintf(stderr, "capplan place: no input files\n");
+        fputs(place_help, stderr);
+        return 2;
+    }
+    cp_input *in = NULL;
+    int rc = cp_cli_load("place", argv + optind, argc - optind, &in);
+    if (rc)
+        return rc;
+    double t0 = cp_now_seconds();
+    cp_modeset *ms = NULL;
+    cp_plan *plan = NULL, *before = NULL;
+    cp_err err;
+    cp_err_init(&err);
+    cp_diags d;
+    cp_diags_init(&d);
+    cp_buf out;
+    cp_buf_init(&out);
+    cp_solution si;
+    int status = 0, repairs = 0;
+    if ((rc = cp_modes_build(in, &ms, &err)) || (rc = cp_plan_new(in, ms, &plan)) ||
+        (rc = cp_plan_new(in, ms, &before))) {
+        if (rc == CP_ERR_NOMEM)
+            cp_err_nomem(&err);
+        goto fail;
+    }
+    rc = cp_solution_read(in, ms, sol_path, sfmt, plan, &si, &d);
+    cp_diags_print(&d, stderr);
+    if (rc) {
+        status = rc == CP_ERR_NOMEM ? 1 : 2;
+        goto done;
+    }
+    snprintf(plan->method, sizeof plan->method, "place");
+    if (si.infeasible) {
+        /* as `plan` does: the infeasible plan is written, exit 3 */
+        plan->status = CP_STATUS_INFEASIBLE;
+        plan->seconds = cp_now_seconds() - t0;
+        wo.infeasible_reason = CP_INFEASIBLE_REASON;
+        if ((rc = cp_plan_write(plan, &wo, &out, &err)) ||
+            (rc = cp_write_file_atomic(out_path, out.s, out.len, &err)))
+            goto fail;
+        fprintf(stderr, "capplan place: no feasible plan exists: %s\n", CP_INFEASIBLE_REASON);
+        status = 3;
+        goto done;
+    }
+    cp_plan_copy_choices(before, plan);
+    if ((rc = cp_plan_place(plan, &repairs, &err)) || (rc = cp_plan_explain_drops(plan, &err)))
+        goto fail;
+    {
+        cp_plan_figures fig;
+        if ((rc = cp_plan_eval(plan, &fig, &err)))
+            goto fail;
+        double o = si.objective;
+        bool same = !isnan(o) && fabs(fig.total - o) <= 1e-6 * (1 + fabs(fig.total));
+        plan->objective = fig.total;
+        plan->status = si.optimal && same && !repairs ? CP_STATUS_OPTIMAL : CP_STATUS_FEASIBLE;
+        if (plan->status == CP_STATUS_OPTIMAL) {
+            plan->bound = o;
+            plan->gap = 0;
+        }
+        cp_plan_figures_release(&fig);
+    }
+    plan->seconds = cp_now_seconds() - t0;
+    if ((rc = cp_plan_write(plan, &wo, &out, &err)) ||
+        (rc = cp_write_file_atomic(out_path, out.s, out.len, &err)))
+        goto fail;
+    if (leases_path) {
+        cp_buf_reset(&out);
+        if ((rc = cp_plan_write_leases_csv(plan, &out, &err)) ||
+            (rc = cp_write_file_atomic(leases_path, out.s, out.len, &err)))
+            goto fail;
+    }
+    if (!quiet)
+        summary(before, plan, &si, sol_path, repairs, stderr);
+    goto done;
+fail:
+    cp_err_print(&err, stderr);
+    status = rc == CP_ERR_INPUT ? 2 : 1;
+done:
+    cp_buf_release(&out);
+    cp_plan_free(before);
+    cp_plan_free(plan);
+    cp_modeset_free(ms);
+    cp_input_free(in);
+    return status;
+}

@@ -1,0 +1,1 @@
+Infeasible - objective value 0.00000000
