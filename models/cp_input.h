@@ -15,6 +15,12 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+/* The longest string an input may give (names, references, sites), in
+ * bytes: long enough for any real name, short enough that every id built
+ * from names and a what-if file name DIR/NAME.yaml with the writer's
+ * temporary suffix stay within NAME_MAX (255). docs/reliability.md. */
+#define CP_NAME_MAX 200
+
 /* A value per slot: either one value for every slot (n == 1) or exactly
  * horizon.slots values. Read it with cp_series_at(). */
 typedef struct cp_series {
@@ -61,6 +67,10 @@ typedef struct cp_pool {
     int nodes;
     cp_series available; /* integers 0..nodes */
     cp_machine node;
+    /* extension (docs/spec-notes.md, "Execution"): the host name of each
+     * node, [nodes] (a list or a resolved pattern); NULL when not given */
+    char **hosts;
+    cp_pos hosts_pos;
 } cp_pool;
 
 typedef struct cp_offer {
@@ -188,6 +198,10 @@ typedef struct cp_job {
     /* 1.1 (SPEC 9.3): where the input lives; data_site -1 when no `data` */
     int data_site;
     double data_gb;
+    /* extension (docs/spec-notes.md, "Execution"): the shell command that
+     * runs the job; NULL when not given */
+    char *run;
+    cp_pos run_pos;
 } cp_job;
 
 typedef struct cp_input {
@@ -240,5 +254,9 @@ int cp_input_find_offer(const cp_input *in, const char *name);
 int cp_input_find_job(const cp_input *in, const char *name);
 
 double cp_input_horizon_hours(const cp_input *in);
+
+/* A Slurm node name: 1 to 64 letters, digits, '.', '_' or '-', not
+ * starting with '-' (what a pool's `hosts` may give). */
+bool cp_host_name_ok(const char *s);
 
 #endif

@@ -255,6 +255,11 @@ bool cp_load_str(lctx *c, const cp_node *n, const char *ent, const char *key, ch
                     n->kind == CP_NODE_SCALAR ? "null" : cp_node_kind_name(n));
         return false;
     }
+    size_t len = strlen(n->str);
+    if (len > CP_NAME_MAX) {
+        cp_load_err(c, n, ent, "'%s' is %zu bytes long; the limit is %d", key, len, CP_NAME_MAX);
+        return false;
+    }
     char *s = cp_strdup(n->str);
     if (!s) {
         c->nomem = true;

@@ -2,7 +2,9 @@
  * Writing an output file atomically: the data goes to FILE.tmp.XXXXXX in
  * the same directory, is fsync'ed, and is renamed over FILE, so a reader
  * (or a crash) never sees a half-written plan or fragment. The directory
- * is fsync'ed too, so the rename itself survives a power loss.
+ * is fsync'ed too, so the rename itself survives a power loss. Where the
+ * file system allows (O_TMPFILE), the temporary file has no name until
+ * it is complete, so not even SIGKILL leaves one behind.
  */
 #ifndef CP_ATOMIC_H
 #define CP_ATOMIC_H
@@ -11,11 +13,15 @@
 
 #include <stddef.h>
 
-/* Writes `len` bytes of `data` to `path`; path NULL or "-" writes to
- * standard output instead, and an existing path that is not a regular
- * file (/dev/null, a fifo) is written in place, never replaced. On failure the target is untouched, the
- * temporary file is removed, and err names the path and the reason.
- * Returns CP_OK or CP_ERR_IO. */
+/* Writes `len` bytes of `data` to `path`. NULL, "-" and "/dev/stdout"
+ * write to standard output; a path is first resolved (cp_outpath.h): a
+ * symbolic link is written through (the file it names is replaced, the
+ * link stays), an existing file that is not a regular one (/dev/null, a
+ * fifo) and /proc's links are written in place, never replaced. A
+ * replaced file keeps its permission bits (and owner, when allowed). On
+ * failure the target is untouched, no temporary file is left, and err
+ * names the path and the reason. Returns CP_OK, CP_ERR_INPUT (an empty
+ * path) or CP_ERR_IO. */
 int cp_write_file_atomic(const char *path, const char *data, size_t len, cp_err *err);
 
 /* For a signal handler about to _exit(): removes the temporary file of a

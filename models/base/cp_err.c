@@ -44,10 +44,22 @@ int cp_err_nomem(cp_err *err)
     return cp_err_set(err, CP_ERR_NOMEM, cp_pos_none(), "out of memory");
 }
 
+void cp_fputs_printable(const char *s, bool lines, FILE *out)
+{
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+        if ((*p < 0x20 && !(lines && (*p == '\n' || *p == '\t'))) || *p == 0x7f)
+            fprintf(out, "\\x%02x", *p);
+        else if (p[0] == 0xc2 && p[1] >= 0x80 && p[1] <= 0x9f) /* C1: U+0080..U+009F */
+            fprintf(out, "\\u%04x", p[1]), p++;
+        else
+            putc(*p, out);
+    }
+}
+
 void cp_err_print(const cp_err *err, FILE *out)
 {
     if (err->file[0]) {
-        fputs(err->file, out);
+        cp_fputs_printable(err->file, false, out);
         if (err->line > 0) {
             fprintf(out, ":%d", err->line);
             if (err->col > 0)
@@ -55,7 +67,9 @@ void cp_err_print(const cp_err *err, FILE *out)
         }
         fputs(": ", out);
     }
-    fprintf(out, "%s: %s\n", err->severity == CP_SEV_WARNING ? "warning" : "error", err->msg);
+    fprintf(out, "%s: ", err->severity == CP_SEV_WARNING ? "warning" : "error");
+    cp_fputs_printable(err->msg, false, out); /* names in messages are the input's text */
+    putc('\n', out);
 }
 
 void cp_diags_init(cp_diags *d)

@@ -64,6 +64,11 @@ int cp_err_nomem(cp_err *err);
  * after the severity; the parts that are unknown (no file, line 0, col 0)
  * are left out with their colon. */
 void cp_err_print(const cp_err *err, FILE *out);
+/* Writes `s` with what a terminal would act on escaped, so a name in an
+ * input cannot clear the screen or retitle the window: C0 controls and
+ * DEL as \xHH (newline and tab kept when `lines`), C1 controls
+ * (U+0080..U+009F) as \uXXXX. cp_err_print writes messages through it. */
+void cp_fputs_printable(const char *s, bool lines, FILE *out);
 cp_pos cp_pos_none(void);
 
 /* A list of errors and warnings. Each severity has its own cap, so

@@ -105,7 +105,7 @@ int cp_ernest_fit(const double *mach, const double *size, const double *sec, int
     e.sigma = sqrt(rss / (n - nz > 1 ? n - nz : 1));
 
     e.loo_mape = NAN;
-    if (loo && n >= 2) {
+    if (loo && n >= 2 && n <= CP_FIT_LOO_MAX) {
         ape = 0;
         memset(keep, 1, (size_t)n);
         for (int i = 0; i < n; i++) {

@@ -25,6 +25,11 @@
 
 /* ---- Ernest, one (job, type) ---- */
 
+/* Leave-one-out refits the model once per sample (quadratic in the
+ * samples of a job and type): past this many samples it is not computed
+ * (reported n/a) so a large sample file cannot run for hours. */
+#define CP_FIT_LOO_MAX 2000
+
 typedef struct cp_ernest {
     double theta[4];
     int samples;
@@ -32,7 +37,8 @@ typedef struct cp_ernest {
     int sizes;          /* distinct input sizes */
     double r2;          /* 1 - RSS/TSS (1 when TSS = 0 and RSS = 0) */
     double mape;        /* percent, in-sample */
-    double loo_mape;    /* percent, leave-one-out; NAN when not computed */
+    double loo_mape;    /* percent, leave-one-out; NAN when not computed
+                         * (also past CP_FIT_LOO_MAX samples) */
     double sigma;       /* sqrt(RSS / max(1, n - nonzero θ)), seconds */
     double holdout_mape; /* percent, each input size held out in turn;
                           * NAN when not computed or < 2 sizes */

@@ -12,10 +12,14 @@
 #include <csv.h>
 #include <ctype.h>
 #include <errno.h>
+#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+
+#define STR_(x) #x
+#define STR(x) STR_(x)
 
 typedef struct reader {
     cp_csv *csv;
@@ -23,6 +27,8 @@ typedef struct reader {
     size_t cur_cap;
     int line;   /* line being fed */
     bool oom;
+    const char *bad;  /* a limit or rule broken (message), at bad_line */
+    int bad_line;
     bool have_head;
     size_t rows_cap;
 } reader;
@@ -39,8 +45,19 @@ static void row_release(cp_csv_row *r)
 static void on_field(void *data, size_t len, void *ctx)
 {
     reader *rd = ctx;
-    if (rd->oom)
+    if (rd->oom || rd->bad)
         return;
+    if (data && memchr(data, '\0', len)) {
+        /* a C string would end there: "j\0x" would silently be job "j" */
+        rd->bad = "a field contains a NUL character";
+        rd->bad_line = rd->line;
+        return;
+    }
+    if (rd->cur.n >= CP_CSV_MAX_COLS) {
+        rd->bad = "a row has more than " STR(CP_CSV_MAX_COLS) " fields";
+        rd->bad_line = rd->line;
+        return;
+    }
     if (rd->cur.n == 0) {
         int nl = 0;
         for (size_t i = 0; i < len; i++)
@@ -60,7 +77,7 @@ static void on_row(int c, void *ctx)
 {
     (void)c;
     reader *rd = ctx;
-    if (rd->oom) {
+    if (rd->oom || rd->bad) {
         row_release(&rd->cur);
         rd->cur_cap = 0;
         return;
@@ -77,6 +94,13 @@ static void on_row(int c, void *ctx)
         csv->head = rd->cur;
         rd->have_head = true;
     } else {
+        if (csv->n_rows >= CP_CSV_MAX_ROWS) {
+            rd->bad = "more than " STR(CP_CSV_MAX_ROWS) " data rows";
+            rd->bad_line = rd->cur.line;
+            row_release(&rd->cur);
+            rd->cur_cap = 0;
+            return;
+        }
         if (CP_GROW(csv->rows, rd->rows_cap, (size_t)csv->n_rows + 1) != 0) {
             rd->oom = true;
             row_release(&rd->cur);
@@ -121,6 +145,12 @@ int cp_csv_read_string(const char *name, const char *text, size_t len, char deli
         goto out;
     }
     rd.csv = csv;
+    /* Excel writes a UTF-8 byte order mark first: it is not part of the
+     * first column's name. */
+    if (len >= 3 && !memcmp(text, "\xef\xbb\xbf", 3)) {
+        text += 3;
+        len -= 3;
+    }
     if (delim == 0) {
         const char *eol = memchr(text, '\n', len);
         size_t hl = eol ? (size_t)(eol - text) : len;
@@ -151,6 +181,10 @@ int cp_csv_read_string(const char *name, const char *text, size_t len, char deli
             rc = cp_err_nomem(err);
             goto out;
         }
+        if (rd.bad) {
+            rc = cp_err_set(err, CP_ERR_INPUT, (cp_pos){csv->file, rd.bad_line, 0}, "%s", rd.bad);
+            goto out;
+        }
         pos = end;
     }
     /* libcsv reports an unterminated quote only in its strict mode, which
@@ -165,6 +199,10 @@ int cp_csv_read_string(const char *name, const char *text, size_t len, char deli
         rc = cp_err_nomem(err);
         goto out;
     }
+    if (rd.bad) {
+        rc = cp_err_set(err, CP_ERR_INPUT, (cp_pos){csv->file, rd.bad_line, 0}, "%s", rd.bad);
+        goto out;
+    }
     if (!rd.have_head) {
         rc = cp_err_set(err, CP_ERR_INPUT, (cp_pos){csv->file, 0, 0}, "no header row");
         goto out;
@@ -175,6 +213,16 @@ int cp_csv_read_string(const char *name, const char *text, size_t len, char deli
             memmove(h, h + 1, strlen(h));
         trim(h);
     }
+    /* Two columns of one name: every reader would take the first and
+     * ignore the other without a word. */
+    for (int i = 0; i < csv->head.n; i++)
+        for (int k = 0; k < i; k++)
+            if (csv->head.f[i][0] && strcasecmp(csv->head.f[i], csv->head.f[k]) == 0) {
+                rc = cp_err_set(err, CP_ERR_INPUT, (cp_pos){csv->file, csv->head.line, 0},
+                                "duplicate column '%s' (columns %d and %d)", csv->head.f[i], k + 1,
+                                i + 1);
+                goto out;
+            }
     *out = csv;
     csv = NULL;
 out:
@@ -231,11 +279,19 @@ void cp_csv_put_field(cp_buf *b, const char *s)
 {
     if (!s)
         return;
-    if (!strpbrk(s, ",\"\n\r")) {
+    /* OWASP's CSV-injection rule: a spreadsheet runs a cell that starts
+     * with = + - @ (or a tab or CR before one) as a formula, so such a
+     * text gets a leading apostrophe, which makes it text again. Numbers
+     * ("-3.5", "+1e3") are left as they are: they are not formulas. */
+    double num;
+    bool formula = s[0] && strchr("=+-@\t\r", s[0]) && !cp_csv_number(s, &num);
+    if (!formula && !strpbrk(s, ",\"\n\r")) {
         cp_buf_puts(b, s);
         return;
     }
     cp_buf_putc(b, '"');
+    if (formula)
+        cp_buf_putc(b, '\'');
     for (; *s; s++) {
         if (*s == '"')
             cp_buf_putc(b, '"');
@@ -259,7 +315,14 @@ int cp_csv_number(const char *s, double *out)
     double v = strtod(s, &end);
     while (isspace((unsigned char)*end))
         end++;
-    if (end == s || *end || errno == ERANGE || !isfinite(v))
+    /* ERANGE also means underflow: 1e-308 is a subnormal number, and
+     * a measurement that small is taken as the value strtod gives. */
+    if (end == s || *end || !isfinite(v) || (errno == ERANGE && fabs(v) > DBL_MIN))
+        return 0;
+    /* The range every table value must be in (docs/reliability.md): what
+     * is derived from it (sums, Ernest's θ, prices of add-ons) then stays
+     * finite, so fit and import never write a value the loader refuses. */
+    if (fabs(v) > CP_CSV_MAX_NUMBER)
         return 0;
     *out = v;
     return 1;

@@ -15,6 +15,13 @@
 
 #include <stddef.h>
 
+/* Limits of a table (docs/reliability.md), on top of the file size
+ * (CP_FILE_MAX_BYTES): past them the reader stops with FILE:LINE. */
+#define CP_CSV_MAX_COLS 1000
+#define CP_CSV_MAX_ROWS 1000000
+/* The largest magnitude cp_csv_number takes. */
+#define CP_CSV_MAX_NUMBER 1e15
+
 typedef struct cp_csv_row {
     char **f;  /* fields, NUL-terminated, never NULL */
     int n;     /* number of fields */
@@ -31,7 +38,10 @@ typedef struct cp_csv {
 /* Reads `path` with field separator `delim` (',' or '\t'); delim 0 picks
  * '\t' when the header line has a tab and no comma, else ','. A leading
  * '#' on the header line is dropped (Ernest's files have one), and header
- * names are trimmed. Blank lines are skipped. Returns CP_OK, CP_ERR_INPUT
+ * names are trimmed, and a UTF-8 byte order mark before it is skipped.
+ * Blank lines are skipped. Refused with FILE:LINE: a field holding a NUL,
+ * a row of more than CP_CSV_MAX_COLS fields, more than CP_CSV_MAX_ROWS
+ * rows, two header columns of one name. Returns CP_OK, CP_ERR_INPUT
  * (the file cannot be read, or is larger than CP_FILE_MAX_BYTES: see
  * cp_file_read; or it is malformed, e.g. an unterminated quote, with the
  * line) or CP_ERR_NOMEM. */
@@ -50,11 +60,15 @@ cp_pos cp_csv_pos(const cp_csv *csv, const cp_csv_row *row);
 
 /* Appends `s` as one field of a comma-separated row (RFC 4180): as it is,
  * or, when it holds a comma, a double quote, CR or LF, between double
- * quotes with each double quote doubled. NULL appends an empty field. */
+ * quotes with each double quote doubled. NULL appends an empty field.
+ * A text that a spreadsheet would run as a formula (it starts with =, +,
+ * -, @, a tab or CR and is not a number) is written quoted with a
+ * leading apostrophe, "'=SUM(A1)" (OWASP's CSV-injection rule). */
 void cp_csv_put_field(cp_buf *b, const char *s);
 
 /* Parses a whole field as a finite number (surrounding blanks allowed,
- * C locale, no hex, no inf/nan). Returns 1 on success. */
+ * C locale, no hex, no inf/nan) of magnitude at most CP_CSV_MAX_NUMBER;
+ * a subnormal (1e-308) is taken as it is. Returns 1 on success. */
 int cp_csv_number(const char *s, double *out);
 
 #endif

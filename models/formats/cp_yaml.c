@@ -25,6 +25,8 @@
 typedef struct {
     yaml_document_t *doc;
     const char *name;
+    const char *text; /* the source, to tell an explicit tag from the default */
+    size_t len;
     long nodes;
     cp_diags *diags;
     int rc;
@@ -90,6 +92,72 @@ static int check_duplicates(copy_ctx *c, cp_node *map)
 /* `parent` is the position of the collection that holds yn; `site`, when
  * not NULL, that of the collection holding the alias whose expansion is
  * being copied (the place to blame for it). */
+/* Whether the node's text starts with a tag ("!!str 2", "&a !x v"):
+ * the document API cannot tell an explicit !!str from the default one,
+ * but the node starts at its properties (anchor, tag) in the source. */
+static bool has_explicit_tag(const copy_ctx *c, const yaml_node_t *yn)
+{
+    size_t i = yn->start_mark.index;
+    if (i < c->len && c->text[i] == '&') {
+        while (i < c->len && !strchr(" \t\r\n", c->text[i]))
+            i++;
+        while (i < c->len && (c->text[i] == ' ' || c->text[i] == '\t'))
+            i++;
+    }
+    return i < c->len && c->text[i] == '!';
+}
+
+/* Explicit tags (YAML 1.2 core schema): !!str makes a scalar a string
+ * (`nodes: !!str 2` is then refused as "not an integer" by the loader);
+ * !!int, !!float, !!bool and !!null must agree with the text, !!map and
+ * !!seq with the node; any other tag (!!python/object, !custom) is
+ * refused, never dropped silently. */
+static int check_tag(copy_ctx *c, const yaml_node_t *yn, cp_node *n)
+{
+    if (!has_explicit_tag(c, yn))
+        return CP_OK;
+    const char *tag = yn->tag ? (const char *)yn->tag : "";
+    static const char core[] = "tag:yaml.org,2002:";
+    const char *t = strncmp(tag, core, sizeof core - 1) ? NULL : tag + sizeof core - 1;
+    cp_pos pos = mark_pos(c->name, yn->start_mark);
+    bool fits;
+    double v;
+    bool b;
+    static const char *const known[] = {"str", "int", "float", "bool", "null", "seq", "map", NULL};
+    int k = 0;
+    while (t && known[k] && strcmp(t, known[k]))
+        k++;
+    if (!t || !known[k])
+        return cp_diags_add(c->diags, CP_ERR_INPUT, pos,
+                            "unknown YAML tag '%s%s' (only !!str, !!int, !!float, !!bool, !!null, "
+                            "!!seq and !!map are read)",
+                            t ? "!!" : "", t ? t : tag);
+    if (yn->type == YAML_SCALAR_NODE) {
+        cp_node plain = *n;
+        plain.quoted = false;
+        if (!strcmp(t, "str")) {
+            n->quoted = true;
+            return CP_OK;
+        }
+        if (!strcmp(t, "int"))
+            fits = !n->quoted && cp_scalar_number(&plain, &v) && isfinite(v) && v == floor(v);
+        else if (!strcmp(t, "float"))
+            fits = !n->quoted && cp_scalar_number(&plain, &v);
+        else if (!strcmp(t, "bool"))
+            fits = !n->quoted && cp_scalar_bool(&plain, &b);
+        else if (!strcmp(t, "null"))
+            fits = !n->quoted && cp_scalar_is_null(&plain);
+        else
+            fits = false;
+    } else {
+        fits = !strcmp(t, yn->type == YAML_SEQUENCE_NODE ? "seq" : "map");
+    }
+    if (fits)
+        return CP_OK;
+    return cp_diags_add(c->diags, CP_ERR_INPUT, pos, "the tag '!!%s' does not fit this %s", t,
+                        yn->type == YAML_SCALAR_NODE ? "value" : yn->type == YAML_SEQUENCE_NODE ? "sequence" : "mapping");
+}
+
 static int copy_node(copy_ctx *c, yaml_node_t *yn, int depth, cp_pos parent, const cp_pos *site,
                      cp_node **out)
 {
@@ -140,10 +208,13 @@ static int copy_node(copy_ctx *c, yaml_node_t *yn, int depth, cp_pos parent, con
         /* The document API gives every untagged scalar the !!str tag, so
          * only the style tells a quoted scalar from a plain one. */
         n->quoted = yn->data.scalar.style != YAML_PLAIN_SCALAR_STYLE;
+        rc = check_tag(c, yn, n);
         break;
     }
     case YAML_SEQUENCE_NODE: {
         n->kind = CP_NODE_SEQ;
+        if ((rc = check_tag(c, yn, n)) != CP_OK)
+            break;
         yaml_node_item_t *it = yn->data.sequence.items.start;
         size_t cnt = (size_t)(yn->data.sequence.items.top - it);
         n->kids = cp_calloc(cnt ? cnt : 1, sizeof *n->kids);
@@ -161,6 +232,8 @@ static int copy_node(copy_ctx *c, yaml_node_t *yn, int depth, cp_pos parent, con
     }
     case YAML_MAPPING_NODE: {
         n->kind = CP_NODE_MAP;
+        if ((rc = check_tag(c, yn, n)) != CP_OK)
+            break;
         yaml_node_pair_t *p = yn->data.mapping.pairs.start;
         size_t cnt = (size_t)(yn->data.mapping.pairs.top - p);
         n->kids = cp_calloc(cnt ? 2 * cnt : 1, sizeof *n->kids);
@@ -291,7 +364,7 @@ int cp_yaml_load_string(const char *name, const char *text, size_t len,
         goto out;
     }
     size_t n_nodes = (size_t)(doc.nodes.top - doc.nodes.start);
-    copy_ctx c = {&doc, name, 0, diags, CP_OK, NULL, 0, ALIAS_NODES_MIN};
+    copy_ctx c = {&doc, name, text, len, 0, diags, CP_OK, NULL, 0, ALIAS_NODES_MIN};
     if ((long)n_nodes > ALIAS_NODES_MIN / ALIAS_NODES_PER_NODE)
         c.alias_max = (long)n_nodes * ALIAS_NODES_PER_NODE;
     c.state = cp_calloc(n_nodes, 1);
@@ -312,8 +385,8 @@ int cp_yaml_load_string(const char *name, const char *text, size_t len,
         rc = parse_error(&parser, name, text, len, diags);
     } else {
         yaml_node_t *r2 = yaml_document_get_root_node(&doc2);
-        if (r2)
-            rc = cp_diags_add(diags, CP_ERR_INPUT, mark_pos(name, r2->start_mark),
+        if (r2) /* at its '---' line, where the second document starts */
+            rc = cp_diags_add(diags, CP_ERR_INPUT, mark_pos(name, doc2.start_mark),
                               "a second YAML document; each file holds one mapping");
         yaml_document_delete(&doc2);
     }

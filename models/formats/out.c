@@ -131,8 +131,17 @@ static void json_string(cp_buf *b, const char *s)
         if (*p == '"' || *p == '\\') {
             cp_buf_putc(b, '\\');
             cp_buf_putc(b, (char)*p);
-        } else if (*p < 0x20) {
+        } else if (*p < 0x20 || *p == 0x7f) {
             cp_buf_printf(b, "\\u%04x", *p);
+        } else if (p[0] == 0xc2 && p[1] == 0x85) {
+            /* NEL, LS, PS are legal raw in JSON but line breaks to a YAML
+             * 1.1 reader (libyaml: capplan's own plan reader) and to
+             * JavaScript before ES2019: escaped, so every reader agrees */
+            cp_buf_puts(b, "\\u0085");
+            p++;
+        } else if (p[0] == 0xe2 && p[1] == 0x80 && (p[2] == 0xa8 || p[2] == 0xa9)) {
+            cp_buf_puts(b, p[2] == 0xa8 ? "\\u2028" : "\\u2029");
+            p += 2;
         } else {
             cp_buf_putc(b, (char)*p);
         }

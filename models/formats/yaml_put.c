@@ -22,6 +22,47 @@ static bool looks_like_number(const char *s)
     return isdigit((unsigned char)*p) || strcasecmp(p, "inf") == 0 || strcasecmp(p, "nan") == 0;
 }
 
+/* The length of a character YAML 1.1 (libyaml) reads as a line break
+ * or a byte order mark at p: NEL U+0085, LS U+2028, PS U+2029, BOM
+ * U+FEFF; 0 for any other. Such a character in a plain scalar or a
+ * comment would end the line there, and the rest would be read as YAML. */
+static size_t yaml_break_len(const unsigned char *p)
+{
+    if (p[0] == 0xc2 && p[1] == 0x85)
+        return 2;
+    if (p[0] == 0xe2 && p[1] == 0x80 && (p[2] == 0xa8 || p[2] == 0xa9))
+        return 3;
+    if (p[0] == 0xef && p[1] == 0xbb && p[2] == 0xbf)
+        return 3;
+    return 0;
+}
+
+static bool has_yaml_break(const char *s)
+{
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++)
+        if (*p >= 0xc2 && yaml_break_len(p))
+            return true;
+    return false;
+}
+
+void cp_yaml_put_comment(cp_buf *b, const char *text)
+{
+    cp_buf_puts(b, "# ");
+    for (const unsigned char *p = (const unsigned char *)text; *p; p++) {
+        size_t k = *p >= 0xc2 ? yaml_break_len(p) : 0;
+        if (k) {
+            unsigned cp = p[0] == 0xc2 ? 0x85 : p[2] == 0xa8 ? 0x2028 : p[2] == 0xa9 ? 0x2029 : 0xfeff;
+            cp_buf_printf(b, "\\u%04x", cp);
+            p += k - 1;
+        } else if (*p < 0x20 || *p == 0x7f) {
+            cp_buf_printf(b, "\\x%02x", *p);
+        } else {
+            cp_buf_putc(b, (char)*p);
+        }
+    }
+    cp_buf_putc(b, '\n');
+}
+
 bool cp_yaml_plain_is_string(const char *s)
 {
     /* YAML 1.1's booleans: strings to us, not to older readers. */
@@ -33,7 +74,7 @@ bool cp_yaml_plain_is_string(const char *s)
     n.str = (char *)s;
     double d;
     bool b;
-    if (!*s || cp_scalar_is_null(&n) || cp_scalar_bool(&n, &b) || cp_scalar_number(&n, &d) ||
+    if (!*s || has_yaml_break(s) || cp_scalar_is_null(&n) || cp_scalar_bool(&n, &b) || cp_scalar_number(&n, &d) ||
         looks_like_number(s))
         return false;
     for (int i = 0; yaml11[i]; i++)
@@ -84,6 +125,12 @@ void cp_yaml_put_str(cp_buf *b, const char *s)
             cp_buf_puts(b, "\\t");
         } else if (c < 0x20 || c == 0x7f) {
             cp_buf_printf(b, "\\x%02x", c);
+        } else if (c >= 0xc2 && yaml_break_len((const unsigned char *)p)) {
+            /* YAML's own escapes: written raw they are line breaks */
+            size_t k = yaml_break_len((const unsigned char *)p);
+            cp_buf_puts(b, c == 0xc2 ? "\\N" : (unsigned char)p[2] == 0xa8 ? "\\L"
+                                           : (unsigned char)p[2] == 0xa9 ? "\\P" : "\\ufeff");
+            p += k - 1;
         } else {
             cp_buf_putc(b, (char)c);
         }

@@ -13,6 +13,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static const char check_help[] =
@@ -137,7 +138,18 @@ int cp_cmd_check(int argc, char **argv)
         cp_input_free(in);
         return 2;
     }
-    FILE *f = stdout;
+    /* The summary is built in memory and printed through
+     * cp_fputs_printable: it is full of the input's names, and a name
+     * holding ESC or BEL must not drive the terminal. */
+    char *text = NULL;
+    size_t text_len = 0;
+    FILE *f = open_memstream(&text, &text_len);
+    if (!f) {
+        fprintf(stderr, "capplan check: out of memory\n");
+        cp_modeset_free(ms);
+        cp_input_free(in);
+        return 2;
+    }
     fprintf(f, "horizon: %d slots of %g h (%g h)", in->slots, in->slot_hours,
             cp_input_horizon_hours(in));
     if (in->start)
@@ -236,7 +248,13 @@ int cp_cmd_check(int argc, char **argv)
     }
     fprintf(f, "\n%d jobs, %d with modes, %d without (they will be dropped)\n", in->n_jobs,
             in->n_jobs - without, without);
+    int ok = fclose(f) == 0;
+    if (ok)
+        cp_fputs_printable(text, true, stdout);
+    else
+        fprintf(stderr, "capplan check: out of memory\n");
+    free(text); /* open_memstream's buffer: malloc'ed by libc */
     cp_modeset_free(ms);
     cp_input_free(in);
-    return 0;
+    return ok ? 0 : 2;
 }

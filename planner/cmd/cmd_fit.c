@@ -18,6 +18,7 @@
 
 #include "cp_alloc.h"
 #include "cp_atomic.h"
+#include "cp_cli.h"
 #include "cp_buf.h"
 #include "cp_csv.h"
 #include "cp_fit.h"
@@ -137,15 +138,26 @@ static void df_table(FILE *out, const cp_df_report *r, bool holdout)
 
 static void df_yaml(cp_buf *b, const cp_df_report *r, const defs *d, const char *src)
 {
-    cp_buf_printf(b, "# capplan fit dataflow %s\n", src);
+    /* every comment line that holds user text (file, job and type names)
+     * goes through cp_yaml_put_comment: a newline or U+2028 in a name
+     * must not start a line of YAML */
+    cp_buf line;
+    cp_buf_init(&line);
+    cp_buf_printf(&line, "capplan fit dataflow %s", src);
+    cp_yaml_put_comment(b, line.s ? line.s : "");
     cp_buf_puts(b, "# Ernest: t(m) = theta0 + theta1*input_gb/m + theta2*ln(m) + theta3*m seconds\n");
     for (int i = 0; i < r->n_fits; i++) {
         const cp_df_fit *f = &r->fits[i];
         char l[32];
         fmt(l, sizeof l, f->e.loo_mape);
-        cp_buf_printf(b, "# %s on %s: %d samples, %d scale-outs, R2 %.4f, MAPE %.3g%%, LOO-MAPE %s%%\n",
+        cp_buf_reset(&line);
+        cp_buf_printf(&line, "%s on %s: %d samples, %d scale-outs, R2 %.4f, MAPE %.3g%%, LOO-MAPE %s%%",
                       f->job, f->type, f->e.samples, f->e.scaleouts, f->e.r2, f->e.mape, l);
+        cp_yaml_put_comment(b, line.s ? line.s : "");
     }
+    if (!cp_buf_ok(&line))
+        b->oom = true; /* the caller's cp_buf_ok(b) then says out of memory */
+    cp_buf_release(&line);
     cp_buf_puts(b, "jobs:\n");
     static const char *const skip[] = {"runtime", NULL};
     for (int i = 0; i < r->n_fits; i++) {
@@ -341,6 +353,17 @@ int cp_cmd_fit(int argc, char **argv)
         goto usage;
     }
     bool dataflow = !strcmp(mode, "dataflow");
+    {
+        cp_fileset fs;
+        const char *sample_in[] = {"samples", samples, NULL};
+        const char *outs[] = {"-o", outpath, NULL};
+        int orc = cp_cli_outputs("fit", &fs, jobfiles, n_jobfiles, sample_in, outs);
+        cp_fileset_release(&fs);
+        if (orc) {
+            status = orc;
+            goto out;
+        }
+    }
 
     if (cp_csv_read(samples, 0, &csv, &err) != CP_OK) {
         cp_err_print(&err, stderr);
@@ -370,8 +393,12 @@ int cp_cmd_fit(int argc, char **argv)
         df_yaml(&b, dfr, &d, samples);
     } else {
         tr_table(table, trr);
-        cp_buf_printf(&b, "# capplan fit training %s (scaling: %s)\n", samples,
+        cp_buf line;
+        cp_buf_init(&line);
+        cp_buf_printf(&line, "capplan fit training %s (scaling: %s)", samples,
                       opts.amdahl ? "amdahl" : "table");
+        cp_yaml_put_comment(&b, line.s ? line.s : "");
+        cp_buf_release(&line);
         cp_fit_tr_yaml(&b, trr, d.jobs, d.n_jobs, work);
     }
     fflush(table);
@@ -380,6 +407,8 @@ int cp_cmd_fit(int argc, char **argv)
         status = 1;
         goto out;
     }
+    if ((status = cp_cli_output_loads("fit", b.s, b.len)))
+        goto out;
     if (cp_write_file_atomic(outpath, b.s, b.len, &err) != CP_OK) {
         cp_err_print(&err, stderr);
         status = 1;

@@ -16,6 +16,7 @@
 
 #include "cp_alloc.h"
 #include "cp_atomic.h"
+#include "cp_cli.h"
 #include "cp_buf.h"
 #include "cp_import.h"
 
@@ -287,6 +288,15 @@ static int run_importer(const importer *im, int argc, char **argv)
         fputs(im->usage, stderr);
         return 2;
     }
+    {
+        cp_fileset fs;
+        const char *outs[] = {"-o", a.out, NULL};
+        char *ins[] = {(char *)a.in};
+        int orc = cp_cli_outputs("import", &fs, ins, 1, NULL, outs);
+        cp_fileset_release(&fs);
+        if (orc)
+            return orc;
+    }
     cp_diags *d = cp_malloc(sizeof *d);
     if (!d) {
         fprintf(stderr, "capplan import: out of memory\n");
@@ -299,6 +309,8 @@ static int run_importer(const importer *im, int argc, char **argv)
     cp_diags_print(d, stderr);
     cp_free(d);
     st = rc == CP_OK ? 0 : rc == CP_ERR_NOMEM ? 1 : 2;
+    if (st == 0 && strcmp(im->name, "c3o") != 0) /* c3o writes CSV, bounded on reading */
+        st = cp_cli_output_loads("import", b.s ? b.s : "", b.len);
     if (st == 0) {
         cp_err err;
         cp_err_init(&err);

@@ -163,6 +163,16 @@ int cp_cmd_plan(int argc, char **argv)
     }
     if (!cp_plan_opts_finish(&po, "plan"))
         return 2;
+    {
+        /* before any work: no output may be an input or another output */
+        cp_fileset fs;
+        const char *outs[] = {"-o", out_path, "--leases", leases_path, "--export-lp",
+                              po.so.export_lp, NULL};
+        int orc = cp_cli_outputs("plan", &fs, argv + optind, argc - optind, NULL, outs);
+        cp_fileset_release(&fs);
+        if (orc)
+            return orc;
+    }
     const cp_solver_ops *ops = po.ops;
     cp_solve_opts so = po.so;
     wo.timing = po.timing;

@@ -78,6 +78,17 @@ int cp_cmd_report(int argc, char **argv)
         return 2;
     }
 
+    {
+        cp_fileset fs;
+        const char *plan_in[] = {"plan", plan_path, NULL};
+        const char *outs[] = {"-o", out_path, NULL};
+        int orc = cp_cli_outputs("report", &fs, files, n_files, plan_in, outs);
+        cp_fileset_release(&fs);
+        if (orc) {
+            cp_free(files);
+            return orc;
+        }
+    }
     int status = 2;
     cp_input *in = NULL;
     cp_node *plan = NULL;

@@ -16,6 +16,7 @@
 #include "cp_signals.h"
 #include "cp_whatif.h"
 #include "cp_yaml.h"
+#include "cp_yaml_put.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -45,6 +46,8 @@ static const char whatif_help[] =
     "  -j N, --jobs N         plan N scenarios at once (default 1); the table\n"
     "                         is the same for every N\n"
     "  --report FILE          also write an HTML page of the table\n"
+    "  --force                let --emit-inputs replace files of DIR that this\n"
+    "                         run did not write (never an input)\n"
     "\n"
     "Options of `capplan plan`, applied to every scenario:\n";
 static const char whatif_help_end[] =
@@ -78,11 +81,39 @@ static void row_done(void *arg, const cp_whatif_row *r)
         fprintf(stderr, "capplan: whatif: %s: %s, total $%.2f\n", r->name, r->status, r->total);
 }
 
+/* The path of emitted input i in dir. */
+static int emit_path(const cp_whatif *w, int i, const char *dir, cp_buf *path, cp_err *err)
+{
+    cp_buf_reset(path);
+    cp_buf_printf(path, "%s/%s.yaml", dir, cp_whatif_name(w, i));
+    return cp_buf_ok(path) ? CP_OK : cp_err_nomem(err);
+}
+
+/* Before anything is written: no emitted input may be one of the inputs,
+ * another output, or (without --force) a file this run did not write,
+ * such as an input of an earlier run that happens to share a name. */
+static int emit_check(const cp_whatif *w, const char *dir, bool force, cp_fileset *fs,
+                      cp_err *err)
+{
+    cp_buf path;
+    cp_buf_init(&path);
+    int rc = CP_OK;
+    for (int i = 0; i < cp_whatif_count(w) && rc == CP_OK; i++) {
+        if ((rc = emit_path(w, i, dir, &path, err)) ||
+            (rc = cp_fileset_output(fs, path.s, "--emit-inputs", err)))
+            break;
+        if (!force && cp_outpath_exists(path.s))
+            rc = cp_err_set(err, CP_ERR_INPUT, cp_pos_none(),
+                            "--emit-inputs: '%s' exists and this run did not write it; "
+                            "--force replaces it",
+                            path.s);
+    }
+    cp_buf_release(&path);
+    return rc;
+}
+
 static int emit_inputs(const cp_whatif *w, const char *dir, cp_err *err)
 {
-    if (mkdir(dir, 0777) != 0 && errno != EEXIST)
-        return cp_err_set(err, CP_ERR_IO, cp_pos_none(), "cannot create '%s': %s", dir,
-                          strerror(errno));
     cp_buf b, path;
     cp_buf_init(&b);
     cp_buf_init(&path);
@@ -90,19 +121,26 @@ static int emit_inputs(const cp_whatif *w, const char *dir, cp_err *err)
     for (int i = 0; i < cp_whatif_count(w) && rc == CP_OK; i++) {
         const char *name = cp_whatif_name(w, i);
         cp_buf_reset(&b);
-        cp_buf_reset(&path);
         if (i) {
-            cp_buf_puts(&b, "# capplan whatif: scenario '");
-            cp_buf_puts(&b, name); /* no control characters: cp_scenarios_parse checks */
-            cp_buf_puts(&b, "'");
+            /* the name goes through the comment quoting: a line
+             * separator in it must not start a line of YAML */
+            cp_buf_puts(&b, "capplan whatif: scenario '");
+            cp_buf_puts(&b, name);
+            cp_buf_puts(&b, "'; `capplan plan` reads it as it is");
+            char *line = cp_strdup(b.s ? b.s : "");
+            cp_buf_reset(&b);
+            if (!line) {
+                rc = cp_err_nomem(err);
+                break;
+            }
+            cp_yaml_put_comment(&b, line);
+            cp_free(line);
         } else {
-            cp_buf_puts(&b, "# capplan whatif: the merged input (baseline)");
+            cp_buf_puts(&b, "# capplan whatif: the merged input (baseline); `capplan plan` reads "
+                            "it as it is\n");
         }
-        cp_buf_puts(&b, "; `capplan plan` reads it as it is\n");
-        cp_buf_printf(&path, "%s/%s.yaml", dir, name);
-        if (!cp_buf_ok(&path))
-            rc = cp_err_nomem(err);
-        else if ((rc = cp_whatif_emit(w, i, &b, err)) == CP_OK)
+        if ((rc = emit_path(w, i, dir, &path, err)) == CP_OK &&
+            (rc = cp_whatif_emit(w, i, &b, err)) == CP_OK)
             rc = cp_write_file_atomic(path.s, b.s, b.len, err);
     }
     cp_buf_release(&b);
@@ -140,10 +178,11 @@ static int load_inputs(char *const *paths, int n, cp_node ***roots_out, cp_diags
 
 int cp_cmd_whatif(int argc, char **argv)
 {
-    enum { O_FORMAT = 256, O_SCEN, O_EMIT, O_REPORT, O_HELP };
+    enum { O_FORMAT = 256, O_SCEN, O_EMIT, O_REPORT, O_HELP, O_FORCE };
     static const struct option longopts[] = {
         {"format", required_argument, NULL, O_FORMAT}, {"scenarios", required_argument, NULL, O_SCEN},
         {"emit-inputs", required_argument, NULL, O_EMIT}, {"report", required_argument, NULL, O_REPORT},
+        {"force", no_argument, NULL, O_FORCE},
         {"jobs", required_argument, NULL, 'j'}, {"help", no_argument, NULL, O_HELP},
         CP_PLAN_LONGOPTS, {NULL, 0, NULL, 0}};
     cp_plan_opts po;
@@ -151,6 +190,7 @@ int cp_cmd_whatif(int argc, char **argv)
     cp_whatif_format fmt = CP_WHATIF_MD;
     const char *out_path = NULL, *scen_path = NULL, *emit_dir = NULL, *report_path = NULL;
     long jobs = 1;
+    bool force = false;
     optind = 0;
     opterr = 0;
     int c;
@@ -184,6 +224,9 @@ int cp_cmd_whatif(int argc, char **argv)
         case O_REPORT:
             report_path = optarg;
             break;
+        case O_FORCE:
+            force = true;
+            break;
         case 'j':
             if (!cp_cli_long("whatif", "-j", optarg, 1, 64, &jobs))
                 return 2;
@@ -214,6 +257,15 @@ int cp_cmd_whatif(int argc, char **argv)
         return 2;
     }
     int status = 0, n_in = argc - optind;
+    cp_fileset fs;
+    {
+        const char *scen_in[] = {"scenario file", scen_path, NULL};
+        const char *outs[] = {"-o", out_path, "--report", report_path, NULL};
+        if ((status = cp_cli_outputs("whatif", &fs, argv + optind, n_in, scen_in, outs))) {
+            cp_fileset_release(&fs);
+            return status;
+        }
+    }
     cp_node **roots = NULL;
     cp_scenarios *sc = NULL;
     cp_whatif *w = NULL;
@@ -250,7 +302,12 @@ int cp_cmd_whatif(int argc, char **argv)
         status = d->worst == CP_ERR_NOMEM ? 1 : 2;
         goto done;
     }
-    if (emit_dir && emit_inputs(w, emit_dir, &err))
+    if (emit_dir && mkdir(emit_dir, 0777) != 0 && errno != EEXIST) {
+        cp_err_set(&err, CP_ERR_IO, cp_pos_none(), "cannot create '%s': %s", emit_dir,
+                   strerror(errno));
+        goto fail;
+    }
+    if (emit_dir && (emit_check(w, emit_dir, force, &fs, &err) || emit_inputs(w, emit_dir, &err)))
         goto fail;
     cp_signals_begin_work();
     po.so.stop = cp_signals_flag();
@@ -271,7 +328,7 @@ int cp_cmd_whatif(int argc, char **argv)
             goto fail;
     }
     status = cp_signals_stopped() ? 130 : 0;
-    if (cp_signals_stopped())
+    if (cp_signals_stopped() && !po.quiet)
         fprintf(stderr, "capplan whatif: interrupted; unfinished rows are marked 'interrupted'\n");
     goto done;
 fail:
@@ -279,6 +336,7 @@ fail:
     status = err.code == CP_ERR_INPUT ? 2 : 1;
 done:
     cp_signals_restore();
+    cp_fileset_release(&fs);
     cp_buf_release(&out);
     cp_whatif_table_free(t);
     cp_whatif_free(w);

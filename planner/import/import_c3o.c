@@ -69,8 +69,10 @@ int cp_import_c3o(const char *path, const cp_import_c3o_opts *o, cp_buf *out, cp
             continue;
         }
         char t[40];
-        cp_buf_puts(&b, job);
-        cp_buf_printf(&b, ",%s,", type);
+        cp_csv_put_field(&b, job); /* the job may hold a comma: 'my,sort.tsv' */
+        cp_buf_putc(&b, ',');
+        cp_csv_put_field(&b, type);
+        cp_buf_putc(&b, ',');
         cp_yaml_fmt_num(t, sizeof t, m);
         cp_buf_printf(&b, "%s,", t);
         cp_yaml_fmt_num(t, sizeof t, mb / 1000);

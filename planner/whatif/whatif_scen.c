@@ -215,7 +215,13 @@ static void scenario_release(wi_scenario *s)
     cp_free(s->sweep);
 }
 
-/* A scenario name is also a file name (--emit-inputs DIR/NAME.yaml). */
+#define STR_(x) #x
+#define STR(x) STR_(x)
+
+/* A scenario name is also a file name (--emit-inputs DIR/NAME.yaml), so
+ * it is at most CP_NAME_MAX bytes: with ".yaml" and the atomic writer's
+ * ".tmp.XXXXXX" that stays within NAME_MAX, and the error comes before
+ * anything is planned instead of at the write. */
 static bool check_name(pctx *c, const char *name, cp_pos pos)
 {
     const char *why = NULL;
@@ -227,6 +233,8 @@ static bool check_name(pctx *c, const char *name, cp_pos pos)
         why = "is not a file name";
     else if (!strcmp(name, "baseline"))
         why = "is reserved for the unchanged input";
+    else if (strlen(name) > CP_NAME_MAX)
+        why = "is longer than " STR(CP_NAME_MAX) " bytes (it is also a file name)";
     for (const char *p = name; !why && *p; p++)
         if ((unsigned char)*p < 0x20 || *p == 0x7f)
             why = "contains a control character";
