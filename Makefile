@@ -36,10 +36,11 @@ INC_solvers          := -Isolvers $(INC_models)
 INC_solvers/methods  := -Isolvers/methods $(INC_solvers)
 INC_planner/import   := -Iplanner/import $(INC_models)
 INC_planner/verify   := -Iplanner/verify $(INC_models)
+INC_planner/export   := -Iplanner/export $(INC_models)
 INC_planner/whatif   := -Iplanner/whatif $(INC_solvers/methods)
 INC_planner/report   := -Iplanner/report -Iplanner/whatif -Iplanner/verify $(INC_solvers/methods)
 INC_planner/cmd      := -Iplanner/cmd -Iplanner -Iplanner/import -Iplanner/report \
-                        -Iplanner/whatif -Iplanner/verify $(INC_solvers/methods)
+                        -Iplanner/whatif -Iplanner/verify -Iplanner/export $(INC_solvers/methods)
 INC_planner          := -Iplanner
 # tests, fuzzers and benchmarks see every layer
 INC_ALL              := $(INC_planner/cmd)
@@ -48,7 +49,7 @@ INC_tests/gen        := $(INC_ALL)
 # the -I flags of source file $(1)'s folder; a folder without a layer is an error
 layer_inc = $(or $(INC_$(patsubst %/,%,$(dir $(1)))),$(error $(1): its folder has no layer in the Makefile))
 LAYERS := models/base models/formats models/fit models solvers solvers/methods \
-          planner/import planner/verify planner/whatif planner/report planner/cmd
+          planner/import planner/verify planner/export planner/whatif planner/report planner/cmd
 LIBS := -lglpk $(PKG_LIBS) -lcsv -lm -lpthread
 
 ifeq ($(V),0)
@@ -102,13 +103,14 @@ print-inc:
 # Installs the Debian packages the build and the tests need, only when
 # something is missing (apt-get needs root; CI and fresh machines are root).
 DEB_PKGS := build-essential pkg-config libglpk-dev libyaml-dev libopenblas-dev \
-            liblapacke-dev libcsv-dev libxml2-utils coinor-cbc
+            liblapacke-dev libcsv-dev libxml2-utils glpk-utils coinor-cbc
 deps:
 	@missing=0; \
 	for h in glpk.h yaml.h lapacke.h csv.h; do \
 	  [ -f /usr/include/$$h ] || [ -f /usr/include/x86_64-linux-gnu/$$h ] || missing=1; done; \
 	pkg-config --exists openblas || missing=1; \
 	command -v xmllint >/dev/null || missing=1; \
+	command -v glpsol >/dev/null || missing=1; \
 	command -v cbc >/dev/null || missing=1; \
 	if [ $$missing = 1 ]; then \
 	  echo "deps: installing $(DEB_PKGS)"; \

@@ -58,6 +58,9 @@ void cp_input_free(cp_input *in)
         cp_free(in->pools[i].name);
         cp_load_series_release(&in->pools[i].available);
         machine_release(&in->pools[i].node);
+        for (int k = 0; in->pools[i].hosts && k < in->pools[i].nodes; k++)
+            cp_free(in->pools[i].hosts[k]);
+        cp_free(in->pools[i].hosts);
     }
     cp_free(in->pools);
     for (int i = 0; i < in->n_offers; i++) {
@@ -92,6 +95,7 @@ void cp_input_free(cp_input *in)
         cp_free(j->type_scaling);
         cp_free(j->shapes);
         cp_free(j->after);
+        cp_free(j->run);
     }
     cp_free(in->jobs);
     cp_free(in->start);
@@ -467,7 +471,8 @@ static void load_pools(lctx *c, const nodevec *v)
         c->nomem = true;
         return;
     }
-    static const char *const keys[] = {"name", "site", "nodes", "available", "node", NULL};
+    static const char *const keys[] = {"name", "site", "nodes", "available", "node", "hosts",
+                                       NULL};
     for (size_t i = 0; i < v->n && !cp_diags_full(c->diags); i++) {
         cp_pool *p = &in->pools[in->n_pools++];
         const cp_node *m = v->v[i];
@@ -497,6 +502,8 @@ static void load_pools(lctx *c, const nodevec *v)
             cp_load_err(c, m, ent, "missing required key 'node' (what one node carries)");
         else if (cp_load_want_map(c, nm, ent, "node"))
             load_machine(c, nm, ent, "node", p->name, &p->node);
+        if ((n = cp_map_get(m, "hosts")))
+            cp_load_hosts(c, n, ent, p, nodes_ok);
     }
 }
 

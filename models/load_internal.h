@@ -70,5 +70,9 @@ void cp_load_jobs(lctx *c, cp_node *const *items, int n);
  * cycles, each cycle once with its path. */
 void cp_load_after(lctx *c, cp_node *const *items, int n);
 void cp_load_series_release(cp_series *s);
+/* Execution extensions (load_exec.c): a pool's `hosts` (node `n`, after
+ * `nodes` was read: nodes_ok) and a job's `run`. */
+void cp_load_hosts(lctx *c, const cp_node *n, const char *ent, cp_pool *p, bool nodes_ok);
+void cp_load_run(lctx *c, const cp_node *n, const char *ent, cp_job *j);
 
 #endif

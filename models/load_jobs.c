@@ -16,7 +16,7 @@
 static const char *const common_keys[] = {
     "name", "kind", "release_hour", "deadline_hour", "drop_penalty", "preemptible",
     "checkpoint_minutes", "restart_minutes", "placement", "deadline_confidence", "after",
-    "data", NULL};
+    "data", "run", NULL};
 static const char *const training_keys[] = {
     "work", "throughput", "accelerators", "scaling", "accelerator_memory_gb",
     "cpus_per_accelerator", "memory_gb_per_accelerator", "model", "shapes", NULL};
@@ -611,6 +611,8 @@ void cp_load_jobs(lctx *c, cp_node *const *items, int n)
                 cp_load_num(c, x, ent, "deadline_confidence", R_PROB, &j->deadline_confidence);
         if ((x = cp_map_get(m, "placement")) && cp_load_want_map(c, x, ent, "placement"))
             load_placement(c, x, ent, &j->placement);
+        if ((x = cp_map_get(m, "run")))
+            cp_load_run(c, x, ent, j);
         if (!kind_ok)
             continue;
         if (j->kind == CP_JOB_TRAINING)

@@ -12,6 +12,7 @@ const cp_command cp_commands[] = {
     {"fit", cp_cmd_fit, "fit throughput or runtime models to measured samples"},
     {"import", cp_cmd_import, "turn catalogs and measurements into input fragments"},
     {"report", cp_cmd_report, "draw a plan as a self-contained HTML page"},
+    {"export", cp_cmd_export, "turn a plan into sbatch scripts and SkyPilot launch files"},
     {NULL, NULL, NULL},
 };
 

@@ -1,0 +1,227 @@
+/*
+ * capplan export slurm|skypilot --plan PLAN [-o DIR] [--begin now] FILE...
+ *
+ * Reads the inputs and the plan (models/cp_plan_read.h), hands them to
+ * the exporter (planner/export: library code that returns files), prints
+ * its errors and warnings once and writes the files into DIR atomically:
+ *   slurm:    DIR/submit.sh and DIR/jobs/NNN-NAME.sbatch (executable)
+ *   skypilot: DIR/launch.md and DIR/launch/NNN-ID.yaml
+ * Exit 0 written, 2 bad usage, inputs or plan (or a plan the export
+ * cannot express: a host name missing, a name no script can hold),
+ * 1 out of memory or cannot write.
+ */
+#include "cp_alloc.h"
+#include "cp_atomic.h"
+#include "cp_cli.h"
+#include "cp_cmd.h"
+#include "cp_export.h"
+#include "cp_plan_read.h"
+#include "cp_yaml.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+
+static const char export_help[] =
+    "usage: capplan export slurm|skypilot --plan PLAN -o DIR [options] FILE...\n"
+    "\n"
+    "Turn a plan of the inputs FILE... into what a cluster and a launcher run\n"
+    "(docs/execution.md).\n"
+    "\n"
+    "  slurm      one sbatch script per job the plan runs on a pool\n"
+    "             (DIR/jobs/NNN-NAME.sbatch: --begin, --time, --nodes, --nodelist\n"
+    "             from the pool's hosts, --cpus-per-task, --mem, --gres, the job's\n"
+    "             run command) and DIR/submit.sh, which submits them in\n"
+    "             dependency order with --dependency=afterok: on the real job ids;\n"
+    "             dropped jobs are comment lines with their reason\n"
+    "  skypilot   one SkyPilot task YAML per lease of the plan (DIR/launch/NNN-ID.yaml)\n"
+    "             and DIR/launch.md: instance, start, stop, jobs, cost\n"
+    "\n"
+    "  --plan PLAN   the plan (YAML or JSON, as 'capplan plan' writes it)\n"
+    "  -o DIR        the folder to write (created if missing)\n"
+    "  --begin now   slurm: let every job start at once (tests, reruns) instead\n"
+    "                of at horizon.start + its start hour\n"
+    "\n"
+    "Exit status: 0 written, 2 bad usage, inputs or plan, or a plan the export\n"
+    "cannot express (a node without a host name, a name no script can hold),\n"
+    "1 other errors.\n";
+
+static int make_dir(const char *path)
+{
+    if (mkdir(path, 0777) == 0 || errno == EEXIST)
+        return 0;
+    fprintf(stderr, "capplan export: cannot create '%s': %s\n", path, strerror(errno));
+    return 1;
+}
+
+static int write_files(const char *dir, const cp_export *x)
+{
+    if (make_dir(dir))
+        return 1;
+    cp_buf path;
+    cp_buf_init(&path);
+    int status = 0;
+    for (int i = 0; i < x->n && !status; i++) {
+        const cp_export_file *f = &x->files[i];
+        const char *slash = strchr(f->name, '/');
+        if (slash) {
+            cp_buf_reset(&path);
+            cp_buf_printf(&path, "%s/%.*s", dir, (int)(slash - f->name), f->name);
+            if (!cp_buf_ok(&path) || make_dir(path.s)) {
+                status = 1;
+                break;
+            }
+        }
+        cp_buf_reset(&path);
+        cp_buf_printf(&path, "%s/%s", dir, f->name);
+        cp_err err;
+        cp_err_init(&err);
+        if (!cp_buf_ok(&path)) {
+            fprintf(stderr, "capplan export: out of memory\n");
+            status = 1;
+        } else if (cp_write_file_atomic(path.s, f->text.s ? f->text.s : "", f->text.len, &err)) {
+            cp_err_print(&err, stderr);
+            status = 1;
+        } else if (f->executable && chmod(path.s, 0755) != 0) {
+            fprintf(stderr, "capplan export: cannot make '%s' executable: %s\n", path.s,
+                    strerror(errno));
+            status = 1;
+        }
+    }
+    cp_buf_release(&path);
+    return status;
+}
+
+int cp_cmd_export(int argc, char **argv)
+{
+    enum { O_PLAN = 256, O_BEGIN, O_HELP };
+    static const struct option longopts[] = {{"plan", required_argument, NULL, O_PLAN},
+                                             {"begin", required_argument, NULL, O_BEGIN},
+                                             {"help", no_argument, NULL, O_HELP},
+                                             {NULL, 0, NULL, 0}};
+    if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
+        fputs(export_help, argc < 2 ? stderr : stdout);
+        return argc < 2 ? 2 : 0;
+    }
+    const char *what = argv[1];
+    bool slurm = !strcmp(what, "slurm");
+    if (!slurm && strcmp(what, "skypilot")) {
+        fprintf(stderr, "capplan export: unknown target '%s' (slurm or skypilot)\n", what);
+        return 2;
+    }
+    cp_export_opts xo;
+    cp_export_opts_init(&xo);
+    const char *plan_path = NULL, *dir = NULL;
+    optind = 0;
+    opterr = 0;
+    int c;
+    argc--;
+    argv++;
+    while ((c = getopt_long(argc, argv, "+o:h", longopts, NULL)) != -1) {
+        switch (c) {
+        case 'o':
+            dir = optarg;
+            break;
+        case O_PLAN:
+            plan_path = optarg;
+            break;
+        case O_BEGIN:
+            if (strcmp(optarg, "now")) {
+                fprintf(stderr, "capplan export: --begin takes 'now', got '%s' (without it the "
+                                "jobs begin at horizon.start + their start hour)\n",
+                        optarg);
+                return 2;
+            }
+            xo.begin_now = true;
+            break;
+        case 'h':
+        case O_HELP:
+            fputs(export_help, stdout);
+            return 0;
+        default:
+            fprintf(stderr, "capplan export: unknown or incomplete option '%s'\n",
+                    argv[optind - 1]);
+            fputs(export_help, stderr);
+            return 2;
+        }
+    }
+    if (!plan_path || !dir) {
+        fprintf(stderr, "capplan export: %s is required (see 'capplan export --help')\n",
+                !plan_path ? "--plan PLAN" : "-o DIR");
+        return 2;
+    }
+    if (optind >= argc) {
+        fprintf(stderr, "capplan export: no input files (see 'capplan export --help')\n");
+        return 2;
+    }
+    xo.plan_name = plan_path;
+    cp_input *in = NULL;
+    int status = cp_cli_load("export", argv + optind, argc - optind, &in);
+    if (status)
+        return status;
+    cp_node *root = NULL;
+    cp_plan_file pf;
+    cp_plan_file_init(&pf);
+    cp_export x;
+    cp_export_init(&x);
+    cp_diags *d = cp_malloc(sizeof *d);
+    cp_err err;
+    cp_err_init(&err);
+    if (!d) {
+        fprintf(stderr, "capplan export: out of memory\n");
+        status = 1;
+        goto out;
+    }
+    cp_diags_init(d);
+    cp_plan_read_opts ro;
+    cp_plan_read_opts_init(&ro);
+    ro.slots = in->slots;
+    if (cp_yaml_load_file(plan_path, &root, d) != CP_OK) {
+        cp_diags_print(d, stderr);
+        status = d->worst == CP_ERR_NOMEM ? 1 : 2;
+        goto out;
+    }
+    if (cp_plan_read(root, &ro, &pf, &err)) {
+        cp_err_print(&err, stderr);
+        status = 1;
+        goto out;
+    }
+    if (!cp_plan_file_is_ok(&pf)) {
+        cp_plan_file_diags(&pf, d);
+        cp_diags_print(d, stderr);
+        fprintf(stderr, "capplan export: '%s' is not a plan export can read (see above)\n",
+                plan_path);
+        status = 2;
+        goto out;
+    }
+    if (pf.infeasible) {
+        fprintf(stderr, "capplan export: '%s' is an infeasible plan: nothing to run\n", plan_path);
+        status = 2;
+        goto out;
+    }
+    int rc = slurm ? cp_export_slurm(in, &pf, &xo, &x, d) : cp_export_launch(in, &pf, &xo, &x, d);
+    if (d->n)
+        cp_diags_print(d, stderr);
+    if (rc) {
+        status = rc == CP_ERR_NOMEM ? 1 : 2;
+        goto out;
+    }
+    if ((status = write_files(dir, &x)))
+        goto out;
+    if (slurm)
+        fprintf(stderr, "capplan export: %d job script%s and submit.sh in %s (%d dropped job%s "
+                        "listed there)\n",
+                x.n_jobs, x.n_jobs == 1 ? "" : "s", dir, x.n_dropped, x.n_dropped == 1 ? "" : "s");
+    else
+        fprintf(stderr, "capplan export: %d lease%s as SkyPilot tasks and launch.md in %s\n",
+                x.n_leases, x.n_leases == 1 ? "" : "s", dir);
+out:
+    cp_export_release(&x);
+    cp_plan_file_release(&pf);
+    cp_node_free(root);
+    cp_input_free(in);
+    cp_free(d);
+    return status;
+}

@@ -1,0 +1,80 @@
+/*
+ * From a plan to what a cluster and a launcher execute (docs/execution.md):
+ *  - cp_export_slurm: one sbatch script per job the plan runs on a pool,
+ *    a submit.sh that submits them in dependency order and wires
+ *    `--dependency=afterok:` with the job ids sbatch returns, and a
+ *    comment line per dropped job;
+ *  - cp_export_launch: one SkyPilot task YAML per lease of the plan's
+ *    provisioning (SPEC 5, 1.1) and a launch.md table.
+ *
+ * Library code: it never writes files or prints. It returns the files'
+ * names (relative to the output folder, built from indices and sanitized
+ * names only) and contents; the command writes them. Every name taken from
+ * the input or the plan is hostile: in shell code it is single-quoted,
+ * in sbatch directives only Slurm's node-name alphabet is written (host
+ * names are checked by the loader, job names are sanitized, accelerator
+ * types outside it are refused), in YAML it goes through cp_out's one
+ * quoting rule, and a name with a control character (which no comment
+ * or directive could hold) is refused with an error.
+ */
+#ifndef CP_EXPORT_H
+#define CP_EXPORT_H
+
+#include "cp_buf.h"
+#include "cp_err.h"
+#include "cp_input.h"
+#include "cp_plan_read.h"
+
+#include <stdbool.h>
+
+typedef struct cp_export_file {
+    char *name;  /* relative path, e.g. "jobs/003-bert-large.sbatch" */
+    cp_buf text;
+    bool executable;
+} cp_export_file;
+
+typedef struct cp_export {
+    cp_export_file *files;
+    int n, cap;
+    int n_jobs, n_dropped, n_leases; /* what was exported */
+} cp_export;
+
+void cp_export_init(cp_export *x);
+void cp_export_release(cp_export *x);
+
+typedef struct cp_export_opts {
+    /* --begin now: every job may start at once (tests, reruns), instead of
+     * horizon.start + its start hour */
+    bool begin_now;
+    const char *plan_name; /* for comments; may be NULL */
+} cp_export_opts;
+
+void cp_export_opts_init(cp_export_opts *o);
+
+/* Slurm scripts for the jobs of `pf` (a plan of `in`, both borrowed) that
+ * run on pools. Errors (a pool node without a host name, a job or pool of
+ * the plan that the input lacks, no horizon.start without begin_now, a
+ * name that cannot be made safe) go to `d` with positions, all of them;
+ * warnings (a predecessor on the cloud or dropped, which Slurm cannot wait
+ * for) too. Returns CP_OK, CP_ERR_INPUT or CP_ERR_NOMEM; on CP_OK the
+ * files are appended to `x`. */
+int cp_export_slurm(const cp_input *in, const cp_plan_file *pf, const cp_export_opts *o,
+                    cp_export *x, cp_diags *d);
+
+/* Launch files for the plan's leases: launch/NNN-ID.yaml (SkyPilot task
+ * YAML, schema of SkyPilot 0.9.1) per lease and launch.md. Same contract. */
+int cp_export_launch(const cp_input *in, const cp_plan_file *pf, const cp_export_opts *o,
+                     cp_export *x, cp_diags *d);
+
+/* ---- helpers shared with the what-if array scripts ------------------- */
+
+/* Appends s single-quoted for the POSIX shell ('it'\''s'). */
+void cp_sh_quote(cp_buf *b, const char *s);
+/* True when s holds a byte below 0x20 or 0x7f. */
+bool cp_export_has_control(const char *s);
+/* Appends a Slurm time limit for `minutes` (D-HH:MM:00). */
+void cp_slurm_time(cp_buf *b, long minutes);
+/* Adds a new file and returns it (NULL on out of memory). */
+cp_export_file *cp_export_add(cp_export *x, const char *name, bool executable);
+
+#endif

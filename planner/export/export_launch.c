@@ -1,0 +1,265 @@
+/*
+ * Cloud leases as launch files: one SkyPilot task YAML per lease of the
+ * plan's provisioning (SPEC 5, 1.1: an instance id, its first slot, its
+ * slots and the jobs it runs), following the task schema of SkyPilot
+ * 0.9.1 (docs.skypilot.co/en/v0.9.1/reference/yaml-spec.html: name,
+ * num_nodes, resources {cloud, region, instance_type, accelerators,
+ * use_spot}, run), and launch.md, a table of instance, market, start,
+ * stop, jobs and cost that says when to `sky launch` and `sky down` each.
+ *
+ * SkyPilot has no start time in a task, so the schedule lives in
+ * launch.md. The YAML is written through cp_out, so every string goes
+ * through the project's one quoting rule; names never appear in YAML
+ * comments. The instance type is the offer's instance.type when the
+ * input gives one, else the last ':' part of the offer's name (the
+ * importer's "provider:region:type" convention); a GCP-style
+ * "n1-standard-8+1xV100" becomes instance_type n1-standard-8 and
+ * accelerators V100:1.
+ */
+#include "export_internal.h"
+
+#include "cp_alloc.h"
+#include "cp_out.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+static const char *pstr(const cp_plan_str *s)
+{
+    return s->has == CP_PLAN_SET ? s->s : "";
+}
+
+static const cp_plan_job *plan_job(const cp_plan_file *pf, const char *name)
+{
+    for (int i = 0; i < pf->n_jobs; i++)
+        if (pf->jobs[i].name.has == CP_PLAN_SET && !strcmp(pf->jobs[i].name.s, name))
+            return &pf->jobs[i];
+    return NULL;
+}
+
+static void md_text(cp_buf *b, const char *s)
+{
+    for (; *s; s++) {
+        if (*s == '|' || *s == '\\' || *s == '`')
+            cp_buf_putc(b, '\\');
+        cp_buf_putc(b, (unsigned char)*s < 0x20 || *s == 0x7f ? ' ' : *s);
+    }
+}
+
+/* "slot S (hour H)" or the wall-clock time */
+static void put_when(cp_buf *b, const cp_input *in, bool have_start, long start, long slot)
+{
+    double h = slot * in->slot_hours;
+    if (have_start)
+        xp_put_time(b, start + (long)llround(h * 3600));
+    else
+        cp_buf_printf(b, "slot %ld (hour %g)", slot, h);
+}
+
+static void instance_type(const cp_offer *of, cp_buf *type, cp_buf *acc)
+{
+    const char *t = of->inst.type && strcmp(of->inst.type, of->name) ? of->inst.type : NULL;
+    if (!t) {
+        const char *c = strrchr(of->name, ':');
+        t = c ? c + 1 : of->name;
+    }
+    const char *plus = strchr(t, '+');
+    cp_buf_add(type, t, plus ? (size_t)(plus - t) : strlen(t));
+    if (plus && of->inst.acc >= 0)
+        cp_buf_printf(acc, "%d", of->inst.accelerators);
+}
+
+static int write_lease(const cp_input *in, const cp_plan_file *pf, const cp_offer *of, bool spot,
+                       const cp_plan_lease *l, int idx, cp_export *x, cp_diags *d)
+{
+    cp_buf fn, type, acc;
+    cp_buf_init(&fn);
+    cp_buf_init(&type);
+    cp_buf_init(&acc);
+    cp_buf_printf(&fn, "launch/%03d-", idx);
+    xp_file_word(&fn, pstr(&l->id), 80);
+    cp_buf_puts(&fn, ".yaml");
+    instance_type(of, &type, &acc);
+    cp_export_file *f = cp_buf_ok(&fn) ? cp_export_add(x, fn.s, false) : NULL;
+    int rc = CP_OK;
+    cp_out *o = NULL;
+    if (!f || !cp_buf_ok(&type) || !cp_buf_ok(&acc)) {
+        rc = cp_diags_add(d, CP_ERR_NOMEM, cp_pos_none(), "out of memory");
+        goto out;
+    }
+    cp_buf_printf(&f->text,
+                  "# written by capplan export: lease %d (SkyPilot 0.9.1 task YAML);\n"
+                  "# launch and stop it at the times of launch.md\n",
+                  idx);
+    if (!(o = cp_out_new(CP_OUT_YAML, &f->text))) {
+        rc = cp_diags_add(d, CP_ERR_NOMEM, cp_pos_none(), "out of memory");
+        goto out;
+    }
+    char name[40];
+    snprintf(name, sizeof name, "capplan-lease-%03d", idx);
+    cp_out_map(o);
+    cp_out_key(o, "name");
+    cp_out_str(o, name);
+    cp_out_key(o, "num_nodes");
+    cp_out_int(o, 1);
+    cp_out_key(o, "resources");
+    cp_out_map(o);
+    if (of->provider) {
+        cp_out_key(o, "cloud");
+        cp_out_str(o, of->provider);
+    }
+    if (of->region) {
+        cp_out_key(o, "region");
+        cp_out_str(o, of->region);
+    }
+    cp_out_key(o, "instance_type");
+    cp_out_str(o, type.s);
+    if (acc.len) {
+        cp_buf_reset(&type);
+        cp_buf_printf(&type, "%s:%s", in->accels[of->inst.acc].name, acc.s);
+        cp_out_key(o, "accelerators");
+        cp_out_str(o, type.s);
+    }
+    cp_out_key(o, "use_spot");
+    cp_out_word(o, spot ? "true" : "false");
+    cp_out_end(o);
+    /* run: the lease's jobs in order of their start */
+    cp_buf run;
+    cp_buf_init(&run);
+    cp_buf_puts(&run, "set -e\n");
+    int n = l->jobs.has == CP_PLAN_SET ? l->jobs.n : 0;
+    bool *used = cp_calloc((size_t)(n ? n : 1), sizeof *used);
+    for (int done = 0; used && done < n; done++) {
+        int best = -1;
+        long bs = 0;
+        for (int k = 0; k < n; k++) {
+            if (used[k])
+                continue;
+            const cp_plan_job *pj = plan_job(pf, l->jobs.s[k]);
+            long s = pj && pj->start_slot.has == CP_PLAN_SET ? pj->start_slot.v : 0;
+            if (best < 0 || s < bs) {
+                best = k;
+                bs = s;
+            }
+        }
+        used[best] = true;
+        const char *jn = l->jobs.s[best];
+        int ji = cp_input_find_job(in, jn);
+        cp_buf_puts(&run, "# job ");
+        cp_sh_quote(&run, jn);
+        cp_buf_printf(&run, ", from slot %ld\n", bs);
+        if (ji >= 0 && in->jobs[ji].run) {
+            cp_buf_puts(&run, in->jobs[ji].run);
+            if (run.len && run.s[run.len - 1] != '\n')
+                cp_buf_putc(&run, '\n');
+        } else {
+            cp_buf msg;
+            cp_buf_init(&msg);
+            cp_buf_printf(&msg, "capplan: job '%s' has no run command: add run: to it in the input",
+                          jn);
+            cp_buf_puts(&run, "echo ");
+            cp_sh_quote(&run, msg.s ? msg.s : "");
+            cp_buf_puts(&run, " >&2\nexit 1\n");
+            cp_buf_release(&msg);
+        }
+    }
+    cp_out_key(o, "run");
+    cp_out_str(o, run.s ? run.s : "");
+    cp_out_end(o);
+    bool ok = used && cp_buf_ok(&run);
+    cp_free(used);
+    cp_buf_release(&run);
+    cp_err err;
+    cp_err_init(&err);
+    rc = cp_out_finish(o, &err);
+    o = NULL;
+    if (rc)
+        cp_diags_add_err(d, &err);
+    else if (!ok)
+        rc = cp_diags_add(d, CP_ERR_NOMEM, cp_pos_none(), "out of memory");
+out:
+    if (o) {
+        cp_err ignored;
+        cp_out_finish(o, &ignored);
+    }
+    cp_buf_release(&fn);
+    cp_buf_release(&type);
+    cp_buf_release(&acc);
+    return rc;
+}
+
+int cp_export_launch(const cp_input *in, const cp_plan_file *pf, const cp_export_opts *o,
+                     cp_export *x, cp_diags *d)
+{
+    (void)o;
+    long start = 0;
+    bool utc = false, have_start = in->start && xp_parse_start(in->start, &start, &utc);
+    cp_export_file *md = cp_export_add(x, "launch.md", false);
+    if (!md)
+        return cp_diags_add(d, CP_ERR_NOMEM, cp_pos_none(), "out of memory");
+    cp_buf *b = &md->text;
+    cp_buf_printf(b, "# Cloud leases\n\nWritten by capplan export. One SkyPilot task per lease "
+                     "(launch/NNN-ID.yaml): `sky launch` it at its start, `sky down` it at its "
+                     "stop. Times are %s.\n\n",
+                  have_start ? (utc ? "UTC" : "in horizon.start's time zone")
+                             : "slots of the horizon (the inputs give no horizon.start)");
+    cp_buf_puts(b, "| # | instance | market | start | stop | jobs | cost $ |\n"
+                   "|---:|---|---|---|---|---|---:|\n");
+    int idx = 0, rc = CP_OK;
+    double total = 0;
+    for (int i = 0; i < pf->n_prov && rc == CP_OK; i++) {
+        const cp_plan_prov *pv = &pf->prov[i];
+        const char *mk = pstr(&pv->market);
+        int oi = cp_input_find_offer(in, mk);
+        if (oi < 0) {
+            rc = cp_diags_add(d, CP_ERR_INPUT, pv->market.pos,
+                              "provisioning of '%s': no such offer in the inputs", mk);
+            break;
+        }
+        const cp_offer *of = &in->offers[oi];
+        bool spot = pv->mk == CP_PLAN_SPOT;
+        bool used = false;
+        for (int t = 0; pv->instances.has == CP_PLAN_SET && t < pv->instances.n; t++)
+            used |= pv->instances.v[t] > 0;
+        if (used && pv->leases_has != CP_PLAN_SET)
+            cp_diags_warn(d, pv->pos,
+                          "provisioning of '%s' lists no leases: launch files need a plan "
+                          "written by 'capplan plan' (SPEC 1.1)",
+                          mk);
+        for (int k = 0; k < pv->n_leases && rc == CP_OK; k++) {
+            const cp_plan_lease *l = &pv->leases[k];
+            if (cp_export_has_control(pstr(&l->id))) {
+                rc = cp_diags_add(d, CP_ERR_INPUT, l->id.pos,
+                                  "lease id contains a control character: refusing to write it");
+                break;
+            }
+            idx++;
+            if ((rc = write_lease(in, pf, of, spot, l, idx, x, d)))
+                break;
+            double price = spot ? of->spot_price_hour : of->price_hour;
+            double cost = l->slots.v * in->slot_hours * price;
+            total += cost;
+            cp_buf_printf(b, "| %d | ", idx);
+            md_text(b, pstr(&l->id));
+            cp_buf_printf(b, " | %s | ", spot ? "spot" : "on_demand");
+            put_when(b, in, have_start, start, l->start_slot.v);
+            cp_buf_puts(b, " | ");
+            put_when(b, in, have_start, start, l->start_slot.v + l->slots.v);
+            cp_buf_puts(b, " | ");
+            for (int j = 0; l->jobs.has == CP_PLAN_SET && j < l->jobs.n; j++) {
+                if (j)
+                    cp_buf_puts(b, ", ");
+                md_text(b, l->jobs.s[j]);
+            }
+            cp_buf_printf(b, " | %.2f |\n", cost);
+            x->n_leases++;
+        }
+    }
+    cp_buf_printf(b, "\n%d lease%s, $%.2f of instance time (the plan's cloud cost counts the "
+                     "same instance-slots).\n",
+                  idx, idx == 1 ? "" : "s", total);
+    if (rc == CP_OK && !cp_buf_ok(b))
+        rc = cp_diags_add(d, CP_ERR_NOMEM, cp_pos_none(), "out of memory");
+    return rc;
+}

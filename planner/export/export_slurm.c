@@ -1,0 +1,395 @@
+/*
+ * `capplan export slurm`: the plan's pool jobs as sbatch scripts.
+ *
+ * One script per job the plan runs on a pool (jobs/NNN-NAME.sbatch, NNN
+ * its index in the plan): --begin from horizon.start + the job's start
+ * hour, --time from its slots (rounded up to the minute), --nodes and
+ * --nodelist from its nodes through the pool's `hosts`, one task per node
+ * with --cpus-per-task and --mem from its share of the plan's cpus and
+ * memory_gb, --gres=gpu:TYPE:N per node (--gpus=TYPE:K when K does not
+ * split evenly over the nodes), --exclusive for dataflow jobs (their unit
+ * is a whole node), then the job's `run` command, or a line that fails
+ * loudly when the input gives none. --dependency=afterok: cannot be in the
+ * script (job ids exist only once submitted): submit.sh submits the
+ * scripts in an order where every predecessor (SPEC 9.2 `after`) comes
+ * first and passes --dependency=afterok:ID:... with the ids `sbatch
+ * --parsable` printed. Dropped jobs are comment lines of submit.sh with
+ * their reason.
+ *
+ * Names: job names come from the input and the plan, so they are
+ * hostile. In shell code they are single-quoted (cp_sh_quote); in
+ * directives (--job-name) only a sanitized form is written; a name with a
+ * control character is refused (no comment can hold a newline).
+ */
+#include "export_internal.h"
+
+#include "cp_alloc.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+typedef struct sjob {
+    const cp_plan_job *pj;
+    int job;   /* input index */
+    int pool;  /* input index */
+    int *nodes; /* node indices in the pool */
+    int n_nodes;
+    bool done; /* placed in the submit order */
+} sjob;
+
+static const char *pname(const cp_plan_str *s)
+{
+    return s->has == CP_PLAN_SET ? s->s : "";
+}
+
+/* The node index of "POOL/i" for pool `pool`, or -1. */
+static int node_index(const char *id, const char *pool, int nodes)
+{
+    size_t n = strlen(pool);
+    if (strncmp(id, pool, n) || id[n] != '/' || !id[n + 1])
+        return -1;
+    long v = 0;
+    for (const char *p = id + n + 1; *p; p++) {
+        if (*p < '0' || *p > '9' || v > 10000000)
+            return -1;
+        v = v * 10 + (*p - '0');
+    }
+    return v < nodes ? (int)v : -1;
+}
+
+static bool name_ok(cp_diags *d, cp_pos pos, const char *what, const char *s)
+{
+    if (!cp_export_has_control(s))
+        return true;
+    cp_diags_add(d, CP_ERR_INPUT, pos,
+                 "%s name contains a control character (such as a newline); it cannot be "
+                 "written into a script safely: rename it",
+                 what);
+    return false;
+}
+
+/* Fills j from the plan entry; errors to d. */
+static void sjob_resolve(const cp_input *in, sjob *j, cp_diags *d)
+{
+    const cp_plan_job *pj = j->pj;
+    const char *name = pname(&pj->name);
+    j->job = cp_input_find_job(in, name);
+    if (j->job < 0) {
+        cp_diags_add(d, CP_ERR_INPUT, pj->name.pos, "job '%s' of the plan is not in the inputs",
+                     name);
+        return;
+    }
+    const char *res = pname(&pj->resource);
+    j->pool = cp_input_find_pool(in, res);
+    if (j->pool < 0) {
+        cp_diags_add(d, CP_ERR_INPUT, pj->resource.pos,
+                     "job '%s': pool '%s' of the plan is not in the inputs", name, res);
+        return;
+    }
+    const cp_pool *p = &in->pools[j->pool];
+    if (pj->nodes.has != CP_PLAN_SET || pj->nodes.n == 0) {
+        cp_diags_add(d, CP_ERR_INPUT, pj->pos,
+                     "job '%s' has no 'nodes' in the plan: export needs a placed plan (one "
+                     "written by 'capplan plan')",
+                     name);
+        return;
+    }
+    if (!(j->nodes = cp_calloc((size_t)pj->nodes.n, sizeof *j->nodes))) {
+        cp_diags_add(d, CP_ERR_NOMEM, cp_pos_none(), "out of memory");
+        return;
+    }
+    for (int k = 0; k < pj->nodes.n; k++) {
+        int i = node_index(pj->nodes.s[k], p->name, p->nodes);
+        if (i < 0) {
+            cp_diags_add(d, CP_ERR_INPUT, pj->nodes.at[k],
+                         "job '%s': '%s' is not a node of pool '%s' (%s/0 to %s/%d)", name,
+                         pj->nodes.s[k], p->name, p->name, p->name, p->nodes - 1);
+            continue;
+        }
+        if (!p->hosts) {
+            cp_diags_add(d, CP_ERR_INPUT, p->pos,
+                         "pool '%s' has no 'hosts': job '%s' runs on node %s, and export "
+                         "needs its host name (add hosts: [NAME, ...] or hosts: "
+                         "\"PATTERN-%%02d\" to the pool; docs/spec-notes.md)",
+                         p->name, name, pj->nodes.s[k]);
+            return;
+        }
+        j->nodes[j->n_nodes++] = i;
+    }
+}
+
+static void put_header(cp_buf *b, const cp_export_opts *o)
+{
+    cp_buf_puts(b, "# written by capplan export slurm");
+    if (o->plan_name && !cp_export_has_control(o->plan_name)) {
+        cp_buf_puts(b, " from plan ");
+        cp_sh_quote(b, o->plan_name);
+    }
+    cp_buf_puts(b, "; regenerate rather than edit\n");
+}
+
+static int write_script(const cp_input *in, const sjob *j, const cp_export_opts *o, long start,
+                        bool utc, cp_export *x, cp_diags *d)
+{
+    const cp_plan_job *pj = j->pj;
+    const cp_job *job = &in->jobs[j->job];
+    const cp_pool *p = &in->pools[j->pool];
+    cp_buf fn;
+    cp_buf_init(&fn);
+    cp_buf_printf(&fn, "jobs/%03d-", pj->index);
+    xp_file_word(&fn, job->name, 60);
+    cp_buf_puts(&fn, ".sbatch");
+    cp_export_file *f = cp_buf_ok(&fn) ? cp_export_add(x, fn.s, true) : NULL;
+    cp_buf_release(&fn);
+    if (!f)
+        return cp_diags_add(d, CP_ERR_NOMEM, cp_pos_none(), "out of memory");
+    cp_buf *b = &f->text;
+    int nn = j->n_nodes;
+    cp_buf_puts(b, "#!/bin/sh\n");
+    put_header(b, o);
+    cp_buf_puts(b, "# job ");
+    cp_sh_quote(b, job->name);
+    cp_buf_printf(b, " on pool ");
+    cp_sh_quote(b, p->name);
+    cp_buf_printf(b, ", start slot %ld for %ld slot%s, nodes", pj->start_slot.v, pj->slots.v,
+                  pj->slots.v == 1 ? "" : "s");
+    for (int k = 0; k < nn; k++)
+        cp_buf_printf(b, " %s", pj->nodes.s[k]);
+    cp_buf_putc(b, '\n');
+    if (job->n_after) {
+        cp_buf_puts(b, "# after");
+        for (int k = 0; k < job->n_after; k++) {
+            cp_buf_putc(b, ' ');
+            cp_sh_quote(b, in->jobs[job->after[k]].name);
+        }
+        cp_buf_puts(b, ": submit.sh adds --dependency=afterok: with their job ids\n");
+    }
+    /* directives: nothing but sanitized words and numbers */
+    cp_buf_puts(b, "#SBATCH --job-name=");
+    if (xp_slurm_word(job->name) && strlen(job->name) <= 100)
+        cp_buf_puts(b, job->name);
+    else
+        xp_file_word(b, job->name, 100);
+    cp_buf_putc(b, '\n');
+    cp_buf_puts(b, "#SBATCH --begin=");
+    if (o->begin_now)
+        cp_buf_puts(b, "now");
+    else
+        xp_put_time(b, start + (long)llround(pj->start_slot.v * in->slot_hours * 3600));
+    cp_buf_puts(b, utc && !o->begin_now ? "\n# (--begin is UTC: submit.sh runs sbatch with TZ=UTC0)\n"
+                                        : "\n");
+    double minutes = pj->slots.v * in->slot_hours * 60;
+    long mins = (long)ceil(minutes - 1e-9);
+    cp_buf_puts(b, "#SBATCH --time=");
+    cp_slurm_time(b, mins < 1 ? 1 : mins);
+    cp_buf_printf(b, "\n#SBATCH --nodes=%d\n#SBATCH --nodelist=", nn);
+    for (int k = 0; k < nn; k++)
+        cp_buf_printf(b, "%s%s", k ? "," : "", p->hosts[j->nodes[k]]);
+    double cpus = pj->cpus.has == CP_PLAN_SET ? pj->cpus.v : 0;
+    double mem = pj->memory_gb.has == CP_PLAN_SET ? pj->memory_gb.v : 0;
+    long cpt = (long)ceil(cpus / nn - 1e-9), mb = (long)ceil(mem * 1024 / nn - 1e-6);
+    /* Slurm needs one CPU per task, and --mem=0 means the whole node */
+    cp_buf_printf(b, "\n#SBATCH --ntasks-per-node=1\n#SBATCH --cpus-per-task=%ld\n#SBATCH --mem=%ldM\n",
+                  cpt < 1 ? 1 : cpt, mb < 1 ? 1 : mb);
+    if (p->node.acc >= 0) {
+        const char *type = in->accels[p->node.acc].name;
+        long k = job->kind == CP_JOB_DATAFLOW ? (long)p->node.accelerators * nn
+                                              : (pj->count.has == CP_PLAN_SET ? pj->count.v : 0);
+        if (!xp_slurm_word(type))
+            return cp_diags_add(d, CP_ERR_INPUT, in->accels[p->node.acc].pos,
+                                "accelerator '%s' cannot be a Slurm GRES type (letters, digits, "
+                                "'.', '_', '-' only)",
+                                type);
+        if (k > 0 && k % nn == 0)
+            cp_buf_printf(b, "#SBATCH --gres=gpu:%s:%ld\n", type, k / nn);
+        else if (k > 0)
+            cp_buf_printf(b, "# %ld accelerators do not split evenly over %d nodes: a total\n"
+                             "#SBATCH --gpus=%s:%ld\n",
+                          k, nn, type, k);
+    }
+    if (job->kind == CP_JOB_DATAFLOW)
+        cp_buf_puts(b, "#SBATCH --exclusive\n");
+    cp_buf_puts(b, "\n");
+    if (job->run) {
+        cp_buf_puts(b, job->run);
+        if (job->run[strlen(job->run) - 1] != '\n')
+            cp_buf_putc(b, '\n');
+    } else {
+        cp_buf msg;
+        cp_buf_init(&msg);
+        cp_buf_printf(&msg, "capplan: job '%s' has no run command: add run: to it in the input",
+                      job->name);
+        cp_buf_puts(b, "echo ");
+        cp_sh_quote(b, msg.s ? msg.s : "");
+        cp_buf_puts(b, " >&2\nexit 1\n");
+        bool ok = cp_buf_ok(&msg);
+        cp_buf_release(&msg);
+        if (!ok)
+            return cp_diags_add(d, CP_ERR_NOMEM, cp_pos_none(), "out of memory");
+    }
+    return cp_buf_ok(b) ? CP_OK : cp_diags_add(d, CP_ERR_NOMEM, cp_pos_none(), "out of memory");
+}
+
+/* The variable holding job i's id in submit.sh. */
+static void put_var(cp_buf *b, const sjob *j)
+{
+    cp_buf_printf(b, "j%d", j->pj->index);
+}
+
+static int by_plan_job(const sjob *v, int n, int job)
+{
+    for (int i = 0; i < n; i++)
+        if (v[i].job == job)
+            return i;
+    return -1;
+}
+
+static const cp_plan_job *plan_job_named(const cp_plan_file *pf, const char *name)
+{
+    for (int i = 0; i < pf->n_jobs; i++)
+        if (pf->jobs[i].name.has == CP_PLAN_SET && !strcmp(pf->jobs[i].name.s, name))
+            return &pf->jobs[i];
+    return NULL;
+}
+
+int cp_export_slurm(const cp_input *in, const cp_plan_file *pf, const cp_export_opts *o,
+                    cp_export *x, cp_diags *d)
+{
+    int n = 0, rc = CP_OK;
+    for (int i = 0; i < pf->n_jobs; i++)
+        n += pf->jobs[i].scheduled && pf->jobs[i].mk == CP_PLAN_POOL;
+    sjob *v = cp_calloc((size_t)(n ? n : 1), sizeof *v);
+    if (!v)
+        return cp_diags_add(d, CP_ERR_NOMEM, cp_pos_none(), "out of memory");
+    const int errs0 = d->n - d->n_warnings + d->dropped;
+    n = 0;
+    for (int i = 0; i < pf->n_jobs; i++) {
+        const cp_plan_job *pj = &pf->jobs[i];
+        if (!name_ok(d, pj->name.pos, "a job", pname(&pj->name)))
+            continue;
+        if (!pj->scheduled || pj->mk != CP_PLAN_POOL)
+            continue;
+        v[n].pj = pj;
+        v[n].job = v[n].pool = -1;
+        sjob_resolve(in, &v[n], d);
+        n++;
+    }
+    long start = 0;
+    bool utc = false;
+    if (n && !o->begin_now) {
+        if (!in->start)
+            cp_diags_add(d, CP_ERR_INPUT, cp_pos_none(),
+                         "the inputs have no horizon.start, so the jobs' --begin times are "
+                         "unknown: give horizon.start or export with --begin now");
+        else if (!xp_parse_start(in->start, &start, &utc))
+            cp_diags_add(d, CP_ERR_INPUT, cp_pos_none(),
+                         "horizon.start '%.60s' is not a time export can read "
+                         "(YYYY-MM-DD[THH:MM[:SS]] with an optional Z or +HH:MM)",
+                         in->start);
+    }
+    for (int i = 0; i < n; i++)
+        if (v[i].pool >= 0)
+            name_ok(d, in->pools[v[i].pool].pos, "a pool", in->pools[v[i].pool].name);
+    if (d->n - d->n_warnings + d->dropped > errs0) {
+        rc = d->worst ? d->worst : CP_ERR_INPUT;
+        goto out;
+    }
+    cp_export_file *sub = cp_export_add(x, "submit.sh", true);
+    if (!sub) {
+        rc = cp_diags_add(d, CP_ERR_NOMEM, cp_pos_none(), "out of memory");
+        goto out;
+    }
+    cp_buf *b = &sub->text;
+    cp_buf_puts(b, "#!/bin/sh\n");
+    put_header(b, o);
+    cp_buf_printf(b,
+                  "# submits the plan's %d pool job%s in dependency order; prints one line per\n"
+                  "# job: its Slurm job id and its name\n"
+                  "set -eu\ncd \"$(dirname \"$0\")\"\n",
+                  n, n == 1 ? "" : "s");
+    if (utc && !o->begin_now)
+        cp_buf_puts(b, "TZ=UTC0; export TZ # --begin times are UTC\n");
+    /* Kahn's order: a job whose predecessors on pools are all submitted,
+     * earliest start first (then plan order) */
+    for (int done = 0; done < n;) {
+        int best = -1;
+        for (int i = 0; i < n; i++) {
+            if (v[i].done)
+                continue;
+            const cp_job *job = &in->jobs[v[i].job];
+            bool ready = true;
+            for (int k = 0; k < job->n_after && ready; k++) {
+                int pi = by_plan_job(v, n, job->after[k]);
+                ready = pi < 0 || v[pi].done;
+            }
+            if (ready && (best < 0 || v[i].pj->start_slot.v < v[best].pj->start_slot.v))
+                best = i;
+        }
+        if (best < 0)
+            break; /* the loader refuses cycles */
+        sjob *j = &v[best];
+        const cp_job *job = &in->jobs[j->job];
+        j->done = true;
+        done++;
+        put_var(b, j);
+        cp_buf_puts(b, "=$(sbatch --parsable");
+        int deps = 0;
+        for (int k = 0; k < job->n_after; k++) {
+            int pi = by_plan_job(v, n, job->after[k]);
+            const char *pn = in->jobs[job->after[k]].name;
+            if (pi >= 0) {
+                cp_buf_puts(b, deps++ ? ":$" : " --dependency=afterok:$");
+                put_var(b, &v[pi]);
+                if (v[pi].pj->start_slot.v + v[pi].pj->slots.v > j->pj->start_slot.v)
+                    cp_diags_warn(d, j->pj->pos,
+                                  "job '%s' starts in slot %ld, before its predecessor '%s' "
+                                  "ends: Slurm will wait for it",
+                                  job->name, j->pj->start_slot.v, pn);
+                continue;
+            }
+            const cp_plan_job *pp = plan_job_named(pf, pn);
+            cp_diags_warn(d, j->pj->pos,
+                          "job '%s' runs after '%s', which %s: Slurm cannot wait for it", job->name,
+                          pn, pp && pp->scheduled ? "runs in the cloud" : "the plan drops");
+        }
+        cp_buf_puts(b, " ");
+        cp_buf_printf(b, "jobs/%03d-", j->pj->index);
+        xp_file_word(b, job->name, 60);
+        cp_buf_puts(b, ".sbatch)\n");
+        put_var(b, j);
+        cp_buf_puts(b, "=${");
+        put_var(b, j);
+        cp_buf_puts(b, "%%;*}\necho \"$");
+        put_var(b, j);
+        cp_buf_puts(b, "\" ");
+        cp_sh_quote(b, job->name);
+        cp_buf_putc(b, '\n');
+        if ((rc = write_script(in, j, o, start, utc, x, d)))
+            goto out;
+        x->n_jobs++;
+    }
+    for (int i = 0; i < pf->n_jobs; i++) {
+        const cp_plan_job *pj = &pf->jobs[i];
+        if (!pj->dropped)
+            continue;
+        cp_buf_puts(b, "# dropped: ");
+        cp_sh_quote(b, pname(&pj->name));
+        if (pj->reason.has == CP_PLAN_SET) {
+            cp_buf_puts(b, ": ");
+            /* a reason is one line of the plan's own text; control
+             * characters become spaces so the comment stays one line */
+            for (const char *s = pj->reason.s; *s; s++)
+                cp_buf_putc(b, (unsigned char)*s < 0x20 || *s == 0x7f ? ' ' : *s);
+        }
+        cp_buf_putc(b, '\n');
+        x->n_dropped++;
+    }
+    if (!cp_buf_ok(b))
+        rc = cp_diags_add(d, CP_ERR_NOMEM, cp_pos_none(), "out of memory");
+out:
+    for (int i = 0; i < n; i++)
+        cp_free(v[i].nodes);
+    cp_free(v);
+    return rc;
+}
