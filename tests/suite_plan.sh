@@ -9,6 +9,8 @@
 #      # expect-grep: ERE          must match a line of the milp plan (repeatable)
 #      # expect-status: ERE         milp plan status (default: optimal)
 #      # expect-lp: X               optimum of the exported LP when it differs
+#      # expect-methods: M...       more methods that must plan, verify and
+#                                   be no better than the optimum (1.1 cases)
 #                                  from the plan's (placement repairs)
 #    Each case runs --method milp and --method heuristic; every plan must
 #    pass `verify` (with the plan's own total), the heuristic total must be
@@ -132,6 +134,18 @@ for f in tests/plan/*.yaml; do
         if num_ge "$ht" "$want" 1e-6 1e-6; then ok; else bad "$n" "heuristic total $ht below the optimum $want"; fi
         verify_ok "$n/heuristic" "$tmp/$n.heur.yaml" "$f"
     fi
+
+    # the other methods a case names: a plan that verifies, never better
+    for m in $(sed -n 's/^# expect-methods: *//p' "$f" | head -n 1); do
+        run_plan "$tmp/$n.$m.yaml" --method "$m" "$f"
+        if [ "$rc" != 0 ]; then
+            bad "$n" "$m: exit $rc: $(oneline "$tmp/err")"
+            continue
+        fi
+        mt=$(plan_total "$tmp/$n.$m.yaml")
+        if num_ge "$mt" "$want" 1e-6 1e-6; then ok; else bad "$n" "$m total $mt below the optimum $want"; fi
+        verify_ok "$n/$m" "$tmp/$n.$m.yaml" "$f"
+    done
 
     # json verifies, csv has one record per job
     run_plan "$tmp/$n.json" --method milp --format json "$f"
