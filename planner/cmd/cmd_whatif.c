@@ -15,6 +15,7 @@
 #include "cp_plan_opts.h"
 #include "cp_signals.h"
 #include "cp_whatif.h"
+#include "cp_whatif_cmd.h"
 #include "cp_yaml.h"
 #include "cp_yaml_put.h"
 
@@ -48,6 +49,12 @@ static const char whatif_help[] =
     "  --report FILE          also write an HTML page of the table\n"
     "  --force                let --emit-inputs replace files of DIR that this\n"
     "                         run did not write (never an input)\n"
+    "  --shard K/N            plan only rows i with i %% N == K (0 = baseline) and\n"
+    "                         write a shard file; join all N with 'whatif merge'\n"
+    "  --slurm-array DIR      plan nothing: write a Slurm job array of --shards N\n"
+    "                         tasks (default: one per row), a merge job after it\n"
+    "                         and DIR/submit.sh (docs/whatif.md, \"Shards\")\n"
+    "  capplan whatif merge [-o TABLE] [--format F] SHARD...   join shard files\n"
     "\n"
     "Options of `capplan plan`, applied to every scenario:\n";
 static const char whatif_help_end[] =
@@ -178,11 +185,15 @@ static int load_inputs(char *const *paths, int n, cp_node ***roots_out, cp_diags
 
 int cp_cmd_whatif(int argc, char **argv)
 {
-    enum { O_FORMAT = 256, O_SCEN, O_EMIT, O_REPORT, O_HELP, O_FORCE };
+    enum { O_FORMAT = 256, O_SCEN, O_EMIT, O_REPORT, O_HELP, O_FORCE, O_SHARD, O_ARRAY, O_SHARDS };
+    if (argc > 1 && !strcmp(argv[1], "merge"))
+        return cp_whatif_merge_main(argc - 1, argv + 1);
     static const struct option longopts[] = {
         {"format", required_argument, NULL, O_FORMAT}, {"scenarios", required_argument, NULL, O_SCEN},
         {"emit-inputs", required_argument, NULL, O_EMIT}, {"report", required_argument, NULL, O_REPORT},
         {"force", no_argument, NULL, O_FORCE},
+        {"shard", required_argument, NULL, O_SHARD}, {"slurm-array", required_argument, NULL, O_ARRAY},
+        {"shards", required_argument, NULL, O_SHARDS},
         {"jobs", required_argument, NULL, 'j'}, {"help", no_argument, NULL, O_HELP},
         CP_PLAN_LONGOPTS, {NULL, 0, NULL, 0}};
     cp_plan_opts po;
@@ -191,6 +202,8 @@ int cp_cmd_whatif(int argc, char **argv)
     const char *out_path = NULL, *scen_path = NULL, *emit_dir = NULL, *report_path = NULL;
     long jobs = 1;
     bool force = false;
+    long shard = 0, n_shards = 0, array_shards = 0;
+    const char *array_dir = NULL, *fmt_word = "md";
     optind = 0;
     opterr = 0;
     int c;
@@ -226,6 +239,25 @@ int cp_cmd_whatif(int argc, char **argv)
             break;
         case O_FORCE:
             force = true;
+            break;
+        case O_SHARD: {
+            char *slash = strchr(optarg, '/'), *end = NULL;
+            shard = slash ? strtol(optarg, &end, 10) : -1;
+            n_shards = slash && end == slash ? strtol(slash + 1, &end, 10) : 0;
+            if (!slash || *end || n_shards < 1 || n_shards > 100000 || shard < 0 ||
+                shard >= n_shards) {
+                fprintf(stderr, "capplan whatif: --shard must be K/N with 0 <= K < N, got '%s'\n",
+                        optarg);
+                return 2;
+            }
+            break;
+        }
+        case O_ARRAY:
+            array_dir = optarg;
+            break;
+        case O_SHARDS:
+            if (!cp_cli_long("whatif", "--shards", optarg, 1, 100000, &array_shards))
+                return 2;
             break;
         case 'j':
             if (!cp_cli_long("whatif", "-j", optarg, 1, 64, &jobs))
@@ -302,6 +334,15 @@ int cp_cmd_whatif(int argc, char **argv)
         status = d->worst == CP_ERR_NOMEM ? 1 : 2;
         goto done;
     }
+    if (array_dir) {
+        fmt_word = fmt == CP_WHATIF_CSV ? "csv" : fmt == CP_WHATIF_JSON ? "json" : "md";
+        int rows = cp_whatif_count(w);
+        long ns = array_shards ? array_shards : rows;
+        status = cp_whatif_array_write(argc, argv, array_dir, (int)(ns < rows ? ns : rows), rows,
+                                       po.so.time_limit, (int)jobs * (po.so.threads > 0 ? po.so.threads : 1),
+                                       fmt_word, out_path);
+        goto done;
+    }
     if (emit_dir && mkdir(emit_dir, 0777) != 0 && errno != EEXIST) {
         cp_err_set(&err, CP_ERR_IO, cp_pos_none(), "cannot create '%s': %s", emit_dir,
                    strerror(errno));
@@ -314,11 +355,13 @@ int cp_cmd_whatif(int argc, char **argv)
     po.so.progress = po.progress;
     if (po.progress)
         po.so.log = log_line;
-    cp_whatif_run_opts ro = {po.ops, &po.so, (int)jobs, po.progress ? row_done : NULL, NULL};
+    cp_whatif_run_opts ro = {po.ops, &po.so, (int)jobs, po.progress ? row_done : NULL, NULL,
+                             (int)shard, (int)n_shards};
     if (cp_whatif_run(w, &ro, &t, &err))
         goto fail;
     cp_signals_begin_output();
-    if (cp_whatif_table_write(t, fmt, &out, &err) ||
+    if ((n_shards ? cp_whatif_shard_write(t, (int)shard, (int)n_shards, &out, &err)
+                  : cp_whatif_table_write(t, fmt, &out, &err)) ||
         cp_write_file_atomic(out_path, out.s, out.len, &err))
         goto fail;
     if (report_path) {

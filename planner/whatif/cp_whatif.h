@@ -29,6 +29,11 @@ typedef struct cp_whatif_row {
     /* total minus the baseline's total, in $ and in % of the baseline's
      * (NAN when either has no plan, % also when the baseline's is 0) */
     double delta, delta_pct;
+    /* the accelerator types of this row's input, in its order (what a
+     * shard file records so that merging rebuilds the columns); NULL and
+     * 0 for rows that did not load */
+    char **accs;
+    int n_accs;
 } cp_whatif_row;
 
 typedef struct cp_whatif_table {
@@ -89,6 +94,10 @@ typedef struct cp_whatif_run_opts {
     /* called (from the thread that planned it) when a row is done; may be NULL */
     void (*row_done)(void *arg, const cp_whatif_row *row);
     void *row_done_arg;
+    /* distributed what-if: plan only the entries i with i % n_shards ==
+     * shard (n_shards <= 1: all); the others stay `interrupted` rows
+     * without figures, and cp_whatif_shard_write writes only the share */
+    int shard, n_shards;
 } cp_whatif_run_opts;
 
 /* Plans every entry as `plan` would (cp_modes_build, cp_plan_new,
@@ -104,5 +113,22 @@ typedef enum { CP_WHATIF_MD, CP_WHATIF_CSV, CP_WHATIF_JSON } cp_whatif_format;
 /* Appends the table in the format to out. */
 int cp_whatif_table_write(const cp_whatif_table *t, cp_whatif_format f, cp_buf *out,
                           cp_err *err);
+
+/* ---- distributed what-if (whatif_shard.c, docs/whatif.md) ------------ */
+
+/* True when entry i belongs to shard k of n (a fixed round-robin: every
+ * shard of every run agrees, and sweeps spread over the shards). */
+bool cp_whatif_in_shard(int i, int k, int n);
+/* Appends the shard file of shard k of n of table t (planned with the
+ * same k and n): JSON with every figure in full precision, each row's
+ * index and its input's accelerator types, and a fingerprint of all the
+ * rows' names, so cp_whatif_merge can rebuild the whole table exactly. */
+int cp_whatif_shard_write(const cp_whatif_table *t, int k, int n, cp_buf *out, cp_err *err);
+/* Reads the shard files (all N of one run, any order) and rebuilds the
+ * table an unsharded run makes: rows by index, accelerator columns in
+ * first-seen order, deltas against the baseline row. Errors (not a shard
+ * file, shards of different runs, a shard missing or given twice) go to
+ * d with positions. On success *out is new. */
+int cp_whatif_merge(const char *const *paths, int n_paths, cp_whatif_table **out, cp_diags *d);
 
 #endif

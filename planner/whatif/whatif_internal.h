@@ -47,6 +47,18 @@ struct cp_scenarios {
     int n;
 };
 
+/* One row's own accelerator types and its hours on each (on-prem, cloud). */
+typedef struct wi_rowacc {
+    char **acc;
+    double *on, *cl;
+    int n_acc;
+} wi_rowacc;
+/* Fills t's accelerator columns (the union of ra[i].acc in first-seen
+ * order over the rows; NAN for rows without a plan), each row's hours and
+ * its deltas against rows[0]. Shared by the runner and the shard merge so
+ * both tables are the same bytes. Returns CP_OK or CP_ERR_NOMEM. */
+int cp_wi_build_columns(cp_whatif_table *t, const wi_rowacc *ra);
+
 /* ---- trees (whatif_tree.c) -------------------------------------------- */
 /* Deep copy (positions kept); NULL on out of memory. */
 cp_node *cp_wi_clone(const cp_node *n);

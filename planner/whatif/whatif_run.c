@@ -107,6 +107,9 @@ void cp_whatif_table_free(cp_whatif_table *t)
         cp_free(r->sweep);
         cp_free(r->acc_hours_onprem);
         cp_free(r->acc_hours_cloud);
+        for (int a = 0; a < r->n_accs; a++)
+            cp_free(r->accs[a]);
+        cp_free(r->accs);
     }
     cp_free(t->rows);
     for (int i = 0; i < t->n_acc; i++)
@@ -119,9 +122,7 @@ void cp_whatif_table_free(cp_whatif_table *t)
 
 typedef struct entry {
     cp_whatif_row row;
-    char **acc;    /* accelerator names of this entry's input */
-    double *on, *cl; /* hours per acc[] */
-    int n_acc;
+    wi_rowacc ra; /* accelerator names of this entry's input, hours per name */
     int rc;        /* a failure that stops the run */
     cp_err err;
 } entry;
@@ -208,9 +209,9 @@ static int fill_figures(entry *en, const cp_input *in, const cp_modeset *ms, con
             continue;
         double h = m->demand[CP_DIM_ACC] * m->hours;
         if (ms->res[m->res].kind == CP_RES_POOL)
-            en->on[m->acc] += h;
+            en->ra.on[m->acc] += h;
         else
-            en->cl[m->acc] += h;
+            en->ra.cl[m->acc] += h;
     }
     double spot = 0, all = 0;
     for (int res = 0; res < ms->n_res; res++) {
@@ -248,16 +249,16 @@ static int plan_entry(run_ctx *c, int i)
         rc = cp_err_nomem(&en->err);
         goto out;
     }
-    en->n_acc = in->n_accels;
-    en->acc = cp_calloc((size_t)(in->n_accels ? in->n_accels : 1), sizeof *en->acc);
-    en->on = cp_calloc((size_t)(in->n_accels ? in->n_accels : 1), sizeof *en->on);
-    en->cl = cp_calloc((size_t)(in->n_accels ? in->n_accels : 1), sizeof *en->cl);
-    if (!en->acc || !en->on || !en->cl) {
+    en->ra.n_acc = in->n_accels;
+    en->ra.acc = cp_calloc((size_t)(in->n_accels ? in->n_accels : 1), sizeof *en->ra.acc);
+    en->ra.on = cp_calloc((size_t)(in->n_accels ? in->n_accels : 1), sizeof *en->ra.on);
+    en->ra.cl = cp_calloc((size_t)(in->n_accels ? in->n_accels : 1), sizeof *en->ra.cl);
+    if (!en->ra.acc || !en->ra.on || !en->ra.cl) {
         rc = cp_err_nomem(&en->err);
         goto out;
     }
     for (int a = 0; a < in->n_accels; a++)
-        if (!(en->acc[a] = cp_strdup(in->accels[a].name))) {
+        if (!(en->ra.acc[a] = cp_strdup(in->accels[a].name))) {
             rc = cp_err_nomem(&en->err);
             goto out;
         }
@@ -305,6 +306,8 @@ static void *worker(void *arg)
         const cp_solve_opts *so = c->o->solve_opts;
         if (stop || (so->stop && *so->stop))
             continue; /* the row stays `interrupted` */
+        if (c->o->n_shards > 1 && !cp_whatif_in_shard(i, c->o->shard, c->o->n_shards))
+            continue; /* another shard's row */
         entry *en = &c->e[i];
         en->rc = plan_entry(c, i);
         if (en->rc) {
@@ -330,14 +333,12 @@ static int acc_index(cp_whatif_table *t, const char *name, size_t *cap)
     return t->n_acc++;
 }
 
-/* The union of accelerator types, in first-seen order over the rows, and
- * each row's hours on it (NAN for rows without a plan). */
-static int build_columns(cp_whatif_table *t, entry *e)
+int cp_wi_build_columns(cp_whatif_table *t, const wi_rowacc *ra)
 {
     size_t cap = 0;
     for (int i = 0; i < t->n_rows; i++)
-        for (int a = 0; a < e[i].n_acc; a++)
-            if (acc_index(t, e[i].acc[a], &cap) < 0)
+        for (int a = 0; a < ra[i].n_acc; a++)
+            if (acc_index(t, ra[i].acc[a], &cap) < 0)
                 return CP_ERR_NOMEM;
     size_t n = (size_t)(t->n_acc ? t->n_acc : 1);
     for (int i = 0; i < t->n_rows; i++) {
@@ -348,10 +349,10 @@ static int build_columns(cp_whatif_table *t, entry *e)
         bool has_plan = !isnan(r->total);
         for (int a = 0; a < t->n_acc; a++)
             r->acc_hours_onprem[a] = r->acc_hours_cloud[a] = has_plan ? 0 : NAN;
-        for (int a = 0; has_plan && a < e[i].n_acc; a++) {
-            int k = acc_index(t, e[i].acc[a], &cap);
-            r->acc_hours_onprem[k] = e[i].on[a];
-            r->acc_hours_cloud[k] = e[i].cl[a];
+        for (int a = 0; has_plan && a < ra[i].n_acc; a++) {
+            int k = acc_index(t, ra[i].acc[a], &cap);
+            r->acc_hours_onprem[k] = ra[i].on[a];
+            r->acc_hours_cloud[k] = ra[i].cl[a];
         }
     }
     const cp_whatif_row *b = &t->rows[0];
@@ -365,12 +366,12 @@ static int build_columns(cp_whatif_table *t, entry *e)
 
 static void entry_release(entry *en)
 {
-    for (int a = 0; a < en->n_acc; a++)
-        if (en->acc)
-            cp_free(en->acc[a]);
-    cp_free(en->acc);
-    cp_free(en->on);
-    cp_free(en->cl);
+    for (int a = 0; a < en->ra.n_acc; a++)
+        if (en->ra.acc)
+            cp_free(en->ra.acc[a]);
+    cp_free(en->ra.acc);
+    cp_free(en->ra.on);
+    cp_free(en->ra.cl);
 }
 
 int cp_whatif_run(const cp_whatif *w, const cp_whatif_run_opts *o, cp_whatif_table **out,
@@ -422,10 +423,19 @@ int cp_whatif_run(const cp_whatif *w, const cp_whatif_run_opts *o, cp_whatif_tab
     }
     for (int i = 0; i < w->n; i++)
         t->rows[i] = e[i].row; /* the table owns the strings now */
-    if (rc == CP_OK && build_columns(t, e) != CP_OK)
+    wi_rowacc *ra = rc == CP_OK ? cp_calloc((size_t)w->n, sizeof *ra) : NULL;
+    for (int i = 0; ra && i < w->n; i++)
+        ra[i] = e[i].ra;
+    if (rc == CP_OK && (!ra || cp_wi_build_columns(t, ra) != CP_OK))
         rc = cp_err_nomem(err);
-    for (int i = 0; i < w->n; i++)
+    cp_free(ra);
+    for (int i = 0; i < w->n; i++) {
+        /* the row keeps its input's types (shard files record them) */
+        t->rows[i].accs = e[i].ra.acc;
+        t->rows[i].n_accs = e[i].ra.acc ? e[i].ra.n_acc : 0;
+        e[i].ra.acc = NULL;
         entry_release(&e[i]);
+    }
     cp_free(e);
     if (rc != CP_OK) {
         cp_whatif_table_free(t);

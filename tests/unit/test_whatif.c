@@ -255,7 +255,7 @@ TEST(whatif_run_allocation_failures_are_clean)
     cp_solve_opts so;
     cp_solve_opts_init(&so);
     so.node_limit = 50;
-    cp_whatif_run_opts ro = {cp_solver_find("auto"), &so, 1, NULL, NULL};
+    cp_whatif_run_opts ro = {cp_solver_find("auto"), &so, 1, NULL, NULL, 0, 0};
     cp_whatif_table *t = NULL;
     cp_err err;
     cp_err_init(&err);

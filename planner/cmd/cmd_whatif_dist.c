@@ -1,0 +1,264 @@
+/*
+ * Distributed what-if, command-line side (docs/whatif.md, "Shards"):
+ *  - `capplan whatif merge SHARD...` reads the shard files of one run
+ *    (cp_whatif_merge) and writes the table an unsharded run writes;
+ *  - `capplan whatif --slurm-array DIR` writes a Slurm job array with one
+ *    task per shard and a merge job that waits for it (afterok).
+ * The scripts re-run this very binary (/proc/self/exe) from the folder
+ * the command was run in, with the command's own arguments single-quoted
+ * (cp_sh_quote): nothing of the user's is interpolated raw.
+ */
+#include "cp_alloc.h"
+#include "cp_atomic.h"
+#include "cp_buf.h"
+#include "cp_export.h"
+#include "cp_whatif.h"
+#include "cp_whatif_cmd.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static const char merge_help[] =
+    "usage: capplan whatif merge [-o TABLE] [--format md|csv|json] SHARD...\n"
+    "\n"
+    "Join the shard files of one what-if run (written by 'capplan whatif\n"
+    "--shard K/N ... -o SHARD', all N of them, in any order) into the table\n"
+    "the unsharded run writes, byte for byte: the baseline row once, deltas\n"
+    "against it.\n"
+    "\n"
+    "  -o TABLE               write the table there (atomically); default stdout\n"
+    "  --format md|csv|json   default md\n"
+    "\n"
+    "Exit status: 0 written, 2 bad usage or shard files (missing, twice, of\n"
+    "another run), 1 other errors.\n";
+
+int cp_whatif_merge_main(int argc, char **argv)
+{
+    enum { O_FORMAT = 256, O_HELP };
+    static const struct option longopts[] = {{"format", required_argument, NULL, O_FORMAT},
+                                             {"help", no_argument, NULL, O_HELP},
+                                             {NULL, 0, NULL, 0}};
+    cp_whatif_format fmt = CP_WHATIF_MD;
+    const char *out_path = NULL;
+    optind = 0;
+    opterr = 0;
+    int c;
+    while ((c = getopt_long(argc, argv, "+o:h", longopts, NULL)) != -1) {
+        switch (c) {
+        case 'o':
+            out_path = optarg;
+            break;
+        case O_FORMAT:
+            if (!strcmp(optarg, "md"))
+                fmt = CP_WHATIF_MD;
+            else if (!strcmp(optarg, "csv"))
+                fmt = CP_WHATIF_CSV;
+            else if (!strcmp(optarg, "json"))
+                fmt = CP_WHATIF_JSON;
+            else {
+                fprintf(stderr, "capplan whatif merge: --format must be md, csv or json, got '%s'\n",
+                        optarg);
+                return 2;
+            }
+            break;
+        case 'h':
+        case O_HELP:
+            fputs(merge_help, stdout);
+            return 0;
+        default:
+            fprintf(stderr, "capplan whatif merge: unknown or incomplete option '%s'\n",
+                    argv[optind - 1]);
+            fputs(merge_help, stderr);
+            return 2;
+        }
+    }
+    if (optind >= argc) {
+        fprintf(stderr, "capplan whatif merge: no shard files (see 'capplan whatif merge --help')\n");
+        return 2;
+    }
+    cp_diags *d = cp_malloc(sizeof *d);
+    if (!d) {
+        fprintf(stderr, "capplan whatif merge: out of memory\n");
+        return 1;
+    }
+    cp_diags_init(d);
+    cp_whatif_table *t = NULL;
+    int status = 0;
+    cp_buf out;
+    cp_buf_init(&out);
+    cp_err err;
+    cp_err_init(&err);
+    if (cp_whatif_merge((const char *const *)argv + optind, argc - optind, &t, d)) {
+        cp_diags_print(d, stderr);
+        status = d->worst == CP_ERR_NOMEM ? 1 : 2;
+    } else if (cp_whatif_table_write(t, fmt, &out, &err) ||
+               cp_write_file_atomic(out_path, out.s, out.len, &err)) {
+        cp_err_print(&err, stderr);
+        status = 1;
+    }
+    cp_buf_release(&out);
+    cp_whatif_table_free(t);
+    cp_free(d);
+    return status;
+}
+
+/* Options of this run that the tasks must not repeat, and whether they
+ * take a value. */
+static int skip_opt(const char *a)
+{
+    static const char *const with_value[] = {"-o", "--format", "--report", "--emit-inputs",
+                                             "--slurm-array", "--shards", "--shard", NULL};
+    for (const char *const *p = with_value; *p; p++) {
+        size_t n = strlen(*p);
+        if (!strcmp(a, *p))
+            return 2; /* the option and its value */
+        if (!strncmp(a, *p, n) && a[n] == '=')
+            return 1;
+    }
+    if (!strncmp(a, "-o", 2))
+        return 1; /* -oFILE */
+    if (!strcmp(a, "--force"))
+        return 1;
+    return 0;
+}
+
+static int put(const char *dir, const char *name, const cp_buf *b, bool exec)
+{
+    cp_buf path;
+    cp_buf_init(&path);
+    cp_buf_printf(&path, "%s/%s", dir, name);
+    cp_err err;
+    cp_err_init(&err);
+    int status = 0;
+    if (!cp_buf_ok(&path) || !cp_buf_ok(b)) {
+        fprintf(stderr, "capplan whatif: out of memory\n");
+        status = 1;
+    } else if (cp_write_file_atomic(path.s, b->s, b->len, &err)) {
+        cp_err_print(&err, stderr);
+        status = 1;
+    } else if (exec && chmod(path.s, 0755) != 0) {
+        fprintf(stderr, "capplan whatif: cannot make '%s' executable: %s\n", path.s,
+                strerror(errno));
+        status = 1;
+    }
+    cp_buf_release(&path);
+    return status;
+}
+
+int cp_whatif_array_write(int argc, char **argv, const char *dir, int n_shards, int rows,
+                          double per_row_s, int cpus, const char *fmt, const char *out)
+{
+    char exe[PATH_MAX], cwd[PATH_MAX];
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (n <= 0) {
+        fprintf(stderr, "capplan whatif: cannot find this program's path (/proc/self/exe): %s\n",
+                strerror(errno));
+        return 1;
+    }
+    exe[n] = 0;
+    if (!getcwd(cwd, sizeof cwd)) {
+        fprintf(stderr, "capplan whatif: cannot read the current folder: %s\n", strerror(errno));
+        return 1;
+    }
+    if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
+        fprintf(stderr, "capplan whatif: cannot create '%s': %s\n", dir, strerror(errno));
+        return 1;
+    }
+    for (int i = 1; i < argc; i++)
+        if (cp_export_has_control(argv[i])) {
+            fprintf(stderr, "capplan whatif: argument %d holds a control character: no script "
+                            "can repeat it safely\n",
+                    i);
+            return 2;
+        }
+    if (cp_export_has_control(dir) || cp_export_has_control(cwd) || cp_export_has_control(exe)) {
+        fprintf(stderr, "capplan whatif: a path holds a control character: no script can hold it "
+                        "safely\n");
+        return 2;
+    }
+    int per = (rows + n_shards - 1) / n_shards;
+    long minutes = (long)ceil(per * (per_row_s + 30) / 60 + 1e-9);
+    cp_buf a, m, s, outp;
+    cp_buf_init(&a);
+    cp_buf_init(&m);
+    cp_buf_init(&s);
+    cp_buf_init(&outp);
+    /* the array: one shard per task */
+    cp_buf_printf(&a,
+                  "#!/bin/sh\n"
+                  "# written by capplan whatif --slurm-array: task K plans shard K/%d of the\n"
+                  "# %d rows (round-robin, baseline = row 0); regenerate rather than edit\n"
+                  "#SBATCH --job-name=capplan-whatif\n"
+                  "#SBATCH --array=0-%d\n"
+                  "#SBATCH --ntasks=1\n"
+                  "#SBATCH --cpus-per-task=%d\n"
+                  "#SBATCH --time=",
+                  n_shards, rows, n_shards - 1, cpus);
+    cp_slurm_time(&a, minutes < 1 ? 1 : minutes);
+    cp_buf_puts(&a, "\nset -eu\ncd ");
+    cp_sh_quote(&a, cwd);
+    cp_buf_puts(&a, "\nexec ");
+    cp_sh_quote(&a, exe);
+    cp_buf_puts(&a, " whatif");
+    for (int i = 1; i < argc; i++) {
+        int k = skip_opt(argv[i]);
+        if (k) {
+            i += k - 1;
+            continue;
+        }
+        cp_buf_putc(&a, ' ');
+        cp_sh_quote(&a, argv[i]);
+    }
+    cp_buf_printf(&a, " --shard \"$SLURM_ARRAY_TASK_ID/%d\" -o ", n_shards);
+    cp_sh_quote(&a, dir);
+    cp_buf_puts(&a, "/shard-\"$SLURM_ARRAY_TASK_ID\".json\n");
+    /* the merge */
+    if (out)
+        cp_buf_puts(&outp, out);
+    else
+        cp_buf_printf(&outp, "%s/whatif.%s", dir, fmt);
+    cp_buf_puts(&m, "#!/bin/sh\n"
+                    "# written by capplan whatif --slurm-array: joins the shards into the table\n"
+                    "#SBATCH --job-name=capplan-whatif-merge\n"
+                    "#SBATCH --ntasks=1\n#SBATCH --cpus-per-task=1\n#SBATCH --time=00:10:00\n"
+                    "set -eu\ncd ");
+    cp_sh_quote(&m, cwd);
+    cp_buf_puts(&m, "\nexec ");
+    cp_sh_quote(&m, exe);
+    cp_buf_printf(&m, " whatif merge --format %s -o ", fmt);
+    cp_sh_quote(&m, outp.s ? outp.s : "");
+    for (int k = 0; k < n_shards; k++) {
+        cp_buf_putc(&m, ' ');
+        cp_sh_quote(&m, dir);
+        cp_buf_printf(&m, "/shard-%d.json", k);
+    }
+    cp_buf_putc(&m, '\n');
+    /* submit.sh */
+    cp_buf_puts(&s, "#!/bin/sh\n"
+                    "# written by capplan whatif --slurm-array: submits the array, then the merge\n"
+                    "# (afterok on the whole array); prints both job ids\n"
+                    "set -eu\ncd \"$(dirname \"$0\")\"\n"
+                    "a=$(sbatch --parsable whatif-array.sbatch)\na=${a%%;*}\n"
+                    "m=$(sbatch --parsable --dependency=afterok:$a whatif-merge.sbatch)\nm=${m%%;*}\n"
+                    "echo \"$a array\"\necho \"$m merge\"\n");
+    int status = put(dir, "whatif-array.sbatch", &a, true);
+    if (!status)
+        status = put(dir, "whatif-merge.sbatch", &m, true);
+    if (!status)
+        status = put(dir, "submit.sh", &s, true);
+    if (!status)
+        fprintf(stderr, "capplan whatif: %d-task array, merge job and submit.sh in %s (the table: %s)\n",
+                n_shards, dir, outp.s ? outp.s : "");
+    cp_buf_release(&a);
+    cp_buf_release(&m);
+    cp_buf_release(&s);
+    cp_buf_release(&outp);
+    return status;
+}
