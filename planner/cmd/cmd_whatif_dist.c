@@ -206,7 +206,10 @@ int cp_whatif_array_write(int argc, char **argv, const char *dir, int n_shards, 
     cp_sh_quote(&a, cwd);
     cp_buf_puts(&a, "\nexec ");
     cp_sh_quote(&a, exe);
-    cp_buf_puts(&a, " whatif");
+    /* options first: whatif stops reading options at its first input */
+    cp_buf_printf(&a, " whatif --shard \"$SLURM_ARRAY_TASK_ID/%d\" -o ", n_shards);
+    cp_sh_quote(&a, dir);
+    cp_buf_puts(&a, "/shard-\"$SLURM_ARRAY_TASK_ID\".json");
     for (int i = 1; i < argc; i++) {
         int k = skip_opt(argv[i]);
         if (k) {
@@ -216,9 +219,7 @@ int cp_whatif_array_write(int argc, char **argv, const char *dir, int n_shards, 
         cp_buf_putc(&a, ' ');
         cp_sh_quote(&a, argv[i]);
     }
-    cp_buf_printf(&a, " --shard \"$SLURM_ARRAY_TASK_ID/%d\" -o ", n_shards);
-    cp_sh_quote(&a, dir);
-    cp_buf_puts(&a, "/shard-\"$SLURM_ARRAY_TASK_ID\".json\n");
+    cp_buf_putc(&a, '\n');
     /* the merge */
     if (out)
         cp_buf_puts(&outp, out);
