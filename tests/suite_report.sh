@@ -7,6 +7,14 @@
 #    chart; the page and every <svg> in it are well-formed XML
 #    (xmllint); the HTML parser finds nothing but HTML5/SVG tag names it
 #    does not know; no script, no URL; the same page twice;
+#  - leases (SPEC 5, 1.1): in the pages of planned nights (nightly, a
+#    cloud-heavy bench/gen night) every lease of the plan has its lease
+#    bar with its id in a <title>, every job still exactly one bar, and
+#    the rows' lease counts add up; tests/report/leases.plan.yaml
+#    (hand-written: a reused lane, a job on two instances, a job in no
+#    lease, a name the plan lacks, hostile ids) checks lanes, parts,
+#    titles, subtitles, the markets table and escaping; stripped of its
+#    leases (a 1.0 plan) it draws today's lanes;
 #  - errors: golden stderr and exit status for tests/report/NAME.args
 #    (`sh tests/suite_report.sh --update` or CP_GOLDEN_UPDATE=1 rewrites
 #    the .expected files that differ; review the diff);
@@ -14,6 +22,7 @@
 #    with apt-get when missing and running as root) loads the pages from
 #    files; the run must exit 0 with no console error, and the screenshot
 #    must not be blank (much larger than a blank page's of the same size).
+#    CP_REPORT_SHOTS=DIR keeps the screenshots there, to look at.
 #    When Chromium cannot be had, the browser test is reported SKIPPED
 #    with the reason: neither a pass nor a failure.
 SUITE=report
@@ -74,6 +83,34 @@ check_page() {
         bad "$label" "$n scheduled jobs, $bars bars, $missing jobs without a bar"; fi
 }
 
+# Lease ids of a YAML plan, one per line, as the page writes them when
+# they need no escaping (the planner's ids: MARKET/i, OFFER:spot/i).
+lease_ids() {
+    sed -n "s/^  - id: //p" "$1" | sed "s/^'\(.*\)'$/\1/" | sort
+}
+
+# check_leases LABEL PAGE PLAN.yaml: every lease of the plan has one lease
+# bar with its id first in its title, and the market rows' subtitles
+# count them all; the plan must have leases.
+check_leases() {
+    label=$1 page=$2 plan=$3
+    lease_ids "$plan" >"$tmp/lease.want"
+    awk '/aria-label="Gantt chart/{f=1} f{print} f&&/^<\/svg>/{exit}' "$page" >"$tmp/lease.svg"
+    sed -n 's/.*class="lease"><title>//p' "$tmp/lease.svg" | sort >"$tmp/lease.got"
+    n=$(wc -l <"$tmp/lease.want")
+    if [ "$n" -gt 0 ] && cmp -s "$tmp/lease.want" "$tmp/lease.got"; then ok; else
+        bad "$label" "$n leases in the plan, $(wc -l <"$tmp/lease.got") lease bars, ids differ: $(diff "$tmp/lease.want" "$tmp/lease.got" | head -n 4 | tr '\n' ' ')"; fi
+    counted=$(sed -n 's/.*class="sub">\([0-9]*\) leases\{0,1\} on [0-9]* instances\{0,1\}.*/\1/p' "$tmp/lease.svg" |
+        awk '{s += $1} END {print s + 0}')
+    if [ "$counted" = "$n" ]; then ok; else bad "$label" "the rows' subtitles count $counted leases, the plan has $n"; fi
+    # each lease's title names as many jobs as the plan lists for it
+    awk '/^  - id: /{l++} /^    jobs: \[/{s = $0; while (s !~ /\]/ && (getline t) > 0) s = s t; sub(/^ *jobs: \[/, "", s); print gsub(/,/, ",", s) + (s ~ /[^] ]/)}' \
+        "$plan" | sort -n | uniq -c >"$tmp/ljobs.want"
+    grep -E '^[0-9]+ jobs?(: |$)' "$tmp/lease.svg" | sed 's/ .*//' | sort -n | uniq -c >"$tmp/ljobs.got"
+    if cmp -s "$tmp/ljobs.want" "$tmp/ljobs.got"; then ok; else
+        bad "$label" "job counts of the lease titles differ from the plan's: $(diff "$tmp/ljobs.want" "$tmp/ljobs.got" | head -n 4 | tr '\n' ' ')"; fi
+}
+
 # plan_case LABEL PLAN_ARGS...: plans (yaml) into $tmp/LABEL.plan.yaml
 plan_case() {
     label=$1; shift
@@ -105,8 +142,9 @@ plan_case tiny examples/tiny.yaml && {
     names_from="$tmp/tiny.plan.yaml"
     report_case tiny-json "$tmp/tiny.plan.json" examples/tiny.yaml
     names_from=
-    if [ "$(grep -c 'class="bar"><title>' "$tmp/tiny-json.html")" = "$(grep -c 'class="bar"><title>' "$tmp/tiny.html")" ]; then ok
-    else bad tiny-json "bars differ from the YAML plan's"; fi
+    if [ "$(grep -c 'class="bar"><title>' "$tmp/tiny-json.html")" = "$(grep -c 'class="bar"><title>' "$tmp/tiny.html")" ] &&
+        [ "$(grep -c 'class="lease"><title>' "$tmp/tiny-json.html")" = "$(grep -c 'class="lease"><title>' "$tmp/tiny.html")" ]; then ok
+    else bad tiny-json "bars or leases differ from the YAML plan's"; fi
     # deterministic, and standard output by default
     $CAPPLAN report "$tmp/tiny.plan.yaml" examples/tiny.yaml >"$tmp/tiny2.html"
     if cmp -s "$tmp/tiny.html" "$tmp/tiny2.html"; then ok; else bad tiny "two runs differ (or stdout differs from -o)"; fi
@@ -133,7 +171,66 @@ if [ -n "$dropped" ] && grep -q "<td>$dropped</td>" "$tmp/drop_full.html"; then 
 else bad drop_full "dropped job '$dropped' not in the dropped table"; fi
 
 plan_case nightly --method heuristic examples/nightly/*.yaml &&
-    report_case nightly "$tmp/nightly.plan.yaml" examples/nightly/*.yaml
+    report_case nightly "$tmp/nightly.plan.yaml" examples/nightly/*.yaml &&
+    check_leases nightly "$tmp/nightly.html" "$tmp/nightly.plan.yaml"
+
+# ---- leases ----------------------------------------------------------------------
+# A cloud-heavy night (bench/gen --family cloud 1 80): most jobs on
+# markets, leases of many jobs, instances rented twice.
+if $CC -std=c11 -O2 -o "$tmp/bgen" bench/gen.c -lm 2>"$tmp/cc.err"; then
+    "$tmp/bgen" --family cloud 1 80 >"$tmp/cloud.yaml"
+    if plan_case cloud --method heuristic "$tmp/cloud.yaml"; then
+        report_case cloud "$tmp/cloud.plan.yaml" "$tmp/cloud.yaml"
+        check_leases cloud "$tmp/cloud.html" "$tmp/cloud.plan.yaml"
+        if grep -q 'capplan verify against the inputs: OK' "$tmp/cloud.html"; then ok
+        else bad cloud "verify's verdict is not OK: $(grep -A2 'capplan verify' "$tmp/cloud.html" | head -n 3 | tr '\n' ' ')"; fi
+    fi
+else
+    bad cloud "bench/gen.c does not build: $(oneline "$tmp/cc.err")"
+fi
+
+# The hand-written plan: what each part of a lease row means.
+hand=tests/report/leases.plan.yaml
+if $CAPPLAN report "$hand" -o "$tmp/leases.html" 2>"$tmp/rep.err" && [ ! -s "$tmp/rep.err" ]; then ok; else
+    bad leases "report failed: $(oneline "$tmp/rep.err")"; fi
+check_page leases "$tmp/leases.html"
+awk '/aria-label="Gantt chart/{f=1} f{print} f&&/^<\/svg>/{exit}' "$tmp/leases.html" >"$tmp/hand.svg"
+# lease_has LABEL PATTERN COUNT: COUNT lines of the Gantt chart match PATTERN (fixed string)
+lease_has() {
+    got=$(grep -cF -- "$2" "$tmp/hand.svg")
+    if [ "$got" = "$3" ]; then ok; else bad "leases: $1" "$got lines with '$2', expected $3"; fi
+}
+lease_has "four lease bars" 'class="lease"><title>' 4
+lease_has "/0 rented twice" 'class="lease"><title>cloud:&lt;gpu&gt;:spot/0' 2
+lease_has "/1" 'class="lease"><title>cloud:&lt;gpu&gt;:spot/1' 1
+lease_has "a hostile id, escaped" 'class="lease"><title>odd &lt;id&gt; &amp; &quot;q&quot;' 1
+lease_has "one bar per scheduled job" 'class="bar"><title>' 7
+lease_has "the job on two instances: one bar" 'class="bar"><title>w&lt;i&gt;de &amp; &#39;x&#39;' 1
+lease_has "the job on two instances: one part" 'class="part"><title>w&lt;i&gt;de &amp; &#39;x&#39;' 1
+lease_has "the part names the lease of the bar" 'its bar, with the job&#39;s details, is in the lease of cloud:&lt;gpu&gt;:spot/1' 1
+lease_has "a lease's jobs in its title" '2 jobs: a, b' 1
+lease_has "a name the plan lacks is listed" "2 jobs: w&lt;i&gt;de &amp; &#39;x&#39;, ghost" 1
+lease_has "a lease's slots" 'start it at slot 5, return it after 3 slots (slots 5' 1
+lease_has "labels: short id, slots, jobs" '>…/0 · slots 0–2 · 2 jobs</text>' 1
+lease_has "subtitle: leases and instances" '>4 leases on 3 instances, 1 job in none</text>' 1
+lease_has "a market without leases: lanes as before" '>on-demand market · 1 job, 1 lane</text>' 1
+lease_has "the pool: lanes as before" '>on-prem pool · 1 job, 1 lane</text>' 1
+# lanes: 4 leases in 3 (the first lane is reused after /0 returns at slot 3)
+lanes=$(grep -F 'class="lease"><title>' "$tmp/hand.svg" | sed 's/.* y="\([0-9.]*\)".*/\1/' | sort -u | wc -l)
+if [ "$lanes" = 3 ]; then ok; else bad leases "4 leases in $lanes lanes, expected 3 (a returned instance's lane reused)"; fi
+if grep -q '<gpu>\|odd <id>\|w<i>' "$tmp/leases.html"; then bad leases "a name is not escaped"; else ok; fi
+if grep -qF '<th class="n">leases</th><th class="n">instances</th>' "$tmp/leases.html" &&
+    grep -qF '<td>cloud:&lt;gpu&gt;</td><td>spot</td><td class="n">14</td><td class="n">3</td><td class="n">4</td><td class="n">3</td>' "$tmp/leases.html"; then ok
+else bad leases "the markets table does not give the spot market's 4 leases on 3 instances"; fi
+$CAPPLAN report "$hand" >"$tmp/leases2.html" 2>/dev/null
+if cmp -s "$tmp/leases.html" "$tmp/leases2.html"; then ok; else bad leases "two runs differ"; fi
+# The same plan without its leases (a 1.0 plan): job lanes, no lease, no lease columns.
+grep -v '^  leases:\|^  - {id: ' "$hand" >"$tmp/noleases.plan.yaml"
+if $CAPPLAN report "$tmp/noleases.plan.yaml" -o "$tmp/noleases.html" 2>"$tmp/rep.err"; then ok; else bad "no leases" "report failed: $(oneline "$tmp/rep.err")"; fi
+if ! grep -q 'class="lease"\|class="part"\|<th class="n">leases' "$tmp/noleases.html" &&
+    [ "$(awk '/aria-label="Gantt chart/{f=1} f{print} f&&/^<\/svg>/{exit}' "$tmp/noleases.html" | grep -c 'class="bar"><title>')" = 7 ] &&
+    grep -qF '>spot market · 5 jobs, 2 lanes</text>' "$tmp/noleases.html"; then ok
+else bad "no leases" "a plan without leases is not drawn with job lanes only"; fi
 
 # Over 1,000 jobs: one Gantt row per resource, not per job.
 if build_gen geninst; then
@@ -199,9 +296,9 @@ else
         why="apt-get install chromium failed: $(tail -n 2 "$tmp/apt.log" | tr '\n' ' ')"
     fi
 fi
-shot() { # shot PAGE PNG: exit status of the browser; its stderr in $tmp/chrome.err
+shot() { # shot PAGE PNG [HEIGHT]: exit status of the browser; its stderr in $tmp/chrome.err
     timeout 30 $browser --headless --no-sandbox --disable-gpu --hide-scrollbars \
-        --enable-logging=stderr --user-data-dir="$tmp/chrome" --window-size=1280,800 \
+        --enable-logging=stderr --user-data-dir="$tmp/chrome" --window-size=1280,"${3:-800}" \
         --screenshot="$2" "file://$(cd "$(dirname "$1")" && pwd)/$(basename "$1")" \
         >"$tmp/chrome.out" 2>"$tmp/chrome.err"
 }
@@ -209,11 +306,14 @@ if [ -n "$browser" ]; then
     printf '<!DOCTYPE html>\n<html><head><title>blank</title></head><body></body></html>\n' >"$tmp/blank.html"
     if shot "$tmp/blank.html" "$tmp/blank.png" && [ -s "$tmp/blank.png" ]; then
         blank=$(wc -c <"$tmp/blank.png")
-        for p in tiny nightly whatif; do
+        # the lease pages 1280 x 1800, so that their Gantt chart is in the picture
+        for p in tiny nightly whatif cloud leases; do
             [ -s "$tmp/$p.html" ] || continue
             rm -f "$tmp/$p.png"
-            shot "$tmp/$p.html" "$tmp/$p.png"
+            case $p in cloud | leases) shot "$tmp/$p.html" "$tmp/$p.png" 1800 ;; *) shot "$tmp/$p.html" "$tmp/$p.png" ;; esac
             rc=$?
+            if [ -n "${CP_REPORT_SHOTS:-}" ] && [ -s "$tmp/$p.png" ]; then
+                mkdir -p "$CP_REPORT_SHOTS" && cp "$tmp/$p.png" "$CP_REPORT_SHOTS/"; fi
             size=$(wc -c <"$tmp/$p.png" 2>/dev/null || echo 0)
             errs=$(grep -E 'CONSOLE|Uncaught|net::ERR|Failed to load|Refused to|Not allowed to load' "$tmp/chrome.err" | head -n 3)
             if [ $rc = 0 ] && [ -z "$errs" ] && [ "$size" -gt $((blank * 4)) ]; then ok

@@ -241,8 +241,12 @@ static void tables(cp_buf *b, const rp_plan *p)
 {
     if (p->n_markets) {
         cp_html_section(b, "markets", "Cloud markets");
+        bool leases = p->n_leases > 0; /* 1.1 plans: what a launcher executes, per market */
         cp_buf_puts(b, "<table>\n<tr><th>market</th><th>kind</th><th class=\"n\">instance-hours</th>"
-                       "<th class=\"n\">peak instances</th><th class=\"n\">cost</th></tr>\n");
+                       "<th class=\"n\">peak instances</th>");
+        if (leases)
+            cp_buf_puts(b, "<th class=\"n\">leases</th><th class=\"n\">instances</th>");
+        cp_buf_puts(b, "<th class=\"n\">cost</th></tr>\n");
         for (int i = 0; i < p->n_markets; i++) {
             const cp_plan_prov *m = &p->markets[i];
             const double *y = m->instances.v;
@@ -256,6 +260,12 @@ static void tables(cp_buf *b, const rp_plan *p)
             td_text(b, m->mk == CP_PLAN_SPOT ? "spot" : "on-demand");
             td_num(b, ih, "");
             td_num(b, peak, "");
+            if (leases) {
+                int r = rp_market_row(p, m);
+                const rp_row *row = r >= 0 ? &p->rows[r] : NULL;
+                td_num(b, row && row->n_leases ? row->n_leases : NAN, "");
+                td_num(b, row && row->n_leases ? row->n_instances : NAN, "");
+            }
             td_money(b, rp_num(&m->cost));
             cp_buf_puts(b, "</tr>\n");
         }

@@ -38,7 +38,8 @@ typedef struct rp_job {
     const cp_plan_job *pj;
     bool scheduled; /* drawn: scheduled with a resource, a market and its hours */
     int kind;       /* from the inputs; RP_KIND_UNKNOWN without them */
-    int row, lane;  /* Gantt position */
+    int row, lane;  /* Gantt position (lane: among the row's jobs outside leases) */
+    int lease;      /* the lease (p->leases) whose lane holds its bar; -1: none */
 } rp_job;
 
 /* A Gantt row: one pool or one market. */
@@ -46,9 +47,32 @@ typedef struct rp_row {
     const char *name;
     cp_plan_market market;
     int pool; /* index into the inputs' pools, -1 when unknown */
-    int lanes;
+    int lanes; /* job lanes (in a market row with leases: of its jobs in no lease) */
     int n_jobs;
+    /* a market's leases, p->leases[lease0 .. lease0 + n_leases), sorted by
+     * start slot; the distinct instance ids among them; their lanes */
+    int lease0, n_leases, n_instances, lease_lanes;
 } rp_row;
+
+/* A lease (SPEC 5, version 1.1) of a market row: one instance id from its
+ * start slot for its slots, with its jobs. */
+typedef struct rp_lease {
+    const cp_plan_lease *pl;
+    int row;
+    double h0, h1;  /* its slots in hours, within the horizon */
+    int first, n;   /* its jobs that the plan schedules there: p->lease_jobs[first ..) */
+    int n_listed;   /* names it lists (pl->jobs.n) */
+    int lane, subs; /* Gantt: its lane in the row, the job lanes inside it */
+} rp_lease;
+
+/* A job of a lease as drawn: a job on several instances is in several
+ * leases, and has its one bar in the first (`primary`); the others draw
+ * a part of it. */
+typedef struct rp_lease_job {
+    int job; /* p->jobs */
+    int sub; /* job lane inside the lease */
+    bool primary;
+} rp_lease_job;
 
 typedef struct rp_util { /* a utilization entry, with its pool */
     const cp_plan_util *u;
@@ -81,6 +105,10 @@ typedef struct rp_plan {
     int n_rows;
     const cp_plan_prov *markets; /* pf.prov: every entry has a kind and T instances */
     int n_markets;
+    rp_lease *leases; /* every market's, grouped by row (rp_row.lease0) */
+    int n_leases;
+    rp_lease_job *lease_jobs;
+    int n_lease_jobs;
     rp_util *util; /* [pf.n_util]: each has a pool and its three lists of T values */
     int n_util;
     rp_site *sites; /* [pf.n_sites]: each has a name and T power_kw values */
@@ -96,6 +124,22 @@ typedef struct rp_plan {
 int rp_read(rp_plan *p, const struct cp_node *root, const cp_input *in, cp_diags *d);
 void rp_release(rp_plan *p);
 const char *rp_market_name(cp_plan_market market);
+
+/* report_leases.c: the markets' leases into p->leases, grouped by row and
+ * sorted by start; each row's lease and instance counts; the jobs each
+ * lease names, matched to the row's scheduled jobs that overlap it (a
+ * name the row does not run there is only listed in the lease's title).
+ * Called by rp_read once the rows exist. CP_OK or CP_ERR_NOMEM. */
+int rp_leases(rp_plan *p);
+/* The Gantt row of a provisioning entry, -1 when it has none. */
+int rp_market_row(const rp_plan *p, const cp_plan_prov *m);
+/* Gantt lanes of the leases of row r: first fit in order of start (a lane
+ * last held by the same instance id first), and job lanes inside each
+ * lease, first fit in order of start. CP_OK or CP_ERR_NOMEM. */
+int rp_lease_lanes(rp_plan *p, int r);
+/* The instance id of a lease without its market's prefix ("spot/3" of
+ * "aws:p4d:spot/3"), or the whole id when it has none. */
+const char *rp_lease_short_id(const rp_plan *p, const rp_lease *l);
 
 /* report_time.c: ticks for hours 0..T*h over [RP_LEFT, RP_WIDTH -
  * RP_RIGHT], with wall-clock second lines when horizon.start is known

@@ -12,8 +12,9 @@
  * Then it derives what the page needs: the slot count T (the inputs',
  * else the plan's per-slot lists', else as far as the last job reaches),
  * the slot length h (the inputs', else start_hour / start_slot of a job
- * that starts after slot 0, else 1 h), the Gantt rows, and the inputs'
- * pool, site and job kind behind each entry.
+ * that starts after slot 0, else 1 h), the Gantt rows and their leases
+ * (report_leases.c), and the inputs' pool, site and job kind behind each
+ * entry.
  */
 #include "report_internal.h"
 
@@ -231,7 +232,7 @@ int rp_read(rp_plan *p, const struct cp_node *root, const cp_input *in, cp_diags
                 end = p->jobs[i].pj->end_hour.v;
         p->T = (int)fmax(1, ceil(end / p->h - 1e-9));
     }
-    if (build_rows(p)) {
+    if (build_rows(p) || rp_leases(p)) {
         cp_diags_add(d, CP_ERR_NOMEM, cp_pos_none(), "out of memory");
         return CP_ERR_NOMEM;
     }
@@ -247,6 +248,8 @@ void rp_release(rp_plan *p)
     cp_plan_file_release(&p->pf);
     cp_free(p->jobs);
     cp_free(p->rows);
+    cp_free(p->leases);
+    cp_free(p->lease_jobs);
     cp_free(p->util);
     cp_free(p->sites);
     memset(p, 0, sizeof *p);
