@@ -65,7 +65,7 @@ LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/%.o)
 UNIT_SRC := $(wildcard tests/unit/*.c)
 UNIT_OBJ := $(UNIT_SRC:%.c=$(BUILD)/%.o)
 
-.PHONY: all test demo deps check-layers print-inc asan valgrind valgrind-deps fuzz fuzz-deps fuzz-build bench lint format install clean check-deps golden-update test-coretypes
+.PHONY: all test demo deps slurm-deps check-layers print-inc asan valgrind valgrind-deps fuzz fuzz-deps fuzz-build bench lint format install clean check-deps golden-update test-coretypes
 
 all: $(BUILD)/capplan
 
@@ -119,7 +119,23 @@ deps:
 	  DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $(DEB_PKGS) >/dev/null || exit 1; \
 	fi
 
-test: deps
+# The one-node Slurm of tests/suite_slurm.sh (docs/execution.md): Debian's
+# daemons and clients, installed when one is missing (root, like deps).
+# The suite starts its own munged, slurmctld and slurmd from a generated
+# slurm.conf; it never uses the system's services or /etc/slurm.
+SLURM_PKGS := slurmctld slurmd slurm-client munge
+slurm-deps:
+	@missing=0; \
+	for c in slurmctld slurmd sbatch scontrol squeue scancel munged munge unmunge; do \
+	  command -v $$c >/dev/null || [ -x /usr/sbin/$$c ] || missing=1; done; \
+	if [ $$missing = 1 ]; then \
+	  echo "slurm-deps: installing $(SLURM_PKGS)"; \
+	  if [ "$$(id -u)" != 0 ]; then SUDO=sudo; else SUDO=; fi; \
+	  $$SUDO apt-get update -qq && \
+	  DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $(SLURM_PKGS) >/dev/null || exit 1; \
+	fi
+
+test: deps slurm-deps
 	$(MAKE) --no-print-directory $(BUILD)/capplan $(BUILD)/unit_tests $(BUILD)/enumerate
 	LC_ALL=C OPENBLAS_NUM_THREADS=1 CAPPLAN=$(BUILD)/capplan UNIT=$(BUILD)/unit_tests \
 	  ENUMERATE=$(BUILD)/enumerate sh tests/run.sh
@@ -142,7 +158,7 @@ demo: deps
 	@cat $(DEMO_OUT)/whatif.md
 
 SAN := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
-asan: deps
+asan: deps slurm-deps
 	$(MAKE) --no-print-directory BUILD=build-asan OPT="-O1 -g" CFLAGS="$(SAN)" LDFLAGS="$(SAN)" \
 	  build-asan/capplan build-asan/unit_tests build-asan/enumerate
 	LC_ALL=C OPENBLAS_NUM_THREADS=1 ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
@@ -162,7 +178,7 @@ valgrind-deps: deps
 	  DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq valgrind >/dev/null || exit 1; \
 	fi
 
-valgrind: valgrind-deps
+valgrind: valgrind-deps slurm-deps
 	$(MAKE) --no-print-directory $(BUILD)/capplan $(BUILD)/unit_tests $(BUILD)/enumerate
 	LC_ALL=C OPENBLAS_NUM_THREADS=1 ENUMERATE=$(BUILD)/enumerate CAPPLAN="$(VG) $(BUILD)/capplan" \
 	  UNIT="$(VG) $(BUILD)/unit_tests" $(VALGRIND_KNOBS) sh tests/run.sh
@@ -201,7 +217,7 @@ fuzz: fuzz-build
 # run with CP_GOLDEN_UPDATE=1, and each file rewritten is named
 # ("updated FILE"). Read `git diff` before committing (docs/testing.md).
 GOLDEN_SUITES = $(filter-out tests/suite_lib.sh,$(shell grep -l 'test_cmp' tests/suite_*.sh))
-golden-update: deps
+golden-update: deps slurm-deps
 	$(MAKE) --no-print-directory $(BUILD)/capplan $(BUILD)/unit_tests
 	@status=0; for s in $(GOLDEN_SUITES); do \
 	  CP_GOLDEN_UPDATE=1 LC_ALL=C OPENBLAS_NUM_THREADS=1 CAPPLAN=$(BUILD)/capplan \

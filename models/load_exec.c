@@ -113,7 +113,7 @@ void cp_load_hosts(lctx *c, const cp_node *n, const char *ent, cp_pool *p, bool 
         cp_load_err(c, n, ent,
                     "'hosts' must be a list of host names, a pattern such as \"gpu-%%02d\" or "
                     "{pattern, first}, got %s",
-                    cp_node_kind_name(n));
+                    n->kind == CP_NODE_SCALAR ? "null" : cp_node_kind_name(n));
         return;
     }
     if (pat && pat->kind != CP_NODE_SCALAR) {
@@ -152,7 +152,7 @@ void cp_load_hosts(lctx *c, const cp_node *n, const char *ent, cp_pool *p, bool 
             const cp_node *h = n->kids[i];
             if (h->kind != CP_NODE_SCALAR || cp_scalar_is_null(h)) {
                 cp_load_err(c, h, ent, "'hosts' entries must be host names, got %s",
-                            cp_node_kind_name(h));
+                            h->kind == CP_NODE_SCALAR ? "null" : cp_node_kind_name(h));
                 ok = false;
             } else if ((ok = host_check(c, h, ent, h->str))) {
                 put_host(c, p, i, cp_strdup(h->str));

@@ -36,6 +36,13 @@ reach solvers/methods cp_usage.h yes
 reach planner/import cp_plan.h no
 reach planner/verify cp_solver.h no
 reach planner/verify cp_modes.h yes
+# export turns a plan file and the inputs into scripts: models and below,
+# never the solvers (it must not re-plan) nor the other planner folders
+reach planner/export cp_plan.h no
+reach planner/export cp_whatif.h no
+reach planner/export cp_input.h yes
+reach planner/export cp_plan_read.h yes
+reach planner/whatif cp_export.h no
 reach planner/whatif cp_report.h no
 reach planner/report cp_cli.h no
 reach planner/report cp_verify.h yes

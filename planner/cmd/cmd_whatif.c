@@ -49,7 +49,7 @@ static const char whatif_help[] =
     "  --report FILE          also write an HTML page of the table\n"
     "  --force                let --emit-inputs replace files of DIR that this\n"
     "                         run did not write (never an input)\n"
-    "  --shard K/N            plan only rows i with i %% N == K (0 = baseline) and\n"
+    "  --shard K/N            plan only rows i with i % N == K (0 = baseline) and\n"
     "                         write a shard file; join all N with 'whatif merge'\n"
     "  --slurm-array DIR      plan nothing: write a Slurm job array of --shards N\n"
     "                         tasks (default: one per row), a merge job after it\n"
