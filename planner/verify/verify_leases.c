@@ -12,35 +12,82 @@
 
 #include "cp_alloc.h"
 
+#include <stdlib.h>
 #include <string.h>
 
-/* Index of the job named `name` among the plan's entries, -1 when none. */
-static int entry_named(const vf_ctx *c, const char *name)
+/* The market's assignments ordered by label: the ones of one label are
+ * a range found by binary search, so a lease's checks cost its own
+ * assignments, not the whole plan's. */
+typedef struct by_label {
+    const vf_ctx *c;
+    int *a;  /* assignment indices of the market, by label then index */
+    int n;
+} by_label;
+
+/* A sort key: a label, a slot and an index (no global sort context, so
+ * verify stays safe to call from several threads). */
+typedef struct key3 {
+    long label, start;
+    int idx;
+} key3;
+
+static int key3_cmp(const void *x, const void *y)
 {
-    for (int e = 0; e < c->n_jobs; e++)
-        if (!strcmp(c->in->jobs[c->jobs[e].job].name, name))
-            return e;
-    return -1;
+    const key3 *a = x, *b = y;
+    if (a->label != b->label)
+        return a->label < b->label ? -1 : 1;
+    if (a->start != b->start)
+        return a->start < b->start ? -1 : 1;
+    return (a->idx > b->idx) - (a->idx < b->idx);
 }
 
-/* Whether plan entry e runs on instance `label` of market r in slot t. */
-static bool runs_on(const vf_ctx *c, int e, int r, long label, int t)
+/* Sorts idx[0..n) by (label of, start of, index); false on out of memory. */
+static bool sort_by_keys(int *idx, int n, const long *label, const long *start)
 {
-    if (!vf_runs_at(c, &c->jobs[e], t))
+    key3 *k = cp_calloc((size_t)(n ? n : 1), sizeof *k);
+    if (!k)
         return false;
-    for (int a = 0; a < c->n_asg; a++)
-        if (c->asg[a].entry == e && c->asg[a].res == r && c->asg[a].label == label)
+    for (int i = 0; i < n; i++)
+        k[i] = (key3){label[i], start ? start[i] : 0, idx[i]};
+    qsort(k, (size_t)n, sizeof *k, key3_cmp);
+    for (int i = 0; i < n; i++)
+        idx[i] = k[i].idx;
+    cp_free(k);
+    return true;
+}
+
+/* [*lo, *hi) of the assignments with this label. */
+static void label_range(const by_label *bl, long label, int *lo, int *hi)
+{
+    int l = 0, h = bl->n;
+    while (l < h) {
+        int mid = (l + h) / 2;
+        if (bl->c->asg[bl->a[mid]].label < label)
+            l = mid + 1;
+        else
+            h = mid;
+    }
+    *lo = l;
+    while (l < bl->n && bl->c->asg[bl->a[l]].label == label)
+        l++;
+    *hi = l;
+}
+
+/* Whether an assignment in [lo, hi) runs in slot t (entry e only, or any
+ * when e < 0). */
+static bool range_runs(const by_label *bl, int lo, int hi, int e, int t)
+{
+    for (int i = lo; i < hi; i++) {
+        const vf_asg *g = &bl->c->asg[bl->a[i]];
+        if ((e < 0 || g->entry == e) && vf_runs_at(bl->c, &bl->c->jobs[g->entry], t))
             return true;
+    }
     return false;
 }
 
-/* Whether instance `label` of market r is in use in slot t. */
-static bool in_use(const vf_ctx *c, int r, long label, int t)
+static const char *entry_name(const vf_ctx *c, int e)
 {
-    for (int a = 0; a < c->n_asg; a++)
-        if (c->asg[a].res == r && c->asg[a].label == label && vf_runs_at(c, &c->jobs[c->asg[a].entry], t))
-            return true;
-    return false;
+    return c->in->jobs[c->jobs[e].job].name;
 }
 
 /* One lease's own fields; false (with a violation) when unusable. */
@@ -68,26 +115,30 @@ static bool lease_fields(vf_ctx *c, const cp_resource *res, const cp_plan_lease 
 }
 
 /* The jobs a lease lists against those on its id in its slots. */
-static void lease_jobs(vf_ctx *c, int r, const cp_plan_lease *ls, long label)
+static void lease_jobs(vf_ctx *c, const by_label *bl, const cp_plan_lease *ls, long label)
 {
-    int s = (int)ls->start_slot.v, n = (int)ls->slots.v;
+    int s = (int)ls->start_slot.v, n = (int)ls->slots.v, lo, hi;
+    label_range(bl, label, &lo, &hi);
     for (int i = 0; i < ls->jobs.n; i++) {
         const char *name = ls->jobs.s[i];
-        int e = name ? entry_named(c, name) : -1;
         bool on = false;
-        for (int t = s; t < s + n && e >= 0 && !on; t++)
-            on = runs_on(c, e, r, label, t);
+        for (int q = lo; q < hi && name && !on; q++) {
+            int e = c->asg[bl->a[q]].entry;
+            for (int t = s; t < s + n && !on; t++)
+                on = !strcmp(entry_name(c, e), name) && range_runs(bl, q, q + 1, e, t);
+        }
         if (!on)
             vf_viol(c, ls->jobs.at[i], "lease '%s' from slot %d: job '%s' does not run on it in slots %d..%d",
                     ls->id.s, s, name ? name : "?", s, s + n - 1);
     }
-    for (int e = 0; e < c->n_jobs; e++) {
+    for (int q = lo; q < hi; q++) {
+        int e = c->asg[bl->a[q]].entry;
         bool on = false;
         for (int t = s; t < s + n && !on; t++)
-            on = runs_on(c, e, r, label, t);
+            on = range_runs(bl, q, q + 1, e, t);
         if (!on)
             continue;
-        const char *name = c->in->jobs[c->jobs[e].job].name;
+        const char *name = entry_name(c, e);
         bool listed = false;
         for (int i = 0; i < ls->jobs.n && !listed; i++)
             listed = ls->jobs.s[i] && !strcmp(ls->jobs.s[i], name);
@@ -105,7 +156,28 @@ static void check_market(vf_ctx *c, int r)
     long *label = cp_calloc((size_t)(n ? n : 1), sizeof *label);
     bool *ok = cp_calloc((size_t)(n ? n : 1), sizeof *ok);
     int *cover = cp_calloc((size_t)T, sizeof *cover);
-    if (!label || !ok || !cover) {
+    int *order = cp_calloc((size_t)(n ? n : 1), sizeof *order);
+    by_label bl = {c, cp_calloc((size_t)(c->n_asg ? c->n_asg : 1), sizeof(int)), 0};
+    if (!label || !ok || !cover || !order || !bl.a) {
+        c->oom = true;
+        goto out;
+    }
+    long *kl = cp_calloc((size_t)(c->n_asg > n ? c->n_asg : n) + 1, sizeof *kl);
+    long *ks = cp_calloc((size_t)n + 1, sizeof *ks);
+    if (!kl || !ks) {
+        cp_free(kl);
+        cp_free(ks);
+        c->oom = true;
+        goto out;
+    }
+    for (int a = 0; a < c->n_asg; a++)
+        if (c->asg[a].res == r) {
+            kl[bl.n] = c->asg[a].label;
+            bl.a[bl.n++] = a;
+        }
+    if (!sort_by_keys(bl.a, bl.n, kl, NULL)) {
+        cp_free(kl);
+        cp_free(ks);
         c->oom = true;
         goto out;
     }
@@ -119,35 +191,63 @@ static void check_market(vf_ctx *c, int r)
             continue;
         const cp_plan_lease *ls = &pv->leases[l];
         int s = (int)ls->start_slot.v, e = s + (int)ls->slots.v;
+        int lo, hi;
+        label_range(&bl, label[l], &lo, &hi);
         for (int t = s; t < e; t++) {
             cover[t]++;
-            if (!in_use(c, r, label[l], t))
+            if (!range_runs(&bl, lo, hi, -1, t))
                 vf_viol(c, ls->pos, "lease '%s' from slot %d covers slot %d, where no job uses it", ls->id.s, s, t);
         }
-        for (int k = 0; k < l; k++) {
-            if (!ok[k] || label[k] != label[l])
-                continue;
-            int ks = (int)pv->leases[k].start_slot.v, ke = ks + (int)pv->leases[k].slots.v;
-            if (ks < e && s < ke)
-                vf_viol(c, ls->pos, "leases of '%s' from slots %d and %d overlap", ls->id.s, ks, s);
-            else if (ks == e || ke == s)
-                vf_viol(c, ls->pos, "leases of '%s' from slots %d and %d are one run of slots: one lease",
-                        ls->id.s, ks < s ? ks : s, ks < s ? s : ks);
-        }
-        lease_jobs(c, r, ls, label[l]);
+        lease_jobs(c, &bl, ls, label[l]);
     }
     /* every (id, slot) in use is covered (only when every lease was
      * readable: an unreadable one may be the cover) */
+    /* the readable leases by (label, start): neighbours of one label
+     * must neither overlap nor touch, and a label's leases are a range */
+    int m = 0;
+    for (int l = 0; l < n; l++)
+        if (ok[l]) {
+            kl[m] = label[l];
+            ks[m] = pv->leases[l].start_slot.v;
+            order[m++] = l;
+        }
+    bool sorted = sort_by_keys(order, m, kl, ks);
+    cp_free(kl);
+    cp_free(ks);
+    if (!sorted) {
+        c->oom = true;
+        goto out;
+    }
+    for (int q = 1; q < m; q++) {
+        const cp_plan_lease *a = &pv->leases[order[q - 1]], *b = &pv->leases[order[q]];
+        if (label[order[q - 1]] != label[order[q]])
+            continue;
+        long ae = a->start_slot.v + a->slots.v;
+        if (b->start_slot.v < ae)
+            vf_viol(c, b->pos, "leases of '%s' from slots %ld and %ld overlap", b->id.s, a->start_slot.v,
+                    b->start_slot.v);
+        else if (b->start_slot.v == ae)
+            vf_viol(c, b->pos, "leases of '%s' from slots %ld and %ld are one run of slots: one lease",
+                    b->id.s, a->start_slot.v, b->start_slot.v);
+    }
     for (int a = 0; a < c->n_asg && all; a++) {
         const vf_asg *g = &c->asg[a];
         if (g->res != r)
             continue;
         const vf_job *vj = &c->jobs[g->entry];
+        int first = 0, hi = m;
+        while (first < hi) { /* the first lease of g's label */
+            int mid = (first + hi) / 2;
+            if (label[order[mid]] < g->label)
+                first = mid + 1;
+            else
+                hi = mid;
+        }
         for (int t = vj->start; t < vj->start + c->ms->modes[vj->mode].slots; t++) {
             bool covered = false;
-            for (int l = 0; l < n && !covered; l++)
-                covered = label[l] == g->label && pv->leases[l].start_slot.v <= t &&
-                          t < pv->leases[l].start_slot.v + pv->leases[l].slots.v;
+            for (int q = first; q < m && label[order[q]] == g->label && !covered; q++)
+                covered = pv->leases[order[q]].start_slot.v <= t &&
+                          t < pv->leases[order[q]].start_slot.v + pv->leases[order[q]].slots.v;
             if (!covered) {
                 vf_viol(c, g->id, "instance '%s/%ld' is in use in slot %d but no lease of '%s' covers it",
                         res->id, g->label, t, res->id);
@@ -162,6 +262,8 @@ static void check_market(vf_ctx *c, int r)
             break;
         }
 out:
+    cp_free(order);
+    cp_free(bl.a);
     cp_free(label);
     cp_free(ok);
     cp_free(cover);
