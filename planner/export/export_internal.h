@@ -8,15 +8,15 @@
 
 /* Only letters, digits, '.', '_', '-', not starting with '-': a word
  * sbatch directives can hold as it is. */
-bool xp_slurm_word(const char *s);
+bool cp_xp_slurm_word(const char *s);
 /* Appends s with every other byte (and a leading '.') as '_', at most
  * max bytes: a file-name part. */
-void xp_file_word(cp_buf *b, const char *s, size_t max);
+void cp_xp_file_word(cp_buf *b, const char *s, size_t max);
 /* horizon.start (YYYY-MM-DD[THH:MM[:SS[.frac]]][Z|+HH:MM|-HH:MM]) as
  * seconds since 1970 of its wall clock (utc: a zone was given and the
  * seconds are UTC). False when it is not such a time. */
-bool xp_parse_start(const char *s, long *secs, bool *utc);
+bool cp_xp_parse_start(const char *s, long *secs, bool *utc);
 /* Appends YYYY-MM-DDTHH:MM:SS. */
-void xp_put_time(cp_buf *b, long secs);
+void cp_xp_put_time(cp_buf *b, long secs);
 
 #endif

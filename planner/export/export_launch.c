@@ -52,7 +52,7 @@ static void put_when(cp_buf *b, const cp_input *in, bool have_start, long start,
 {
     double h = slot * in->slot_hours;
     if (have_start)
-        xp_put_time(b, start + (long)llround(h * 3600));
+        cp_xp_put_time(b, start + (long)llround(h * 3600));
     else
         cp_buf_printf(b, "slot %ld (hour %g)", slot, h);
 }
@@ -78,7 +78,7 @@ static int write_lease(const cp_input *in, const cp_plan_file *pf, const cp_offe
     cp_buf_init(&type);
     cp_buf_init(&acc);
     cp_buf_printf(&fn, "launch/%03d-", idx);
-    xp_file_word(&fn, pstr(&l->id), 80);
+    cp_xp_file_word(&fn, pstr(&l->id), 80);
     cp_buf_puts(&fn, ".yaml");
     instance_type(of, &type, &acc);
     cp_export_file *f = cp_buf_ok(&fn) ? cp_export_add(x, fn.s, false) : NULL;
@@ -194,7 +194,7 @@ int cp_export_launch(const cp_input *in, const cp_plan_file *pf, const cp_export
 {
     (void)o;
     long start = 0;
-    bool utc = false, have_start = in->start && xp_parse_start(in->start, &start, &utc);
+    bool utc = false, have_start = in->start && cp_xp_parse_start(in->start, &start, &utc);
     cp_export_file *md = cp_export_add(x, "launch.md", false);
     if (!md)
         return cp_diags_add(d, CP_ERR_NOMEM, cp_pos_none(), "out of memory");

@@ -138,7 +138,7 @@ static int write_script(const cp_input *in, const sjob *j, const cp_export_opts 
     cp_buf fn;
     cp_buf_init(&fn);
     cp_buf_printf(&fn, "jobs/%03d-", pj->index);
-    xp_file_word(&fn, job->name, 60);
+    cp_xp_file_word(&fn, job->name, 60);
     cp_buf_puts(&fn, ".sbatch");
     cp_export_file *f = cp_buf_ok(&fn) ? cp_export_add(x, fn.s, true) : NULL;
     cp_buf_release(&fn);
@@ -167,16 +167,16 @@ static int write_script(const cp_input *in, const sjob *j, const cp_export_opts 
     }
     /* directives: nothing but sanitized words and numbers */
     cp_buf_puts(b, "#SBATCH --job-name=");
-    if (xp_slurm_word(job->name) && strlen(job->name) <= 100)
+    if (cp_xp_slurm_word(job->name) && strlen(job->name) <= 100)
         cp_buf_puts(b, job->name);
     else
-        xp_file_word(b, job->name, 100);
+        cp_xp_file_word(b, job->name, 100);
     cp_buf_putc(b, '\n');
     cp_buf_puts(b, "#SBATCH --begin=");
     if (o->begin_now)
         cp_buf_puts(b, "now");
     else
-        xp_put_time(b, start + (long)llround(pj->start_slot.v * in->slot_hours * 3600));
+        cp_xp_put_time(b, start + (long)llround(pj->start_slot.v * in->slot_hours * 3600));
     cp_buf_puts(b, utc && !o->begin_now ? "\n# (--begin is UTC: submit.sh runs sbatch with TZ=UTC0)\n"
                                         : "\n");
     double minutes = pj->slots.v * in->slot_hours * 60;
@@ -196,7 +196,7 @@ static int write_script(const cp_input *in, const sjob *j, const cp_export_opts 
         const char *type = in->accels[p->node.acc].name;
         long k = job->kind == CP_JOB_DATAFLOW ? (long)p->node.accelerators * nn
                                               : (pj->count.has == CP_PLAN_SET ? pj->count.v : 0);
-        if (!xp_slurm_word(type))
+        if (!cp_xp_slurm_word(type))
             return cp_diags_add(d, CP_ERR_INPUT, in->accels[p->node.acc].pos,
                                 "accelerator '%s' cannot be a Slurm GRES type (letters, digits, "
                                 "'.', '_', '-' only)",
@@ -282,7 +282,7 @@ int cp_export_slurm(const cp_input *in, const cp_plan_file *pf, const cp_export_
             cp_diags_add(d, CP_ERR_INPUT, cp_pos_none(),
                          "the inputs have no horizon.start, so the jobs' --begin times are "
                          "unknown: give horizon.start or export with --begin now");
-        else if (!xp_parse_start(in->start, &start, &utc))
+        else if (!cp_xp_parse_start(in->start, &start, &utc))
             cp_diags_add(d, CP_ERR_INPUT, cp_pos_none(),
                          "horizon.start '%.60s' is not a time export can read "
                          "(YYYY-MM-DD[THH:MM[:SS]] with an optional Z or +HH:MM)",
@@ -355,7 +355,7 @@ int cp_export_slurm(const cp_input *in, const cp_plan_file *pf, const cp_export_
         }
         cp_buf_puts(b, " ");
         cp_buf_printf(b, "jobs/%03d-", j->pj->index);
-        xp_file_word(b, job->name, 60);
+        cp_xp_file_word(b, job->name, 60);
         cp_buf_puts(b, ".sbatch)\n");
         put_var(b, j);
         cp_buf_puts(b, "=${");

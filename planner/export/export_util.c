@@ -79,7 +79,7 @@ void cp_slurm_time(cp_buf *b, long minutes)
         cp_buf_printf(b, "%02ld:%02ld:00", h, m);
 }
 
-bool xp_slurm_word(const char *s)
+bool cp_xp_slurm_word(const char *s)
 {
     if (!*s || *s == '-')
         return false;
@@ -92,7 +92,7 @@ bool xp_slurm_word(const char *s)
     return true;
 }
 
-void xp_file_word(cp_buf *b, const char *s, size_t max)
+void cp_xp_file_word(cp_buf *b, const char *s, size_t max)
 {
     size_t n = 0;
     for (; *s && n < max; s++, n++) {
@@ -128,7 +128,7 @@ static void civil_from_days(long z, long *y, long *m, long *d)
     *y = yoe + era * 400 + (*m <= 2);
 }
 
-bool xp_parse_start(const char *s, long *secs, bool *utc)
+bool cp_xp_parse_start(const char *s, long *secs, bool *utc)
 {
     long y, mo, d, h = 0, mi = 0, se = 0;
     int n = 0;
@@ -169,7 +169,7 @@ bool xp_parse_start(const char *s, long *secs, bool *utc)
     return true;
 }
 
-void xp_put_time(cp_buf *b, long secs)
+void cp_xp_put_time(cp_buf *b, long secs)
 {
     long days = secs >= 0 ? secs / 86400 : -((-secs + 86399) / 86400);
     long rem = secs - days * 86400, y, m, d;

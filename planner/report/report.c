@@ -45,7 +45,7 @@ static void money_card(cp_buf *b, const char *label, double v)
 }
 
 /* The plan as read for the page is the one verify checks: no second read. */
-static void run_verify(rp_plan *p)
+static void run_verify(cp_rp_plan *p)
 {
     cp_verify_report rep;
     cp_verify_report_init(&rep);
@@ -64,7 +64,7 @@ static void run_verify(rp_plan *p)
     cp_verify_report_release(&rep);
 }
 
-static void header(cp_buf *b, const rp_plan *p)
+static void header(cp_buf *b, const cp_rp_plan *p)
 {
     cp_buf_puts(b, "<header>\n<h1>capplan plan report</h1>\n<p class=\"sub\">");
     cp_svg_esc(b, p->file ? p->file : "plan");
@@ -75,7 +75,7 @@ static void header(cp_buf *b, const rp_plan *p)
     if (!strcmp(p->h_from, "assumed"))
         cp_buf_puts(b, ", slot length assumed");
     char clock[300];
-    if (rp_clock_describe(p, clock, sizeof clock)) {
+    if (cp_rp_clock_describe(p, clock, sizeof clock)) {
         cp_buf_puts(b, " \xC2\xB7 ");
         cp_svg_esc(b, clock);
     }
@@ -153,7 +153,7 @@ static void header(cp_buf *b, const rp_plan *p)
 
 /* ---- costs ------------------------------------------------------------------- */
 
-void rp_costs(cp_buf *b, const rp_plan *p)
+void cp_rp_costs(cp_buf *b, const cp_rp_plan *p)
 {
     static const char *const part[4] = {"cloud", "energy", "carbon", "drop penalties"};
     static const char *const color[4] = {"#4e79a7", "#f28e2b", "#59a14f", "#e15759"};
@@ -237,7 +237,7 @@ static void td_money(cp_buf *b, double v)
     cp_buf_printf(b, "<td class=\"n\">%s</td>", isnan(v) ? "" : s);
 }
 
-static void tables(cp_buf *b, const rp_plan *p)
+static void tables(cp_buf *b, const cp_rp_plan *p)
 {
     if (p->n_markets) {
         cp_html_section(b, "markets", "Cloud markets");
@@ -261,12 +261,12 @@ static void tables(cp_buf *b, const rp_plan *p)
             td_num(b, ih, "");
             td_num(b, peak, "");
             if (leases) {
-                int r = rp_market_row(p, m);
-                const rp_row *row = r >= 0 ? &p->rows[r] : NULL;
+                int r = cp_rp_market_row(p, m);
+                const cp_rp_row *row = r >= 0 ? &p->rows[r] : NULL;
                 td_num(b, row && row->n_leases ? row->n_leases : NAN, "");
                 td_num(b, row && row->n_leases ? row->n_instances : NAN, "");
             }
-            td_money(b, rp_num(&m->cost));
+            td_money(b, cp_rp_num(&m->cost));
             cp_buf_puts(b, "</tr>\n");
         }
         cp_buf_puts(b, "</table>\n");
@@ -277,7 +277,7 @@ static void tables(cp_buf *b, const rp_plan *p)
         cp_buf_puts(b, "<table>\n<tr><th>site</th><th class=\"n\">energy</th><th class=\"n\">CO\xE2\x82\x82</th>"
                        "<th class=\"n\">peak power</th><th class=\"n\">lowest cap</th></tr>\n");
         for (int i = 0; i < p->n_sites; i++) {
-            const rp_site *rs = &p->sites[i];
+            const cp_rp_site *rs = &p->sites[i];
             const cp_plan_site *s = rs->s;
             double peak = 0, cap = NAN;
             for (int t = 0; t < p->T; t++)
@@ -289,8 +289,8 @@ static void tables(cp_buf *b, const rp_plan *p)
                 }
             cp_buf_puts(b, "<tr>");
             td_text(b, s->name.s);
-            td_num(b, rp_num(&s->energy_kwh), " kWh");
-            td_num(b, rp_num(&s->carbon_kg), " kg");
+            td_num(b, cp_rp_num(&s->energy_kwh), " kWh");
+            td_num(b, cp_rp_num(&s->carbon_kg), " kg");
             td_num(b, peak, " kW");
             td_num(b, cap, " kW");
             cp_buf_puts(b, "</tr>\n");
@@ -302,7 +302,7 @@ static void tables(cp_buf *b, const rp_plan *p)
         cp_html_section(b, "dropped", "Dropped jobs");
         cp_buf_puts(b, "<table>\n<tr><th>job</th><th>reason</th></tr>\n");
         for (int i = 0; i < p->n_jobs; i++) {
-            const rp_job *j = &p->jobs[i];
+            const cp_rp_job *j = &p->jobs[i];
             if (j->scheduled || !j->pj->name.s)
                 continue;
             cp_buf_puts(b, "<tr>");
@@ -320,7 +320,7 @@ static void tables(cp_buf *b, const rp_plan *p)
                        "<th class=\"n\">count</th><th class=\"n\">CPUs</th><th class=\"n\">memory</th>"
                        "<th class=\"n\">start h</th><th class=\"n\">end h</th><th class=\"n\">energy</th></tr>\n");
         for (int i = 0; i < p->n_jobs; i++) {
-            const rp_job *j = &p->jobs[i];
+            const cp_rp_job *j = &p->jobs[i];
             const cp_plan_job *pj = j->pj;
             if (!j->scheduled)
                 continue;
@@ -328,13 +328,13 @@ static void tables(cp_buf *b, const rp_plan *p)
             td_text(b, pj->name.s);
             td_text(b, j->kind == CP_JOB_TRAINING ? "training" : j->kind == CP_JOB_DATAFLOW ? "dataflow" : "");
             td_text(b, pj->resource.s);
-            td_text(b, rp_market_name(pj->mk));
+            td_text(b, cp_rp_market_name(pj->mk));
             td_num(b, pj->count.has == CP_PLAN_SET ? (double)pj->count.v : NAN, "");
-            td_num(b, rp_num(&pj->cpus), "");
-            td_num(b, rp_num(&pj->memory_gb), " GB");
+            td_num(b, cp_rp_num(&pj->cpus), "");
+            td_num(b, cp_rp_num(&pj->memory_gb), " GB");
             td_num(b, pj->start_hour.v, "");
             td_num(b, pj->end_hour.v, "");
-            td_num(b, pj->mk == CP_PLAN_POOL ? rp_num(&pj->energy_kwh) : NAN, " kWh");
+            td_num(b, pj->mk == CP_PLAN_POOL ? cp_rp_num(&pj->energy_kwh) : NAN, " kWh");
             cp_buf_puts(b, "</tr>\n");
         }
         cp_buf_puts(b, "</table>\n</details>\n");
@@ -345,11 +345,11 @@ static void tables(cp_buf *b, const rp_plan *p)
 int cp_report_plan_html(const struct cp_node *plan, const cp_report_opts *o, cp_buf *out,
                         cp_diags *d)
 {
-    rp_plan p;
+    cp_rp_plan p;
     memset(&p, 0, sizeof p);
-    int rc = rp_read(&p, plan, o->in, d);
+    int rc = cp_rp_read(&p, plan, o->in, d);
     if (rc) {
-        rp_release(&p);
+        cp_rp_release(&p);
         return rc;
     }
     p.file = o->plan_name;
@@ -365,17 +365,17 @@ int cp_report_plan_html(const struct cp_node *plan, const cp_report_opts *o, cp_
     if (infeasible) {
         cp_buf_puts(out, "<p>The plan is infeasible: there is nothing to draw.</p>\n");
     } else {
-        rp_costs(out, &p);
-        rc = rp_gantt(out, &p);
-        rp_utilization(out, &p);
-        rp_instances(out, &p);
-        rp_power(out, &p);
+        cp_rp_costs(out, &p);
+        rc = cp_rp_gantt(out, &p);
+        cp_rp_utilization(out, &p);
+        cp_rp_instances(out, &p);
+        cp_rp_power(out, &p);
         tables(out, &p);
     }
     cp_buf_puts(out, "<footer><p class=\"note\">Written by capplan " "report; times in hours from "
                      "the horizon start. Self-contained: no scripts, no network.</p></footer>\n");
     cp_html_end(out);
-    rp_release(&p);
+    cp_rp_release(&p);
     if (rc == CP_OK && !cp_buf_ok(out))
         rc = CP_ERR_NOMEM;
     if (rc)

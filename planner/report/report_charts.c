@@ -37,11 +37,11 @@ static int bucket_end(const buckets *k, int c, int T)
 }
 
 /* "hours 2-3 (slot 2)" or "hours 0-6 (slots 0-5, peak shown)". */
-static void col_span(const rp_plan *p, const buckets *k, int c, char *out, size_t size)
+static void col_span(const cp_rp_plan *p, const buckets *k, int c, char *out, size_t size)
 {
     char span[160];
     int s0 = c * k->size, s1 = bucket_end(k, c, p->T) - 1;
-    rp_time_span(p, s0 * p->h, (s1 + 1) * p->h, span, sizeof span);
+    cp_rp_time_span(p, s0 * p->h, (s1 + 1) * p->h, span, sizeof span);
     if (s0 == s1)
         snprintf(out, size, "%s (slot %d)", span, s0);
     else
@@ -63,7 +63,7 @@ static double node_dim(const cp_machine *m, int d)
 }
 
 /* Capacity of pool dimension d in slot t (inputs), or NAN. */
-static double capacity(const rp_plan *p, const rp_util *u, int d, int t)
+static double capacity(const cp_rp_plan *p, const cp_rp_util *u, int d, int t)
 {
     if (u->in_pool < 0)
         return NAN;
@@ -71,7 +71,7 @@ static double capacity(const rp_plan *p, const rp_util *u, int d, int t)
     return cp_series_at(&pl->available, t) * node_dim(&pl->node, d);
 }
 
-void rp_utilization(cp_buf *b, const rp_plan *p)
+void cp_rp_utilization(cp_buf *b, const cp_rp_plan *p)
 {
     cp_html_section(b, "utilization", "Pool utilization per slot");
     if (p->n_util == 0) {
@@ -95,7 +95,7 @@ void rp_utilization(cp_buf *b, const rp_plan *p)
     cp_scale sx;
     cp_ticks t;
     char title[160];
-    rp_time_axis(p, &sx, &t, title, sizeof title);
+    cp_rp_time_axis(p, &sx, &t, title, sizeof title);
     if (t.label2[0][0])
         height += 12;
     cp_svg_open(b, RP_WIDTH, height, "Heat map of pool utilization per slot");
@@ -117,7 +117,7 @@ void rp_utilization(cp_buf *b, const rp_plan *p)
     cp_buf tt;
     cp_buf_init(&tt);
     for (int i = 0; i < p->n_util; i++) {
-        const rp_util *u = &p->util[i];
+        const cp_rp_util *u = &p->util[i];
         const char *pool = u->u->pool.s;
         cp_buf_puts(b, "<text x=\"8\" y=\"");
         cp_svg_coord(b, y + 11);
@@ -184,7 +184,7 @@ static double market_peak(const cp_plan_prov *m, int s0, int s1)
     return v;
 }
 
-void rp_instances(cp_buf *b, const rp_plan *p)
+void cp_rp_instances(cp_buf *b, const cp_rp_plan *p)
 {
     cp_html_section(b, "instances", "Cloud instances rented per slot");
     if (p->n_markets == 0) {
@@ -228,7 +228,7 @@ void rp_instances(cp_buf *b, const rp_plan *p)
     cp_scale sx, sy = {0, ymax, bottom, top};
     cp_ticks t, ty;
     char title[160];
-    rp_time_axis(p, &sx, &t, title, sizeof title);
+    cp_rp_time_axis(p, &sx, &t, title, sizeof title);
     cp_ticks_nice(&ty, 0, ymax, 6, false);
     double height = bottom + (t.label2[0][0] ? 64 : 52);
     cp_svg_open(b, RP_WIDTH, height, "Stacked columns of cloud instances rented per slot and market");
@@ -286,7 +286,7 @@ static double baseline_kw(const cp_input *in, int s, int t)
 }
 
 /* A step path through v[0..T-1] (one level per slot). */
-static void step_path(cp_buf *b, const rp_plan *p, const cp_scale *sx, const cp_scale *sy,
+static void step_path(cp_buf *b, const cp_rp_plan *p, const cp_scale *sx, const cp_scale *sy,
                       const double *v, const char *cls, const char *stroke)
 {
     cp_buf_puts(b, "<path d=\"");
@@ -305,7 +305,7 @@ static void step_path(cp_buf *b, const rp_plan *p, const cp_scale *sx, const cp_
 }
 
 /* base, capv: scratch arrays of T values. */
-static void site_chart(cp_buf *b, const rp_plan *p, const rp_site *rs, double *base, double *capv)
+static void site_chart(cp_buf *b, const cp_rp_plan *p, const cp_rp_site *rs, double *base, double *capv)
 {
     const cp_site *is = rs->in_site >= 0 ? &p->in->sites[rs->in_site] : NULL;
     const char *name = rs->s->name.s;
@@ -324,7 +324,7 @@ static void site_chart(cp_buf *b, const rp_plan *p, const rp_site *rs, double *b
     cp_scale sx, sy = {0, ymax, bottom, top};
     cp_ticks t, ty;
     char title[160];
-    rp_time_axis(p, &sx, &t, title, sizeof title);
+    cp_rp_time_axis(p, &sx, &t, title, sizeof title);
     cp_ticks_nice(&ty, 0, ymax, 5, false);
     cp_buf lab;
     cp_buf_init(&lab);
@@ -382,7 +382,7 @@ static void site_chart(cp_buf *b, const rp_plan *p, const rp_site *rs, double *b
     cp_svg_close(b);
 }
 
-void rp_power(cp_buf *b, const rp_plan *p)
+void cp_rp_power(cp_buf *b, const cp_rp_plan *p)
 {
     cp_html_section(b, "power", "Facility power per site");
     if (p->n_sites == 0) {

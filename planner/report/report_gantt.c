@@ -50,7 +50,7 @@ static int by_row_start(const void *a, const void *b)
 
 /* First-fit lanes per row of the jobs in no lease; sets job->lane and
  * row->lanes. */
-static int assign_lanes(rp_plan *p)
+static int assign_lanes(cp_rp_plan *p)
 {
     int n = 0;
     slot_ref *refs = cp_calloc((size_t)p->n_sched + 1, sizeof *refs);
@@ -111,9 +111,9 @@ typedef struct row_geom {
 } row_geom;
 
 /* The geometry of row r; lane_y has room for its lease lanes + 1. */
-static void layout_row(const rp_plan *p, int r, row_geom *g, double *lane_y)
+static void layout_row(const cp_rp_plan *p, int r, row_geom *g, double *lane_y)
 {
-    const rp_row *row = &p->rows[r];
+    const cp_rp_row *row = &p->rows[r];
     memset(g, 0, sizeof *g);
     if (row->n_leases == 0) {
         int lanes = row->lanes > 0 ? row->lanes : 1;
@@ -127,7 +127,7 @@ static void layout_row(const rp_plan *p, int r, row_geom *g, double *lane_y)
     for (int l = 0; l <= ll; l++)
         lane_y[l] = 0;
     for (int i = 0; i < row->n_leases; i++) { /* job lanes per lease lane, at least one */
-        const rp_lease *ls = &p->leases[row->lease0 + i];
+        const cp_rp_lease *ls = &p->leases[row->lease0 + i];
         lane_y[ls->lane + 1] = fmax(lane_y[ls->lane + 1], ls->subs > 0 ? ls->subs : 1);
     }
     for (int l = 1; l <= ll; l++)
@@ -151,7 +151,7 @@ static void layout_row(const rp_plan *p, int r, row_geom *g, double *lane_y)
     g->y0 = (g->h - content) / 2;
 }
 
-static const char *bar_color(const rp_job *j, bool by_kind)
+static const char *bar_color(const cp_rp_job *j, bool by_kind)
 {
     if (by_kind)
         return j->kind == CP_JOB_TRAINING ? kind_color[0]
@@ -169,7 +169,7 @@ static void num_part(cp_buf *t, const char *sep, double v, const char *unit)
 }
 
 /* The hover text of a bar (plain text; escaped when written). */
-static void bar_title(cp_buf *t, const rp_plan *p, const rp_job *j)
+static void bar_title(cp_buf *t, const cp_rp_plan *p, const cp_rp_job *j)
 {
     const cp_plan_job *pj = j->pj;
     const char *acc = pj->accelerator.s;
@@ -177,7 +177,7 @@ static void bar_title(cp_buf *t, const rp_plan *p, const rp_job *j)
     cp_buf_printf(t, "%s\n", pj->name.s);
     if (j->kind != RP_KIND_UNKNOWN)
         cp_buf_puts(t, j->kind == CP_JOB_TRAINING ? "training on " : "dataflow on ");
-    cp_buf_printf(t, "%s (%s)\n", pj->resource.s, rp_market_name(pj->mk));
+    cp_buf_printf(t, "%s (%s)\n", pj->resource.s, cp_rp_market_name(pj->mk));
     if (has_count) {
         char k[48];
         cp_svg_qty(k, sizeof k, (double)pj->count.v);
@@ -188,17 +188,17 @@ static void bar_title(cp_buf *t, const rp_plan *p, const rp_job *j)
         if (acc && j->kind != CP_JOB_TRAINING)
             cp_buf_printf(t, " (%s)", acc);
     }
-    num_part(t, has_count ? ", " : "", rp_num(&pj->cpus), " CPUs");
-    num_part(t, ", ", rp_num(&pj->memory_gb), " GB");
+    num_part(t, has_count ? ", " : "", cp_rp_num(&pj->cpus), " CPUs");
+    num_part(t, ", ", cp_rp_num(&pj->memory_gb), " GB");
     char span[200];
-    rp_time_span(p, pj->start_hour.v, pj->end_hour.v, span, sizeof span);
+    cp_rp_time_span(p, pj->start_hour.v, pj->end_hour.v, span, sizeof span);
     cp_buf_printf(t, "\n%s", span);
     if (pj->start_slot.has == CP_PLAN_SET && pj->start_slot.v >= 0 &&
         pj->slots.has == CP_PLAN_SET && pj->slots.v > 0)
         cp_buf_printf(t, " (slots %ld\xE2\x80\x93%ld)", pj->start_slot.v,
                       pj->start_slot.v + pj->slots.v - 1);
     if (pj->mk == CP_PLAN_POOL)
-        num_part(t, "\nenergy ", rp_num(&pj->energy_kwh), " kWh");
+        num_part(t, "\nenergy ", cp_rp_num(&pj->energy_kwh), " kWh");
     const cp_plan_strs *ns = &pj->nodes;
     if (ns->has == CP_PLAN_SET && ns->n > 0) {
         cp_buf_puts(t, "\nnodes ");
@@ -210,10 +210,10 @@ static void bar_title(cp_buf *t, const rp_plan *p, const rp_job *j)
 }
 
 /* The hover text of a lease: its id, market, slots, hours and jobs. */
-static void lease_title(cp_buf *t, const rp_plan *p, const rp_lease *l)
+static void lease_title(cp_buf *t, const cp_rp_plan *p, const cp_rp_lease *l)
 {
     const cp_plan_lease *pl = l->pl;
-    const rp_row *row = &p->rows[l->row];
+    const cp_rp_row *row = &p->rows[l->row];
     long s = pl->start_slot.v, n = pl->slots.v;
     cp_buf_printf(t, "%s\nlease of one %s instance of %s: start it at slot %ld, return it after "
                      "%ld slot%s",
@@ -222,7 +222,7 @@ static void lease_title(cp_buf *t, const rp_plan *p, const rp_lease *l)
     if (n > 1)
         cp_buf_printf(t, " (slots %ld\xE2\x80\x93%ld)", s, s + n - 1);
     char span[200];
-    rp_time_span(p, l->h0, l->h1, span, sizeof span);
+    cp_rp_time_span(p, l->h0, l->h1, span, sizeof span);
     cp_buf_printf(t, "\n%s\n%d job%s", span, l->n_listed, l->n_listed == 1 ? "" : "s");
     const cp_plan_strs *js = &pl->jobs;
     for (int i = 0; i < js->n && i < 12; i++)
@@ -231,7 +231,7 @@ static void lease_title(cp_buf *t, const rp_plan *p, const rp_lease *l)
         cp_buf_printf(t, " \xE2\x80\xA6 (%d in all)", js->n);
 }
 
-static void legend(cp_buf *b, const rp_plan *p, bool by_kind, double y)
+static void legend(cp_buf *b, const cp_rp_plan *p, bool by_kind, double y)
 {
     cp_legend_item it[6];
     int n = 0;
@@ -252,7 +252,7 @@ static void legend(cp_buf *b, const rp_plan *p, bool by_kind, double y)
         it[n++] = (cp_legend_item){LEASE_COLOR, "lease: one instance from start to return", false};
     bool down = false;
     for (int r = 0; r < p->n_rows && !down; r++) {
-        const rp_row *row = &p->rows[r];
+        const cp_rp_row *row = &p->rows[r];
         for (int t = 0; row->pool >= 0 && t < p->T && !down; t++)
             down = cp_series_at(&p->in->pools[row->pool].available, t) < p->in->pools[row->pool].nodes;
     }
@@ -261,13 +261,13 @@ static void legend(cp_buf *b, const rp_plan *p, bool by_kind, double y)
     cp_svg_legend(b, RP_LEFT, y, RP_WIDTH - RP_LEFT - RP_RIGHT, it, n);
 }
 
-static void row_label(cp_buf *b, const rp_plan *p, const rp_row *r, double y, double h)
+static void row_label(cp_buf *b, const cp_rp_plan *p, const cp_rp_row *r, double y, double h)
 {
     bool leased = r->n_leases > 0;
     double mid = y + h / 2 - (leased ? 6 : 0);
     cp_buf_puts(b, "<g><title>");
     cp_svg_esc(b, r->name);
-    cp_buf_printf(b, " (%s)</title>\n", rp_market_name(r->market));
+    cp_buf_printf(b, " (%s)</title>\n", cp_rp_market_name(r->market));
     cp_buf_puts(b, "<text x=\"8\" y=\"");
     cp_svg_coord(b, mid - 2);
     cp_buf_puts(b, "\" class=\"row\">");
@@ -300,13 +300,13 @@ static void row_label(cp_buf *b, const rp_plan *p, const rp_row *r, double y, do
 
 /* With the inputs: slots where a pool has nodes down (SPEC 1.5
  * `available`), shaded over its row, runs of equal availability merged. */
-static void down_times(cp_buf *b, const rp_plan *p, const row_geom *geom, const cp_scale *sx,
+static void down_times(cp_buf *b, const cp_rp_plan *p, const row_geom *geom, const cp_scale *sx,
                        double top)
 {
     double y = top;
     char title[400], span[200];
     for (int r = 0; r < p->n_rows; r++) {
-        const rp_row *row = &p->rows[r];
+        const cp_rp_row *row = &p->rows[r];
         double h = geom[r].h;
         const cp_pool *pl = row->pool >= 0 ? &p->in->pools[row->pool] : NULL;
         for (int t0 = 0; pl && t0 < p->T;) {
@@ -315,7 +315,7 @@ static void down_times(cp_buf *b, const rp_plan *p, const row_geom *geom, const 
             while (t1 < p->T && cp_series_at(&pl->available, t1) == av)
                 t1++;
             if (av < pl->nodes) {
-                rp_time_span(p, t0 * p->h, t1 * p->h, span, sizeof span);
+                cp_rp_time_span(p, t0 * p->h, t1 * p->h, span, sizeof span);
                 snprintf(title, sizeof title, "%s: %g of %d nodes available\n%s", row->name, av,
                          pl->nodes, span);
                 double x0 = cp_scale_at(sx, t0 * p->h), x1 = cp_scale_at(sx, t1 * p->h);
@@ -329,7 +329,7 @@ static void down_times(cp_buf *b, const rp_plan *p, const row_geom *geom, const 
 
 /* A job's bar (or, with `part`, a part of it on another instance) at
  * lane top `by` of height `bh`, with its name where it fits. */
-static void job_bar(cp_buf *b, cp_buf *tt, const rp_plan *p, const cp_scale *sx, const rp_job *j,
+static void job_bar(cp_buf *b, cp_buf *tt, const cp_rp_plan *p, const cp_scale *sx, const cp_rp_job *j,
                     bool by_kind, double by, double bh, double inset, bool label, const char *part)
 {
     const char *name = j->pj->name.s;
@@ -360,9 +360,9 @@ static void job_bar(cp_buf *b, cp_buf *tt, const rp_plan *p, const cp_scale *sx,
 /* The label strip of a lease: "…/3 · slots 4–10 · 2 jobs" (the id
  * without its market, which the row says), shortened to what fits in
  * `fit` characters: without the jobs, then the id alone, then cut. */
-static void lease_label(cp_buf *b, const rp_plan *p, const rp_lease *l, double x, double y, int fit)
+static void lease_label(cp_buf *b, const cp_rp_plan *p, const cp_rp_lease *l, double x, double y, int fit)
 {
-    const char *sid = rp_lease_short_id(p, l);
+    const char *sid = cp_rp_lease_short_id(p, l);
     bool cut_market = sid != l->pl->id.s;
     long s = l->pl->start_slot.v, n = l->pl->slots.v;
     char slots[80], jobs[48];
@@ -395,8 +395,8 @@ static void lease_label(cp_buf *b, const rp_plan *p, const rp_lease *l, double x
 }
 
 /* A lease: its bar, its label, then its jobs inside it. */
-static void lease_bar(cp_buf *b, cp_buf *tt, const rp_plan *p, const cp_scale *sx,
-                      const row_geom *g, const rp_lease *l, bool by_kind, double top)
+static void lease_bar(cp_buf *b, cp_buf *tt, const cp_rp_plan *p, const cp_scale *sx,
+                      const row_geom *g, const cp_rp_lease *l, bool by_kind, double top)
 {
     /* its own job lanes tall: a lane is as tall as its tallest lease */
     double ly = top + g->lane_y[l->lane], lbh = g->head + (l->subs > 0 ? l->subs : 1) * g->jh + 1;
@@ -409,8 +409,8 @@ static void lease_bar(cp_buf *b, cp_buf *tt, const rp_plan *p, const cp_scale *s
         lease_label(b, p, l, x0 + 3.5, ly + 10, (int)((w - 6) / 5.8));
     double bh = g->jh > 4 ? g->jh - 1.5 : fmax(0.5, g->jh - 0.5);
     for (int k = 0; k < l->n; k++) {
-        const rp_lease_job *lj = &p->lease_jobs[l->first + k];
-        const rp_job *j = &p->jobs[lj->job];
+        const cp_rp_lease_job *lj = &p->lease_jobs[l->first + k];
+        const cp_rp_job *j = &p->jobs[lj->job];
         const char *first = j->lease >= 0 && p->leases[j->lease].pl->id.s
                                 ? p->leases[j->lease].pl->id.s
                                 : "?";
@@ -419,16 +419,16 @@ static void lease_bar(cp_buf *b, cp_buf *tt, const rp_plan *p, const cp_scale *s
     }
 }
 
-static void row_bars(cp_buf *b, cp_buf *tt, const rp_plan *p, int r, const row_geom *g,
+static void row_bars(cp_buf *b, cp_buf *tt, const cp_rp_plan *p, int r, const row_geom *g,
                      const cp_scale *sx, bool by_kind, double y)
 {
-    const rp_row *row = &p->rows[r];
+    const cp_rp_row *row = &p->rows[r];
     double top = y + g->y0;
     for (int i = 0; i < row->n_leases; i++)
         lease_bar(b, tt, p, sx, g, &p->leases[row->lease0 + i], by_kind, top);
     double y0 = top + (row->n_leases ? g->lane_y[row->lease_lanes] : 0), lh = g->lh;
     for (int i = 0; i < p->n_jobs; i++) {
-        const rp_job *j = &p->jobs[i];
+        const cp_rp_job *j = &p->jobs[i];
         if (!j->scheduled || j->row != r || j->lease >= 0)
             continue;
         job_bar(b, tt, p, sx, j, by_kind, y0 + j->lane * lh, lh > 4 ? lh - 1.5 : lh - 0.5, 0,
@@ -436,7 +436,7 @@ static void row_bars(cp_buf *b, cp_buf *tt, const rp_plan *p, int r, const row_g
     }
 }
 
-int rp_gantt(cp_buf *b, rp_plan *p)
+int cp_rp_gantt(cp_buf *b, cp_rp_plan *p)
 {
     cp_html_section(b, "gantt", "Jobs over time, per pool and market");
     if (p->n_sched == 0) {
@@ -446,7 +446,7 @@ int rp_gantt(cp_buf *b, rp_plan *p)
     }
     size_t n_y = (size_t)p->n_rows;
     for (int r = 0; r < p->n_rows; r++) {
-        if (rp_lease_lanes(p, r))
+        if (cp_rp_lease_lanes(p, r))
             return CP_ERR_NOMEM;
         n_y += (size_t)p->rows[r].lease_lanes;
     }
@@ -484,7 +484,7 @@ int rp_gantt(cp_buf *b, rp_plan *p)
     cp_scale sx;
     cp_ticks t;
     char title[160];
-    rp_time_axis(p, &sx, &t, title, sizeof title);
+    cp_rp_time_axis(p, &sx, &t, title, sizeof title);
     if (t.label2[0][0])
         height += 12;
     cp_svg_open(b, RP_WIDTH, height, "Gantt chart of the scheduled jobs per pool and market");

@@ -5,7 +5,7 @@
  * the section renderers (report_gantt.c, report_charts.c). Not a public
  * interface; see cp_report.h.
  *
- * An rp_plan owns its cp_plan_file (whose strings are borrowed from the
+ * An cp_rp_plan owns its cp_plan_file (whose strings are borrowed from the
  * plan tree, which outlives it) and the arrays it adds; the inputs are
  * borrowed.
  */
@@ -32,18 +32,18 @@
 
 enum { RP_KIND_UNKNOWN = -1 }; /* else CP_JOB_TRAINING / CP_JOB_DATAFLOW */
 
-/* What the report adds to a job of the plan (rp_plan.jobs[i] is
+/* What the report adds to a job of the plan (cp_rp_plan.jobs[i] is
  * pf.jobs[i]). */
-typedef struct rp_job {
+typedef struct cp_rp_job {
     const cp_plan_job *pj;
     bool scheduled; /* drawn: scheduled with a resource, a market and its hours */
     int kind;       /* from the inputs; RP_KIND_UNKNOWN without them */
     int row, lane;  /* Gantt position (lane: among the row's jobs outside leases) */
     int lease;      /* the lease (p->leases) whose lane holds its bar; -1: none */
-} rp_job;
+} cp_rp_job;
 
 /* A Gantt row: one pool or one market. */
-typedef struct rp_row {
+typedef struct cp_rp_row {
     const char *name;
     cp_plan_market market;
     int pool; /* index into the inputs' pools, -1 when unknown */
@@ -52,109 +52,109 @@ typedef struct rp_row {
     /* a market's leases, p->leases[lease0 .. lease0 + n_leases), sorted by
      * start slot; the distinct instance ids among them; their lanes */
     int lease0, n_leases, n_instances, lease_lanes;
-} rp_row;
+} cp_rp_row;
 
 /* A lease (SPEC 5, version 1.1) of a market row: one instance id from its
  * start slot for its slots, with its jobs. */
-typedef struct rp_lease {
+typedef struct cp_rp_lease {
     const cp_plan_lease *pl;
     int row;
     double h0, h1;  /* its slots in hours, within the horizon */
     int first, n;   /* its jobs that the plan schedules there: p->lease_jobs[first ..) */
     int n_listed;   /* names it lists (pl->jobs.n) */
     int lane, subs; /* Gantt: its lane in the row, the job lanes inside it */
-} rp_lease;
+} cp_rp_lease;
 
 /* A job of a lease as drawn: a job on several instances is in several
  * leases, and has its one bar in the first (`primary`); the others draw
  * a part of it. */
-typedef struct rp_lease_job {
+typedef struct cp_rp_lease_job {
     int job; /* p->jobs */
     int sub; /* job lane inside the lease */
     bool primary;
-} rp_lease_job;
+} cp_rp_lease_job;
 
-typedef struct rp_util { /* a utilization entry, with its pool */
+typedef struct cp_rp_util { /* a utilization entry, with its pool */
     const cp_plan_util *u;
     int in_pool; /* index into the inputs' pools, -1 */
-} rp_util;
+} cp_rp_util;
 
-typedef struct rp_site { /* a site entry, with its site */
+typedef struct cp_rp_site { /* a site entry, with its site */
     const cp_plan_site *s;
     int in_site; /* index into the inputs' sites, -1 */
-} rp_site;
+} cp_rp_site;
 
 /* A number of the plan, NAN when it is not given. */
-static inline double rp_num(const cp_plan_num *n)
+static inline double cp_rp_num(const cp_plan_num *n)
 {
     return n->has == CP_PLAN_SET ? n->v : NAN;
 }
 
 #define RP_VIOL_SHOWN 5
 
-typedef struct rp_plan {
+typedef struct cp_rp_plan {
     const char *file;
     const cp_input *in; /* NULL: the plan alone */
     cp_plan_file pf;
     int T;
     double h;
     const char *h_from; /* how h was found: "inputs", "plan", "assumed" */
-    rp_job *jobs;       /* [pf.n_jobs] */
+    cp_rp_job *jobs;       /* [pf.n_jobs] */
     int n_jobs, n_sched, n_dropped;
-    rp_row *rows;
+    cp_rp_row *rows;
     int n_rows;
     const cp_plan_prov *markets; /* pf.prov: every entry has a kind and T instances */
     int n_markets;
-    rp_lease *leases; /* every market's, grouped by row (rp_row.lease0) */
+    cp_rp_lease *leases; /* every market's, grouped by row (cp_rp_row.lease0) */
     int n_leases;
-    rp_lease_job *lease_jobs;
+    cp_rp_lease_job *lease_jobs;
     int n_lease_jobs;
-    rp_util *util; /* [pf.n_util]: each has a pool and its three lists of T values */
+    cp_rp_util *util; /* [pf.n_util]: each has a pool and its three lists of T values */
     int n_util;
-    rp_site *sites; /* [pf.n_sites]: each has a name and T power_kw values */
+    cp_rp_site *sites; /* [pf.n_sites]: each has a name and T power_kw values */
     int n_sites;
     /* `capplan verify` against the inputs: -1 not run, else violations */
     int verify_n;
     char *verify_msg[RP_VIOL_SHOWN];
-} rp_plan;
+} cp_rp_plan;
 
 /* report_plan.c: reads the tree into p (zeroed by the caller); errors (the
  * reader's problems and what drawing needs besides) go to d. Returns
  * CP_OK, CP_ERR_INPUT or CP_ERR_NOMEM. */
-int rp_read(rp_plan *p, const struct cp_node *root, const cp_input *in, cp_diags *d);
-void rp_release(rp_plan *p);
-const char *rp_market_name(cp_plan_market market);
+int cp_rp_read(cp_rp_plan *p, const struct cp_node *root, const cp_input *in, cp_diags *d);
+void cp_rp_release(cp_rp_plan *p);
+const char *cp_rp_market_name(cp_plan_market market);
 
 /* report_leases.c: the markets' leases into p->leases, grouped by row and
  * sorted by start; each row's lease and instance counts; the jobs each
  * lease names, matched to the row's scheduled jobs that overlap it (a
  * name the row does not run there is only listed in the lease's title).
- * Called by rp_read once the rows exist. CP_OK or CP_ERR_NOMEM. */
-int rp_leases(rp_plan *p);
+ * Called by cp_rp_read once the rows exist. CP_OK or CP_ERR_NOMEM. */
+int cp_rp_leases(cp_rp_plan *p);
 /* The Gantt row of a provisioning entry, -1 when it has none. */
-int rp_market_row(const rp_plan *p, const cp_plan_prov *m);
+int cp_rp_market_row(const cp_rp_plan *p, const cp_plan_prov *m);
 /* Gantt lanes of the leases of row r: first fit in order of start (a lane
  * last held by the same instance id first), and job lanes inside each
  * lease, first fit in order of start. CP_OK or CP_ERR_NOMEM. */
-int rp_lease_lanes(rp_plan *p, int r);
+int cp_rp_lease_lanes(cp_rp_plan *p, int r);
 /* The instance id of a lease without its market's prefix ("spot/3" of
  * "aws:p4d:spot/3"), or the whole id when it has none. */
-const char *rp_lease_short_id(const rp_plan *p, const rp_lease *l);
+const char *cp_rp_lease_short_id(const cp_rp_plan *p, const cp_rp_lease *l);
 
 /* report_time.c: ticks for hours 0..T*h over [RP_LEFT, RP_WIDTH -
  * RP_RIGHT], with wall-clock second lines when horizon.start is known
  * and parses; the x-axis title goes to `title` (at least 96 bytes). */
-void rp_time_axis(const rp_plan *p, cp_scale *sx, cp_ticks *t, char *title, size_t size);
+void cp_rp_time_axis(const cp_rp_plan *p, cp_scale *sx, cp_ticks *t, char *title, size_t size);
 /* "hours 1-2.6" with the wall clock when known ("hours 1-2.6 (06-06 01:00-03:36 UTC)"). */
-void rp_time_span(const rp_plan *p, double h0, double h1, char *out, size_t size);
+void cp_rp_time_span(const cp_rp_plan *p, double h0, double h1, char *out, size_t size);
 /* horizon.start in words for the header; false when there is none. */
-bool rp_clock_describe(const rp_plan *p, char *out, size_t size);
+bool cp_rp_clock_describe(const cp_rp_plan *p, char *out, size_t size);
 
 /* report_gantt.c / report_charts.c: the sections of the page. */
-int rp_gantt(cp_buf *b, rp_plan *p);
-void rp_utilization(cp_buf *b, const rp_plan *p);
-void rp_instances(cp_buf *b, const rp_plan *p);
-void rp_power(cp_buf *b, const rp_plan *p);
-void rp_costs(cp_buf *b, const rp_plan *p);
+int cp_rp_gantt(cp_buf *b, cp_rp_plan *p);
+void cp_rp_utilization(cp_buf *b, const cp_rp_plan *p);
+void cp_rp_instances(cp_buf *b, const cp_rp_plan *p);
+void cp_rp_power(cp_buf *b, const cp_rp_plan *p);
+void cp_rp_costs(cp_buf *b, const cp_rp_plan *p);
 
 #endif

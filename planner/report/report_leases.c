@@ -5,7 +5,7 @@
  * instance, hand it the jobs, return it). The Gantt chart draws a market
  * row with leases as one lane per lease, its jobs inside it.
  *
- * rp_leases collects every market's leases into one array grouped by
+ * cp_rp_leases collects every market's leases into one array grouped by
  * Gantt row and sorted by start, counts the distinct instance ids per
  * row, and matches each listed job name to the row's scheduled job of
  * that name whose hours overlap the lease (through a sorted index, so a
@@ -16,7 +16,7 @@
  * of the row in no lease keeps a job lane of its own below the leases.
  * Whether the leases are right is verify's business, not the report's.
  *
- * rp_lease_lanes lays out one row: lease lanes by first fit in order of
+ * cp_rp_lease_lanes lays out one row: lease lanes by first fit in order of
  * start (the lane a returned instance leaves is reused; among free lanes
  * the one last held by the same id, so an instance rented twice often
  * keeps its lane; any free lane keeps the count optimal, as many lanes
@@ -72,7 +72,7 @@ static int id_cmp(const char *a, const char *b)
  * order), slots, then file order. */
 static int by_row_start(const void *a, const void *b)
 {
-    const rp_lease *x = a, *y = b;
+    const cp_rp_lease *x = a, *y = b;
     if (x->row != y->row)
         return x->row < y->row ? -1 : 1;
     if (x->pl->start_slot.v != y->pl->start_slot.v)
@@ -123,7 +123,7 @@ static int lower_bound(const job_key *k, int n, int row, const char *name)
     return lo;
 }
 
-static bool overlaps(const rp_job *j, const rp_lease *l)
+static bool overlaps(const cp_rp_job *j, const cp_rp_lease *l)
 {
     double s = j->pj->start_hour.v, e = j->pj->end_hour.v;
     if (e <= s) /* a job of no length: where it stands */
@@ -131,7 +131,7 @@ static bool overlaps(const rp_job *j, const rp_lease *l)
     return s < l->h1 - 1e-9 && e > l->h0 + 1e-9;
 }
 
-int rp_market_row(const rp_plan *p, const cp_plan_prov *m)
+int cp_rp_market_row(const cp_rp_plan *p, const cp_plan_prov *m)
 {
     for (int r = 0; r < p->n_rows; r++)
         if (p->rows[r].market == m->mk && m->market.s && !strcmp(p->rows[r].name, m->market.s))
@@ -139,10 +139,10 @@ int rp_market_row(const rp_plan *p, const cp_plan_prov *m)
     return -1;
 }
 
-static void count_instances(rp_plan *p, const char **ids)
+static void count_instances(cp_rp_plan *p, const char **ids)
 {
     for (int r = 0; r < p->n_rows; r++) {
-        rp_row *row = &p->rows[r];
+        cp_rp_row *row = &p->rows[r];
         int n = 0;
         for (int i = 0; i < row->n_leases; i++)
             ids[n++] = str_or_empty(p->leases[row->lease0 + i].pl->id.s);
@@ -154,7 +154,7 @@ static void count_instances(rp_plan *p, const char **ids)
 }
 
 /* Matches the names of every lease to the jobs of its row. */
-static int match_jobs(rp_plan *p, size_t listed)
+static int match_jobs(cp_rp_plan *p, size_t listed)
 {
     job_key *keys = cp_calloc((size_t)p->n_sched + 1, sizeof *keys);
     int *seen = cp_calloc((size_t)p->n_jobs + 1, sizeof *seen); /* last lease + 1 */
@@ -170,7 +170,7 @@ static int match_jobs(rp_plan *p, size_t listed)
             keys[nk++] = (job_key){p->jobs[i].row, str_or_empty(p->jobs[i].pj->name.s), i};
     qsort(keys, (size_t)nk, sizeof *keys, by_row_name);
     for (int li = 0; li < p->n_leases; li++) {
-        rp_lease *l = &p->leases[li];
+        cp_rp_lease *l = &p->leases[li];
         const cp_plan_strs *names = &l->pl->jobs;
         l->first = p->n_lease_jobs;
         for (int k = 0; k < names->n; k++) {
@@ -186,11 +186,11 @@ static int match_jobs(rp_plan *p, size_t listed)
             if (job < 0)
                 continue; /* not a job of this row at these hours: in the title only */
             seen[job] = li + 1;
-            rp_job *j = &p->jobs[job];
+            cp_rp_job *j = &p->jobs[job];
             bool primary = j->lease < 0;
             if (primary)
                 j->lease = li;
-            p->lease_jobs[p->n_lease_jobs++] = (rp_lease_job){job, 0, primary};
+            p->lease_jobs[p->n_lease_jobs++] = (cp_rp_lease_job){job, 0, primary};
         }
         l->n = p->n_lease_jobs - l->first;
     }
@@ -199,7 +199,7 @@ static int match_jobs(rp_plan *p, size_t listed)
     return CP_OK;
 }
 
-int rp_leases(rp_plan *p)
+int cp_rp_leases(cp_rp_plan *p)
 {
     size_t n = 0, listed = 0;
     for (int i = 0; i < p->n_markets; i++)
@@ -214,10 +214,10 @@ int rp_leases(rp_plan *p)
     double end = p->T * p->h;
     for (int i = 0; i < p->n_markets; i++) {
         const cp_plan_prov *m = &p->markets[i];
-        int row = rp_market_row(p, m);
+        int row = cp_rp_market_row(p, m);
         for (int k = 0; row >= 0 && k < m->n_leases; k++) {
             const cp_plan_lease *pl = &m->leases[k];
-            rp_lease *l = &p->leases[p->n_leases++];
+            cp_rp_lease *l = &p->leases[p->n_leases++];
             l->pl = pl;
             l->row = row;
             l->h0 = fmin(end, (double)pl->start_slot.v * p->h);
@@ -228,7 +228,7 @@ int rp_leases(rp_plan *p)
     }
     qsort(p->leases, (size_t)p->n_leases, sizeof *p->leases, by_row_start);
     for (int i = 0; i < p->n_leases; i++) {
-        rp_row *row = &p->rows[p->leases[i].row];
+        cp_rp_row *row = &p->rows[p->leases[i].row];
         if (row->n_leases++ == 0)
             row->lease0 = i;
     }
@@ -258,10 +258,10 @@ static int by_start(const void *a, const void *b)
 }
 
 /* Job lanes inside one lease; `refs` and `lane_end` hold l->n. */
-static void sub_lanes(rp_plan *p, rp_lease *l, sub_ref *refs, double *lane_end)
+static void sub_lanes(cp_rp_plan *p, cp_rp_lease *l, sub_ref *refs, double *lane_end)
 {
     for (int i = 0; i < l->n; i++) {
-        const rp_job *j = &p->jobs[p->lease_jobs[l->first + i].job];
+        const cp_rp_job *j = &p->jobs[p->lease_jobs[l->first + i].job];
         refs[i] = (sub_ref){j->pj->start_hour.v, j->pj->end_hour.v, l->first + i};
     }
     qsort(refs, (size_t)l->n, sizeof *refs, by_start);
@@ -277,9 +277,9 @@ static void sub_lanes(rp_plan *p, rp_lease *l, sub_ref *refs, double *lane_end)
     }
 }
 
-int rp_lease_lanes(rp_plan *p, int r)
+int cp_rp_lease_lanes(cp_rp_plan *p, int r)
 {
-    rp_row *row = &p->rows[r];
+    cp_rp_row *row = &p->rows[r];
     row->lease_lanes = 0;
     if (row->n_leases == 0)
         return CP_OK;
@@ -298,7 +298,7 @@ int rp_lease_lanes(rp_plan *p, int r)
     }
     /* leases are sorted by start slot: first fit over their slots */
     for (int i = 0; i < row->n_leases; i++) {
-        rp_lease *l = &p->leases[row->lease0 + i];
+        cp_rp_lease *l = &p->leases[row->lease0 + i];
         double s = (double)l->pl->start_slot.v;
         const char *id = str_or_empty(l->pl->id.s);
         int lane = -1;
@@ -322,7 +322,7 @@ int rp_lease_lanes(rp_plan *p, int r)
     return CP_OK;
 }
 
-const char *rp_lease_short_id(const rp_plan *p, const rp_lease *l)
+const char *cp_rp_lease_short_id(const cp_rp_plan *p, const cp_rp_lease *l)
 {
     const char *id = str_or_empty(l->pl->id.s), *market = p->rows[l->row].name;
     size_t n = strlen(market);

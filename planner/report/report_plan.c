@@ -24,13 +24,13 @@
 #include <stdio.h>
 #include <string.h>
 
-const char *rp_market_name(cp_plan_market market)
+const char *cp_rp_market_name(cp_plan_market market)
 {
     return market == CP_PLAN_POOL ? "pool" : market == CP_PLAN_SPOT ? "spot" : "on_demand";
 }
 
 /* What drawing needs beyond the reader's format: errors to d. */
-static void check_drawable(rp_plan *p, cp_diags *d)
+static void check_drawable(cp_rp_plan *p, cp_diags *d)
 {
     const cp_plan_file *pf = &p->pf;
     char who[300];
@@ -68,7 +68,7 @@ static void check_drawable(rp_plan *p, cp_diags *d)
 
 /* Slot length without inputs: start_hour / start_slot of a job that
  * starts after slot 0, else 1 h. */
-static void slot_hours(rp_plan *p)
+static void slot_hours(cp_rp_plan *p)
 {
     if (p->in) {
         p->h = p->in->slot_hours;
@@ -88,7 +88,7 @@ static void slot_hours(rp_plan *p)
     p->h_from = "assumed";
 }
 
-static int find_row(const rp_plan *p, const char *name, cp_plan_market market)
+static int find_row(const cp_rp_plan *p, const char *name, cp_plan_market market)
 {
     for (int r = 0; r < p->n_rows; r++)
         if (p->rows[r].market == market && !strcmp(p->rows[r].name, name))
@@ -96,7 +96,7 @@ static int find_row(const rp_plan *p, const char *name, cp_plan_market market)
     return -1;
 }
 
-static int add_row(rp_plan *p, const char *name, cp_plan_market market)
+static int add_row(cp_rp_plan *p, const char *name, cp_plan_market market)
 {
     int r = find_row(p, name, market);
     if (r >= 0)
@@ -110,7 +110,7 @@ static int add_row(rp_plan *p, const char *name, cp_plan_market market)
 
 /* Gantt rows: pools (the inputs' order, then the plan's), then markets
  * in order of first appearance (provisioning, then jobs). */
-static int build_rows(rp_plan *p)
+static int build_rows(cp_rp_plan *p)
 {
     size_t cap = (size_t)(p->in ? p->in->n_pools : 0) + (size_t)p->n_util + (size_t)p->n_markets +
                  (size_t)p->n_jobs;
@@ -129,7 +129,7 @@ static int build_rows(rp_plan *p)
     for (int i = 0; i < p->n_markets; i++)
         add_row(p, p->markets[i].market.s, p->markets[i].mk);
     for (int i = 0; i < p->n_jobs; i++) {
-        rp_job *j = &p->jobs[i];
+        cp_rp_job *j = &p->jobs[i];
         if (!j->scheduled)
             continue;
         j->row = add_row(p, j->pj->resource.s, j->pj->mk);
@@ -139,7 +139,7 @@ static int build_rows(rp_plan *p)
 }
 
 /* The report's arrays beside the plan's: jobs, utilization, sites. */
-static int derive(rp_plan *p)
+static int derive(cp_rp_plan *p)
 {
     const cp_plan_file *pf = &p->pf;
     const cp_input *in = p->in;
@@ -150,7 +150,7 @@ static int derive(rp_plan *p)
     p->n_jobs = pf->n_jobs;
     for (int i = 0; i < pf->n_jobs; i++) {
         const cp_plan_job *pj = &pf->jobs[i];
-        rp_job *j = &p->jobs[i];
+        cp_rp_job *j = &p->jobs[i];
         j->pj = pj;
         j->row = -1;
         j->kind = RP_KIND_UNKNOWN;
@@ -171,12 +171,12 @@ static int derive(rp_plan *p)
     p->n_util = pf->n_util;
     for (int i = 0; i < pf->n_util; i++) {
         const cp_plan_util *u = &pf->util[i];
-        p->util[i] = (rp_util){u, in ? cp_input_find_pool(in, u->pool.s) : -1};
+        p->util[i] = (cp_rp_util){u, in ? cp_input_find_pool(in, u->pool.s) : -1};
     }
     p->n_sites = pf->n_sites;
     for (int i = 0; i < pf->n_sites; i++) {
         const cp_plan_site *s = &pf->sites[i];
-        p->sites[i] = (rp_site){s, in ? cp_input_find_site(in, s->name.s) : -1};
+        p->sites[i] = (cp_rp_site){s, in ? cp_input_find_site(in, s->name.s) : -1};
     }
     return CP_OK;
 }
@@ -197,7 +197,7 @@ static void sort_diags(cp_diags *d, int first)
     }
 }
 
-int rp_read(rp_plan *p, const struct cp_node *root, const cp_input *in, cp_diags *d)
+int cp_rp_read(cp_rp_plan *p, const struct cp_node *root, const cp_input *in, cp_diags *d)
 {
     p->in = in;
     p->verify_n = -1;
@@ -232,14 +232,14 @@ int rp_read(rp_plan *p, const struct cp_node *root, const cp_input *in, cp_diags
                 end = p->jobs[i].pj->end_hour.v;
         p->T = (int)fmax(1, ceil(end / p->h - 1e-9));
     }
-    if (build_rows(p) || rp_leases(p)) {
+    if (build_rows(p) || cp_rp_leases(p)) {
         cp_diags_add(d, CP_ERR_NOMEM, cp_pos_none(), "out of memory");
         return CP_ERR_NOMEM;
     }
     return CP_OK;
 }
 
-void rp_release(rp_plan *p)
+void cp_rp_release(cp_rp_plan *p)
 {
     if (!p)
         return;

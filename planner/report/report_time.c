@@ -12,10 +12,10 @@
 #include <stdio.h>
 #include <string.h>
 
-typedef struct rp_clock {
+typedef struct cp_rp_clock {
     long long minutes; /* minutes since 1970-01-01 00:00 in the stamp's own offset */
     char zone[32];     /* "UTC", "+02:00", or "" (no offset given) */
-} rp_clock;
+} cp_rp_clock;
 
 /* Days since 1970-01-01 of a proleptic Gregorian date (H. Hinnant). */
 static long long days_from_civil(long long y, unsigned m, unsigned d)
@@ -52,7 +52,7 @@ static bool digits(const char *s, int n, int *out)
     return true;
 }
 
-static bool clock_parse(const char *s, rp_clock *c)
+static bool clock_parse(const char *s, cp_rp_clock *c)
 {
     int y, mo, d, hh = 0, mi = 0, ss = 0;
     if (!s || strlen(s) < 10 || !digits(s, 4, &y) || s[4] != '-' || !digits(s + 5, 2, &mo) ||
@@ -96,13 +96,13 @@ static bool clock_parse(const char *s, rp_clock *c)
     return true;
 }
 
-static bool clock_of(const rp_plan *p, rp_clock *c)
+static bool clock_of(const cp_rp_plan *p, cp_rp_clock *c)
 {
     return p->in && p->in->start && clock_parse(p->in->start, c);
 }
 
 /* "MM-DD HH:MM" (with_day) or "HH:MM" at `hours` after the start. */
-static void clock_fmt(const rp_clock *c, double hours, bool with_day, char *out, size_t size)
+static void clock_fmt(const cp_rp_clock *c, double hours, bool with_day, char *out, size_t size)
 {
     long long m = c->minutes + llround(hours * 60);
     long long day = m >= 0 ? m / 1440 : -((-m + 1439) / 1440);
@@ -115,20 +115,20 @@ static void clock_fmt(const rp_clock *c, double hours, bool with_day, char *out,
         snprintf(out, size, "%02lld:%02lld", mod / 60, mod % 60);
 }
 
-static long long day_of(const rp_clock *c, double hours)
+static long long day_of(const cp_rp_clock *c, double hours)
 {
     long long m = c->minutes + llround(hours * 60);
     return m >= 0 ? m / 1440 : -((-m + 1439) / 1440);
 }
 
-void rp_time_axis(const rp_plan *p, cp_scale *sx, cp_ticks *t, char *title, size_t size)
+void cp_rp_time_axis(const cp_rp_plan *p, cp_scale *sx, cp_ticks *t, char *title, size_t size)
 {
     double end = p->T * p->h;
     sx->d0 = 0;
     sx->d1 = end;
     sx->r0 = RP_LEFT;
     sx->r1 = RP_WIDTH - RP_RIGHT;
-    rp_clock c;
+    cp_rp_clock c;
     bool wall = clock_of(p, &c);
     cp_ticks_nice(t, 0, end, wall ? 12 : 16, true);
     snprintf(title, size, "hours from the horizon start%s", p->h_from && !strcmp(p->h_from, "assumed") ? " (1 h slots assumed)" : "");
@@ -144,12 +144,12 @@ void rp_time_axis(const rp_plan *p, cp_scale *sx, cp_ticks *t, char *title, size
              c.zone[0] ? " " : "", c.zone);
 }
 
-void rp_time_span(const rp_plan *p, double h0, double h1, char *out, size_t size)
+void cp_rp_time_span(const cp_rp_plan *p, double h0, double h1, char *out, size_t size)
 {
     char a[48], b[48];
     cp_svg_qty(a, sizeof a, h0);
     cp_svg_qty(b, sizeof b, h1);
-    rp_clock c;
+    cp_rp_clock c;
     if (!clock_of(p, &c)) {
         snprintf(out, size, "hours %s\xE2\x80\x93%s", a, b);
         return;
@@ -161,11 +161,11 @@ void rp_time_span(const rp_plan *p, double h0, double h1, char *out, size_t size
              c.zone[0] ? " " : "", c.zone);
 }
 
-bool rp_clock_describe(const rp_plan *p, char *out, size_t size)
+bool cp_rp_clock_describe(const cp_rp_plan *p, char *out, size_t size)
 {
     if (!p->in || !p->in->start)
         return false;
-    rp_clock c;
+    cp_rp_clock c;
     if (clock_parse(p->in->start, &c))
         snprintf(out, size, "slot 0 starts at %s", p->in->start);
     else

@@ -33,20 +33,20 @@
 #include <stdlib.h>
 #include <string.h>
 
-const char *const vf_dim_name[CP_DIMS] = {"accelerators", "cpus", "memory_gb"};
+const char *const cp_vf_dim_name[CP_DIMS] = {"accelerators", "cpus", "memory_gb"};
 
 /* ---- messages ----------------------------------------------------------- */
 
-vf_numstr vf_n(double v)
+cp_vf_numstr cp_vf_n(double v)
 {
-    vf_numstr r;
+    cp_vf_numstr r;
     char tmp[40];
     snprintf(tmp, sizeof tmp, "%.10g", v);
     cp_fmt_num(r.s, sizeof r.s, isfinite(v) ? strtod(tmp, NULL) : v);
     return r;
 }
 
-void vf_viol(vf_ctx *c, cp_pos at, const char *fmt, ...)
+void cp_vf_viol(cp_vf_ctx *c, cp_pos at, const char *fmt, ...)
 {
     if (c->oom)
         return;
@@ -65,10 +65,10 @@ void vf_viol(vf_ctx *c, cp_pos at, const char *fmt, ...)
 
 /* ---- checking plan fields ----------------------------------------------- */
 
-bool vf_need(vf_ctx *c, cp_plan_has has, cp_pos entry, const char *who, const char *key)
+bool cp_vf_need(cp_vf_ctx *c, cp_plan_has has, cp_pos entry, const char *who, const char *key)
 {
     if (has == CP_PLAN_ABSENT)
-        vf_viol(c, entry, "%s: missing '%s'", who, key);
+        cp_vf_viol(c, entry, "%s: missing '%s'", who, key);
     return has == CP_PLAN_SET;
 }
 
@@ -78,17 +78,17 @@ bool cp_verify_close(double a, double b, double rel)
     return fabs(a - b) <= rel * m + 1e-9;
 }
 
-void vf_compare_num(vf_ctx *c, const cp_plan_num *n, cp_pos entry, const char *key,
+void cp_vf_compare_num(cp_vf_ctx *c, const cp_plan_num *n, cp_pos entry, const char *key,
                     const char *who, bool required, double expected)
 {
     if (n->has == CP_PLAN_ABSENT && !required)
         return;
-    if (vf_need(c, n->has, entry, who, key) && !cp_verify_close(n->v, expected, VF_REL_TOL))
-        vf_viol(c, n->pos, "%s: %s: expected %s, found %s", who, key, vf_n(expected).s,
-                vf_n(n->v).s);
+    if (cp_vf_need(c, n->has, entry, who, key) && !cp_verify_close(n->v, expected, VF_REL_TOL))
+        cp_vf_viol(c, n->pos, "%s: %s: expected %s, found %s", who, key, cp_vf_n(expected).s,
+                cp_vf_n(n->v).s);
 }
 
-void vf_compare_series(vf_ctx *c, const cp_plan_series *s, const char *key, const char *who,
+void cp_vf_compare_series(cp_vf_ctx *c, const cp_plan_series *s, const char *key, const char *who,
                        const double *expected)
 {
     if (s->has != CP_PLAN_SET || s->n != c->T)
@@ -103,12 +103,12 @@ void vf_compare_series(vf_ctx *c, const cp_plan_series *s, const char *key, cons
     if (first < 0)
         return;
     if (bad > 1)
-        vf_viol(c, s->at[first], "%s: %s[%d]: expected %s, found %s (and %d more slot%s)", who,
-                key, first, vf_n(expected[first]).s, vf_n(s->v[first]).s, bad - 1,
+        cp_vf_viol(c, s->at[first], "%s: %s[%d]: expected %s, found %s (and %d more slot%s)", who,
+                key, first, cp_vf_n(expected[first]).s, cp_vf_n(s->v[first]).s, bad - 1,
                 bad == 2 ? " differs" : "s differ");
     else
-        vf_viol(c, s->at[first], "%s: %s[%d]: expected %s, found %s", who, key, first,
-                vf_n(expected[first]).s, vf_n(s->v[first]).s);
+        cp_vf_viol(c, s->at[first], "%s: %s[%d]: expected %s, found %s", who, key, first,
+                cp_vf_n(expected[first]).s, cp_vf_n(s->v[first]).s);
 }
 
 /* ---- the report --------------------------------------------------------- */
@@ -137,12 +137,12 @@ bool cp_verify_report_is_ok(const cp_verify_report *r)
 
 /* The reader's problems as violations: all but those of keys that only
  * describe the plan or that no check reads yet (CP_PLAN_EXTRA). */
-static void take_problems(vf_ctx *c)
+static void take_problems(cp_vf_ctx *c)
 {
     const cp_plan_file *pf = c->pf;
     for (int i = 0; i < pf->n_problems; i++)
         if (pf->problems[i].level != CP_PLAN_EXTRA)
-            vf_viol(c, pf->problems[i].pos, "%s", pf->problems[i].msg);
+            cp_vf_viol(c, pf->problems[i].pos, "%s", pf->problems[i].msg);
     c->rep->malformed = pf->malformed;
     c->rep->infeasible = pf->infeasible;
 }
@@ -151,7 +151,7 @@ int cp_verify_plan_file(const cp_input *in, const cp_plan_file *pf, cp_verify_re
                         cp_err *err)
 {
     cp_verify_report_release(rep);
-    vf_ctx c;
+    cp_vf_ctx c;
     memset(&c, 0, sizeof c);
     c.in = in;
     c.rep = rep;
@@ -182,24 +182,24 @@ int cp_verify_plan_file(const cp_input *in, const cp_plan_file *pf, cp_verify_re
 
     take_problems(&c);
     if (!rep->malformed && !c.oom)
-        vf_check_jobs(&c);
+        cp_vf_check_jobs(&c);
     if (!rep->malformed && !rep->infeasible && !c.oom) {
-        vf_check_missing(&c);
-        vf_read_provisioning(&c);
+        cp_vf_check_missing(&c);
+        cp_vf_read_provisioning(&c);
         if (!c.oom)
-            vf_add_loads(&c);
+            cp_vf_add_loads(&c);
         if (!c.oom)
-            vf_check_capacity(&c);
+            cp_vf_check_capacity(&c);
         if (!c.oom)
-            vf_check_power_caps(&c);
+            cp_vf_check_power_caps(&c);
         if (!c.oom)
-            vf_check_placement(&c);
+            cp_vf_check_placement(&c);
         if (!c.oom)
-            vf_check_leases(&c);
+            cp_vf_check_leases(&c);
         if (!c.oom)
-            vf_check_costs(&c);
+            cp_vf_check_costs(&c);
         if (!c.oom)
-            vf_check_budget(&c);
+            cp_vf_check_budget(&c);
     }
     if (!c.oom && cp_msg_sort(rep->items, (size_t)rep->n, sizeof *rep->items,
                               offsetof(cp_violation, pos)))

@@ -11,14 +11,14 @@
 #include <stdio.h>
 #include <string.h>
 
-double vf_job_egress(const cp_input *in, const cp_job *j, int site)
+double cp_vf_job_egress(const cp_input *in, const cp_job *j, int site)
 {
     if (j->data_site < 0 || site == j->data_site)
         return 0;
     return j->data_gb * in->sites[j->data_site].egress_per_gb;
 }
 
-void vf_check_costs(vf_ctx *c)
+void cp_vf_check_costs(cp_vf_ctx *c)
 {
     const cp_input *in = c->in;
     cp_verify_totals *s = &c->rep->sums;
@@ -35,13 +35,13 @@ void vf_check_costs(vf_ctx *c)
         double price = res->kind == CP_RES_SPOT ? o->spot_price_hour : o->price_hour;
         double cost = 0;
         for (int t = 0; t < T; t++)
-            cost += (double)vf_y_at(c, r, t) * price * h;
+            cost += (double)cp_vf_y_at(c, r, t) * price * h;
         s->cloud += cost;
         if (c->prov[r]) {
             char who[400];
             snprintf(who, sizeof who, "provisioning of '%s' (%s)", res->name,
-                     vf_market_name(res->kind));
-            vf_compare_num(c, &c->prov[r]->cost, c->prov[r]->pos, "cost", who, true, cost);
+                     cp_vf_market_name(res->kind));
+            cp_vf_compare_num(c, &c->prov[r]->cost, c->prov[r]->pos, "cost", who, true, cost);
         }
     }
 
@@ -57,10 +57,10 @@ void vf_check_costs(vf_ctx *c)
     for (int si = 0; si < in->n_sites; si++) {
         const cp_site *st = &in->sites[si];
         for (int t = 0; t < T; t++) {
-            double kwh = vf_site_w(c, si, t) * h / 1000;
+            double kwh = cp_vf_site_w(c, si, t) * h / 1000;
             site_kwh[si] += kwh;
-            s->energy += kwh * vf_series_or(&st->energy_price, t, 0);
-            site_kg[si] += kwh * vf_series_or(&st->carbon_intensity, t, 0) / 1000;
+            s->energy += kwh * cp_vf_series_or(&st->energy_price, t, 0);
+            site_kg[si] += kwh * cp_vf_series_or(&st->carbon_intensity, t, 0) / 1000;
         }
     }
     for (int r = 0; r < c->ms->n_res; r++) {
@@ -69,8 +69,8 @@ void vf_check_costs(vf_ctx *c)
             continue;
         const cp_site *st = &in->sites[res->site];
         for (int t = 0; t < T; t++) {
-            double kwh = (double)vf_y_at(c, r, t) * res->mach->power_w * st->pue * h / 1000;
-            site_kg[res->site] += kwh * vf_series_or(&st->carbon_intensity, t, 0) / 1000;
+            double kwh = (double)cp_vf_y_at(c, r, t) * res->mach->power_w * st->pue * h / 1000;
+            site_kg[res->site] += kwh * cp_vf_series_or(&st->carbon_intensity, t, 0) / 1000;
         }
     }
     for (int si = 0; si < in->n_sites; si++) {
@@ -84,7 +84,7 @@ void vf_check_costs(vf_ctx *c)
     /* SPEC 9.3: each scheduled job whose resource is not at its data */
     for (int i = 0; i < c->n_jobs; i++)
         if (c->jobs[i].counted && c->jobs[i].res >= 0)
-            s->egress += vf_job_egress(in, &in->jobs[c->jobs[i].job], c->ms->res[c->jobs[i].res].site);
+            s->egress += cp_vf_job_egress(in, &in->jobs[c->jobs[i].job], c->ms->res[c->jobs[i].res].site);
     s->total = s->cloud + s->energy + s->carbon + s->egress + s->penalty;
 
     const cp_plan_file *pf = c->pf;
@@ -95,11 +95,11 @@ void vf_check_costs(vf_ctx *c)
         const char *nm = e->name.s;
         int si = cp_input_find_site(in, nm);
         if (si < 0) {
-            vf_viol(c, e->name.pos, "site %d: unknown site '%s'", e->index + 1, nm);
+            cp_vf_viol(c, e->name.pos, "site %d: unknown site '%s'", e->index + 1, nm);
             continue;
         }
         if (seen[si]) {
-            vf_viol(c, e->name.pos, "site '%s' is listed twice (first at line %d)", nm,
+            cp_vf_viol(c, e->name.pos, "site '%s' is listed twice (first at line %d)", nm,
                     seen[si]->pos.line);
             continue;
         }
@@ -107,10 +107,10 @@ void vf_check_costs(vf_ctx *c)
         char who[400];
         snprintf(who, sizeof who, "site '%s'", nm);
         for (int t = 0; t < T; t++)
-            pw[t] = vf_site_w(c, si, t) / 1000;
-        vf_compare_series(c, &e->power_kw, "power_kw", who, pw);
-        vf_compare_num(c, &e->energy_kwh, e->pos, "energy_kwh", who, false, site_kwh[si]);
-        vf_compare_num(c, &e->carbon_kg, e->pos, "carbon_kg", who, false, site_kg[si]);
+            pw[t] = cp_vf_site_w(c, si, t) / 1000;
+        cp_vf_compare_series(c, &e->power_kw, "power_kw", who, pw);
+        cp_vf_compare_num(c, &e->energy_kwh, e->pos, "energy_kwh", who, false, site_kwh[si]);
+        cp_vf_compare_num(c, &e->carbon_kg, e->pos, "carbon_kg", who, false, site_kg[si]);
     }
 
     for (int i = 0; i < pf->n_util; i++) {
@@ -120,7 +120,7 @@ void vf_check_costs(vf_ctx *c)
         const char *nm = e->pool.s;
         int p = cp_input_find_pool(in, nm);
         if (p < 0) {
-            vf_viol(c, e->pool.pos, "utilization %d: unknown pool '%s'", e->index + 1, nm);
+            cp_vf_viol(c, e->pool.pos, "utilization %d: unknown pool '%s'", e->index + 1, nm);
             continue;
         }
         char who[400];
@@ -128,14 +128,14 @@ void vf_check_costs(vf_ctx *c)
         int r = c->ms->res_of_pool[p];
         for (int d = 0; d < CP_DIMS; d++) {
             for (int t = 0; t < T; t++)
-                pw[t] = vf_load_at(c, r, t)[d];
-            vf_compare_series(c, &e->dim[d], vf_dim_name[d], who, pw);
+                pw[t] = cp_vf_load_at(c, r, t)[d];
+            cp_vf_compare_series(c, &e->dim[d], cp_vf_dim_name[d], who, pw);
         }
     }
 
     const cp_plan_totals *tt = &pf->totals;
     if (tt->has == CP_PLAN_SET) {
-        vf_compare_num(c, &tt->egress, tt->pos, "egress", "totals", in->uses_egress, s->egress);
+        cp_vf_compare_num(c, &tt->egress, tt->pos, "egress", "totals", in->uses_egress, s->egress);
         /* the reader requires the first five; verify all seven */
         const cp_plan_num *got[] = {&tt->total, &tt->cloud, &tt->energy, &tt->carbon,
                                     &tt->penalty, &tt->energy_kwh, &tt->carbon_kg};
@@ -144,7 +144,7 @@ void vf_check_costs(vf_ctx *c)
         static const char *const keys[] = {"total", "cloud", "energy", "carbon",
                                            "penalty", "energy_kwh", "carbon_kg"};
         for (int k = 0; k < 7; k++)
-            vf_compare_num(c, got[k], tt->pos, keys[k], "totals", k >= 5, want[k]);
+            cp_vf_compare_num(c, got[k], tt->pos, keys[k], "totals", k >= 5, want[k]);
     }
     c->rep->costed = true;
 out:

@@ -8,7 +8,7 @@
  *   verify_place.c   concrete placement on nodes and instances (SPEC 5)
  *   verify_leases.c  the leases a plan lists (SPEC 5, 1.1)
  *   verify_cost.c    re-costing every SPEC 4 number of the plan
- * The phases run in that order over one context (vf_ctx), which owns the
+ * The phases run in that order over one context (cp_vf_ctx), which owns the
  * scratch arrays; the report owns the messages. The plan comes read by
  * models/cp_plan_read.h, whose format problems are the first violations;
  * every position in a message is one the reader kept.
@@ -28,9 +28,9 @@
 #define VF_REL_TOL 1e-6 /* re-costed numbers (SPEC 4: "1e-6 relative") */
 #define VF_CAP_TOL 1e-9 /* capacities, caps, budget */
 
-extern const char *const vf_dim_name[CP_DIMS];
+extern const char *const cp_vf_dim_name[CP_DIMS];
 
-typedef struct vf_job {
+typedef struct cp_vf_job {
     const cp_plan_job *pj; /* the job's entry */
     int job;               /* input index */
     bool scheduled;
@@ -39,21 +39,21 @@ typedef struct vf_job {
     int start;
     bool counted;        /* mode and slots valid: adds to loads and costs */
     const cp_plan_strs *nodes; /* NULL when absent or not a list */
-} vf_job;
+} cp_vf_job;
 
 /* One job on one node or instance, `units` of its count. `label` is the
  * id's number as the plan writes it; `idx` the same for a pool node, and
  * for an instance its rank among the market's distinct labels (instance
  * ids are labels, SPEC 1.1: any number, so the loads are kept per rank). */
-typedef struct vf_asg {
-    int entry; /* vf_job index */
+typedef struct cp_vf_asg {
+    int entry; /* cp_vf_job index */
     int res, idx;
     long label;
     cp_pos id;
     double units;
-} vf_asg;
+} cp_vf_asg;
 
-typedef struct vf_ctx {
+typedef struct cp_vf_ctx {
     const cp_input *in;
     cp_modeset *ms;
     cp_verify_report *rep;
@@ -62,7 +62,7 @@ typedef struct vf_ctx {
     double h;
     bool oom;
 
-    vf_job *jobs;
+    cp_vf_job *jobs;
     int n_jobs;
     int *entry_of_job;        /* [n_jobs of the input]: plan entry, -1 */
     bool *dropped_job;        /* [n_jobs of the input] */
@@ -70,84 +70,84 @@ typedef struct vf_ctx {
     const cp_plan_prov **prov; /* [n_res]: provisioning entry */
     double *load;             /* [(n_res * T) * CP_DIMS] */
     double *busy;             /* [n_sites * T]: busy W before PUE */
-    vf_asg *asg;
+    cp_vf_asg *asg;
     int n_asg;
     size_t asg_cap;
     size_t *nl_off;           /* [n_res]: offset into nload, SIZE_MAX: none */
     int *nl_count;            /* [n_res]: nodes/instances tracked */
     long **nl_label;          /* [n_res]: markets' labels by rank (owned), NULL for pools */
     double *nload;            /* per (res, idx, t, dim) */
-} vf_ctx;
+} cp_vf_ctx;
 
 /* ---- messages and plan fields (verify.c) -------------------------------- */
 
 /* A number for a message: 10 significant digits, shortest text. */
-typedef struct vf_numstr {
+typedef struct cp_vf_numstr {
     char s[40];
-} vf_numstr;
-vf_numstr vf_n(double v);
+} cp_vf_numstr;
+cp_vf_numstr cp_vf_n(double v);
 
 /* Adds a violation at `at`; sets c->oom on failure. */
-void vf_viol(vf_ctx *c, cp_pos at, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+void cp_vf_viol(cp_vf_ctx *c, cp_pos at, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
 /* True when the key was read; a "missing" violation at the entry
  * `entry` when it is absent (a key of the wrong type is the reader's
  * violation already). */
-bool vf_need(vf_ctx *c, cp_plan_has has, cp_pos entry, const char *who, const char *key);
+bool cp_vf_need(cp_vf_ctx *c, cp_plan_has has, cp_pos entry, const char *who, const char *key);
 
 /* Compares the number `n` (the value of `key` in the entry at `entry`)
  * with `expected`; `required` says whether a missing key is a violation
  * (false for the keys the reader requires itself). */
-void vf_compare_num(vf_ctx *c, const cp_plan_num *n, cp_pos entry, const char *key,
+void cp_vf_compare_num(cp_vf_ctx *c, const cp_plan_num *n, cp_pos entry, const char *key,
                     const char *who, bool required, double expected);
 /* Compares a per-slot list with expected[0..T-1] when it has T values
  * (else the reader said so); reports its first differing slot, with how
  * many more differ. */
-void vf_compare_series(vf_ctx *c, const cp_plan_series *s, const char *key, const char *who,
+void cp_vf_compare_series(cp_vf_ctx *c, const cp_plan_series *s, const char *key, const char *who,
                        const double *expected);
 
 /* ---- small helpers over the context ------------------------------------- */
 
 /* A series value, `dflt` when the loader left the series empty (a site
  * without energy_price or carbon_intensity: SPEC 1.3 default 0). */
-static inline double vf_series_or(const cp_series *s, int t, double dflt)
+static inline double cp_vf_series_or(const cp_series *s, int t, double dflt)
 {
     return s->v && s->n > 0 ? cp_series_at(s, t) : dflt;
 }
 
-static inline bool vf_over(double load, double cap)
+static inline bool cp_vf_over(double load, double cap)
 {
     return load > cap + VF_CAP_TOL * (fabs(cap) > 1 ? fabs(cap) : 1);
 }
 
-static inline const char *vf_market_name(cp_res_kind k)
+static inline const char *cp_vf_market_name(cp_res_kind k)
 {
     return k == CP_RES_POOL ? "pool" : k == CP_RES_SPOT ? "spot" : "on_demand";
 }
 
-static inline double vf_frac_at(const cp_mode *m, int start, int t)
+static inline double cp_vf_frac_at(const cp_mode *m, int start, int t)
 {
     return t == start + m->slots - 1 ? m->last_frac : 1.0;
 }
 
-static inline bool vf_runs_at(const vf_ctx *c, const vf_job *vj, int t)
+static inline bool cp_vf_runs_at(const cp_vf_ctx *c, const cp_vf_job *vj, int t)
 {
     return vj->counted && vj->start <= t && t < vj->start + c->ms->modes[vj->mode].slots;
 }
 
 /* Instances rented on market r in slot t. */
-static inline long vf_y_at(const vf_ctx *c, int r, int t)
+static inline long cp_vf_y_at(const cp_vf_ctx *c, int r, int t)
 {
     return c->y[(size_t)r * (size_t)c->T + (size_t)t];
 }
 
-static inline double *vf_load_at(vf_ctx *c, int r, int t)
+static inline double *cp_vf_load_at(cp_vf_ctx *c, int r, int t)
 {
     return &c->load[((size_t)r * (size_t)c->T + (size_t)t) * CP_DIMS];
 }
 
 /* Capacity of one node or instance per dimension. */
-static inline void vf_mach_cap(const cp_machine *m, double cap[CP_DIMS])
+static inline void cp_vf_mach_cap(const cp_machine *m, double cap[CP_DIMS])
 {
     cap[CP_DIM_ACC] = m->accelerators;
     cap[CP_DIM_CPU] = m->cpus;
@@ -155,35 +155,35 @@ static inline void vf_mach_cap(const cp_machine *m, double cap[CP_DIMS])
 }
 
 /* ---- jobs, provisioning (verify_plan.c) --------------------------------- */
-void vf_check_jobs(vf_ctx *c);
-void vf_check_missing(vf_ctx *c);
-void vf_read_provisioning(vf_ctx *c);
+void cp_vf_check_jobs(cp_vf_ctx *c);
+void cp_vf_check_missing(cp_vf_ctx *c);
+void cp_vf_read_provisioning(cp_vf_ctx *c);
 
 /* ---- per-slot limits of SPEC 3 (verify_limits.c) ------------------------ */
-void vf_add_loads(vf_ctx *c);
-void vf_check_capacity(vf_ctx *c);
-void vf_check_power_caps(vf_ctx *c);
-/* After vf_check_costs: cloud + energy + carbon within the budget. */
-void vf_check_budget(vf_ctx *c);
+void cp_vf_add_loads(cp_vf_ctx *c);
+void cp_vf_check_capacity(cp_vf_ctx *c);
+void cp_vf_check_power_caps(cp_vf_ctx *c);
+/* After cp_vf_check_costs: cloud + energy + carbon within the budget. */
+void cp_vf_check_budget(cp_vf_ctx *c);
 /* " accelerators 3 > 2, cpus ..." for the dimensions over capacity. */
-bool vf_over_dims(const double *load, const double *cap, cp_buf *b);
+bool cp_vf_over_dims(const double *load, const double *cap, cp_buf *b);
 /* Idle draw in W (before PUE) of the available nodes of the site's pools. */
-double vf_baseline_w(const cp_input *in, int site, int t);
+double cp_vf_baseline_w(const cp_input *in, int site, int t);
 /* Facility power of the site in slot t in W: pue·(baseline + busy). */
-double vf_site_w(const vf_ctx *c, int site, int t);
+double cp_vf_site_w(const cp_vf_ctx *c, int site, int t);
 
 /* ---- concrete placement, SPEC 5 (verify_place.c) ------------------------ */
-void vf_check_placement(vf_ctx *c);
+void cp_vf_check_placement(cp_vf_ctx *c);
 /* "PREFIX/N" against a resource's id prefix: N, or -1 when it is not. */
-long vf_parse_id(const char *s, const char *prefix);
+long cp_vf_parse_id(const char *s, const char *prefix);
 
-/* ---- leases, SPEC 5 1.1 (verify_leases.c): after vf_check_placement ---- */
-void vf_check_leases(vf_ctx *c);
+/* ---- leases, SPEC 5 1.1 (verify_leases.c): after cp_vf_check_placement ---- */
+void cp_vf_check_leases(cp_vf_ctx *c);
 
 /* ---- re-costing, SPEC 4 (verify_cost.c) --------------------------------- */
-void vf_check_costs(vf_ctx *c);
+void cp_vf_check_costs(cp_vf_ctx *c);
 /* SPEC 9.3 from the input alone: job j's egress on a resource at `site`
  * (-1: an offer without a site). */
-double vf_job_egress(const cp_input *in, const cp_job *j, int site);
+double cp_vf_job_egress(const cp_input *in, const cp_job *j, int site);
 
 #endif

@@ -19,7 +19,7 @@
  * a range found by binary search, so a lease's checks cost its own
  * assignments, not the whole plan's. */
 typedef struct by_label {
-    const vf_ctx *c;
+    const cp_vf_ctx *c;
     int *a;  /* assignment indices of the market, by label then index */
     int n;
 } by_label;
@@ -78,36 +78,36 @@ static void label_range(const by_label *bl, long label, int *lo, int *hi)
 static bool range_runs(const by_label *bl, int lo, int hi, int e, int t)
 {
     for (int i = lo; i < hi; i++) {
-        const vf_asg *g = &bl->c->asg[bl->a[i]];
-        if ((e < 0 || g->entry == e) && vf_runs_at(bl->c, &bl->c->jobs[g->entry], t))
+        const cp_vf_asg *g = &bl->c->asg[bl->a[i]];
+        if ((e < 0 || g->entry == e) && cp_vf_runs_at(bl->c, &bl->c->jobs[g->entry], t))
             return true;
     }
     return false;
 }
 
-static const char *entry_name(const vf_ctx *c, int e)
+static const char *entry_name(const cp_vf_ctx *c, int e)
 {
     return c->in->jobs[c->jobs[e].job].name;
 }
 
 /* One lease's own fields; false (with a violation) when unusable. */
-static bool lease_fields(vf_ctx *c, const cp_resource *res, const cp_plan_lease *ls, long *label)
+static bool lease_fields(cp_vf_ctx *c, const cp_resource *res, const cp_plan_lease *ls, long *label)
 {
     const char *who = res->id;
     if (ls->id.has != CP_PLAN_SET || ls->start_slot.has != CP_PLAN_SET || ls->slots.has != CP_PLAN_SET ||
         ls->jobs.has != CP_PLAN_SET) {
-        vf_viol(c, ls->pos, "provisioning of '%s': a lease needs 'id', 'start_slot', 'slots' and 'jobs'",
+        cp_vf_viol(c, ls->pos, "provisioning of '%s': a lease needs 'id', 'start_slot', 'slots' and 'jobs'",
                 who);
         return false;
     }
-    *label = vf_parse_id(ls->id.s, res->id);
+    *label = cp_vf_parse_id(ls->id.s, res->id);
     if (*label < 0) {
-        vf_viol(c, ls->id.pos, "provisioning of '%s': lease id '%s' is not an instance id of '%s' (expected '%s/N')",
+        cp_vf_viol(c, ls->id.pos, "provisioning of '%s': lease id '%s' is not an instance id of '%s' (expected '%s/N')",
                 who, ls->id.s, res->id, res->id);
         return false;
     }
     if (ls->start_slot.v < 0 || ls->slots.v < 1 || ls->start_slot.v + ls->slots.v > c->T) {
-        vf_viol(c, ls->start_slot.pos, "lease '%s': slots %ld..%ld are not within the horizon (0..%d)",
+        cp_vf_viol(c, ls->start_slot.pos, "lease '%s': slots %ld..%ld are not within the horizon (0..%d)",
                 ls->id.s, ls->start_slot.v, ls->start_slot.v + ls->slots.v - 1, c->T - 1);
         return false;
     }
@@ -115,7 +115,7 @@ static bool lease_fields(vf_ctx *c, const cp_resource *res, const cp_plan_lease 
 }
 
 /* The jobs a lease lists against those on its id in its slots. */
-static void lease_jobs(vf_ctx *c, const by_label *bl, const cp_plan_lease *ls, long label)
+static void lease_jobs(cp_vf_ctx *c, const by_label *bl, const cp_plan_lease *ls, long label)
 {
     int s = (int)ls->start_slot.v, n = (int)ls->slots.v, lo, hi;
     label_range(bl, label, &lo, &hi);
@@ -128,7 +128,7 @@ static void lease_jobs(vf_ctx *c, const by_label *bl, const cp_plan_lease *ls, l
                 on = !strcmp(entry_name(c, e), name) && range_runs(bl, q, q + 1, e, t);
         }
         if (!on)
-            vf_viol(c, ls->jobs.at[i], "lease '%s' from slot %d: job '%s' does not run on it in slots %d..%d",
+            cp_vf_viol(c, ls->jobs.at[i], "lease '%s' from slot %d: job '%s' does not run on it in slots %d..%d",
                     ls->id.s, s, name ? name : "?", s, s + n - 1);
     }
     for (int q = lo; q < hi; q++) {
@@ -143,12 +143,12 @@ static void lease_jobs(vf_ctx *c, const by_label *bl, const cp_plan_lease *ls, l
         for (int i = 0; i < ls->jobs.n && !listed; i++)
             listed = ls->jobs.s[i] && !strcmp(ls->jobs.s[i], name);
         if (!listed)
-            vf_viol(c, ls->jobs.pos, "lease '%s' from slot %d: job '%s' runs on it but is not listed",
+            cp_vf_viol(c, ls->jobs.pos, "lease '%s' from slot %d: job '%s' runs on it but is not listed",
                     ls->id.s, s, name);
     }
 }
 
-static void check_market(vf_ctx *c, int r)
+static void check_market(cp_vf_ctx *c, int r)
 {
     const cp_plan_prov *pv = c->prov[r];
     const cp_resource *res = &c->ms->res[r];
@@ -196,7 +196,7 @@ static void check_market(vf_ctx *c, int r)
         for (int t = s; t < e; t++) {
             cover[t]++;
             if (!range_runs(&bl, lo, hi, -1, t))
-                vf_viol(c, ls->pos, "lease '%s' from slot %d covers slot %d, where no job uses it", ls->id.s, s, t);
+                cp_vf_viol(c, ls->pos, "lease '%s' from slot %d covers slot %d, where no job uses it", ls->id.s, s, t);
         }
         lease_jobs(c, &bl, ls, label[l]);
     }
@@ -224,17 +224,17 @@ static void check_market(vf_ctx *c, int r)
             continue;
         long ae = a->start_slot.v + a->slots.v;
         if (b->start_slot.v < ae)
-            vf_viol(c, b->pos, "leases of '%s' from slots %ld and %ld overlap", b->id.s, a->start_slot.v,
+            cp_vf_viol(c, b->pos, "leases of '%s' from slots %ld and %ld overlap", b->id.s, a->start_slot.v,
                     b->start_slot.v);
         else if (b->start_slot.v == ae)
-            vf_viol(c, b->pos, "leases of '%s' from slots %ld and %ld are one run of slots: one lease",
+            cp_vf_viol(c, b->pos, "leases of '%s' from slots %ld and %ld are one run of slots: one lease",
                     b->id.s, a->start_slot.v, b->start_slot.v);
     }
     for (int a = 0; a < c->n_asg && all; a++) {
-        const vf_asg *g = &c->asg[a];
+        const cp_vf_asg *g = &c->asg[a];
         if (g->res != r)
             continue;
-        const vf_job *vj = &c->jobs[g->entry];
+        const cp_vf_job *vj = &c->jobs[g->entry];
         int first = 0, hi = m;
         while (first < hi) { /* the first lease of g's label */
             int mid = (first + hi) / 2;
@@ -249,16 +249,16 @@ static void check_market(vf_ctx *c, int r)
                 covered = pv->leases[order[q]].start_slot.v <= t &&
                           t < pv->leases[order[q]].start_slot.v + pv->leases[order[q]].slots.v;
             if (!covered) {
-                vf_viol(c, g->id, "instance '%s/%ld' is in use in slot %d but no lease of '%s' covers it",
+                cp_vf_viol(c, g->id, "instance '%s/%ld' is in use in slot %d but no lease of '%s' covers it",
                         res->id, g->label, t, res->id);
                 break;
             }
         }
     }
     for (int t = 0; t < T; t++)
-        if (cover[t] > vf_y_at(c, r, t)) {
-            vf_viol(c, pv->leases_pos, "provisioning of '%s': %d leases cover slot %d but %ld instances are rented",
-                    res->id, cover[t], t, vf_y_at(c, r, t));
+        if (cover[t] > cp_vf_y_at(c, r, t)) {
+            cp_vf_viol(c, pv->leases_pos, "provisioning of '%s': %d leases cover slot %d but %ld instances are rented",
+                    res->id, cover[t], t, cp_vf_y_at(c, r, t));
             break;
         }
 out:
@@ -269,14 +269,14 @@ out:
     cp_free(cover);
 }
 
-void vf_check_leases(vf_ctx *c)
+void cp_vf_check_leases(cp_vf_ctx *c)
 {
     for (int r = 0; r < c->ms->n_res && !c->oom; r++) {
         const cp_plan_prov *pv = c->prov[r];
         if (!pv || c->ms->res[r].kind == CP_RES_POOL || pv->leases_has == CP_PLAN_ABSENT)
             continue;
         if (pv->leases_has != CP_PLAN_SET) {
-            vf_viol(c, pv->leases_pos, "provisioning of '%s': 'leases' must be a list of leases",
+            cp_vf_viol(c, pv->leases_pos, "provisioning of '%s': 'leases' must be a list of leases",
                     c->ms->res[r].id);
             continue;
         }

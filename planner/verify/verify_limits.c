@@ -9,32 +9,32 @@
 
 #include <string.h>
 
-void vf_add_loads(vf_ctx *c)
+void cp_vf_add_loads(cp_vf_ctx *c)
 {
     for (int e = 0; e < c->n_jobs; e++) {
-        const vf_job *vj = &c->jobs[e];
+        const cp_vf_job *vj = &c->jobs[e];
         if (!vj->counted)
             continue;
         const cp_mode *m = &c->ms->modes[vj->mode];
         const cp_resource *r = &c->ms->res[vj->res];
         for (int t = vj->start; t < vj->start + m->slots; t++) {
-            double *l = vf_load_at(c, vj->res, t);
+            double *l = cp_vf_load_at(c, vj->res, t);
             for (int d = 0; d < CP_DIMS; d++)
                 l[d] += m->demand[d];
             if (r->kind == CP_RES_POOL)
                 c->busy[(size_t)r->site * (size_t)c->T + (size_t)t] +=
-                    m->busy_w * vf_frac_at(m, vj->start, t);
+                    m->busy_w * cp_vf_frac_at(m, vj->start, t);
         }
     }
 }
 
-bool vf_over_dims(const double *load, const double *cap, cp_buf *b)
+bool cp_vf_over_dims(const double *load, const double *cap, cp_buf *b)
 {
     bool any = false;
     for (int d = 0; d < CP_DIMS; d++)
-        if (vf_over(load[d], cap[d])) {
-            cp_buf_printf(b, "%s%s %s > %s", any ? ", " : "", vf_dim_name[d], vf_n(load[d]).s,
-                          vf_n(cap[d]).s);
+        if (cp_vf_over(load[d], cap[d])) {
+            cp_buf_printf(b, "%s%s %s > %s", any ? ", " : "", cp_vf_dim_name[d], cp_vf_n(load[d]).s,
+                          cp_vf_n(cap[d]).s);
             any = true;
         }
     return any;
@@ -42,13 +42,13 @@ bool vf_over_dims(const double *load, const double *cap, cp_buf *b)
 
 /* "'a', 'b'": the jobs (plan order) running on resource r in slot t.
  * Returns the last job's entry (the position to report at). */
-static cp_pos jobs_on(vf_ctx *c, int r, int t, cp_buf *b)
+static cp_pos jobs_on(cp_vf_ctx *c, int r, int t, cp_buf *b)
 {
     cp_pos last = c->pf->pos;
     int n = 0;
     for (int e = 0; e < c->n_jobs; e++) {
-        const vf_job *vj = &c->jobs[e];
-        if (vj->res != r || !vf_runs_at(c, vj, t))
+        const cp_vf_job *vj = &c->jobs[e];
+        if (vj->res != r || !cp_vf_runs_at(c, vj, t))
             continue;
         cp_buf_printf(b, "%s'%s'", n++ ? ", " : "", c->in->jobs[vj->job].name);
         last = vj->pj->pos;
@@ -56,7 +56,7 @@ static cp_pos jobs_on(vf_ctx *c, int r, int t, cp_buf *b)
     return last;
 }
 
-void vf_check_capacity(vf_ctx *c)
+void cp_vf_check_capacity(cp_vf_ctx *c)
 {
     const cp_input *in = c->in;
     cp_buf b, jobs;
@@ -65,10 +65,10 @@ void vf_check_capacity(vf_ctx *c)
     for (int r = 0; r < c->ms->n_res; r++) {
         const cp_resource *res = &c->ms->res[r];
         double unit[CP_DIMS], cap[CP_DIMS];
-        vf_mach_cap(res->mach, unit);
+        cp_vf_mach_cap(res->mach, unit);
         for (int t = 0; t < c->T; t++) {
             double n;
-            long y = vf_y_at(c, r, t);
+            long y = cp_vf_y_at(c, r, t);
             if (res->kind == CP_RES_POOL) {
                 n = cp_series_at(&in->pools[res->index].available, t);
             } else {
@@ -76,24 +76,24 @@ void vf_check_capacity(vf_ctx *c)
                 double q = cp_series_at(res->kind == CP_RES_SPOT ? &o->spot_quota : &o->quota, t);
                 n = (double)y;
                 if (y > q) /* y > 0: read from the entry's instances[t] */
-                    vf_viol(c, c->prov[r]->instances.at[t],
+                    cp_vf_viol(c, c->prov[r]->instances.at[t],
                             "market '%s' (%s): %ld instances in slot %d exceed the quota %s",
-                            res->name, vf_market_name(res->kind), y, t, vf_n(q).s);
+                            res->name, cp_vf_market_name(res->kind), y, t, cp_vf_n(q).s);
             }
             for (int d = 0; d < CP_DIMS; d++)
                 cap[d] = n * unit[d];
             cp_buf_reset(&b);
-            if (!vf_over_dims(vf_load_at(c, r, t), cap, &b))
+            if (!cp_vf_over_dims(cp_vf_load_at(c, r, t), cap, &b))
                 continue;
             cp_buf_reset(&jobs);
             cp_pos at = jobs_on(c, r, t, &jobs);
             if (res->kind == CP_RES_POOL)
-                vf_viol(c, at, "pool '%s' over capacity in slot %d (%s of %d nodes available): %s "
-                               "(jobs %s)", res->name, t, vf_n(n).s, in->pools[res->index].nodes,
+                cp_vf_viol(c, at, "pool '%s' over capacity in slot %d (%s of %d nodes available): %s "
+                               "(jobs %s)", res->name, t, cp_vf_n(n).s, in->pools[res->index].nodes,
                         b.s, jobs.s);
             else
-                vf_viol(c, at, "market '%s' (%s) short in slot %d with %ld instances rented: %s "
-                               "(jobs %s)", res->name, vf_market_name(res->kind), t, y, b.s,
+                cp_vf_viol(c, at, "market '%s' (%s) short in slot %d with %ld instances rented: %s "
+                               "(jobs %s)", res->name, cp_vf_market_name(res->kind), t, y, b.s,
                         jobs.s);
         }
     }
@@ -103,7 +103,7 @@ void vf_check_capacity(vf_ctx *c)
     cp_buf_release(&jobs);
 }
 
-double vf_baseline_w(const cp_input *in, int site, int t)
+double cp_vf_baseline_w(const cp_input *in, int site, int t)
 {
     double w = 0;
     for (int p = 0; p < in->n_pools; p++) {
@@ -118,14 +118,14 @@ double vf_baseline_w(const cp_input *in, int site, int t)
     return w;
 }
 
-double vf_site_w(const vf_ctx *c, int site, int t)
+double cp_vf_site_w(const cp_vf_ctx *c, int site, int t)
 {
     return c->in->sites[site].pue *
-           (vf_baseline_w(c->in, site, t) + c->busy[(size_t)site * (size_t)c->T + (size_t)t]);
+           (cp_vf_baseline_w(c->in, site, t) + c->busy[(size_t)site * (size_t)c->T + (size_t)t]);
 }
 
 /* The first `sites` entry of site s, or NULL. */
-static const cp_plan_site *site_entry(vf_ctx *c, int s)
+static const cp_plan_site *site_entry(cp_vf_ctx *c, int s)
 {
     for (int i = 0; i < c->pf->n_sites; i++) {
         const cp_plan_site *e = &c->pf->sites[i];
@@ -135,7 +135,7 @@ static const cp_plan_site *site_entry(vf_ctx *c, int s)
     return NULL;
 }
 
-void vf_check_power_caps(vf_ctx *c)
+void cp_vf_check_power_caps(cp_vf_ctx *c)
 {
     const cp_input *in = c->in;
     cp_buf jobs;
@@ -147,26 +147,26 @@ void vf_check_power_caps(vf_ctx *c)
         const cp_plan_site *se = site_entry(c, s);
         bool per_slot = se && se->power_kw.has == CP_PLAN_SET && se->power_kw.n == c->T;
         for (int t = 0; t < c->T; t++) {
-            double w = vf_site_w(c, s, t);
+            double w = cp_vf_site_w(c, s, t);
             double cap = 1000 * cp_series_at(&st->power_cap_kw, t);
-            if (!vf_over(w, cap))
+            if (!cp_vf_over(w, cap))
                 continue;
             /* at power_kw[t], else the site's entry, else the last job on it */
             cp_pos at = per_slot ? se->power_kw.at[t] : se ? se->pos : c->pf->pos;
             cp_buf_reset(&jobs);
             for (int e = 0; e < c->n_jobs; e++) {
-                const vf_job *vj = &c->jobs[e];
-                if (!vf_runs_at(c, vj, t) || c->ms->res[vj->res].kind != CP_RES_POOL ||
+                const cp_vf_job *vj = &c->jobs[e];
+                if (!cp_vf_runs_at(c, vj, t) || c->ms->res[vj->res].kind != CP_RES_POOL ||
                     c->ms->res[vj->res].site != s)
                     continue;
                 cp_buf_printf(&jobs, "%s'%s'", jobs.len ? ", " : "", in->jobs[vj->job].name);
                 if (!se)
                     at = vj->pj->pos;
             }
-            double base_kw = st->pue * vf_baseline_w(in, s, t) / 1000;
-            vf_viol(c, at, "site '%s' over its power cap in slot %d: %s kW > %s kW (baseline %s "
-                           "kW, jobs %s)", st->name, t, vf_n(w / 1000).s, vf_n(cap / 1000).s,
-                    vf_n(base_kw).s, jobs.len ? jobs.s : "none");
+            double base_kw = st->pue * cp_vf_baseline_w(in, s, t) / 1000;
+            cp_vf_viol(c, at, "site '%s' over its power cap in slot %d: %s kW > %s kW (baseline %s "
+                           "kW, jobs %s)", st->name, t, cp_vf_n(w / 1000).s, cp_vf_n(cap / 1000).s,
+                    cp_vf_n(base_kw).s, jobs.len ? jobs.s : "none");
         }
     }
     if (!cp_buf_ok(&jobs))
@@ -174,15 +174,15 @@ void vf_check_power_caps(vf_ctx *c)
     cp_buf_release(&jobs);
 }
 
-void vf_check_budget(vf_ctx *c)
+void cp_vf_check_budget(cp_vf_ctx *c)
 {
     const cp_input *in = c->in;
     const cp_verify_totals *s = &c->rep->sums;
     if (in->has_budget) {
         double spend = s->cloud + s->energy + s->carbon + s->egress; /* SPEC 9.3 */
-        if (vf_over(spend, in->budget))
-            vf_viol(c, c->pf->totals.pos, /* the root's when absent */
+        if (cp_vf_over(spend, in->budget))
+            cp_vf_viol(c, c->pf->totals.pos, /* the root's when absent */
                     "budget exceeded: cloud + energy + carbon%s = %s > budget %s",
-                    s->egress > 0 ? " + egress" : "", vf_n(spend).s, vf_n(in->budget).s);
+                    s->egress > 0 ? " + egress" : "", cp_vf_n(spend).s, cp_vf_n(in->budget).s);
     }
 }

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-long vf_parse_id(const char *s, const char *prefix)
+long cp_vf_parse_id(const char *s, const char *prefix)
 {
     const char *slash = strrchr(s, '/');
     if (!slash || (size_t)(slash - s) != strlen(prefix) || strncmp(s, prefix, strlen(prefix)))
@@ -25,13 +25,13 @@ long vf_parse_id(const char *s, const char *prefix)
     return strtol(d, NULL, 10);
 }
 
-static bool add_asg(vf_ctx *c, int entry, int res, long label, cp_pos id, double units)
+static bool add_asg(cp_vf_ctx *c, int entry, int res, long label, cp_pos id, double units)
 {
     if (CP_GROW(c->asg, c->asg_cap, (size_t)c->n_asg + 1)) {
         c->oom = true;
         return false;
     }
-    vf_asg *g = &c->asg[c->n_asg++];
+    cp_vf_asg *g = &c->asg[c->n_asg++];
     g->entry = entry;
     g->res = res;
     g->idx = (int)label; /* a market's rank is set once all ids are known */
@@ -43,9 +43,9 @@ static bool add_asg(vf_ctx *c, int entry, int res, long label, cp_pos id, double
 
 /* Checks one job's ids; on success records them as assignments with
  * units 0 (set later). */
-static void check_job_nodes(vf_ctx *c, int e)
+static void check_job_nodes(cp_vf_ctx *c, int e)
 {
-    const vf_job *vj = &c->jobs[e];
+    const cp_vf_job *vj = &c->jobs[e];
     const cp_input *in = c->in;
     const cp_job *j = &in->jobs[vj->job];
     const cp_mode *m = &c->ms->modes[vj->mode];
@@ -54,7 +54,7 @@ static void check_job_nodes(vf_ctx *c, int e)
     const char *what = r->kind == CP_RES_POOL ? "node" : "instance";
     bool ok = true;
     if (ns->n == 0) {
-        vf_viol(c, ns->pos, "job '%s': 'nodes' is empty", j->name);
+        cp_vf_viol(c, ns->pos, "job '%s': 'nodes' is empty", j->name);
         return;
     }
     long *idx = cp_calloc((size_t)ns->n, sizeof *idx);
@@ -65,14 +65,14 @@ static void check_job_nodes(vf_ctx *c, int e)
     for (int i = 0; i < ns->n; i++) {
         cp_pos id = ns->at[i];
         const char *s = ns->s[i];
-        long k = s ? vf_parse_id(s, r->id) : -1;
+        long k = s ? cp_vf_parse_id(s, r->id) : -1;
         idx[i] = k;
         if (!s) { /* not a scalar: the reader's violation */
             ok = false;
             continue;
         }
         if (k < 0) {
-            vf_viol(c, id, "job '%s': '%s' is not a %s id of '%s' (expected '%s/N')", j->name, s,
+            cp_vf_viol(c, id, "job '%s': '%s' is not a %s id of '%s' (expected '%s/N')", j->name, s,
                     what, r->id, r->id);
             ok = false;
             continue;
@@ -81,12 +81,12 @@ static void check_job_nodes(vf_ctx *c, int e)
         for (int q = 0; q < i; q++)
             dup |= idx[q] == k;
         if (dup) {
-            vf_viol(c, id, "job '%s': %s '%s' is listed twice", j->name, what, s);
+            cp_vf_viol(c, id, "job '%s': %s '%s' is listed twice", j->name, what, s);
             ok = false;
             continue;
         }
         if (r->kind == CP_RES_POOL && k >= in->pools[r->index].nodes) {
-            vf_viol(c, id, "job '%s': pool '%s' has no node %ld (%d nodes)", j->name, r->name, k,
+            cp_vf_viol(c, id, "job '%s': pool '%s' has no node %ld (%d nodes)", j->name, r->name, k,
                     in->pools[r->index].nodes);
             ok = false;
             continue;
@@ -95,8 +95,8 @@ static void check_job_nodes(vf_ctx *c, int e)
             if (r->kind == CP_RES_POOL) {
                 double av = cp_series_at(&in->pools[r->index].available, t);
                 if (k >= av) {
-                    vf_viol(c, id, "job '%s': node '%s' is down in slot %d (%s of %d nodes "
-                                   "available)", j->name, s, t, vf_n(av).s,
+                    cp_vf_viol(c, id, "job '%s': node '%s' is down in slot %d (%s of %d nodes "
+                                   "available)", j->name, s, t, cp_vf_n(av).s,
                             in->pools[r->index].nodes);
                     ok = false;
                     break;
@@ -105,23 +105,23 @@ static void check_job_nodes(vf_ctx *c, int e)
         }
     }
     double cap[CP_DIMS];
-    vf_mach_cap(r->mach, cap);
+    cp_vf_mach_cap(r->mach, cap);
     bool fits = true;
     for (int d = 0; d < CP_DIMS; d++)
-        fits &= !vf_over(m->demand[d], cap[d]);
+        fits &= !cp_vf_over(m->demand[d], cap[d]);
     int n = ns->n;
     if (fits && n != 1) {
-        vf_viol(c, ns->pos, "job '%s' fits on one %s but is placed on %d", j->name, what, n);
+        cp_vf_viol(c, ns->pos, "job '%s' fits on one %s but is placed on %d", j->name, what, n);
         ok = false;
     } else if (!fits) {
         cp_buf b;
         cp_buf_init(&b);
         for (int d = 0; d < CP_DIMS; d++)
-            if (vf_over(m->demand[d], n * cap[d]))
-                cp_buf_printf(&b, "%s%s %s < %s", b.len ? ", " : "", vf_dim_name[d],
-                              vf_n(n * cap[d]).s, vf_n(m->demand[d]).s);
+            if (cp_vf_over(m->demand[d], n * cap[d]))
+                cp_buf_printf(&b, "%s%s %s < %s", b.len ? ", " : "", cp_vf_dim_name[d],
+                              cp_vf_n(n * cap[d]).s, cp_vf_n(m->demand[d]).s);
         if (b.len) {
-            vf_viol(c, ns->pos, "job '%s': its %d %s%s cannot hold its demand: %s", j->name, n,
+            cp_vf_viol(c, ns->pos, "job '%s': its %d %s%s cannot hold its demand: %s", j->name, n,
                     what, n == 1 ? "" : "s", b.s);
             ok = false;
         }
@@ -129,11 +129,11 @@ static void check_job_nodes(vf_ctx *c, int e)
             c->oom = true;
         cp_buf_release(&b);
         if (j->kind == CP_JOB_DATAFLOW && n != m->count) {
-            vf_viol(c, ns->pos, "dataflow job '%s' runs on %d whole machines but lists %d %s%s",
+            cp_vf_viol(c, ns->pos, "dataflow job '%s' runs on %d whole machines but lists %d %s%s",
                     j->name, m->count, n, what, n == 1 ? "" : "s");
             ok = false;
         } else if (j->kind == CP_JOB_TRAINING && n > m->count) {
-            vf_viol(c, ns->pos, "training job '%s' with %d accelerators is spread over %d %ss",
+            cp_vf_viol(c, ns->pos, "training job '%s' with %d accelerators is spread over %d %ss",
                     j->name, m->count, n, what);
             ok = false;
         }
@@ -143,12 +143,12 @@ static void check_job_nodes(vf_ctx *c, int e)
     cp_free(idx);
 }
 
-static double *nload_at(vf_ctx *c, int r, int idx, int t)
+static double *nload_at(cp_vf_ctx *c, int r, int idx, int t)
 {
     return &c->nload[c->nl_off[r] + (((size_t)idx * (size_t)c->T + (size_t)t) * CP_DIMS)];
 }
 
-static void put(vf_ctx *c, const vf_asg *g, const cp_mode *m, int start, double units)
+static void put(cp_vf_ctx *c, const cp_vf_asg *g, const cp_mode *m, int start, double units)
 {
     for (int t = start; t < start + m->slots; t++) {
         double *l = nload_at(c, g->res, g->idx, t);
@@ -159,10 +159,10 @@ static void put(vf_ctx *c, const vf_asg *g, const cp_mode *m, int start, double 
 
 /* Units of `m` that still fit on g's node/instance in every slot of the
  * run, given what is already there. */
-static long free_units(vf_ctx *c, const vf_asg *g, const cp_mode *m, int start, bool nominal)
+static long free_units(cp_vf_ctx *c, const cp_vf_asg *g, const cp_mode *m, int start, bool nominal)
 {
     double cap[CP_DIMS];
-    vf_mach_cap(c->ms->res[g->res].mach, cap);
+    cp_vf_mach_cap(c->ms->res[g->res].mach, cap);
     double best = 1e18;
     for (int t = start; t < start + m->slots; t++) {
         const double *l = nload_at(c, g->res, g->idx, t);
@@ -182,9 +182,9 @@ static long free_units(vf_ctx *c, const vf_asg *g, const cp_mode *m, int start, 
  * each, then its nodes in listed order take as many more as still fit;
  * what does not fit goes where a node alone could hold it (full nodes
  * first), so the capacity check names the overloaded node. */
-static void split_job(vf_ctx *c, int first, int last)
+static void split_job(cp_vf_ctx *c, int first, int last)
 {
-    const vf_job *vj = &c->jobs[c->asg[first].entry];
+    const cp_vf_job *vj = &c->jobs[c->asg[first].entry];
     const cp_mode *m = &c->ms->modes[vj->mode];
     const cp_job *j = &c->in->jobs[vj->job];
     long left = m->count;
@@ -221,15 +221,15 @@ static void split_job(vf_ctx *c, int first, int last)
 /* "'a', 'b'": the jobs (plan order) placed on node/instance idx of
  * resource r and running in slot t. Returns the last one's id (the
  * position to report at). */
-static cp_pos jobs_on_node(vf_ctx *c, int r, int idx, int t, cp_buf *b)
+static cp_pos jobs_on_node(cp_vf_ctx *c, int r, int idx, int t, cp_buf *b)
 {
     cp_pos last = c->pf->pos;
     int n = 0;
     /* assignments are not in plan order (single-node jobs come first) */
     for (int e = 0; e < c->n_jobs; e++)
         for (int a = 0; a < c->n_asg; a++) {
-            const vf_asg *g = &c->asg[a];
-            if (g->entry != e || g->res != r || g->idx != idx || !vf_runs_at(c, &c->jobs[e], t))
+            const cp_vf_asg *g = &c->asg[a];
+            if (g->entry != e || g->res != r || g->idx != idx || !cp_vf_runs_at(c, &c->jobs[e], t))
                 continue;
             cp_buf_printf(b, "%s'%s'", n++ ? ", " : "", c->in->jobs[c->jobs[e].job].name);
             last = g->id;
@@ -245,7 +245,7 @@ static int label_cmp(const void *a, const void *b)
 
 /* Instance ids are labels (SPEC 1.1): each market's distinct labels get
  * ranks 0..n-1 in label order, and the loads are kept per rank. */
-static bool rank_labels(vf_ctx *c)
+static bool rank_labels(cp_vf_ctx *c)
 {
     for (int r = 0; r < c->ms->n_res; r++) {
         if (c->ms->res[r].kind == CP_RES_POOL)
@@ -281,7 +281,7 @@ static bool rank_labels(vf_ctx *c)
 
 /* SPEC 5 (1.1): in each slot at most y(t) distinct ids of a market are
  * in use. */
-static void check_instances_in_use(vf_ctx *c)
+static void check_instances_in_use(cp_vf_ctx *c)
 {
     for (int r = 0; r < c->ms->n_res && !c->oom; r++) {
         if (c->ms->res[r].kind == CP_RES_POOL || !c->nl_label[r])
@@ -297,10 +297,10 @@ static void check_instances_in_use(vf_ctx *c)
         }
         cp_pos last = c->pf->pos;
         for (int a = 0; a < c->n_asg; a++) {
-            const vf_asg *g = &c->asg[a];
+            const cp_vf_asg *g = &c->asg[a];
             if (g->res != r)
                 continue;
-            const vf_job *vj = &c->jobs[g->entry];
+            const cp_vf_job *vj = &c->jobs[g->entry];
             for (int t = vj->start; t < vj->start + c->ms->modes[vj->mode].slots; t++)
                 on[(size_t)g->idx * (size_t)c->T + (size_t)t] = 1;
             last = g->id;
@@ -309,9 +309,9 @@ static void check_instances_in_use(vf_ctx *c)
             long used = 0;
             for (int i = 0; i < n; i++)
                 used += on[(size_t)i * (size_t)c->T + (size_t)t];
-            long y = vf_y_at(c, r, t);
+            long y = cp_vf_y_at(c, r, t);
             if (used > y) {
-                vf_viol(c, last, "market '%s': %ld instances in use in slot %d but %ld rented",
+                cp_vf_viol(c, last, "market '%s': %ld instances in use in slot %d but %ld rented",
                         c->ms->res[r].id, used, t, y);
                 break; /* one line per market */
             }
@@ -320,7 +320,7 @@ static void check_instances_in_use(vf_ctx *c)
     }
 }
 
-void vf_check_placement(vf_ctx *c)
+void cp_vf_check_placement(cp_vf_ctx *c)
 {
     for (int e = 0; e < c->n_jobs && !c->oom; e++)
         if (c->jobs[e].counted && c->jobs[e].nodes)
@@ -347,8 +347,8 @@ void vf_check_placement(vf_ctx *c)
     }
     /* whole jobs first (their load is fixed), then the splits */
     for (int a = 0; a < c->n_asg; a++) {
-        const vf_asg *g = &c->asg[a];
-        const vf_job *vj = &c->jobs[g->entry];
+        const cp_vf_asg *g = &c->asg[a];
+        const cp_vf_job *vj = &c->jobs[g->entry];
         if (g->units > 0)
             put(c, g, &c->ms->modes[vj->mode], vj->start, g->units);
     }
@@ -366,16 +366,16 @@ void vf_check_placement(vf_ctx *c)
     for (int r = 0; r < c->ms->n_res; r++) {
         const cp_resource *res = &c->ms->res[r];
         double cap[CP_DIMS];
-        vf_mach_cap(res->mach, cap);
+        cp_vf_mach_cap(res->mach, cap);
         for (int i = 0; i < c->nl_count[r]; i++)
             for (int t = 0; t < c->T; t++) {
                 cp_buf_reset(&b);
-                if (!vf_over_dims(nload_at(c, r, i, t), cap, &b))
+                if (!cp_vf_over_dims(nload_at(c, r, i, t), cap, &b))
                     continue;
                 cp_buf_reset(&jobs);
                 cp_pos at = jobs_on_node(c, r, i, t, &jobs);
                 long label = c->nl_label[r] ? c->nl_label[r][i] : i;
-                vf_viol(c, at, "%s '%s/%ld' over capacity in slot %d: %s (jobs %s)",
+                cp_vf_viol(c, at, "%s '%s/%ld' over capacity in slot %d: %s (jobs %s)",
                         res->kind == CP_RES_POOL ? "node" : "instance", res->id, label, t, b.s,
                         jobs.s);
                 break; /* one line per node */

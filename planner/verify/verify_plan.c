@@ -15,7 +15,7 @@
 #include <string.h>
 
 /* The resource a scheduled job names; -1 (with a violation) when none. */
-static int resolve_resource(vf_ctx *c, const cp_plan_job *pj, const char *who)
+static int resolve_resource(cp_vf_ctx *c, const cp_plan_job *pj, const char *who)
 {
     /* missing or not of a known market: the reader's violations */
     if (pj->resource.has != CP_PLAN_SET || pj->mk == CP_PLAN_NO_MARKET)
@@ -24,21 +24,21 @@ static int resolve_resource(vf_ctx *c, const cp_plan_job *pj, const char *who)
     if (pj->mk == CP_PLAN_POOL) {
         int p = cp_input_find_pool(c->in, res);
         if (p < 0) {
-            vf_viol(c, pj->resource.pos, "%s: unknown pool '%s'", who, res);
+            cp_vf_viol(c, pj->resource.pos, "%s: unknown pool '%s'", who, res);
             return -1;
         }
         return c->ms->res_of_pool[p];
     }
     int o = cp_input_find_offer(c->in, res);
     if (o < 0) {
-        vf_viol(c, pj->resource.pos, "%s: unknown offer '%s'%s", who, res,
+        cp_vf_viol(c, pj->resource.pos, "%s: unknown offer '%s'%s", who, res,
                 cp_input_find_pool(c->in, res) >= 0 ? " (a pool of that name has market 'pool')"
                                                     : "");
         return -1;
     }
     if (pj->mk == CP_PLAN_SPOT) {
         if (c->ms->spot_of_offer[o] < 0) {
-            vf_viol(c, pj->market.pos, "%s: offer '%s' has no spot market", who, res);
+            cp_vf_viol(c, pj->market.pos, "%s: offer '%s' has no spot market", who, res);
             return -1;
         }
         return c->ms->spot_of_offer[o];
@@ -55,14 +55,14 @@ static bool count_allowed(const cp_job *j, long k)
 }
 
 /* A scheduled job: its mode, start slot and the fields derived from them. */
-static void check_scheduled(vf_ctx *c, vf_job *vj, const char *who)
+static void check_scheduled(cp_vf_ctx *c, cp_vf_job *vj, const char *who)
 {
     const cp_input *in = c->in;
     const cp_job *j = &in->jobs[vj->job];
     const cp_plan_job *pj = vj->pj;
     vj->res = resolve_resource(c, pj, who);
-    bool has_count = vf_need(c, pj->count.has, pj->pos, who, "count");
-    bool has_start = vf_need(c, pj->start_slot.has, pj->pos, who, "start_slot");
+    bool has_count = cp_vf_need(c, pj->count.has, pj->pos, who, "count");
+    bool has_start = cp_vf_need(c, pj->start_slot.has, pj->pos, who, "start_slot");
     long count = pj->count.v, start = pj->start_slot.v;
     if (pj->nodes.has == CP_PLAN_SET)
         vj->nodes = &pj->nodes;
@@ -74,10 +74,10 @@ static void check_scheduled(vf_ctx *c, vf_job *vj, const char *who)
     int n_shapes = j->kind == CP_JOB_TRAINING && j->n_shapes > 0 ? j->n_shapes : 1;
     if (shape < 0 || shape >= n_shapes) {
         if (n_shapes == 1)
-            vf_viol(c, pj->shape.pos, "%s: shape %ld is not one of the job's shapes (it has one, "
+            cp_vf_viol(c, pj->shape.pos, "%s: shape %ld is not one of the job's shapes (it has one, "
                                       "shape 0)", who, shape);
         else
-            vf_viol(c, pj->shape.pos, "%s: shape %ld is not one of the job's shapes (it has %d: 0 "
+            cp_vf_viol(c, pj->shape.pos, "%s: shape %ld is not one of the job's shapes (it has %d: 0 "
                                       "to %d)", who, shape, n_shapes, n_shapes - 1);
         return;
     }
@@ -90,69 +90,69 @@ static void check_scheduled(vf_ctx *c, vf_job *vj, const char *who)
     if (vj->mode < 0) {
         char why[300];
         if (c->ms->reason[vj->job])
-            vf_viol(c, pj->pos, "%s: the job has no mode at all: %s", who, c->ms->reason[vj->job]);
+            cp_vf_viol(c, pj->pos, "%s: the job has no mode at all: %s", who, c->ms->reason[vj->job]);
         else if (!count_allowed(j, count))
-            vf_viol(c, pj->count.pos, "%s: count %ld is not one of the job's allowed %s", who,
+            cp_vf_viol(c, pj->count.pos, "%s: count %ld is not one of the job's allowed %s", who,
                     count, j->kind == CP_JOB_TRAINING ? "accelerator counts" : "machine counts");
         else if (!cp_mode_fits(in, j, r->mach, r->name, r->kind == CP_RES_POOL, r->max_units,
                                (int)count, (int)shape, why, sizeof why))
-            vf_viol(c, pj->pos, "%s: no mode on '%s' (%s) with count %ld: it does not fit the "
-                                "units (SPEC 2): %s", who, r->name, vf_market_name(r->kind),
+            cp_vf_viol(c, pj->pos, "%s: no mode on '%s' (%s) with count %ld: it does not fit the "
+                                "units (SPEC 2): %s", who, r->name, cp_vf_market_name(r->kind),
                     count, why);
         else if (n_shapes > 1)
-            vf_viol(c, pj->pos, "%s: no mode on '%s' (%s) with count %ld and shape %ld: placement, "
+            cp_vf_viol(c, pj->pos, "%s: no mode on '%s' (%s) with count %ld and shape %ld: placement, "
                                 "eligibility, the units or the time window rule it out", who,
-                    r->name, vf_market_name(r->kind), count, shape);
+                    r->name, cp_vf_market_name(r->kind), count, shape);
         else
-            vf_viol(c, pj->pos, "%s: no mode on '%s' (%s) with count %ld: placement, eligibility "
+            cp_vf_viol(c, pj->pos, "%s: no mode on '%s' (%s) with count %ld: placement, eligibility "
                                 "or the time window rules it out", who, r->name,
-                    vf_market_name(r->kind), count);
+                    cp_vf_market_name(r->kind), count);
         return;
     }
     const cp_mode *m = &c->ms->modes[vj->mode];
     if (has_start) {
         if (start < m->s_min || start > m->s_max)
-            vf_viol(c, pj->start_slot.pos, "%s: start_slot %ld is outside its allowed window "
+            cp_vf_viol(c, pj->start_slot.pos, "%s: start_slot %ld is outside its allowed window "
                                            "%d..%d (release %s h, deadline %s h, %d slot%s)",
-                    who, start, m->s_min, m->s_max, vf_n(j->release_hour).s,
-                    vf_n(j->deadline_hour).s, m->slots, m->slots == 1 ? "" : "s");
+                    who, start, m->s_min, m->s_max, cp_vf_n(j->release_hour).s,
+                    cp_vf_n(j->deadline_hour).s, m->slots, m->slots == 1 ? "" : "s");
         if (start >= 0 && start + m->slots <= c->T) {
             vj->start = (int)start;
             vj->counted = true;
         }
     }
-    if (vf_need(c, pj->slots.has, pj->pos, who, "slots") && pj->slots.v != m->slots)
-        vf_viol(c, pj->slots.pos, "%s: slots: expected %d, found %ld", who, m->slots,
+    if (cp_vf_need(c, pj->slots.has, pj->pos, who, "slots") && pj->slots.v != m->slots)
+        cp_vf_viol(c, pj->slots.pos, "%s: slots: expected %d, found %ld", who, m->slots,
                 pj->slots.v);
     if (has_start) { /* the reader requires both */
-        vf_compare_num(c, &pj->start_hour, pj->pos, "start_hour", who, false, start * c->h);
-        vf_compare_num(c, &pj->end_hour, pj->pos, "end_hour", who, false,
+        cp_vf_compare_num(c, &pj->start_hour, pj->pos, "start_hour", who, false, start * c->h);
+        cp_vf_compare_num(c, &pj->end_hour, pj->pos, "end_hour", who, false,
                        start * c->h + m->hours);
     }
     const cp_plan_str *an = &pj->accelerator;
     if (m->acc >= 0) {
         const char *want = in->accels[m->acc].name;
         if (an->has == CP_PLAN_ABSENT && j->kind == CP_JOB_TRAINING)
-            vf_viol(c, pj->pos, "%s: missing 'accelerator' (expected '%s')", who, want);
+            cp_vf_viol(c, pj->pos, "%s: missing 'accelerator' (expected '%s')", who, want);
         else if (an->has == CP_PLAN_SET && strcmp(an->s, want))
-            vf_viol(c, an->pos, "%s: accelerator: expected '%s', found '%s'", who, want, an->s);
+            cp_vf_viol(c, an->pos, "%s: accelerator: expected '%s', found '%s'", who, want, an->s);
     } else if (an->has != CP_PLAN_ABSENT) {
-        vf_viol(c, an->pos, "%s: accelerator: '%s' carries no accelerator", who, r->name);
+        cp_vf_viol(c, an->pos, "%s: accelerator: '%s' carries no accelerator", who, r->name);
     }
-    vf_compare_num(c, &pj->cpus, pj->pos, "cpus", who, true, m->demand[CP_DIM_CPU]);
-    vf_compare_num(c, &pj->memory_gb, pj->pos, "memory_gb", who, true, m->demand[CP_DIM_MEM]);
+    cp_vf_compare_num(c, &pj->cpus, pj->pos, "cpus", who, true, m->demand[CP_DIM_CPU]);
+    cp_vf_compare_num(c, &pj->memory_gb, pj->pos, "memory_gb", who, true, m->demand[CP_DIM_MEM]);
     double kwh = 0;
     if (r->kind == CP_RES_POOL) {
         const cp_site *s = &in->sites[r->site];
         kwh = s->pue * m->busy_w * (m->slots - 1 + m->last_frac) * c->h / 1000;
     }
-    vf_compare_num(c, &pj->energy_kwh, pj->pos, "energy_kwh", who, true, kwh);
+    cp_vf_compare_num(c, &pj->energy_kwh, pj->pos, "energy_kwh", who, true, kwh);
     /* required where the input has data (SPEC 9.3); compared wherever given */
-    vf_compare_num(c, &pj->egress, pj->pos, "egress", who, in->uses_egress,
-                   vf_job_egress(in, j, r->site));
+    cp_vf_compare_num(c, &pj->egress, pj->pos, "egress", who, in->uses_egress,
+                   cp_vf_job_egress(in, j, r->site));
 }
 
-void vf_check_jobs(vf_ctx *c)
+void cp_vf_check_jobs(cp_vf_ctx *c)
 {
     const cp_input *in = c->in;
     const cp_plan_file *pf = c->pf;
@@ -170,17 +170,17 @@ void vf_check_jobs(vf_ctx *c)
         const char *name = pj->name.s;
         int j = cp_input_find_job(in, name);
         if (j < 0) {
-            vf_viol(c, pj->name.pos, "unknown job '%s'", name);
+            cp_vf_viol(c, pj->name.pos, "unknown job '%s'", name);
             continue;
         }
         if (c->entry_of_job[j] >= 0) {
-            vf_viol(c, pj->name.pos, "job '%s' is listed twice (first at line %d)", name,
+            cp_vf_viol(c, pj->name.pos, "job '%s' is listed twice (first at line %d)", name,
                     c->jobs[c->entry_of_job[j]].pj->pos.line);
             continue;
         }
         char who[400];
         snprintf(who, sizeof who, "job '%s'", name);
-        vf_job *vj = &c->jobs[c->n_jobs];
+        cp_vf_job *vj = &c->jobs[c->n_jobs];
         vj->pj = pj;
         vj->job = j;
         vj->mode = -1;
@@ -195,7 +195,7 @@ void vf_check_jobs(vf_ctx *c)
             static const char *const none[] = {"resource", "market", "start_slot", "nodes"};
             for (size_t k = 0; k < sizeof none / sizeof none[0]; k++)
                 if (has[k] != CP_PLAN_ABSENT)
-                    vf_viol(c, at[k], "%s is dropped but has '%s'", who, none[k]);
+                    cp_vf_viol(c, at[k], "%s is dropped but has '%s'", who, none[k]);
         } else if (pj->scheduled) {
             vj->scheduled = true;
             if (!c->rep->infeasible)
@@ -204,11 +204,11 @@ void vf_check_jobs(vf_ctx *c)
     }
 }
 
-void vf_check_missing(vf_ctx *c)
+void cp_vf_check_missing(cp_vf_ctx *c)
 {
     for (int j = 0; j < c->in->n_jobs; j++)
         if (c->entry_of_job[j] < 0) {
-            vf_viol(c, c->pf->jobs_list.pos, "job '%s' is missing from the plan (every input job "
+            cp_vf_viol(c, c->pf->jobs_list.pos, "job '%s' is missing from the plan (every input job "
                                              "is listed once, scheduled or dropped)",
                     c->in->jobs[j].name);
             c->dropped_job[j] = true; /* not scheduled: its penalty is due */
@@ -217,7 +217,7 @@ void vf_check_missing(vf_ctx *c)
 
 /* ---- provisioning ------------------------------------------------------- */
 
-void vf_read_provisioning(vf_ctx *c)
+void cp_vf_read_provisioning(cp_vf_ctx *c)
 {
     const cp_plan_file *pf = c->pf;
     for (int i = 0; i < pf->n_prov; i++) {
@@ -230,17 +230,17 @@ void vf_read_provisioning(vf_ctx *c)
         snprintf(who, sizeof who, "provisioning %d", pm->index + 1);
         int o = cp_input_find_offer(c->in, mk);
         if (o < 0)
-            vf_viol(c, pm->market.pos, "%s: unknown offer '%s'", who, mk);
+            cp_vf_viol(c, pm->market.pos, "%s: unknown offer '%s'", who, mk);
         if (o < 0 || pm->mk == CP_PLAN_NO_MARKET)
             continue;
         int r = pm->mk == CP_PLAN_SPOT ? c->ms->spot_of_offer[o] : c->ms->ondemand_of_offer[o];
         if (r < 0) {
-            vf_viol(c, pm->kind.pos, "%s: offer '%s' has no spot market", who, mk);
+            cp_vf_viol(c, pm->kind.pos, "%s: offer '%s' has no spot market", who, mk);
             continue;
         }
         snprintf(who, sizeof who, "provisioning of '%s' (%s)", mk, pm->kind.s);
         if (c->prov[r]) {
-            vf_viol(c, pm->market.pos, "%s is listed twice (first at line %d)", who,
+            cp_vf_viol(c, pm->market.pos, "%s is listed twice (first at line %d)", who,
                     c->prov[r]->pos.line);
             continue;
         }
