@@ -94,5 +94,13 @@ typedef struct cp_prices {
  * run takes (its opportunity cost); *delta is still the added cost. */
 bool cp_usage_best_priced(const cp_usage *u, int j, const cp_prices *pr, int *mode, int *start,
                           double *delta);
+/* Like cp_usage_best_priced (pr may be NULL), but a run on a market is
+ * ranked by its share of the instances it takes (the fullest dimension
+ * of one instance, every slot, at the slot's price; plus egress), as the
+ * LP pays, instead of the instance-slots it adds: jobs go to the market
+ * that is cheapest per unit of work and share instances there, not to
+ * whichever has room left. *delta is still the added cost. */
+bool cp_usage_best_shared(const cp_usage *u, int j, const cp_prices *pr, int *mode, int *start,
+                          double *delta);
 
 #endif

@@ -127,7 +127,7 @@ static void local_search(cp_usage *u, const order_key *keys, int nk, cp_plan *pl
 /* Construction in the order of `keys`, then local search; leaves the
  * choices (and pool nodes) in plan and its total within the keys' jobs
  * in *total. */
-static int construct(cp_usage *u, const order_key *keys, int nk, const cp_prices *pr,
+static int construct(cp_usage *u, const order_key *keys, int nk, const cp_prices *pr, bool share,
                      const cp_solve_opts *opts, double deadline, cp_plan *plan, double *total)
 {
     const cp_input *in = u->in;
@@ -136,7 +136,9 @@ static int construct(cp_usage *u, const order_key *keys, int nk, const cp_prices
     for (int q = 0; q < nk; q++) {
         int j = keys[q].job, m, s;
         double c;
-        bool fits = pr ? cp_usage_best_priced(u, j, pr, &m, &s, &c) : cp_usage_best(u, j, &m, &s, &c);
+        bool fits = share ? cp_usage_best_shared(u, j, pr, &m, &s, &c)
+                    : pr  ? cp_usage_best_priced(u, j, pr, &m, &s, &c)
+                          : cp_usage_best(u, j, &m, &s, &c);
         if (fits && c < in->jobs[j].drop_penalty) {
             cp_usage_add(u, m, s);
             plan->mode[j] = m;
@@ -201,28 +203,31 @@ int cp_heuristic_scoped(const cp_input *in, const cp_modeset *ms, const cp_solve
     /* Two orders, each constructed on a fresh usage; the cheaper wins
      * (ties: the slack order), so the result is deterministic. */
     int (*orders[])(const void *, const void *) = {slack_cmp, regret_cmp};
+    static const char *const order_name[] = {"slack", "regret"};
+    /* each order once as given and once with markets ranked by their
+     * instance share (cp_usage_best_shared) */
     double best = INFINITY;
     int rc = CP_OK;
-    for (int o = 0; o < 2; o++) {
+    for (int o = 0; o < 4; o++) {
         /* the second order only while there is time for it */
         if (o > 0 && out_of_time(opts, deadline))
             break;
-        qsort(keys, (size_t)nk, sizeof *keys, orders[o]);
+        qsort(keys, (size_t)nk, sizeof *keys, orders[o % 2]);
         cp_usage w;
         if (cp_usage_init_scaled(&w, in, ms, scale)) {
             rc = cp_err_nomem(err);
             break;
         }
         double t = INFINITY;
-        rc = construct(&w, keys, nk, pr, opts, deadline, alt, &t);
+        rc = construct(&w, keys, nk, pr, o >= 2, opts, deadline, alt, &t);
         cp_usage_release(&w);
         if (rc) {
             rc = cp_err_nomem(err);
             break;
         }
         if (!sc)
-            cp_solver_log(opts, "heuristic: %s%s order gives %.10g", pr ? "priced " : "",
-                          o ? "regret" : "slack", t);
+            cp_solver_log(opts, "heuristic: %s%s%s order gives %.10g", pr ? "priced " : "",
+                          o < 2 ? "" : "shared ", order_name[o % 2], t);
         if (t < best - 1e-9 * (1 + fabs(t))) {
             best = t;
             if (cp_plan_copy(plan, alt)) {

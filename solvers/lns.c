@@ -3,7 +3,13 @@
  * jobs (one seed job and jobs that run, or could run, on the same
  * resources in overlapping hours), put them back one by one in random or
  * largest-first order at their cheapest feasible (mode, start), or drop
- * them when the penalty is cheaper. The result is kept when it is no worse
+ * them when the penalty is cheaper. A third of the re-insertions choose
+ * by cost plus the priced pool capacity (cp_usage_best_priced), and half
+ * of them rank market runs by their instance share
+ * (cp_usage_best_shared): with exact costs the first job put back on a
+ * market in a slot pays a whole instance and goes wherever room is left,
+ * so jobs rarely move together onto the market that is cheapest per unit
+ * of work. The result is kept when it is no worse
  * than the current plan by more than a temperature that falls to zero
  * over the run (threshold acceptance); the best plan seen is kept apart.
  * This is what one-job moves cannot do: swap two jobs between a pool and
@@ -36,6 +42,18 @@
 #define LNS_STALL_MIN 100000L
 /* the first temperature of threshold acceptance, as a share of the total */
 #define LNS_T0 0.002
+/* Steps (in 6) whose re-insertions rank market runs by their share.
+ * Measured on cloud-heavy nights (bench/gen --family cloud, 1,000 jobs,
+ * 200,000 steps, seeds 1 and 3): 0 in 6: 29,164 and 33,041; 2 in 6:
+ * 28,658 and 32,773; 3 in 6: 28,366 and 32,228; 5 in 6: 28,473 and 32,894.
+ * Other destroy moves measured there did not pay: every job on one
+ * instance id over a run, or every job of one market in a window of 1-3
+ * slots, a quarter of the steps each, gave 29,157 and 33,325. */
+#define LNS_SHARE_IN_6 3
+
+/* How the jobs of a step were put back. */
+enum { REPAIR_PLAIN, REPAIR_PRICED, REPAIR_SHARED, REPAIRS };
+static const char *const repair_name[REPAIRS] = {"cheapest", "priced", "shared"};
 
 /* Window of job j over all its modes: [lo, hi). */
 static void job_span(const cp_modeset *ms, int j, int *lo, int *hi)
@@ -75,6 +93,7 @@ typedef struct lns {
     unsigned *seen;         /* [n_jobs] step stamp of the last sample that took it */
     unsigned step;
     int *cand;
+    long tries[REPAIRS], gains[REPAIRS]; /* steps and new best plans per repair */
 } lns;
 
 static void take_out(lns *l, int j)
@@ -338,6 +357,9 @@ int cp_lns(const cp_input *in, const cp_modeset *ms, const cp_solve_opts *opts, 
          * packing wants) */
         /* a third of the steps choose by cost plus the priced capacity */
         bool priced = pr && cp_rng_below(&rs, 3) == 0;
+        bool shared = cp_rng_below(&rs, 6) < LNS_SHARE_IN_6;
+        int repair = shared ? REPAIR_SHARED : priced ? REPAIR_PRICED : REPAIR_PLAIN;
+        l.tries[repair]++;
         int ord[LNS_MAX_REMOVE];
         for (int i = 0; i < n; i++)
             ord[i] = i;
@@ -362,7 +384,9 @@ int cp_lns(const cp_input *in, const cp_modeset *ms, const cp_solve_opts *opts, 
         for (int q = 0; q < n; q++) {
             int j = set[ord[q]], m, s;
             double c;
-            bool fits = priced ? cp_usage_best_priced(&l.u, j, pr, &m, &s, &c) : cp_usage_best(&l.u, j, &m, &s, &c);
+            bool fits = shared   ? cp_usage_best_shared(&l.u, j, priced ? pr : NULL, &m, &s, &c)
+                        : priced ? cp_usage_best_priced(&l.u, j, pr, &m, &s, &c)
+                                 : cp_usage_best(&l.u, j, &m, &s, &c);
             if (fits && c < in->jobs[j].drop_penalty)
                 put_back(&l, j, m, s);
             else
@@ -376,6 +400,7 @@ int cp_lns(const cp_input *in, const cp_modeset *ms, const cp_solve_opts *opts, 
             cur = now;
             if (now < best.total - 1e-9 * (1 + fabs(best.total))) {
                 accepted++;
+                l.gains[repair]++;
                 last_gain = it;
                 snap_take(&best, &l, now);
             }
@@ -403,6 +428,11 @@ int cp_lns(const cp_input *in, const cp_modeset *ms, const cp_solve_opts *opts, 
     memcpy(plan->y, l.u.y, (size_t)ms->n_res * (size_t)in->slots * sizeof *plan->y);
     *total = cur + modeless;
     cp_solver_log(opts, "lns: %ld iterations, %ld improvements, total %.10g", it, accepted, cur);
+    cp_solver_log(opts,
+                  "lns: improvements by repair: %s %ld of %ld steps, %s %ld of %ld, %s %ld of %ld; "
+                  "the last at step %ld",
+                  repair_name[0], l.gains[0], l.tries[0], repair_name[1], l.gains[1], l.tries[1],
+                  repair_name[2], l.gains[2], l.tries[2], last_gain);
     if (rc == CP_OK && cp_usage_export_units(&l.u, plan))
         rc = CP_ERR_NOMEM;
     if (rc)

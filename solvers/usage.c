@@ -417,6 +417,39 @@ static double opportunity(const cp_usage *u, const cp_prices *pr, int mi, int s)
     return v;
 }
 
+static bool shared(const cp_usage *u, bool share, int mi)
+{
+    return share && u->ms->res[u->ms->modes[mi].res].kind != CP_RES_POOL;
+}
+
+/* A market run's share of its instances at the slots' prices, plus its
+ * egress (cp_usage_best_shared). */
+static double share_cost(const cp_usage *u, int mi, int s)
+{
+    const cp_mode *m = &u->ms->modes[mi];
+    const cp_machine *mach = u->ms->res[m->res].mach;
+    double f = 0;
+    for (int d = 0; d < CP_DIMS; d++) {
+        double cap = cp_machine_dim(mach, d);
+        if (cap > 0)
+            f = fmax(f, m->demand[d] / cap);
+    }
+    double c = 0;
+    for (int i = 0; i < m->slots; i++)
+        c += u->slot_cost[(size_t)m->res * u->T + s + i];
+    return m->egress + f * c;
+}
+
+/* What a candidate is ranked by: its added cost (the aggregate estimate
+ * c) plus its opportunity cost under pr, or on a market with `share`
+ * its share. */
+static double score_of(const cp_usage *u, const cp_prices *pr, bool share, int mi, int s, double c)
+{
+    if (shared(u, share, mi))
+        return share_cost(u, mi, s);
+    return c + (pr ? opportunity(u, pr, mi, s) : 0);
+}
+
 /* How many candidates past the first that fits get their exact cost:
  * on markets the aggregate estimate can miss what fragmentation adds. */
 #define BEST_EXACT 6
@@ -424,7 +457,8 @@ static double opportunity(const cp_usage *u, const cp_prices *pr, int mi, int s)
 /* The cheapest (by cost plus opportunity under pr, when given) feasible
  * (mode, start) of job j. Every column's aggregate cost is cheap; the
  * concrete check is done in order of that cost, on a few candidates. */
-static bool best_of(const cp_usage *u, int j, const cp_prices *pr, int *mode, int *start, double *delta)
+static bool best_of(const cp_usage *u, int j, const cp_prices *pr, bool share, int *mode, int *start,
+                    double *delta)
 {
     const cp_modeset *ms = u->ms;
     bool found = false;
@@ -438,7 +472,7 @@ static bool best_of(const cp_usage *u, int j, const cp_prices *pr, int *mode, in
                 double c;
                 if (!try_agg(u, mi, s, &c, NULL, 0))
                     continue;
-                double score = c + (pr ? opportunity(u, pr, mi, s) : 0);
+                double score = score_of(u, pr, share, mi, s, c);
                 /* strict: ties keep the earlier (mode, start) */
                 if (score < best - 1e-12) {
                     best = score;
@@ -464,7 +498,7 @@ static bool best_of(const cp_usage *u, int j, const cp_prices *pr, int *mode, in
             cand[n].mode = mi;
             cand[n].start = s;
             cand[n].agg = c;
-            cand[n].score = c + (pr ? opportunity(u, pr, mi, s) : 0);
+            cand[n].score = score_of(u, pr, share, mi, s, c);
             n++;
         }
     }
@@ -485,7 +519,7 @@ static bool best_of(const cp_usage *u, int j, const cp_prices *pr, int *mode, in
         if (!try_units(u, c.mode, c.start, c.agg, &d, NULL, 0))
             continue;
         exact++;
-        double score = c.score - c.agg + d;
+        double score = shared(u, share, c.mode) ? c.score : c.score - c.agg + d;
         if (score < best - 1e-12) {
             best = score;
             *mode = c.mode;
@@ -500,10 +534,16 @@ static bool best_of(const cp_usage *u, int j, const cp_prices *pr, int *mode, in
 bool cp_usage_best_priced(const cp_usage *u, int j, const cp_prices *pr, int *mode, int *start,
                           double *delta)
 {
-    return best_of(u, j, pr, mode, start, delta);
+    return best_of(u, j, pr, false, mode, start, delta);
+}
+
+bool cp_usage_best_shared(const cp_usage *u, int j, const cp_prices *pr, int *mode, int *start,
+                          double *delta)
+{
+    return best_of(u, j, pr, true, mode, start, delta);
 }
 
 bool cp_usage_best(const cp_usage *u, int j, int *mode, int *start, double *delta)
 {
-    return best_of(u, j, NULL, mode, start, delta);
+    return best_of(u, j, NULL, false, mode, start, delta);
 }
