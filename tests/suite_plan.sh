@@ -227,7 +227,10 @@ fi
 gencheck() {
     gn=$1
     gf=$2
-    detcheck "$gn" "--time-limit 20" "$gf"
+    # a node limit makes the run end by work limits, so repeats agree
+    # however slow the machine (ASan, a loaded CI host): with only a time
+    # limit a run cut by the clock differed from the next one
+    detcheck "$gn" "--time-limit 600 --node-limit 200" "$gf"
     [ "$rc" = 0 ] || return
     best=$(plan_total "$tmp/d0.yaml")
     bst=$(plan_status "$tmp/d0.yaml")
