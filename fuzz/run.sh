@@ -3,7 +3,8 @@
 # first crash, leak, timeout or sanitizer report.
 #   sh fuzz/run.sh BUILD_DIR SECONDS fuzz_load fuzz_csv ...
 # Seeds are gathered from examples/ and tests/ (good and bad inputs) and
-# tests/fuzz-regress/NAME/ (every input that ever crashed); new inputs
+# tests/fuzz-regress/NAME/ (every input that ever crashed; fuzz_roundtrip
+# takes fuzz_load's seeds, fuzz_fitout fuzz_csv's); new inputs
 # found go to BUILD_DIR/corpus/NAME, which later runs reuse. A crashing
 # input is saved as BUILD_DIR/crash-NAME-*: copy it to
 # tests/fuzz-regress/NAME/ once fixed. Extra libFuzzer flags: FUZZ_FLAGS.
@@ -17,14 +18,14 @@ for name in "$@"; do
     rm -rf "$seed"
     mkdir -p "$seed" "$corpus"
     case $short in
-    load) find examples tests -name '*.yaml' -not -path '*/fuzz-regress/*' ;;
-    csv) find tests -name '*.csv' -o -name '*.tsv' -o -name '*.json' | grep -v fuzz-regress ;;
+    load | roundtrip) find examples tests -name '*.yaml' -not -path '*/fuzz-regress/*' ;;
+    csv | fitout) find tests -name '*.csv' -o -name '*.tsv' -o -name '*.json' | grep -v fuzz-regress ;;
     scenarios) { ls examples/*whatif*.yaml; find tests/whatif tests/bad -name '*.yaml'; } 2>/dev/null ;;
     esac | while read -r f; do
         # The file's path keeps names unique; csv seeds get the selector
         # byte the harness reads first (see fuzz/fuzz_csv.c).
         dst=$seed/$(echo "$f" | tr / _)
-        if [ "$short" = csv ]; then
+        if [ "$short" = csv ] || [ "$short" = fitout ]; then
             for s in k K g j c d t a x; do { printf '%s' "$s"; cat "$f"; } >"$dst.$s"; done
         else
             cp "$f" "$dst"
@@ -34,7 +35,7 @@ for name in "$@"; do
     dict= mask=1
     # The importers warn on stderr for every odd row: keep it out of the
     # log (libFuzzer still prints sanitizer reports through its own copy).
-    [ "$short" = csv ] && mask=3
+    [ "$short" = csv ] || [ "$short" = fitout ] && mask=3
     [ -f "fuzz/$short.dict" ] && dict=-dict=fuzz/$short.dict
     log=$build/$name.log
     echo "fuzz: $name for ${secs}s (log $log)"

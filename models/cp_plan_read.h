@@ -248,6 +248,22 @@ bool cp_plan_file_is_ok(const cp_plan_file *pf);
 int cp_plan_read(const struct cp_node *root, const cp_plan_read_opts *o, cp_plan_file *out,
                  cp_err *err);
 
+/* A plan file may be larger than its inputs: every job has an entry of up
+ * to 18 keys plus the ids of its nodes or instances, and per-slot figures
+ * follow. So plans are read with their own limits, derived from the job
+ * limit (CP_MAX_JOBS, 100,000): 100 nodes a job (37 for the keys, the rest
+ * for ids and per-slot figures) is 10,000,000 nodes, about 2.7 GB of tree
+ * at the limit (measured: 270 bytes a node), and 10 KiB a job (three
+ * 200-byte names escaped as JSON \u00XX, a reason naming other jobs, the
+ * ids) is 1 GiB. A realistic plan is far below: 33 nodes and 370 bytes a
+ * job for `bench/gen --family cloud` (docs/reliability.md, "Limits"). */
+#define CP_PLAN_MAX_BYTES (1024L * 1024 * 1024)
+#define CP_PLAN_MAX_NODES 10000000L
+
+/* Parses the plan file `path` (YAML or JSON) with those limits, as
+ * cp_yaml_load_file does an input (`path` is borrowed by the positions). */
+int cp_plan_load_file(const char *path, struct cp_node **out, cp_diags *diags);
+
 /* Appends every problem to `d` as an error (code CP_ERR_INPUT), in file
  * order, up to the cap of `d`. */
 void cp_plan_file_diags(const cp_plan_file *pf, cp_diags *d);

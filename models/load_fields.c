@@ -196,6 +196,11 @@ bool cp_load_num(lctx *c, const cp_node *n, const char *ent, const char *key, ra
                         cp_load_value_desc(n, got, sizeof got));
         return false;
     }
+    if (fabs(v) > CP_INPUT_NUM_MAX) {
+        cp_load_err(c, n, ent, "'%s' must be at most %g in magnitude, got %s", key,
+                    CP_INPUT_NUM_MAX, cp_load_value_desc(n, got, sizeof got));
+        return false;
+    }
     *out = v;
     return true;
 }

@@ -548,6 +548,12 @@ static void read_prov(rd *c, const cp_node *root)
 
 /* ---- entry points ------------------------------------------------------------------ */
 
+int cp_plan_load_file(const char *path, cp_node **out, cp_diags *diags)
+{
+    const cp_yaml_limits lim = {(size_t)CP_PLAN_MAX_BYTES, CP_PLAN_MAX_NODES};
+    return cp_yaml_load_file_limits(path, &lim, out, diags);
+}
+
 void cp_plan_read_opts_init(cp_plan_read_opts *o)
 {
     o->slots = 0;

@@ -13,7 +13,23 @@
 #include "cp_buf.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
+
+/* Dollars with cents for a reason: "$0.00" for anything that rounds to
+ * zero (a cost of -1e-13 from summing would print "$-0.00"), "-$1.50"
+ * for a negative amount. */
+static const char *money(char *buf, size_t size, double v)
+{
+    double cents = round(v * 100);
+    if (cents == 0)
+        cents = 0; /* -0 */
+    if (cents < 0)
+        snprintf(buf, size, "-$%.2f", -cents / 100);
+    else
+        snprintf(buf, size, "$%.2f", cents / 100);
+    return buf;
+}
 
 static void name_holders(const cp_plan *p, int j, cp_buf *b)
 {
@@ -72,12 +88,15 @@ int cp_plan_explain_drops(cp_plan *p, cp_err *err)
             double c;
             if (cp_usage_best(&u, j, &m, &s, &c)) {
                 const cp_mode *md = &ms->modes[m];
+                char pen[48], cost[48];
+                money(pen, sizeof pen, in->jobs[j].drop_penalty);
+                money(cost, sizeof cost, c);
                 if (c >= in->jobs[j].drop_penalty)
-                    cp_buf_printf(&b, "dropped by the optimizer: cheaper to pay the penalty ($%.2f) than to run it; its cheapest feasible mode (%d on %s from slot %d) adds $%.2f",
-                                  in->jobs[j].drop_penalty, md->count, ms->res[md->res].id, s, c);
+                    cp_buf_printf(&b, "dropped by the optimizer: cheaper to pay the penalty (%s) than to run it; its cheapest feasible mode (%d on %s from slot %d) adds %s",
+                                  pen, md->count, ms->res[md->res].id, s, cost);
                 else
-                    cp_buf_printf(&b, "dropped by the search within its limits; it would fit with %d on %s from slot %d for $%.2f (less than its penalty $%.2f): a longer --time-limit may schedule it",
-                                  md->count, ms->res[md->res].id, s, c, in->jobs[j].drop_penalty);
+                    cp_buf_printf(&b, "dropped by the search within its limits; it would fit with %d on %s from slot %d for %s (less than its penalty %s): a longer --time-limit may schedule it",
+                                  md->count, ms->res[md->res].id, s, cost, pen);
             } else {
                 /* name what blocks its cheapest-on-an-empty-plan mode */
                 char why[256] = "";

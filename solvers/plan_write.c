@@ -140,6 +140,35 @@ static void series(cp_out *o, const double *v, int n, double scale)
     cp_out_end(o);
 }
 
+/* The second line of defence behind the loader's bound on input numbers
+ * (CP_INPUT_NUM_MAX): a total or per-job figure that is not finite would
+ * be written as null, which verify and report cannot read, so no plan is
+ * written at all. */
+static int check_finite(const cp_plan *p, const cp_plan_figures *f, cp_err *err)
+{
+    const char *names[] = {"total",  "cloud",   "energy",     "carbon",
+                           "egress", "penalty", "energy_kwh", "carbon_kg"};
+    double vals[] = {f->total,  f->cloud,   f->energy,     f->carbon,
+                     f->egress, f->penalty, f->energy_kwh, f->carbon_kg};
+    const char *bad = NULL;
+    double v = 0;
+    for (int i = 0; i < 8 && !bad; i++)
+        if (!isfinite(vals[i]))
+            bad = names[i], v = vals[i];
+    for (int j = 0; j < p->n_jobs && !bad; j++)
+        if (!isfinite(f->job_energy_kwh[j]))
+            bad = "a job's energy_kwh", v = f->job_energy_kwh[j];
+    for (int r = 0; r < p->n_res && !bad; r++)
+        if (!isfinite(f->market_cost[r]))
+            bad = "a market's cost", v = f->market_cost[r];
+    if (!bad)
+        return CP_OK;
+    return cp_err_set(err, CP_ERR_INTERNAL, cp_pos_none(),
+                      "the plan's %s is not a finite number (%g): refusing to write a plan "
+                      "that verify cannot read (are the input's numbers too large?)",
+                      bad, v);
+}
+
 static int write_tree(const cp_plan *p, const cp_plan_write_opts *w, cp_buf *buf, cp_err *err)
 {
     const cp_input *in = p->in;
@@ -162,6 +191,8 @@ static int write_tree(const cp_plan *p, const cp_plan_write_opts *w, cp_buf *buf
     }
     cp_plan_figures f;
     int rc = cp_plan_eval(p, &f, err);
+    if (!rc && (rc = check_finite(p, &f, err)))
+        cp_plan_figures_release(&f);
     if (rc) {
         cp_out_finish(o, NULL);
         return rc;
@@ -289,6 +320,10 @@ static int write_csv(const cp_plan *p, cp_buf *b, cp_err *err)
     int rc = cp_plan_eval(p, &f, err);
     if (rc)
         return rc;
+    if ((rc = check_finite(p, &f, err))) {
+        cp_plan_figures_release(&f);
+        return rc;
+    }
     csv_header(in, shapes, b);
     for (int j = 0; j < p->n_jobs; j++) {
         cp_csv_put_field(b, in->jobs[j].name);

@@ -2,6 +2,7 @@
 #include "cp_err.h"
 
 #include <assert.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <string.h>
 
@@ -146,10 +147,42 @@ static void more(FILE *out, int n, const char *what)
         fprintf(out, "capplan: %d more %s%s not shown\n", n, what, n == 1 ? "" : "s");
 }
 
+/* Whether diagnostic a goes after b: by file (in the order the files
+ * first appear in the list), then line, then column; one without a line
+ * (a summary such as "3 rows skipped") after its file's positioned ones. */
+static bool diag_after(const cp_diags *d, const int *group, int a, int b)
+{
+    if (group[a] != group[b])
+        return group[a] > group[b];
+    const cp_err *x = &d->items[a], *y = &d->items[b];
+    long lx = x->line > 0 ? x->line : LONG_MAX, ly = y->line > 0 ? y->line : LONG_MAX;
+    if (lx != ly)
+        return lx > ly;
+    return x->col > y->col;
+}
+
 void cp_diags_print(const cp_diags *d, FILE *out)
 {
-    for (int i = 0; i < d->n; i++)
-        cp_err_print(&d->items[i], out);
+    /* in file order, whatever order the checks found them in (a
+     * stable insertion sort of indices: printing never allocates) */
+    int order[2 * CP_DIAGS_MAX], group[2 * CP_DIAGS_MAX];
+    int n = d->n < 2 * CP_DIAGS_MAX ? d->n : 2 * CP_DIAGS_MAX;
+    for (int i = 0; i < n; i++) {
+        group[i] = i;
+        for (int k = 0; k < i; k++)
+            if (!strcmp(d->items[k].file, d->items[i].file)) {
+                group[i] = group[k];
+                break;
+            }
+        int j = i;
+        while (j > 0 && diag_after(d, group, order[j - 1], i)) {
+            order[j] = order[j - 1];
+            j--;
+        }
+        order[j] = i;
+    }
+    for (int i = 0; i < n; i++)
+        cp_err_print(&d->items[order[i]], out);
     more(out, d->dropped, "error");
     more(out, d->warnings_dropped, "warning");
 }

@@ -13,18 +13,23 @@
 /* The first buffer for a file of unknown size; it doubles from there. */
 #define FIRST_CAP 65536
 
-static int too_large(cp_err *err, cp_pos p, long long size, bool known)
+static int too_large(cp_err *err, cp_pos p, size_t max, long long size, bool known)
 {
     if (known)
         return cp_err_set(err, CP_ERR_INPUT, p, "file is larger than %ld MiB (%lld bytes)",
-                          CP_FILE_MAX_BYTES / MIB, size);
-    return cp_err_set(err, CP_ERR_INPUT, p, "file is larger than %ld MiB (more than %ld bytes)",
-                      CP_FILE_MAX_BYTES / MIB, CP_FILE_MAX_BYTES);
+                          (long)(max / MIB), size);
+    return cp_err_set(err, CP_ERR_INPUT, p, "file is larger than %ld MiB (more than %zu bytes)",
+                      (long)(max / MIB), max);
 }
 
 int cp_file_read(const char *path, const char *kind, char **text, size_t *len, cp_err *err)
 {
-    const size_t max = (size_t)CP_FILE_MAX_BYTES;
+    return cp_file_read_max(path, kind, (size_t)CP_FILE_MAX_BYTES, text, len, err);
+}
+
+int cp_file_read_max(const char *path, const char *kind, size_t max, char **text, size_t *len,
+                     cp_err *err)
+{
     cp_pos p = {path, 0, 0};
     FILE *f = fopen(path, "rb");
     if (!f)
@@ -40,7 +45,7 @@ int cp_file_read(const char *path, const char *kind, char **text, size_t *len, c
     }
     bool regular = have_st && S_ISREG(st.st_mode);
     if (regular && (unsigned long long)st.st_size > max) {
-        rc = too_large(err, p, (long long)st.st_size, true);
+        rc = too_large(err, p, max, (long long)st.st_size, true);
         goto out;
     }
     /* `cap` bytes of room for the contents, plus one for the NUL. A
@@ -58,7 +63,7 @@ int cp_file_read(const char *path, const char *kind, char **text, size_t *len, c
     for (;;) {
         if (n == cap) {
             if (n > max) {
-                rc = too_large(err, p, 0, false);
+                rc = too_large(err, p, max, 0, false);
                 goto out;
             }
             size_t nc = cap > (max + 1) / 2 ? max + 1 : cap * 2;

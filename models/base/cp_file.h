@@ -36,5 +36,10 @@
  * open, a directory, too large, cannot read) or CP_ERR_NOMEM, with the
  * message in `err` (may be NULL). */
 int cp_file_read(const char *path, const char *kind, char **text, size_t *len, cp_err *err);
+/* The same with another limit than CP_FILE_MAX_BYTES (plan files, which
+ * may be larger than their inputs: CP_PLAN_MAX_BYTES, cp_plan_read.h);
+ * the message gives `max` in MiB. */
+int cp_file_read_max(const char *path, const char *kind, size_t max, char **text, size_t *len,
+                     cp_err *err);
 
 #endif

@@ -42,6 +42,29 @@ static void row_release(cp_csv_row *r)
     r->n = 0;
 }
 
+/* True when s[0..len) is well-formed UTF-8 (no overlong forms, no
+ * surrogates, nothing past U+10FFFF). */
+static bool utf8_ok(const unsigned char *s, size_t len)
+{
+    for (size_t i = 0; i < len;) {
+        unsigned c = s[i];
+        size_t n = c < 0x80 ? 1 : (c & 0xE0) == 0xC0 ? 2 : (c & 0xF0) == 0xE0 ? 3 : (c & 0xF8) == 0xF0 ? 4 : 0;
+        if (!n || i + n > len)
+            return false;
+        unsigned long cp = n == 1 ? c : n == 2 ? c & 0x1F : n == 3 ? c & 0x0F : c & 0x07;
+        for (size_t k = 1; k < n; k++) {
+            if ((s[i + k] & 0xC0) != 0x80)
+                return false;
+            cp = cp << 6 | (s[i + k] & 0x3F);
+        }
+        static const unsigned long min[5] = {0, 0, 0x80, 0x800, 0x10000};
+        if (cp < min[n] || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF))
+            return false;
+        i += n;
+    }
+    return true;
+}
+
 static void on_field(void *data, size_t len, void *ctx)
 {
     reader *rd = ctx;
@@ -50,6 +73,13 @@ static void on_field(void *data, size_t len, void *ctx)
     if (data && memchr(data, '\0', len)) {
         /* a C string would end there: "j\0x" would silently be job "j" */
         rd->bad = "a field contains a NUL character";
+        rd->bad_line = rd->line;
+        return;
+    }
+    if (data && !utf8_ok(data, len)) {
+        /* every name read here ends up in YAML, which is UTF-8 only: the
+         * output would not load back (Latin-1 exports: convert first) */
+        rd->bad = "a field is not valid UTF-8 (convert the file to UTF-8, e.g. with iconv)";
         rd->bad_line = rd->line;
         return;
     }

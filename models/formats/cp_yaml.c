@@ -33,6 +33,7 @@ typedef struct {
     unsigned char *state; /* per document node: VISITED, ON_PATH bits */
     long alias_nodes;     /* copies of nodes already copied once */
     long alias_max;
+    long max_nodes;       /* CP_YAML_MAX_NODES, or the caller's limit */
 } copy_ctx;
 
 enum { VISITED = 1, ON_PATH = 2 };
@@ -181,10 +182,9 @@ static int copy_node(copy_ctx *c, yaml_node_t *yn, int depth, cp_pos parent, con
         return cp_diags_add(c->diags, CP_ERR_INPUT, *site,
                             "aliases here expand to more than %ld copied nodes (an alias bomb?)",
                             c->alias_max);
-    if (++c->nodes > CP_YAML_MAX_NODES)
+    if (++c->nodes > c->max_nodes)
         return cp_diags_add(c->diags, CP_ERR_INPUT, pos,
-                            "document expands to more than %ld nodes",
-                            (long)CP_YAML_MAX_NODES);
+                            "document expands to more than %ld nodes", c->max_nodes);
     c->state[id] |= VISITED | ON_PATH;
     cp_node *n = cp_calloc(1, sizeof *n);
     if (!n) {
@@ -313,7 +313,8 @@ static int parse_error(const yaml_parser_t *parser, const char *name, const char
  * memory, and a document over CP_YAML_MAX_NODES is refused at the node
  * past the limit. Parse errors are left to the real load, which reports
  * them the same way. */
-static int prescan(const char *name, const char *text, size_t len, cp_diags *diags)
+static int prescan(const char *name, const char *text, size_t len, long max_nodes,
+                   cp_diags *diags)
 {
     yaml_parser_t parser;
     if (!yaml_parser_initialize(&parser))
@@ -328,9 +329,9 @@ static int prescan(const char *name, const char *text, size_t len, cp_diags *dia
         yaml_event_type_t t = ev.type;
         if ((t == YAML_SCALAR_EVENT || t == YAML_SEQUENCE_START_EVENT ||
              t == YAML_MAPPING_START_EVENT || t == YAML_ALIAS_EVENT) &&
-            ++nodes > CP_YAML_MAX_NODES)
+            ++nodes > max_nodes)
             rc = cp_diags_add(diags, CP_ERR_INPUT, mark_pos(name, ev.start_mark),
-                              "document has more than %ld nodes", (long)CP_YAML_MAX_NODES);
+                              "document has more than %ld nodes", max_nodes);
         yaml_event_delete(&ev);
         if (rc != CP_OK || t == YAML_STREAM_END_EVENT)
             break;
@@ -339,15 +340,24 @@ static int prescan(const char *name, const char *text, size_t len, cp_diags *dia
     return rc;
 }
 
+static const cp_yaml_limits input_limits = {(size_t)CP_FILE_MAX_BYTES, CP_YAML_MAX_NODES};
+
 int cp_yaml_load_string(const char *name, const char *text, size_t len,
                         cp_node **out, cp_diags *diags)
+{
+    return cp_yaml_load_string_limits(name, text, len, &input_limits, out, diags);
+}
+
+int cp_yaml_load_string_limits(const char *name, const char *text, size_t len,
+                               const cp_yaml_limits *lim, cp_node **out, cp_diags *diags)
 {
     yaml_parser_t parser;
     yaml_document_t doc;
     int rc = CP_OK;
     /* a node takes at least one byte of text (a key with no value in a
      * flow mapping), so short texts cannot be over the limit */
-    if (len > (size_t)CP_YAML_MAX_NODES / 2 && (rc = prescan(name, text, len, diags)) != CP_OK)
+    if (len > (size_t)lim->max_nodes / 2 &&
+        (rc = prescan(name, text, len, lim->max_nodes, diags)) != CP_OK)
         return rc;
     if (!yaml_parser_initialize(&parser))
         return cp_diags_add(diags, CP_ERR_NOMEM, cp_pos_none(), "out of memory");
@@ -364,7 +374,8 @@ int cp_yaml_load_string(const char *name, const char *text, size_t len,
         goto out;
     }
     size_t n_nodes = (size_t)(doc.nodes.top - doc.nodes.start);
-    copy_ctx c = {&doc, name, text, len, 0, diags, CP_OK, NULL, 0, ALIAS_NODES_MIN};
+    copy_ctx c = {&doc, name, text, len, 0, diags, CP_OK, NULL, 0, ALIAS_NODES_MIN,
+                  lim->max_nodes};
     if ((long)n_nodes > ALIAS_NODES_MIN / ALIAS_NODES_PER_NODE)
         c.alias_max = (long)n_nodes * ALIAS_NODES_PER_NODE;
     c.state = cp_calloc(n_nodes, 1);
@@ -403,14 +414,20 @@ out:
 
 int cp_yaml_load_file(const char *path, cp_node **out, cp_diags *diags)
 {
+    return cp_yaml_load_file_limits(path, &input_limits, out, diags);
+}
+
+int cp_yaml_load_file_limits(const char *path, const cp_yaml_limits *lim, cp_node **out,
+                             cp_diags *diags)
+{
     char *text = NULL;
     size_t len = 0;
     cp_err err;
-    if (cp_file_read(path, "YAML", &text, &len, &err) != CP_OK) {
+    if (cp_file_read_max(path, "YAML", lim->max_bytes, &text, &len, &err) != CP_OK) {
         cp_diags_add_err(diags, &err);
         return err.code;
     }
-    int rc = cp_yaml_load_string(path, text, len, out, diags);
+    int rc = cp_yaml_load_string_limits(path, text, len, lim, out, diags);
     cp_free(text);
     return rc;
 }

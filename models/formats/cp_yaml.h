@@ -41,6 +41,17 @@ int cp_yaml_load_file(const char *path, cp_node **out, cp_diags *diags);
 /* The same, from memory; `name` is used in positions. */
 int cp_yaml_load_string(const char *name, const char *text, size_t len,
                         cp_node **out, cp_diags *diags);
+/* The same with other limits on the file size and the node count than an
+ * input's (CP_FILE_MAX_BYTES, CP_YAML_MAX_NODES): plan files, which hold
+ * more than their inputs (cp_plan_read.h). Depth and alias limits stay. */
+typedef struct cp_yaml_limits {
+    size_t max_bytes;
+    long max_nodes;
+} cp_yaml_limits;
+int cp_yaml_load_file_limits(const char *path, const cp_yaml_limits *lim, cp_node **out,
+                             cp_diags *diags);
+int cp_yaml_load_string_limits(const char *name, const char *text, size_t len,
+                               const cp_yaml_limits *lim, cp_node **out, cp_diags *diags);
 void cp_node_free(cp_node *n);
 
 /* Map lookup by key text; NULL when absent. */

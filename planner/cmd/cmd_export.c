@@ -178,7 +178,7 @@ int cp_cmd_export(int argc, char **argv)
     cp_plan_read_opts ro;
     cp_plan_read_opts_init(&ro);
     ro.slots = in->slots;
-    if (cp_yaml_load_file(plan_path, &root, d) != CP_OK) {
+    if (cp_plan_load_file(plan_path, &root, d) != CP_OK) {
         cp_diags_print(d, stderr);
         status = d->worst == CP_ERR_NOMEM ? 1 : 2;
         goto out;

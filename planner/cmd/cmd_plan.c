@@ -97,17 +97,30 @@ static void summary(const cp_plan *p, FILE *f)
                     cost += rc.energy_cost + rc.carbon_cost;
                 }
         }
-        fprintf(f, "  %-36s %5d %12.1f %10.2f\n", ms->res[r].id, jobs, acch, cost);
+        /* names through cp_fputs_printable, as check prints them: an
+         * input's name must not drive the terminal */
+        size_t len = strlen(ms->res[r].id);
+        fputs("  ", f);
+        cp_fputs_printable(ms->res[r].id, false, f);
+        fprintf(f, "%*s %5d %12.1f %10.2f\n", len < 36 ? (int)(36 - len) : 0, "", jobs, acch,
+                cost);
     }
     int dropped = 0;
     for (int j = 0; j < p->n_jobs; j++)
         if (p->mode[j] < 0) {
             if (!dropped++)
                 fprintf(f, "  dropped:\n");
-            fprintf(f, "    %s: %s\n", in->jobs[j].name, p->reason[j] ? p->reason[j] : "");
+            fputs("    ", f);
+            cp_fputs_printable(in->jobs[j].name, false, f);
+            fputs(": ", f);
+            cp_fputs_printable(p->reason[j] ? p->reason[j] : "", false, f);
+            putc('\n', f);
         }
-    if (p->note)
-        fprintf(f, "  repairs: %s\n", p->note);
+    if (p->note) {
+        fputs("  repairs: ", f);
+        cp_fputs_printable(p->note, false, f);
+        putc('\n', f);
+    }
     cp_plan_figures_release(&fig);
 }
 

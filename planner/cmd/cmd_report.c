@@ -10,6 +10,7 @@
 #include "cp_atomic.h"
 #include "cp_cli.h"
 #include "cp_cmd.h"
+#include "cp_plan_read.h"
 #include "cp_report.h"
 #include "cp_yaml.h"
 
@@ -104,7 +105,7 @@ int cp_cmd_report(int argc, char **argv)
     cp_diags_init(d);
     if (n_files > 0 && cp_cli_load("report", files, n_files, &in))
         goto out;
-    if (cp_yaml_load_file(plan_path, &plan, d)) {
+    if (cp_plan_load_file(plan_path, &plan, d)) {
         cp_diags_print(d, stderr);
         if (d->n == 0)
             fprintf(stderr, "capplan report: cannot read the plan '%s'\n", plan_path);

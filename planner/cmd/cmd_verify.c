@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 static const char verify_help[] =
     "usage: capplan verify --plan PLAN FILE...\n"
@@ -41,6 +42,23 @@ static void print_violation(const cp_violation *v, const char *plan, FILE *out)
         fprintf(out, "%s:%d:%d: violation: %s\n", file, v->pos.line, v->pos.col, v->msg);
     else
         fprintf(out, "%s: violation: %s\n", file, v->msg);
+}
+
+/* Whether `path` starts with the header of `plan --format csv`; only
+ * regular files are looked at (a pipe read here would lose its bytes). */
+static bool is_csv_plan(const char *path)
+{
+    static const char head[] = "name,status,resource,market,";
+    char buf[sizeof head];
+    struct stat st;
+    if (stat(path, &st) != 0 || !S_ISREG(st.st_mode))
+        return false;
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return false;
+    size_t n = fread(buf, 1, sizeof head - 1, f);
+    fclose(f);
+    return n == sizeof head - 1 && !memcmp(buf, head, n);
 }
 
 int cp_cmd_verify(int argc, char **argv)
@@ -101,7 +119,15 @@ int cp_cmd_verify(int argc, char **argv)
         goto out;
     }
     cp_diags_init(d);
-    if (cp_yaml_load_file(plan_path, &plan, d)) {
+    if (is_csv_plan(plan_path)) {
+        fprintf(stderr,
+                "capplan verify: '%s' is a CSV plan, which cannot be verified: it lacks the "
+                "provisioning (instances per market and slot), the site figures and the "
+                "leases that verify checks; plan with --format yaml or json\n",
+                plan_path);
+        goto out;
+    }
+    if (cp_plan_load_file(plan_path, &plan, d)) {
         cp_diags_print(d, stderr);
         if (d->n == 0)
             fprintf(stderr, "capplan verify: cannot read the plan '%s'\n", plan_path);

@@ -235,6 +235,26 @@ int cp_import_gavel(const char *path, const cp_import_gavel_opts *o, cp_buf *out
         cp_diags_add_err(d, &err);
         goto out;
     }
+    /* what the loader would refuse is refused here, at the job's first
+     * measurement: a throughput of 0 (a fit from measurements near zero
+     * underflows) or a speedup that is not a finite number > 0 */
+    for (int i = 0; i < rep->n_fits && rc == CP_OK; i++) {
+        const cp_tr_fit *f = &rep->fits[i];
+        for (int t = 0; t < f->n_types && rc == CP_OK; t++)
+            if (!(f->types[t].thr1 > 0) || !isfinite(f->types[t].thr1))
+                rc = cp_diags_add(d, CP_ERR_INPUT, f->pos,
+                                  "job '%s' accelerator '%s': the one-accelerator throughput "
+                                  "is %g, not a number > 0 (measurements too close to 0?)",
+                                  f->job, f->types[t].acc, f->types[t].thr1);
+        for (int k = 0; !f->amdahl && k < f->n_counts && rc == CP_OK; k++)
+            if (!(f->speedup[k] > 0) || !isfinite(f->speedup[k]))
+                rc = cp_diags_add(d, CP_ERR_INPUT, f->pos,
+                                  "job '%s': the speedup at %d accelerators is %g, not a number "
+                                  "> 0 (measurements too far apart?)",
+                                  f->job, f->counts[k], f->speedup[k]);
+    }
+    if (rc != CP_OK)
+        goto out;
     gavel_yaml(&b, path, o, &g, rep);
     rc = import_deliver(&b, out, d);
 out:

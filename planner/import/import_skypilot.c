@@ -25,6 +25,7 @@
 
 #include "cp_alloc.h"
 #include "cp_csv.h"
+#include "cp_input.h"
 #include "cp_yaml_put.h"
 
 #include <math.h>
@@ -249,6 +250,15 @@ static int one_row(sky *s, const cp_csv_row *r, cp_buf *b)
     cp_buf_printf(&name, "%s:%s:%s", s->provider, zone[0] ? zone : region, type);
     if (!cp_buf_ok(&name))
         return -1;
+    /* the loader's limit on strings (CP_NAME_MAX): the fragment must load */
+    if (name.len > CP_NAME_MAX || strlen(region) > CP_NAME_MAX || strlen(type) > CP_NAME_MAX ||
+        strlen(accname) > CP_NAME_MAX || strlen(s->provider) > CP_NAME_MAX) {
+        cp_diags_warn(s->d, cp_csv_pos(s->csv, r),
+                      "offer name, region, type or accelerator longer than %d bytes; skipped",
+                      CP_NAME_MAX);
+        cp_buf_release(&name);
+        return 0;
+    }
     for (int i = 0; i < s->n_names; i++)
         if (strcmp(s->names[i], name.s) == 0) {
             warn(s, r, "offer '%s' already written; duplicate row skipped", name.s);

@@ -117,12 +117,14 @@ TEST(diags_print_gcc_style_leaves_unknown_parts_out)
     cp_diags_add(&d, CP_ERR_NOMEM, cp_pos_none(), "out of memory");
     cp_diags_warn(&d, cp_pos_none(), "no file");
     cp_diags_add(&d, CP_ERR_INPUT, at("in.yaml", 0, 5), "no line, so no column");
+    /* printed in file order: files as first named, a file's messages
+     * without a line after its positioned ones */
     CHECK_STR(printed(&d), "in.yaml:3:7: error: job 'a': bad\n"
+                           "in.yaml: error: no line, so no column\n"
                            "in.csv:4: warning: 'x': skipped\n"
                            "in.csv: warning: no offers matched\n"
                            "error: out of memory\n"
-                           "warning: no file\n"
-                           "in.yaml: error: no line, so no column\n");
+                           "warning: no file\n");
 }
 
 TEST(diags_print_one_more_in_the_singular)
