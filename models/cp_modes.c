@@ -697,6 +697,8 @@ int cp_modes_build(const cp_input *in, cp_modeset **out, cp_err *err)
         }
     }
     ms->job_first[in->n_jobs] = ms->n_modes;
+    if ((rc = cp_modes_apply_after(in, ms)))
+        goto fail;
     *out = ms;
     return CP_OK;
 fail:

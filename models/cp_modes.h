@@ -110,6 +110,11 @@ bool cp_mode_fits(const cp_input *in, const cp_job *j, const cp_machine *m, cons
  * is a mode. */
 bool cp_mode_exclusion(const cp_input *in, const cp_modeset *ms, int job, int res, int count,
                        int shape, char *why, size_t size);
+/* SPEC 9.2 on the modes (cp_modes_build calls it): a successor starts no
+ * earlier than its predecessors' earliest ends, and has no mode (with a
+ * reason naming the predecessor) when one of them has none.
+ * CP_OK or CP_ERR_NOMEM. */
+int cp_modes_apply_after(const cp_input *in, cp_modeset *ms);
 /* U of a resource: the most units it ever has (pool index or offer index
  * with its market kind). */
 int cp_resource_max_units(const cp_input *in, cp_res_kind kind, int index);

@@ -12,4 +12,14 @@ int cp_plan_place(cp_plan *plan, int *repairs, cp_err *err);
 /* Writes a reason in words for every dropped job that has none yet. */
 int cp_plan_explain_drops(cp_plan *plan, cp_err *err);
 
+/* Precedence (SPEC 9.2, solvers/precedence.c) for the plan of any method,
+ * before placement: successors of dropped jobs are dropped, successors
+ * that start too early move later or are dropped, each with its reason;
+ * *changed says whether anything changed (units are then cleared). */
+int cp_plan_precedence(cp_plan *plan, bool *changed, cp_err *err);
+/* After placement: drops what its repairs put before a predecessor's end. */
+int cp_plan_precedence_final(cp_plan *plan, bool *changed, cp_err *err);
+/* Reasons for jobs dropped with a predecessor the optimizer dropped. */
+int cp_plan_precedence_reasons(cp_plan *plan, cp_err *err);
+
 #endif

@@ -57,6 +57,7 @@ typedef struct milp {
     int *row_res;   /* [n_res*3*T] row per resource, dimension, slot; 0 none */
     int *row_site;  /* [n_sites*T] power cap rows */
     int budget_row;
+    int prec_first, prec_last; /* precedence rows (SPEC 9.2), <= 0; none when first > last */
     /* triplets */
     int *ia, *ja;
     double *ar;
@@ -145,6 +146,107 @@ static void milp_release(milp *mp)
 }
 
 /* Builds columns and triplets (no GLPK yet, so sizes are known first). */
+/* Job j's start columns: [*lo, z_col[j]) (built just before its z). */
+static int x_cols(const milp *mp, int j, int *lo)
+{
+    int c = mp->z_col[j];
+    while (c > 1 && mp->col_job[c - 1] == j && mp->col_mode[c - 1] >= 0)
+        c--;
+    *lo = c;
+    return mp->z_col[j] - c;
+}
+
+/* SPEC 9.2, time-indexed: for an edge i -> j and each start tau of j's
+ * columns, "j has started by tau" <= "i has ended by tau":
+ *   sum x_j(s <= tau) - sum x_i(s + d <= tau) <= 0.
+ * Between two starts of j the left side is constant and the right one
+ * only grows, so the starts of j are the only taus needed; the last one
+ * also says that j runs only when i does. Edges with an end outside the
+ * problem (a POP part without i) are left to the pipeline's repair. */
+static int add_precedence(milp *mp)
+{
+    const cp_input *in = mp->in;
+    const cp_modeset *ms = mp->ms;
+    mp->prec_first = mp->n_rows + 1;
+    mp->prec_last = mp->n_rows;
+    unsigned char *seen = NULL;
+    for (int j = 0; j < in->n_jobs; j++) {
+        const cp_job *jb = &in->jobs[j];
+        int jlo, nj;
+        if (!jb->n_after || !mp->z_col[j] || !(nj = x_cols(mp, j, &jlo)))
+            continue;
+        if (!seen && !(seen = cp_calloc((size_t)mp->T + 1, 1)))
+            return CP_ERR_NOMEM;
+        for (int a = 0; a < jb->n_after; a++) {
+            int i = jb->after[a], ilo, ni;
+            if (!mp->z_col[i])
+                continue;
+            ni = x_cols(mp, i, &ilo);
+            memset(seen, 0, (size_t)mp->T + 1);
+            for (int c = jlo; c < jlo + nj; c++) {
+                int tau = mp->col_start[c];
+                if (seen[tau])
+                    continue;
+                seen[tau] = 1;
+                int row = ++mp->n_rows;
+                for (int k = jlo; k < jlo + nj; k++)
+                    if (mp->col_start[k] <= tau && add_nz(mp, row, k, 1.0))
+                        goto nomem;
+                for (int k = ilo; k < ilo + ni; k++)
+                    if (mp->col_start[k] + ms->modes[mp->col_mode[k]].slots <= tau &&
+                        add_nz(mp, row, k, -1.0))
+                        goto nomem;
+            }
+        }
+    }
+    mp->prec_last = mp->n_rows;
+    cp_free(seen);
+    return CP_OK;
+nomem:
+    cp_free(seen);
+    return CP_ERR_NOMEM;
+}
+
+/* GLPK takes a heuristic solution as it is (glp_ios_heur_sol checks
+ * integrality, not bounds or rows): a warm start that breaks the model
+ * would be an incumbent no feasible plan has, and makes the search go
+ * astray (a POP part whose heuristic plan rents more than the part's
+ * share of a quota ran on far past its time limit). So the warm start is
+ * checked against every column bound and row of the loaded model: a
+ * precedence row the heuristics did not keep, a scaled quota, a
+ * capacity. */
+static bool warm_feasible(const milp *mp, glp_prob *P)
+{
+    const double eps = 1e-7;
+    int m = glp_get_num_rows(P);
+    for (int c = 1; c <= mp->n_cols; c++) {
+        double x = mp->warm[c];
+        int t = glp_get_col_type(P, c);
+        if ((t == GLP_LO || t == GLP_DB || t == GLP_FX) && x < glp_get_col_lb(P, c) - eps)
+            return false;
+        if ((t == GLP_UP || t == GLP_DB || t == GLP_FX) && x > glp_get_col_ub(P, c) + eps)
+            return false;
+    }
+    double *act = cp_calloc((size_t)m + 1, sizeof *act);
+    if (!act)
+        return false;
+    for (size_t k = 1; k <= mp->nnz; k++)
+        if (mp->ia[k] <= m)
+            act[mp->ia[k]] += mp->ar[k] * mp->warm[mp->ja[k]];
+    bool ok = true;
+    for (int r = 1; r <= mp->n_rows && ok; r++) {
+        int t = glp_get_row_type(P, r);
+        double lb = glp_get_row_lb(P, r), ub = glp_get_row_ub(P, r);
+        double tol = eps * (1 + fabs(act[r]));
+        if ((t == GLP_LO || t == GLP_DB || t == GLP_FX) && act[r] < lb - tol)
+            ok = false;
+        if ((t == GLP_UP || t == GLP_DB || t == GLP_FX) && act[r] > ub + tol)
+            ok = false;
+    }
+    cp_free(act);
+    return ok;
+}
+
 static int milp_build(milp *mp, const cp_usage *u)
 {
     const cp_input *in = mp->in;
@@ -233,6 +335,8 @@ static int milp_build(milp *mp, const cp_usage *u)
             }
         }
     }
+    if (rc == CP_OK)
+        rc = add_precedence(mp);
     if (rc == CP_OK && in->has_budget) {
         mp->budget_row = ++mp->n_rows;
         for (int c = 1; c <= mp->n_cols && rc == CP_OK; c++)
@@ -281,6 +385,8 @@ static void load_glpk(milp *mp, glp_prob *P, const cp_usage *u)
             if (row)
                 glp_set_row_bnds(P, row, GLP_UP, 0.0, u->allow[(size_t)s * T + t]);
         }
+    for (int r = mp->prec_first; r > 0 && r <= mp->prec_last; r++)
+        glp_set_row_bnds(P, r, GLP_UP, 0.0, 0.0);
     if (mp->budget_row) {
         /* u->spend is the baseline part at this point (nothing placed) */
         glp_set_row_bnds(P, mp->budget_row, GLP_UP, 0.0, u->budget - u->spend);
@@ -780,6 +886,10 @@ int cp_milp_run(const cp_input *in, const cp_modeset *ms, const cp_solve_opts *o
     glp_term_out(GLP_OFF);
     glp_prob *P = glp_create_prob();
     load_glpk(&mp, P, &u);
+    if (mp.warm && !warm_feasible(&mp, P)) {
+        cp_free(mp.warm);
+        mp.warm = NULL;
+    }
     glp_smcp sm;
     glp_init_smcp(&sm);
     sm.msg_lev = GLP_MSG_OFF;
@@ -823,7 +933,11 @@ int cp_milp_run(const cp_input *in, const cp_modeset *ms, const cp_solve_opts *o
         io.mir_cuts = GLP_ON;
         io.cov_cuts = GLP_ON;
         io.gmi_cuts = GLP_ON;
-        io.fp_heur = GLP_ON;
+        /* the feasibility pump looks for a first incumbent; with the
+         * warm start there is one, and GLPK 5.0's pump then ran on far
+         * past tm_lim on a POP part of tests/gen/geninst 7 40 (its LPs do
+         * not look at the clock) */
+        io.fp_heur = mp.warm ? GLP_OFF : GLP_ON;
         io.mip_gap = opts->gap;
         left = opts->time_limit - (cp_now_seconds() - t0);
         io.tm_lim = left > 0 ? (int)(left * 1000) : 1;

@@ -1,8 +1,9 @@
 /*
  * The one path from modes to a finished plan, shared by `plan` and
  * `whatif` so that a scenario is planned exactly as `plan` would plan it:
- * the method, then concrete placement with repair, then the reasons for
- * dropped jobs, then the interrupted status when a stop was requested.
+ * the method, then precedence (SPEC 9.2) for methods that search without
+ * it, then concrete placement with repair, then the reasons for dropped
+ * jobs, then the interrupted status when a stop was requested.
  * What every method's plan gets at the end (its name, its seconds, the
  * interrupted status) is set here once, not in each method.
  */
@@ -34,11 +35,16 @@ int cp_plan_solve(const cp_input *in, const cp_modeset *ms, const cp_solver_ops 
     if (plan->status == CP_STATUS_NOPLAN || plan->status == CP_STATUS_INFEASIBLE)
         return 0;
     int repairs = 0;
+    bool moved = false, moved2 = false;
+    if ((rc = cp_plan_precedence(plan, &moved, err)))
+        return rc;
     if (!plan->placed && (rc = cp_plan_place(plan, &repairs, err)))
         return rc;
-    if (repairs && plan->status == CP_STATUS_OPTIMAL)
+    if (repairs && (rc = cp_plan_precedence_final(plan, &moved2, err)))
+        return rc;
+    if ((repairs || moved || moved2) && plan->status == CP_STATUS_OPTIMAL)
         plan->status = CP_STATUS_FEASIBLE;
-    if ((rc = cp_plan_explain_drops(plan, err)))
+    if ((rc = cp_plan_precedence_reasons(plan, err)) || (rc = cp_plan_explain_drops(plan, err)))
         return rc;
     if (so->stop && *so->stop)
         plan->status = CP_STATUS_INTERRUPTED;

@@ -169,6 +169,31 @@ for f in tests/plan/*.yaml; do
     fi
 done
 
+# --- 1b. verify catches what SPEC 1.1 adds, on the hand cases' plans --
+# tamper NAME PLAN SED ERE FILE: the plan edited by SED fails verify with a
+# line matching ERE
+tamper() {
+    sed "$3" "$2" >"$tmp/tampered.yaml"
+    $CAPPLAN verify --plan "$tmp/tampered.yaml" "$5" >"$tmp/vout" 2>&1
+    if [ $? != 0 ] && grep -Eq -- "$4" "$tmp/vout"; then ok; else
+        bad "$1" "verify of the tampered plan: $(oneline "$tmp/vout" 3)"; fi
+}
+if [ -s "$tmp/shape_thin.milp.yaml" ]; then
+    tamper "verify: shape index" "$tmp/shape_thin.milp.yaml" '0,/shape: 1/s//shape: 5/' \
+        "shape 5 is not one of the job's shapes \(it has 2: 0 to 1\)" tests/plan/shape_thin.yaml
+    tamper "verify: shape changes the mode" "$tmp/shape_thin.milp.yaml" '0,/shape: 1/s//shape: 0/' \
+        "cpus: expected 16, found 8" tests/plan/shape_thin.yaml
+fi
+if [ -s "$tmp/egress_onprem.milp.yaml" ]; then
+    tamper "verify: egress re-costed" "$tmp/egress_onprem.milp.yaml" 's/^  egress: 0.09$/  egress: 0/' \
+        "totals: egress: expected 0.09, found 0" tests/plan/egress_onprem.yaml
+fi
+if [ -s "$tmp/precedence_later.milp.yaml" ]; then
+    tamper "verify: precedence" "$tmp/precedence_later.milp.yaml" 's/^  start_slot: 1$/  start_slot: 0/' \
+        "job 'train' starts in slot 0, before its predecessor 'etl' ends \(slot 1\)" \
+        tests/plan/precedence_later.yaml
+fi
+
 # --- 2. examples and random instances: verify + determinism -----------
 # detcheck NAME EXTRA-ARGS FILES...: plan (auto) twice, with --threads 1
 # and --threads 2; all byte-identical; the plan verifies; json verifies.

@@ -204,8 +204,35 @@ void cp_vf_check_jobs(cp_vf_ctx *c)
     }
 }
 
+/* SPEC 9.2: a scheduled job's predecessors are scheduled and have ended
+ * by its start. Needs every entry read (cp_vf_check_missing's turn). */
+static void check_precedence(cp_vf_ctx *c)
+{
+    const cp_input *in = c->in;
+    for (int e = 0; e < c->n_jobs; e++) {
+        const cp_vf_job *vj = &c->jobs[e];
+        const cp_job *j = &in->jobs[vj->job];
+        if (!vj->scheduled || !j->n_after)
+            continue;
+        for (int a = 0; a < j->n_after; a++) {
+            int i = j->after[a], ei = c->entry_of_job[i];
+            const cp_vf_job *vi = ei >= 0 ? &c->jobs[ei] : NULL;
+            if (!vi || !vi->scheduled)
+                cp_vf_viol(c, vj->pj->pos, "job '%s' runs but its predecessor '%s' does not (SPEC 9.2)",
+                        j->name, in->jobs[i].name);
+            else if (vj->counted && vi->counted &&
+                     vj->start < vi->start + c->ms->modes[vi->mode].slots)
+                cp_vf_viol(c, vj->pj->start_slot.pos,
+                        "job '%s' starts in slot %d, before its predecessor '%s' ends (slot %d)",
+                        j->name, vj->start, in->jobs[i].name,
+                        vi->start + c->ms->modes[vi->mode].slots);
+        }
+    }
+}
+
 void cp_vf_check_missing(cp_vf_ctx *c)
 {
+    check_precedence(c);
     for (int j = 0; j < c->in->n_jobs; j++)
         if (c->entry_of_job[j] < 0) {
             cp_vf_viol(c, c->pf->jobs_list.pos, "job '%s' is missing from the plan (every input job "

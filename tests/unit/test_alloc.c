@@ -21,9 +21,9 @@
 
 /* One full run; returns the status and, on success, the three outputs
  * concatenated in *out (owned by the caller). err gets the message. */
-static int run_once(const cp_solver_ops *ops, char **out, cp_err *err)
+static int run_once(const cp_solver_ops *ops, const char *path, char **out, cp_err *err)
 {
-    static const char *const paths[] = {"examples/tiny.yaml"};
+    const char *const paths[] = {path};
     cp_diags *d = cp_malloc(sizeof *d);
     cp_input *in = NULL;
     cp_modeset *ms = NULL;
@@ -76,7 +76,7 @@ done:
     return rc;
 }
 
-static void sweep(const char *method)
+static void sweep_file(const char *method, const char *path)
 {
     const cp_solver_ops *ops = cp_solver_find(method);
     CHECK(ops != NULL);
@@ -86,7 +86,7 @@ static void sweep(const char *method)
     cp_err_init(&err);
     char *want = NULL;
     cp_alloc_fail_after(-1);
-    CHECK_INT(run_once(ops, &want, &err), CP_OK);
+    CHECK_INT(run_once(ops, path, &want, &err), CP_OK);
     long total = cp_alloc_count();
     CHECK(total > 100);
     CHECK(want != NULL);
@@ -95,7 +95,7 @@ static void sweep(const char *method)
         char *got = NULL;
         cp_err_init(&err);
         cp_alloc_fail_after(n);
-        int rc = run_once(ops, &got, &err);
+        int rc = run_once(ops, path, &got, &err);
         cp_alloc_fail_after(-1);
         if (rc == CP_ERR_NOMEM) {
             nomem++;
@@ -121,6 +121,24 @@ static void sweep(const char *method)
     /* every allocation but the last few is needed: failing it must fail */
     CHECK(nomem >= total - 1);
     free(want);
+}
+
+static void sweep(const char *method)
+{
+    sweep_file(method, "examples/tiny.yaml");
+}
+
+/* SPEC 1.1: predecessors resolved and pruned in the modes, a successor
+ * dropped with its predecessor by the precedence repair */
+TEST(alloc_fail_through_plan_precedence)
+{
+    sweep_file("heuristic", "tests/plan/precedence_drop.yaml");
+}
+
+/* SPEC 1.1: shapes */
+TEST(alloc_fail_through_plan_shapes)
+{
+    sweep_file("heuristic", "tests/plan/shape_thin.yaml");
 }
 
 TEST(alloc_fail_through_plan_heuristic)
