@@ -58,8 +58,8 @@ double cp_busy_power_shape_w(const cp_input *in, const cp_job *j, const cp_machi
         acc_w = in->accels[m->acc].power_w - in->accels[m->acc].idle_power_w;
     double node_w = m->power_w - m->idle_power_w;
     if (j->kind == CP_JOB_TRAINING) {
-        double cpa = shape < j->n_shapes ? j->shapes[shape].cpus_per_accelerator
-                                         : j->cpus_per_accelerator;
+        double cpa =
+            shape < j->n_shapes ? j->shapes[shape].cpus_per_accelerator : j->cpus_per_accelerator;
         return count * acc_w + count * cpa * node_w / m->cpus;
     }
     return count * (m->accelerators * acc_w + node_w);
