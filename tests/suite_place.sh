@@ -186,6 +186,10 @@ usage_fails usage/no-inputs place --solution "$tmp/t.cbc"
 usage_fails usage/format place --solution "$tmp/t.cbc" --format xml examples/tiny.yaml
 usage_fails usage/solution-format place --solution "$tmp/t.cbc" --solution-format mps examples/tiny.yaml
 usage_fails usage/option place --solution "$tmp/t.cbc" --frobnicate examples/tiny.yaml
+cp examples/tiny.yaml "$tmp/in.yaml"
+usage_fails usage/output-is-input place --solution "$tmp/t.cbc" -o "$tmp/in.yaml" "$tmp/in.yaml"
+cmp -s examples/tiny.yaml "$tmp/in.yaml" && ok || bad usage/output-is-input "the input was overwritten"
+usage_fails usage/output-is-solution place --solution "$tmp/t.cbc" -o "$tmp/t.cbc" examples/tiny.yaml
 $CAPPLAN place --help >"$tmp/help" 2>&1 && grep -q -- '--solution FILE' "$tmp/help" && ok || bad help "place --help"
 $CAPPLAN --help 2>&1 | grep -q '^ *place ' && ok || bad help "capplan --help does not list place"
 

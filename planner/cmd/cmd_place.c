@@ -214,6 +214,16 @@ int cp_cmd_place(int argc, char **argv)
         fputs(place_help, stderr);
         return 2;
     }
+    {
+        /* before any work: no output may be an input or another output */
+        cp_fileset fs;
+        const char *ins[] = {"--solution", sol_path, NULL};
+        const char *outs[] = {"-o", out_path, "--leases", leases_path, NULL};
+        int orc = cp_cli_outputs("place", &fs, argv + optind, argc - optind, ins, outs);
+        cp_fileset_release(&fs);
+        if (orc)
+            return orc;
+    }
     cp_input *in = NULL;
     int rc = cp_cli_load("place", argv + optind, argc - optind, &in);
     if (rc)
