@@ -198,6 +198,9 @@ int cp_export_launch(const cp_input *in, const cp_plan_file *pf, const cp_export
     cp_export_file *md = cp_export_add(x, "launch.md", false);
     if (!md)
         return cp_diags_add(d, CP_ERR_NOMEM, cp_pos_none(), "out of memory");
+    /* each lease adds its file to x, and cp_export_add may move
+     * x->files: hold launch.md by its index */
+    const int md_at = x->n - 1;
     cp_buf *b = &md->text;
     cp_buf_printf(b, "# Cloud leases\n\nWritten by capplan export. One SkyPilot task per lease "
                      "(launch/NNN-ID.yaml): `sky launch` it at its start, `sky down` it at its "
@@ -237,6 +240,7 @@ int cp_export_launch(const cp_input *in, const cp_plan_file *pf, const cp_export
             idx++;
             if ((rc = write_lease(in, pf, of, spot, l, idx, x, d)))
                 break;
+            b = &x->files[md_at].text;
             double price = spot ? of->spot_price_hour : of->price_hour;
             double cost = l->slots.v * in->slot_hours * price;
             total += cost;

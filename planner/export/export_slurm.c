@@ -300,6 +300,9 @@ int cp_export_slurm(const cp_input *in, const cp_plan_file *pf, const cp_export_
         rc = cp_diags_add(d, CP_ERR_NOMEM, cp_pos_none(), "out of memory");
         goto out;
     }
+    /* the job scripts are added to x while submit.sh is written, and
+     * cp_export_add may move x->files: hold submit.sh by its index */
+    const int sub_at = x->n - 1;
     cp_buf *b = &sub->text;
     cp_buf_puts(b, "#!/bin/sh\n");
     put_header(b, o);
@@ -367,6 +370,7 @@ int cp_export_slurm(const cp_input *in, const cp_plan_file *pf, const cp_export_
         cp_buf_putc(b, '\n');
         if ((rc = write_script(in, j, o, start, utc, x, d)))
             goto out;
+        b = &x->files[sub_at].text;
         x->n_jobs++;
     }
     for (int i = 0; i < pf->n_jobs; i++) {

@@ -1,0 +1,41 @@
+#!/bin/sh
+# The nightly example (examples/nightly/) end to end, beyond what
+# suite_plan checks of its plans:
+#   - export: every pool has `hosts` and every job `run` (docs/execution.md),
+#     so `capplan export slurm` writes one script per scheduled pool job,
+#     each with the job's own command and no "has no run command" line,
+#     and `capplan export skypilot` one task per lease. The night has more
+#     pool jobs than the export's first file table holds (16), which is
+#     how a dangling pointer into that table was found.
+# The heuristic plans it (a few seconds); suite_plan checks the optimum.
+SUITE=nightly
+. "$(dirname "$0")/lib.sh"
+
+files=$(ls examples/nightly/*.yaml | tr '\n' ' ')
+
+# shellcheck disable=SC2086
+if plan_verify nightly "$tmp/n.yaml" --method heuristic -- $files; then
+    npool=$(awk '/^  - name:/ {s = 0} /status: scheduled/ {s = 1} s && /market: pool/ {n++; s = 0} END {print n + 0}' "$tmp/n.yaml")
+    # shellcheck disable=SC2086
+    if $CAPPLAN export slurm --plan "$tmp/n.yaml" -o "$tmp/run" $files >"$tmp/out" 2>"$tmp/err"; then
+        ok
+        nscr=$(ls "$tmp/run/jobs" | wc -l)
+        if [ "$nscr" -gt 16 ] && [ "$nscr" = "$npool" ]; then ok; else bad export/count "$nscr scripts, $npool pool jobs in the plan"; fi
+        if grep -l "has no run command" "$tmp/run/jobs"/* >/dev/null 2>&1; then
+            bad export/run "a script without the job's command: $(grep -l 'has no run command' "$tmp/run/jobs"/* | head -1)"
+        else ok; fi
+        if sh -n "$tmp/run/submit.sh"; then ok; else bad export/sh "submit.sh does not parse"; fi
+        if [ "$(grep -c '^j[0-9]*=\$(sbatch' "$tmp/run/submit.sh")" = "$npool" ]; then ok; else bad export/submit "not one sbatch per pool job"; fi
+    else
+        bad export/slurm "exit $?: $(oneline "$tmp/err" 3)"
+    fi
+    # shellcheck disable=SC2086
+    if $CAPPLAN export skypilot --plan "$tmp/n.yaml" -o "$tmp/sky" $files >"$tmp/out" 2>"$tmp/err"; then
+        ok
+        nl=$(grep -c '^  - id:' "$tmp/n.yaml")
+        if [ "$(ls "$tmp/sky/launch" 2>/dev/null | wc -l)" = "$nl" ]; then ok; else bad export/skypilot "not one task per lease ($nl leases)"; fi
+    else
+        bad export/skypilot "exit $?: $(oneline "$tmp/err" 3)"
+    fi
+fi
+test_done
