@@ -1,7 +1,8 @@
 /*
  * What the method files share with each other but not with callers: the
  * scope of a sub-problem (POP's parts), the construction and local
- * search, the MILP on a scope, and the Lagrangian bound.
+ * search, the MILP on a scope, the Lagrangian bound and the LP bound by
+ * column generation.
  */
 #ifndef CP_SOLVER_INTERNAL_H
 #define CP_SOLVER_INTERNAL_H
@@ -62,10 +63,47 @@ typedef struct cp_lagrange {
 int cp_lagrange_run(const cp_input *in, const cp_modeset *ms, const cp_solve_opts *opts,
                     double upper, double seconds, cp_lagrange *out, cp_err *err);
 void cp_lagrange_release(cp_lagrange *l);
-/* The Lagrangian stage (lagrange_plan.c) on the full problem: greedy, bound, priced
- * greedy, then LNS until `stall` steps without a gain or `lns_share` of
- * the time left; sets plan->bound and plan->objective. */
+/* The LP relaxation of the exported model (cp_milp_export's rows and
+ * columns, x and z continuous) by column generation (lp_colgen.c). */
+typedef struct cp_lpcg {
+    double bound;      /* best lower bound on the SPEC total (Lagrangian
+                        * value at the duals priced), -INF if none */
+    double value;      /* the last restricted master's value: the LP
+                        * optimum when exact, above it otherwise; NAN if none */
+    bool exact;        /* no column priced out (or the bound met the value
+                        * within 1e-8 relative): value is the LP optimum */
+    bool infeasible;   /* the LP has no solution */
+    int rounds;        /* master solves */
+    long columns;      /* x columns in the master at the end */
+    long all_columns;  /* x columns of the exported model */
+    long iterations;   /* simplex iterations, all rounds */
+    double seconds;
+} cp_lpcg;
+/* Runs until the LP is solved, `seconds` pass, the stop flag or the
+ * round limit; `seed` (a feasible plan or NULL) gives the first columns
+ * and basis, `center` (Lagrange multipliers of every capacity row, pools
+ * and markets, and of the power rows, or NULL) the first duals, so the
+ * bound starts at theirs. Errors: CP_ERR_NOMEM only; an unfinished run
+ * is a weaker bound. */
+int cp_lpcg_run(const cp_input *in, const cp_modeset *ms, const cp_solve_opts *opts, const cp_plan *seed,
+                const cp_prices *center, double seconds, cp_lpcg *out, cp_err *err);
+
+/* Where a plan's bound comes from, for --progress ("bound: ..."). */
+typedef enum {
+    CP_BOUND_NONE,
+    CP_BOUND_LAGRANGIAN, /* the subgradient's best */
+    CP_BOUND_LP,         /* column generation: the exact LP optimum */
+    CP_BOUND_LP_PARTIAL, /* column generation stopped early: its Lagrangian value */
+    CP_BOUND_MILP        /* branch-and-cut's tree */
+} cp_bound_kind;
+const char *cp_bound_kind_text(cp_bound_kind k);
+
+/* The Lagrangian stage (lagrange_plan.c) on the full problem: greedy,
+ * subgradient bound and prices, the LP by column generation from them,
+ * the priced greedy, then LNS until `stall` steps without a gain or
+ * `lns_share` of the time left; sets plan->bound (the better of the two
+ * bounds; *kind says which) and plan->objective. */
 int cp_lagrange_plan(const cp_input *in, const cp_modeset *ms, const cp_solve_opts *opts, long stall,
-                     double lns_share, cp_plan *plan, cp_err *err);
+                     double lns_share, cp_plan *plan, cp_bound_kind *kind, cp_err *err);
 
 #endif

@@ -23,7 +23,11 @@ static int lagrange_solve(const cp_input *in, const cp_modeset *ms, const cp_sol
         long rows = in->n_jobs + (long)ms->n_res * CP_DIMS * in->slots + (long)in->n_sites * in->slots;
         cp_solver_log_model(opts, "model", rows, cols + (long)ms->n_res * in->slots, cols, nnz);
     }
-    return cp_lagrange_plan(in, ms, opts, cp_lns_stall(in), 1.0, plan, err);
+    cp_bound_kind kind;
+    int rc = cp_lagrange_plan(in, ms, opts, cp_lns_stall(in), 1.0, plan, &kind, err);
+    if (rc == CP_OK && plan->status != CP_STATUS_INFEASIBLE)
+        cp_solver_log(opts, "bound: %s", cp_bound_kind_text(kind));
+    return rc;
 }
 
 const cp_solver_ops cp_solver_lagrange = {

@@ -82,7 +82,8 @@ static int milp_solve(const cp_input *in, const cp_modeset *ms, const cp_solve_o
     /* The first incumbent: the greedy, the Lagrangian bound and prices,
      * the priced greedy and neighbourhood search until it stalls (or a
      * share of the time); then branch-and-cut from there. */
-    rc = cp_lagrange_plan(in, ms, opts, MILP_LNS_STALL, MILP_LNS_SHARE, warm, err);
+    cp_bound_kind kind;
+    rc = cp_lagrange_plan(in, ms, opts, MILP_LNS_STALL, MILP_LNS_SHARE, warm, &kind, err);
     if (rc == CP_OK && warm->status == CP_STATUS_INFEASIBLE) {
         plan->status = CP_STATUS_INFEASIBLE;
     } else if (rc == CP_OK && warm->status == CP_STATUS_OPTIMAL) {
@@ -94,9 +95,14 @@ static int milp_solve(const cp_input *in, const cp_modeset *ms, const cp_solve_o
     } else if (rc == CP_OK) {
         rc = cp_milp_run(in, ms, opts, NULL, warm, plan, err);
     }
-    /* the best bound of the two */
+    /* the best bound of the two: the Lagrangian stage's (subgradient or
+     * LP by column generation) or branch-and-cut's */
+    bool tree = rc == CP_OK && warm->status != CP_STATUS_OPTIMAL && !isnan(plan->bound) &&
+                (isnan(warm->bound) || plan->bound > warm->bound + 1e-9 * (1 + fabs(warm->bound)));
     if (rc == CP_OK && !isnan(warm->bound) && (isnan(plan->bound) || warm->bound > plan->bound))
         plan->bound = warm->bound;
+    if (rc == CP_OK && plan->status != CP_STATUS_INFEASIBLE)
+        cp_solver_log(opts, "bound: %s", cp_bound_kind_text(tree ? CP_BOUND_MILP : kind));
     if (rc == CP_OK && plan->status != CP_STATUS_INFEASIBLE && plan->status != CP_STATUS_NOPLAN)
         rc = keep_best_packed(in, ms, opts, plan, warm, err);
     cp_plan_free(warm);
