@@ -170,6 +170,24 @@ dropped=$(awk '/^- name: /{n=substr($0, 9)} /^  status: dropped/{print n}' "$tmp
 if [ -n "$dropped" ] && grep -q "<td>$dropped</td>" "$tmp/drop_full.html"; then ok
 else bad drop_full "dropped job '$dropped' not in the dropped table"; fi
 
+# SPEC 1.1 inputs (hand cases of tests/plan): predecessor links and their
+# hover text, egress in the cards, the breakdown, the bar titles and the
+# jobs table; without the inputs no link (the plan file has no `after`).
+for c in precedence_later egress_onprem; do
+    plan_case "$c" "tests/plan/$c.yaml" && report_case "$c" "$tmp/$c.plan.yaml" "tests/plan/$c.yaml"
+done
+if [ "$(grep -c '<g class="link"><title>etl → train: &#39;train&#39; runs after &#39;etl&#39;</title><path d="M' "$tmp/precedence_later.html" 2>/dev/null)" = 1 ] &&
+    grep -q 'class="bar"><title>train$' "$tmp/precedence_later.html" &&
+    grep -q '^after etl$' "$tmp/precedence_later.html"; then ok
+else bad precedence_later "not one link etl -> train with its title, or no 'after etl' in train's bar title"; fi
+if $CAPPLAN report "$tmp/precedence_later.plan.yaml" 2>/dev/null | grep -q 'class="link"'; then
+    bad precedence_later "a link without the inputs"; else ok; fi
+if grep -q '<span>egress</span><b>\$0.09</b>' "$tmp/egress_onprem.html" 2>/dev/null &&
+    grep -q '<title>egress: \$0.09</title>' "$tmp/egress_onprem.html" &&
+    grep -q '^egress \$0.09 (its data moved out of its site)' "$tmp/egress_onprem.html" &&
+    grep -q '<th class="n">egress</th>' "$tmp/egress_onprem.html"; then ok
+else bad egress_onprem "egress missing from the card, the breakdown, small's bar title or the tables"; fi
+
 plan_case nightly --method heuristic examples/nightly/*.yaml &&
     report_case nightly "$tmp/nightly.plan.yaml" examples/nightly/*.yaml &&
     check_leases nightly "$tmp/nightly.html" "$tmp/nightly.plan.yaml"

@@ -90,6 +90,8 @@ static void header(cp_buf *b, const cp_rp_plan *p)
         money_card(b, "cloud", pf->totals.cloud.v);
         money_card(b, "energy", pf->totals.energy.v);
         money_card(b, "carbon", pf->totals.carbon.v);
+        if (pf->totals.egress.has == CP_PLAN_SET && pf->totals.egress.v > 0)
+            money_card(b, "egress", pf->totals.egress.v);
         money_card(b, "drop penalties", pf->totals.penalty.v);
     }
     char s[96];
@@ -155,29 +157,33 @@ static void header(cp_buf *b, const cp_rp_plan *p)
 
 void cp_rp_costs(cp_buf *b, const cp_rp_plan *p)
 {
-    static const char *const part[4] = {"cloud", "energy", "carbon", "drop penalties"};
-    static const char *const color[4] = {"#4e79a7", "#f28e2b", "#59a14f", "#e15759"};
+    /* egress (SPEC 9.3) is 0 in plans without data locations and absent
+     * from 1.0 plans: both draw it as a zero part */
+    enum { NP = 5 };
+    static const char *const part[NP] = {"cloud", "energy", "carbon", "egress", "drop penalties"};
+    static const char *const color[NP] = {"#4e79a7", "#f28e2b", "#59a14f", "#b07aa1", "#e15759"};
     const cp_plan_totals *tt = &p->pf.totals;
-    double v[4] = {tt->cloud.v, tt->energy.v, tt->carbon.v, tt->penalty.v};
+    double eg = tt->egress.has == CP_PLAN_SET ? tt->egress.v : 0;
+    double v[NP] = {tt->cloud.v, tt->energy.v, tt->carbon.v, eg, tt->penalty.v};
     cp_html_section(b, "costs", "Cost breakdown");
     double sum = 0;
-    for (int i = 0; i < 4; i++)
+    for (int i = 0; i < NP; i++)
         sum += v[i] > 0 ? v[i] : 0;
     const double top = 26, bh = 30, width = RP_WIDTH;
     cp_scale sx = {0, cp_nice_ceil(sum), RP_LEFT, width - RP_RIGHT};
     cp_ticks t;
     cp_ticks_nice(&t, 0, sx.d1, 8, false);
     cp_svg_open(b, width, top + bh + 50, "Stacked bar of the total cost by part");
-    cp_legend_item it[4];
-    for (int i = 0; i < 4; i++)
+    cp_legend_item it[NP];
+    for (int i = 0; i < NP; i++)
         it[i] = (cp_legend_item){color[i], part[i], false};
-    cp_svg_legend(b, RP_LEFT, 4, width - RP_LEFT - RP_RIGHT, it, 4);
+    cp_svg_legend(b, RP_LEFT, 4, width - RP_LEFT - RP_RIGHT, it, NP);
     cp_svg_axis_x(b, &sx, top + bh + 4, top + bh + 4, &t, "US dollars");
     char tot[64];
     cp_svg_money(tot, sizeof tot, tt->total.v);
     cp_svg_text(b, RP_LEFT - 10, top + bh / 2 + 4, "end", "atitle", tot);
     double acc = 0;
-    for (int i = 0; i < 4; i++) {
+    for (int i = 0; i < NP; i++) {
         if (!(v[i] > 0))
             continue;
         double x0 = cp_scale_at(&sx, acc), x1 = cp_scale_at(&sx, acc + v[i]);
@@ -192,17 +198,17 @@ void cp_rp_costs(cp_buf *b, const cp_rp_plan *p)
     cp_svg_close(b);
     /* parts across, so the section stays short and the Gantt chart is near the top */
     cp_buf_puts(b, "<table>\n<tr><th></th>");
-    for (int i = 0; i < 4; i++)
+    for (int i = 0; i < NP; i++)
         cp_buf_printf(b, "<th class=\"n\">%s</th>", part[i]);
     cp_buf_puts(b, "<th class=\"n\">total</th></tr>\n<tr><td>US dollars</td>");
     char m[64], s[48];
-    for (int i = 0; i < 4; i++) {
+    for (int i = 0; i < NP; i++) {
         cp_svg_money(m, sizeof m, v[i]);
         cp_buf_printf(b, "<td class=\"n\">%s</td>", m);
     }
     cp_svg_money(m, sizeof m, tt->total.v);
     cp_buf_printf(b, "<td class=\"n\"><b>%s</b></td></tr>\n<tr><td>share</td>", m);
-    for (int i = 0; i < 4; i++) {
+    for (int i = 0; i < NP; i++) {
         cp_svg_fixed(s, sizeof s, tt->total.v > 0 ? 100 * v[i] / tt->total.v : 0, 1);
         cp_buf_printf(b, "<td class=\"n\">%s %%</td>", s);
     }
@@ -318,7 +324,8 @@ static void tables(cp_buf *b, const cp_rp_plan *p)
         cp_buf_printf(b, "<details>\n<summary>the %d scheduled jobs as a table</summary>\n", p->n_sched);
         cp_buf_puts(b, "<table>\n<tr><th>job</th><th>kind</th><th>resource</th><th>market</th>"
                        "<th class=\"n\">count</th><th class=\"n\">CPUs</th><th class=\"n\">memory</th>"
-                       "<th class=\"n\">start h</th><th class=\"n\">end h</th><th class=\"n\">energy</th></tr>\n");
+                       "<th class=\"n\">start h</th><th class=\"n\">end h</th><th class=\"n\">energy</th>"
+                       "<th class=\"n\">egress</th><th>after</th></tr>\n");
         for (int i = 0; i < p->n_jobs; i++) {
             const cp_rp_job *j = &p->jobs[i];
             const cp_plan_job *pj = j->pj;
@@ -335,7 +342,15 @@ static void tables(cp_buf *b, const cp_rp_plan *p)
             td_num(b, pj->start_hour.v, "");
             td_num(b, pj->end_hour.v, "");
             td_num(b, pj->mk == CP_PLAN_POOL ? cp_rp_num(&pj->energy_kwh) : NAN, " kWh");
-            cp_buf_puts(b, "</tr>\n");
+            td_money(b, cp_rp_num(&pj->egress));
+            cp_buf_puts(b, "<td>");
+            const cp_job *ij = j->in_job >= 0 ? &p->in->jobs[j->in_job] : NULL;
+            for (int k = 0; ij && k < ij->n_after; k++) {
+                if (k)
+                    cp_buf_puts(b, ", ");
+                cp_svg_esc(b, p->in->jobs[ij->after[k]].name);
+            }
+            cp_buf_puts(b, "</td></tr>\n");
         }
         cp_buf_puts(b, "</table>\n</details>\n");
         cp_html_section_end(b);

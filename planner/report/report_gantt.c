@@ -199,6 +199,20 @@ static void bar_title(cp_buf *t, const cp_rp_plan *p, const cp_rp_job *j)
                       pj->start_slot.v + pj->slots.v - 1);
     if (pj->mk == CP_PLAN_POOL)
         num_part(t, "\nenergy ", cp_rp_num(&pj->energy_kwh), " kWh");
+    if (pj->shape.has == CP_PLAN_SET && pj->shape.v > 0)
+        cp_buf_printf(t, "\nshape %ld (SPEC 9.1: index in the job's shapes)", pj->shape.v);
+    if (pj->egress.has == CP_PLAN_SET && pj->egress.v > 0) {
+        char m[64];
+        cp_svg_money(m, sizeof m, pj->egress.v);
+        cp_buf_printf(t, "\negress %s (its data moved out of its site)", m);
+    }
+    if (j->in_job >= 0) {
+        const cp_job *ij = &p->in->jobs[j->in_job];
+        for (int k = 0; k < ij->n_after && k < 8; k++)
+            cp_buf_printf(t, "%s%s", k ? ", " : "\nafter ", p->in->jobs[ij->after[k]].name);
+        if (ij->n_after > 8)
+            cp_buf_printf(t, " \xE2\x80\xA6 (%d in all)", ij->n_after);
+    }
     const cp_plan_strs *ns = &pj->nodes;
     if (ns->has == CP_PLAN_SET && ns->n > 0) {
         cp_buf_puts(t, "\nnodes ");
@@ -329,7 +343,7 @@ static void down_times(cp_buf *b, const cp_rp_plan *p, const row_geom *geom, con
 
 /* A job's bar (or, with `part`, a part of it on another instance) at
  * lane top `by` of height `bh`, with its name where it fits. */
-static void job_bar(cp_buf *b, cp_buf *tt, const cp_rp_plan *p, const cp_scale *sx, const cp_rp_job *j,
+static void job_bar(cp_buf *b, cp_buf *tt, const cp_rp_plan *p, const cp_scale *sx, cp_rp_job *j,
                     bool by_kind, double by, double bh, double inset, bool label, const char *part)
 {
     const char *name = j->pj->name.s;
@@ -344,6 +358,11 @@ static void job_bar(cp_buf *b, cp_buf *tt, const cp_rp_plan *p, const cp_scale *
     else
         bar_title(tt, p, j);
     cp_svg_rect(b, x0, by, w, bh, bar_color(j, by_kind), part ? "part" : "bar", tt->s);
+    if (!part) {
+        j->bx0 = x0;
+        j->bx1 = x0 + w;
+        j->bymid = by + bh / 2;
+    }
     /* a label only where the name, or 8 characters of it, fit */
     int chars = cp_svg_chars(name), fit = (int)((w - 6) / 6.3);
     if (label && fit >= (chars < 8 ? chars : 8)) {
@@ -395,7 +414,7 @@ static void lease_label(cp_buf *b, const cp_rp_plan *p, const cp_rp_lease *l, do
 }
 
 /* A lease: its bar, its label, then its jobs inside it. */
-static void lease_bar(cp_buf *b, cp_buf *tt, const cp_rp_plan *p, const cp_scale *sx,
+static void lease_bar(cp_buf *b, cp_buf *tt, cp_rp_plan *p, const cp_scale *sx,
                       const row_geom *g, const cp_rp_lease *l, bool by_kind, double top)
 {
     /* its own job lanes tall: a lane is as tall as its tallest lease */
@@ -410,7 +429,7 @@ static void lease_bar(cp_buf *b, cp_buf *tt, const cp_rp_plan *p, const cp_scale
     double bh = g->jh > 4 ? g->jh - 1.5 : fmax(0.5, g->jh - 0.5);
     for (int k = 0; k < l->n; k++) {
         const cp_rp_lease_job *lj = &p->lease_jobs[l->first + k];
-        const cp_rp_job *j = &p->jobs[lj->job];
+        cp_rp_job *j = &p->jobs[lj->job];
         const char *first = j->lease >= 0 && p->leases[j->lease].pl->id.s
                                 ? p->leases[j->lease].pl->id.s
                                 : "?";
@@ -419,7 +438,7 @@ static void lease_bar(cp_buf *b, cp_buf *tt, const cp_rp_plan *p, const cp_scale
     }
 }
 
-static void row_bars(cp_buf *b, cp_buf *tt, const cp_rp_plan *p, int r, const row_geom *g,
+static void row_bars(cp_buf *b, cp_buf *tt, cp_rp_plan *p, int r, const row_geom *g,
                      const cp_scale *sx, bool by_kind, double y)
 {
     const cp_rp_row *row = &p->rows[r];
@@ -428,12 +447,76 @@ static void row_bars(cp_buf *b, cp_buf *tt, const cp_rp_plan *p, int r, const ro
         lease_bar(b, tt, p, sx, g, &p->leases[row->lease0 + i], by_kind, top);
     double y0 = top + (row->n_leases ? g->lane_y[row->lease_lanes] : 0), lh = g->lh;
     for (int i = 0; i < p->n_jobs; i++) {
-        const cp_rp_job *j = &p->jobs[i];
+        cp_rp_job *j = &p->jobs[i];
         if (!j->scheduled || j->row != r || j->lease >= 0)
             continue;
         job_bar(b, tt, p, sx, j, by_kind, y0 + j->lane * lh, lh > 4 ? lh - 1.5 : lh - 0.5, 0,
                 lh >= 14, NULL);
     }
+}
+
+/* Predecessor links (SPEC 9.2, with the inputs): from the end of each
+ * drawn predecessor's bar to the start of its successor's, a curve with
+ * an arrowhead, titled with both names, drawn over the bars. A plan's
+ * successor starts after its predecessor ends, so the curve runs left to
+ * right (a plan that breaks the rule draws it backwards; verify says
+ * why). Returns the number of links, or -1 when out of memory. */
+static int links(cp_buf *b, cp_buf *tt, const cp_rp_plan *p)
+{
+    if (!p->in)
+        return 0;
+    int n_in = p->in->n_jobs, n = 0;
+    int *of_in = cp_calloc((size_t)n_in + 1, sizeof *of_in);
+    if (!of_in)
+        return -1;
+    for (int k = 0; k < n_in; k++)
+        of_in[k] = -1;
+    for (int i = 0; i < p->n_jobs; i++)
+        if (p->jobs[i].in_job >= 0 && p->jobs[i].bx0 >= 0)
+            of_in[p->jobs[i].in_job] = i;
+    for (int i = 0; i < p->n_jobs; i++) {
+        const cp_rp_job *j = &p->jobs[i];
+        if (j->in_job < 0 || j->bx0 < 0)
+            continue;
+        const cp_job *ij = &p->in->jobs[j->in_job];
+        for (int k = 0; k < ij->n_after; k++) {
+            int pi = of_in[ij->after[k]];
+            if (pi < 0)
+                continue;
+            const cp_rp_job *q = &p->jobs[pi];
+            double x1 = q->bx1, y1 = q->bymid, x2 = j->bx0, y2 = j->bymid;
+            double bend = fmax(12, fabs(x2 - x1) / 2);
+            cp_buf_reset(tt);
+            cp_buf_printf(tt, "%s \xE2\x86\x92 %s: '%s' runs after '%s'", q->pj->name.s,
+                          j->pj->name.s, j->pj->name.s, q->pj->name.s);
+            cp_buf_puts(b, "<g class=\"link\"><title>");
+            cp_svg_esc(b, tt->s);
+            cp_buf_puts(b, "</title><path d=\"M");
+            cp_svg_coord(b, x1);
+            cp_buf_putc(b, ',');
+            cp_svg_coord(b, y1);
+            cp_buf_puts(b, " C");
+            cp_svg_coord(b, x1 + bend);
+            cp_buf_putc(b, ',');
+            cp_svg_coord(b, y1);
+            cp_buf_putc(b, ' ');
+            cp_svg_coord(b, x2 - bend);
+            cp_buf_putc(b, ',');
+            cp_svg_coord(b, y2);
+            cp_buf_putc(b, ' ');
+            cp_svg_coord(b, x2);
+            cp_buf_putc(b, ',');
+            cp_svg_coord(b, y2);
+            cp_buf_puts(b, "\"/><path class=\"head\" d=\"M");
+            cp_svg_coord(b, x2);
+            cp_buf_putc(b, ',');
+            cp_svg_coord(b, y2);
+            cp_buf_puts(b, " l-6,-3.5 v7 z\"/></g>\n");
+            n++;
+        }
+    }
+    cp_free(of_in);
+    return n;
 }
 
 int cp_rp_gantt(cp_buf *b, cp_rp_plan *p)
@@ -476,6 +559,14 @@ int cp_rp_gantt(cp_buf *b, cp_rp_plan *p)
                        "jobs; a returned instance's lane is reused), its jobs inside it; a job "
                        "on several instances has its bar in the first and a lighter part in the "
                        "others.");
+    bool after = false;
+    for (int i = 0; i < p->n_jobs && !after; i++)
+        after = p->jobs[i].scheduled && p->jobs[i].in_job >= 0 &&
+                p->in->jobs[p->jobs[i].in_job].n_after > 0;
+    if (after)
+        cp_buf_puts(b, " A curve with an arrowhead runs from the end of a job to the start of "
+                       "each job that must run after it (after: in the inputs); hover it for "
+                       "the pair.");
     cp_buf_puts(b, "</p>\n");
     double top = 46, y = top;
     for (int r = 0; r < p->n_rows; r++)
@@ -507,7 +598,7 @@ int cp_rp_gantt(cp_buf *b, cp_rp_plan *p)
         row_bars(b, &tt, p, r, &geom[r], &sx, by_kind, y);
         y += geom[r].h;
     }
-    bool oom = !cp_buf_ok(&tt);
+    bool oom = links(b, &tt, p) < 0 || !cp_buf_ok(&tt);
     cp_buf_release(&tt);
     cp_free(geom);
     cp_free(lane_y);

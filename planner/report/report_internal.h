@@ -40,6 +40,10 @@ typedef struct cp_rp_job {
     int kind;       /* from the inputs; RP_KIND_UNKNOWN without them */
     int row, lane;  /* Gantt position (lane: among the row's jobs outside leases) */
     int lease;      /* the lease (p->leases) whose lane holds its bar; -1: none */
+    int in_job;     /* the inputs' job of that name, -1: none or no inputs */
+    /* where the Gantt chart drew its bar (x0 < 0: not drawn), for the
+     * predecessor links (SPEC 9.2) drawn over the bars */
+    double bx0, bx1, bymid;
 } cp_rp_job;
 
 /* A Gantt row: one pool or one market. */

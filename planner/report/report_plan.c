@@ -154,6 +154,8 @@ static int derive(cp_rp_plan *p)
         j->pj = pj;
         j->row = -1;
         j->kind = RP_KIND_UNKNOWN;
+        j->in_job = -1;
+        j->bx0 = -1;
         j->scheduled = pj->scheduled && pj->resource.has == CP_PLAN_SET &&
                        pj->mk != CP_PLAN_NO_MARKET && pj->start_hour.has == CP_PLAN_SET &&
                        pj->end_hour.has == CP_PLAN_SET;
@@ -164,6 +166,7 @@ static int derive(cp_rp_plan *p)
         if (in && j->scheduled) {
             int k = cp_input_find_job(in, pj->name.s);
             j->kind = k >= 0 ? (int)in->jobs[k].kind : RP_KIND_UNKNOWN;
+            j->in_job = k;
         }
     }
     p->markets = pf->prov;
