@@ -85,6 +85,10 @@ plan_vs_row() {
             got=$(sed -n '/^totals:/,/^jobs:/p' "$tmp/plan.yaml" | sed -n "s/^  $key: //p")
             [ "$want" = "$got" ] || { same=0; echo "FAIL $name: $key row '$want', plan '$got'"; }
         done
+        # egress (SPEC 9.3): plans without data locations leave totals.egress out
+        want=$(csv_col "$table" "$name" egress)
+        got=$(sed -n '/^totals:/,/^jobs:/p' "$tmp/plan.yaml" | sed -n "s/^  egress: //p")
+        [ "$want" = "${got:-0}" ] || { same=0; echo "FAIL $name: egress row '$want', plan '$got'"; }
         st=$(sed -n 's/^status: //p' "$tmp/plan.yaml")
         [ "$st" = "$status" ] || { same=0; echo "FAIL $name: status row '$status', plan '$st'"; }
         [ $same = 1 ] && echo "PASS $name"
@@ -98,6 +102,23 @@ plan_vs_row() {
 }
 $CAPPLAN whatif -q --format csv --scenarios $KINDS --emit-inputs "$tmp/emit" -o "$tmp/k.csv" $IN 2>/dev/null
 plan_vs_row "$tmp/k.csv" "$tmp/emit"
+# SPEC 1.1 keys (tests/whatif/spec11.yaml): egress prices, data size and
+# site, shape fields (defaults included); hand totals, goldens, the
+# emitted inputs re-planned (egress column included)
+S11=tests/whatif/spec11.yaml S11IN=tests/whatif/spec11-input.yaml
+for f in md csv json; do
+    $CAPPLAN whatif -q --format $f --scenarios $S11 -o "$tmp/s11.$f" $S11IN 2>"$tmp/err"
+    rc=$?
+    if [ $rc = 0 ] && [ ! -s "$tmp/err" ]; then ok; else bad "spec11 --format $f: exit $rc"; cat "$tmp/err"; fi
+    test_cmp_num tests/whatif/spec11.$f "$tmp/s11.$f"
+done
+expect $S11 "$tmp/s11.csv"
+for r in baseline:0.09 egress-x2:0 big-gb-tenth:0.18 big-data-at-lab:0.09; do
+    got=$(csv_col "$tmp/s11.csv" "${r%%:*}" egress)
+    if num_eq "$got" "${r#*:}" 1e-9 1e-12; then ok; else bad "spec11: row ${r%%:*} egress '$got', hand-derived ${r#*:}"; fi
+done
+$CAPPLAN whatif -q --format csv --scenarios $S11 --emit-inputs "$tmp/emit11" -o "$tmp/k11.csv" $S11IN 2>/dev/null
+plan_vs_row "$tmp/k11.csv" "$tmp/emit11"
 # the baseline row is also `plan` on the original files
 $CAPPLAN plan -q $IN >"$tmp/orig.yaml"
 if [ "$(plan_total "$tmp/orig.yaml")" = "$(csv_col "$tmp/k.csv" baseline total)" ]; then ok; else bad "baseline row differs from plan on the input"; fi

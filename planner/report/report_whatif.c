@@ -22,8 +22,9 @@
 #define RIGHT 250.0 /* room for "total (delta)" after the longest bar */
 #define LABEL_CHARS 40
 
-static const char *const part_name[4] = {"cloud", "energy", "carbon", "drop penalties"};
-static const char *const part_color[4] = {"#4e79a7", "#f28e2b", "#59a14f", "#e15759"};
+#define NPART 5 /* the parts of a total, SPEC 4 and 9.3 */
+static const char *const part_name[NPART] = {"cloud", "energy", "carbon", "egress", "drop penalties"};
+static const char *const part_color[NPART] = {"#4e79a7", "#f28e2b", "#59a14f", "#b07aa1", "#e15759"};
 
 static bool has_plan(const cp_whatif_row *r)
 {
@@ -32,7 +33,7 @@ static bool has_plan(const cp_whatif_row *r)
 
 static double part(const cp_whatif_row *r, int i)
 {
-    double v = i == 0 ? r->cloud : i == 1 ? r->energy : i == 2 ? r->carbon : r->penalty;
+    double v = i == 0 ? r->cloud : i == 1 ? r->energy : i == 2 ? r->carbon : i == 3 ? r->egress : r->penalty;
     return isfinite(v) && v > 0 ? v : 0;
 }
 
@@ -67,7 +68,7 @@ static void row_label(cp_buf *b, const char *name, double y, bool bold)
 static double bar_sum(const cp_whatif_row *r)
 {
     double s = 0;
-    for (int k = 0; k < 4; k++)
+    for (int k = 0; k < NPART; k++)
         s += part(r, k);
     return s;
 }
@@ -131,11 +132,11 @@ static void bars(cp_buf *b, const cp_whatif_table *t)
     cp_ticks ticks;
     cp_ticks_nice(&ticks, 0, sx.d1, 8, false);
     cp_svg_open(b, W, bottom + 50, "Stacked bars of the total cost per scenario");
-    cp_legend_item it[5];
-    for (int k = 0; k < 4; k++)
+    cp_legend_item it[NPART + 1];
+    for (int k = 0; k < NPART; k++)
         it[k] = (cp_legend_item){part_color[k], part_name[k], false};
-    it[4] = (cp_legend_item){"#555555", "baseline total", true};
-    cp_svg_legend(b, LEFT, 4, W - LEFT, it, 5);
+    it[NPART] = (cp_legend_item){"#555555", "baseline total", true};
+    cp_svg_legend(b, LEFT, 4, W - LEFT, it, NPART + 1);
     cp_svg_axis_x(b, &sx, bottom, top, &ticks, "US dollars");
     cp_buf tt;
     cp_buf_init(&tt);
@@ -154,7 +155,7 @@ static void bars(cp_buf *b, const cp_whatif_table *t)
             continue;
         }
         double acc = 0;
-        for (int k = 0; k < 4; k++) {
+        for (int k = 0; k < NPART; k++) {
             double v = part(r, k);
             if (v <= 0 || acc >= sx.d1)
                 continue;
@@ -346,7 +347,7 @@ static void table(cp_buf *b, const cp_whatif_table *t)
     cp_html_section(b, "table", "All scenarios");
     cp_buf_puts(b, "<table>\n<tr><th>scenario</th><th>status</th><th class=\"n\">total</th>"
                    "<th class=\"n\">cloud</th><th class=\"n\">energy</th><th class=\"n\">carbon</th>"
-                   "<th class=\"n\">penalties</th><th class=\"n\">change</th><th class=\"n\">dropped</th>"
+                   "<th class=\"n\">egress</th><th class=\"n\">penalties</th><th class=\"n\">change</th><th class=\"n\">dropped</th>"
                    "<th class=\"n\">energy</th><th class=\"n\">CO\xE2\x82\x82</th>"
                    "<th class=\"n\">spot share</th>");
     for (int a = 0; a < t->n_acc; a++) {
@@ -366,6 +367,7 @@ static void table(cp_buf *b, const cp_whatif_table *t)
         td_money(b, r->cloud);
         td_money(b, r->energy);
         td_money(b, r->carbon);
+        td_money(b, r->egress);
         td_money(b, r->penalty);
         char d[120];
         delta_text(r, i == 0, d, sizeof d);

@@ -21,6 +21,7 @@ typedef struct cp_whatif_row {
     double sweep_value; /* sweep rows: the swept value */
     /* SPEC 4 figures of the plan (NAN when there is no plan) */
     double total, cloud, energy, carbon, penalty;
+    double egress; /* SPEC 9.3: 0 when no job has data */
     double kwh, kg_co2;
     int dropped; /* jobs not scheduled; -1 when there is no plan */
     double spot_share; /* spot instance-hours / all cloud instance-hours; 0 if none */

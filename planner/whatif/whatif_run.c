@@ -195,6 +195,7 @@ static int fill_figures(entry *en, const cp_input *in, const cp_modeset *ms, con
     r->energy = f.energy;
     r->carbon = f.carbon;
     r->penalty = f.penalty;
+    r->egress = f.egress;
     r->kwh = f.energy_kwh;
     r->kg_co2 = f.carbon_kg;
     cp_plan_figures_release(&f);
@@ -394,6 +395,7 @@ int cp_whatif_run(const cp_whatif *w, const cp_whatif_run_opts *o, cp_whatif_tab
         r->sweep = s && s->sweep ? cp_strdup(s->sweep) : NULL;
         r->sweep_value = s ? s->sweep_value : NAN;
         r->total = r->cloud = r->energy = r->carbon = r->penalty = r->kwh = r->kg_co2 = NAN;
+        r->egress = NAN;
         r->spot_share = r->delta = r->delta_pct = NAN;
         r->dropped = -1;
         if (!r->name || !r->status || (s && s->sweep && !r->sweep))

@@ -94,6 +94,7 @@ int cp_whatif_shard_write(const cp_whatif_table *t, int k, int n, cp_buf *out, c
         num(o, "cloud", r->cloud);
         num(o, "energy", r->energy);
         num(o, "carbon", r->carbon);
+        num(o, "egress", r->egress);
         num(o, "penalty", r->penalty);
         num(o, "energy_kwh", r->kwh);
         num(o, "carbon_kg", r->kg_co2);
@@ -201,6 +202,7 @@ static void read_entry(mctx *m, const cp_node *e, cp_whatif_row *r, wi_rowacc *r
     get_num(m, e, "cloud", &r->cloud);
     get_num(m, e, "energy", &r->energy);
     get_num(m, e, "carbon", &r->carbon);
+    get_num(m, e, "egress", &r->egress);
     get_num(m, e, "penalty", &r->penalty);
     get_num(m, e, "energy_kwh", &r->kwh);
     get_num(m, e, "carbon_kg", &r->kg_co2);

@@ -39,11 +39,11 @@ static void md_num(cp_buf *b, double v, int decimals, const char *suffix, bool s
 
 static void write_md(const cp_whatif_table *t, cp_buf *b)
 {
-    cp_buf_puts(b, "| scenario | status | total $ | cloud $ | energy $ | carbon $ | penalty $ | kWh | kg CO2 | dropped |");
+    cp_buf_puts(b, "| scenario | status | total $ | cloud $ | energy $ | carbon $ | egress $ | penalty $ | kWh | kg CO2 | dropped |");
     for (int a = 0; a < t->n_acc; a++)
         cp_buf_printf(b, " %s h on-prem | %s h cloud |", t->acc_names[a], t->acc_names[a]);
     cp_buf_puts(b, " spot share | delta $ | delta % |\n|---|---|");
-    for (int k = 0; k < 13 + 2 * t->n_acc - 2; k++)
+    for (int k = 0; k < 14 + 2 * t->n_acc - 2; k++)
         cp_buf_puts(b, "---:|");
     cp_buf_putc(b, '\n');
     int invalid = 0;
@@ -56,6 +56,7 @@ static void write_md(const cp_whatif_table *t, cp_buf *b)
         md_num(b, r->cloud, 2, "", false);
         md_num(b, r->energy, 2, "", false);
         md_num(b, r->carbon, 2, "", false);
+        md_num(b, r->egress, 2, "", false);
         md_num(b, r->penalty, 2, "", false);
         md_num(b, r->kwh, 1, "", false);
         md_num(b, r->kg_co2, 1, "", false);
@@ -90,7 +91,7 @@ static void csv_num(cp_buf *b, double v)
 
 static void write_csv(const cp_whatif_table *t, cp_buf *b)
 {
-    cp_buf_puts(b, "name,status,total,cloud,energy,carbon,penalty,energy_kwh,carbon_kg,dropped");
+    cp_buf_puts(b, "name,status,total,cloud,energy,carbon,egress,penalty,energy_kwh,carbon_kg,dropped");
     for (int a = 0; a < t->n_acc; a++) {
         cp_buf_puts(b, ",");
         cp_buf_printf(b, "acc_hours_on_prem:%s", t->acc_names[a]);
@@ -107,6 +108,7 @@ static void write_csv(const cp_whatif_table *t, cp_buf *b)
         csv_num(b, r->cloud);
         csv_num(b, r->energy);
         csv_num(b, r->carbon);
+        csv_num(b, r->egress);
         csv_num(b, r->penalty);
         csv_num(b, r->kwh);
         csv_num(b, r->kg_co2);
@@ -164,6 +166,7 @@ static int write_json(const cp_whatif_table *t, cp_buf *b, cp_err *err)
         json_num(o, "cloud", r->cloud);
         json_num(o, "energy", r->energy);
         json_num(o, "carbon", r->carbon);
+        json_num(o, "egress", r->egress);
         json_num(o, "penalty", r->penalty);
         json_num(o, "energy_kwh", r->kwh);
         json_num(o, "carbon_kg", r->kg_co2);
