@@ -1,5 +1,6 @@
 /*
- * capplan import skypilot|gavel|c3o FILE [options]
+ * capplan import skypilot|gavel|c3o|inventory FILE [options],
+ * capplan import series|accelerators [options]
  *
  * The command over the importers of planner/import/cp_import.h: it parses
  * the options into the importer's options struct, runs the importer,
@@ -29,35 +30,59 @@
 static const char usage_text[] =
     "usage: capplan import skypilot VMS.csv [-o FILE] [--region R] [--zone Z]\n"
     "                      [--types REGEX] [--accelerators A,B] [--provider P] [--site S]\n"
+    "                      [--type-map MEASURED=OFFERED]... [--spot-interruptions RATE]\n"
+    "                      [--no-n1-gpus] [--accel-table FILE]\n"
     "       capplan import gavel THROUGHPUTS.csv|json [-o FILE] [--match REGEX]\n"
-    "                      [--work STEPS] [--scaling table|amdahl] [--unconsolidated]\n"
+    "                      [--trace TRACE] [--work STEPS]\n"
+    "                      [--scaling per-type|shared|amdahl] [--unconsolidated]\n"
+    "                      [--accel-table FILE]\n"
     "       capplan import c3o FILE.tsv [-o FILE] [--job NAME]\n"
+    "       capplan import series SERIES.csv --site NAME --start TIME --slots N\n"
+    "                      [--slot-hours H] [--what energy_price|carbon_intensity]\n"
+    "                      [--column NAME] [--scale X] [--pue P] [-o FILE]\n"
+    "       capplan import inventory NODES.csv --site NAME [--max-nodes N]\n"
+    "                      [--accel-table FILE] [-o FILE]\n"
+    "       capplan import accelerators [--accel-table FILE] [-o FILE]\n"
     "\n"
-    "skypilot  catalog rows -> accelerators: and offers: (run 'capplan import\n"
-    "          skypilot --help' for the details)\n"
-    "gavel     per job type: throughput on one GPU per type (k80 -> K80, ...) and a\n"
-    "          speedup table from the measured GPU counts; types measured as 0.0\n"
-    "          (infeasible) are left out; --match keeps job types matching REGEX;\n"
-    "          --work sets each job's steps (default 100000); the *_unconsolidated\n"
-    "          worker types are skipped unless --unconsolidated is given\n"
-    "c3o       a C3O TSV -> CSV job,type,machines,input_gb,seconds for 'fit dataflow'\n"
-    "          (input_gb = data_size_MB / 1000; job defaults to the file's base name)\n";
+    "skypilot     catalog rows -> accelerators: and offers: (run 'capplan import\n"
+    "             skypilot --help' for the details)\n"
+    "gavel        per job type: throughput on one GPU per type and a speedup table\n"
+    "             per type from the measured GPU counts; with --trace, one job per\n"
+    "             trace line with the trace's steps as its work and GPU count\n"
+    "c3o          a C3O TSV -> CSV job,type,machines,input_gb,seconds for 'fit dataflow'\n"
+    "series       an hourly price or carbon series -> a site's series over the\n"
+    "             horizon's slots (green-dcc, lets-wait-awhile, Electricity Maps)\n"
+    "inventory    Alibaba's GPU node list -> one pool per node shape\n"
+    "accelerators the accelerator table the importers name types from, as the CSV\n"
+    "             that --accel-table reads (edit it to add or correct a type)\n"
+    "Details: docs/import.md.\n";
 
 static const char skypilot_usage[] =
     "usage: capplan import skypilot VMS.csv [-o FILE] [--region R] [--zone Z]\n"
     "                      [--types REGEX] [--accelerators A,B] [--provider P] [--site S]\n"
+    "                      [--type-map MEASURED=OFFERED]... [--spot-interruptions RATE]\n"
+    "                      [--no-n1-gpus] [--accel-table FILE]\n"
     "\n"
     "Reads a SkyPilot catalog vms.csv (any provider's column order) and writes\n"
-    "`accelerators:` (name, memory_gb) and `offers:` (one per instance type and\n"
-    "zone or region, named PROVIDER:ZONE_OR_REGION:TYPE, with price_hour and,\n"
-    "when the catalog has one above 0, spot_price_hour).\n"
+    "`accelerators:` (from capplan's accelerator table: name, memory_gb, power_w)\n"
+    "and `offers:` (one per instance type and zone or region, named\n"
+    "PROVIDER:ZONE_OR_REGION:TYPE, GCP n1 hosts with GPUs as ...:TYPE:KxGPU, with\n"
+    "price_hour and, when the catalog has one above 0, spot_price_hour and the\n"
+    "provider's published spot_interruptions_per_hour).\n"
     "  --region R, --zone Z  keep rows of that region / availability zone\n"
     "  --types REGEX         keep instance types matching REGEX (extended)\n"
     "  --accelerators A,B    keep offers with these accelerators only\n"
-    "  --provider P          provider name (default: gcp when the catalog has\n"
-    "                        AvailabilityZone, azure when it has Generation,\n"
-    "                        else the file name up to the first '_' or '.')\n"
+    "  --provider P          provider name (default: the file name's prefix when it\n"
+    "                        is aws, gcp, azure, lambda or vast; else gcp when the\n"
+    "                        catalog has AvailabilityZone, azure when it has\n"
+    "                        Generation, else the file name up to '_' or '.')\n"
     "  --site S              set each offer's site (for carbon accounting)\n"
+    "  --type-map M=O        label offers of type O with machine type M (the type\n"
+    "                        a dataflow runtime model was measured on); repeatable\n"
+    "  --spot-interruptions RATE  interruptions per instance-hour for every spot\n"
+    "                        offer (default: AWS 0.05/730, GCP 0.10/24, else none)\n"
+    "  --no-n1-gpus          GCP: no n1 host + attachable GPU offers\n"
+    "  --accel-table FILE    add or replace accelerator table entries (CSV)\n"
     "  -o FILE               write there (atomically); default stdout\n";
 
 /* Long options without a short form. */
@@ -72,8 +97,27 @@ enum {
     O_WORK,
     O_SCALING,
     O_UNCONSOLIDATED,
-    O_JOB
+    O_JOB,
+    O_ACCEL_TABLE,
+    O_TYPE_MAP,
+    O_SPOT_RATE,
+    O_NO_N1,
+    O_TRACE,
+    O_START,
+    O_SLOTS,
+    O_SLOT_HOURS,
+    O_ENERGY_PRICE,
+    O_CARBON,
+    O_COLUMN,
+    O_SCALE,
+    O_PUE,
+    O_HORIZON,
+    O_MODELS,
+    O_MAX_NODES,
+    O_CPU_NODES
 };
+
+#define MAX_TYPE_MAP 256
 
 #define COMMON_LONGOPTS {"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0}
 
@@ -81,10 +125,14 @@ enum {
 typedef struct args {
     const char *in, *out;
     bool rest; /* after "--": inputs only */
+    const char *type_map[MAX_TYPE_MAP];
     union {
         cp_import_skypilot_opts sky;
         cp_import_gavel_opts gavel;
         cp_import_c3o_opts c3o;
+        cp_import_series_opts series;
+        cp_import_inventory_opts inv;
+        const char *accel_table; /* import accelerators */
     } o;
 } args;
 
@@ -95,7 +143,7 @@ enum { OPT_TAKEN = -1, OPT_OTHER = -2 };
 typedef struct importer {
     const char *name;
     const char *usage;     /* printed for --help and after a bad option */
-    const char *one_input; /* the error for a second input */
+    const char *one_input; /* the error for a second input; NULL: takes no input */
     const struct option *longopts;
     void (*init)(args *a);
     /* Takes option c (value val): OPT_TAKEN, OPT_OTHER when it is not one
@@ -113,6 +161,10 @@ static const struct option sky_longopts[] = {
     {"accelerators", required_argument, NULL, O_ACCELERATORS},
     {"provider", required_argument, NULL, O_PROVIDER},
     {"site", required_argument, NULL, O_SITE},
+    {"accel-table", required_argument, NULL, O_ACCEL_TABLE},
+    {"type-map", required_argument, NULL, O_TYPE_MAP},
+    {"spot-interruptions", required_argument, NULL, O_SPOT_RATE},
+    {"no-n1-gpus", no_argument, NULL, O_NO_N1},
     COMMON_LONGOPTS};
 
 static void sky_init(args *a)
@@ -123,12 +175,37 @@ static void sky_init(args *a)
 static int sky_option(args *a, int c, const char *val)
 {
     cp_import_skypilot_opts *o = &a->o.sky;
+    char *end;
+    switch (c) {
+    case O_TYPE_MAP:
+        if (o->n_type_map == MAX_TYPE_MAP) {
+            fprintf(stderr, "capplan import skypilot: more than %d --type-map\n", MAX_TYPE_MAP);
+            return 2;
+        }
+        a->type_map[o->n_type_map++] = val;
+        o->type_map = a->type_map;
+        return OPT_TAKEN;
+    case O_SPOT_RATE:
+        o->spot_rate = strtod(val, &end);
+        if (*end || !(o->spot_rate >= 0) || !isfinite(o->spot_rate)) {
+            fprintf(stderr, "capplan import skypilot: --spot-interruptions must be a number "
+                            ">= 0 (interruptions per instance-hour)\n");
+            return 2;
+        }
+        return OPT_TAKEN;
+    case O_NO_N1:
+        o->n1_gpus = false;
+        return OPT_TAKEN;
+    default:
+        break;
+    }
     const char **slot = c == O_REGION         ? &o->region
                         : c == O_ZONE         ? &o->zone
                         : c == O_TYPES        ? &o->types
                         : c == O_ACCELERATORS ? &o->accelerators
                         : c == O_PROVIDER     ? &o->provider
                         : c == O_SITE         ? &o->site
+                        : c == O_ACCEL_TABLE  ? &o->accel_table
                                               : NULL;
     if (!slot)
         return OPT_OTHER;
@@ -145,6 +222,8 @@ static int sky_run(const args *a, cp_buf *out, cp_diags *d)
 
 static const struct option gavel_longopts[] = {
     {"match", required_argument, NULL, O_MATCH},
+    {"trace", required_argument, NULL, O_TRACE},
+    {"accel-table", required_argument, NULL, O_ACCEL_TABLE},
     {"work", required_argument, NULL, O_WORK},
     {"scaling", required_argument, NULL, O_SCALING},
     {"unconsolidated", no_argument, NULL, O_UNCONSOLIDATED},
@@ -163,15 +242,24 @@ static int gavel_option(args *a, int c, const char *val)
     case O_MATCH:
         o->match = val;
         return OPT_TAKEN;
+    case O_TRACE:
+        o->trace = val;
+        return OPT_TAKEN;
+    case O_ACCEL_TABLE:
+        o->accel_table = val;
+        return OPT_TAKEN;
     case O_UNCONSOLIDATED:
         o->unconsolidated = true;
         return OPT_TAKEN;
     case O_SCALING:
-        if (strcmp(val, "table") && strcmp(val, "amdahl")) {
-            fprintf(stderr, "capplan import gavel: --scaling must be table or amdahl\n");
+        if (strcmp(val, "table") && strcmp(val, "per-type") && strcmp(val, "shared") &&
+            strcmp(val, "amdahl")) {
+            fprintf(stderr, "capplan import gavel: --scaling must be per-type (or table), "
+                            "shared or amdahl\n");
             return 2;
         }
         o->amdahl = !strcmp(val, "amdahl");
+        o->shared = !strcmp(val, "shared");
         return OPT_TAKEN;
     case O_WORK:
         o->work = strtod(val, &end);
@@ -213,12 +301,187 @@ static int c3o_run(const args *a, cp_buf *out, cp_diags *d)
     return cp_import_c3o(a->in, &a->o.c3o, out, d);
 }
 
+/* ---- series ---- */
+
+static const char series_usage[] =
+    "usage: capplan import series --site NAME --start TIME --slots N [--slot-hours H]\n"
+    "                      [--energy-price FILE] [--carbon FILE] [--column NAME]\n"
+    "                      [--scale X] [--pue P] [--horizon] [-o FILE]\n"
+    "\n"
+    "Writes one site with energy_price ($/kWh, from a price series per MWh) and/or\n"
+    "carbon_intensity (gCO2/kWh) over N slots of H hours (default 1) from TIME\n"
+    "(2023-06-01T00:00; an offset like -05:00 is converted to UTC, none is taken\n"
+    "as written): each slot holds the time-weighted mean of the samples in it.\n"
+    "  --column NAME  the value column (default: the first named Price... or\n"
+    "                 Carbon Intensity..., else the second column)\n"
+    "  --scale X      USD per unit of the price's currency (default 1)\n"
+    "  --pue P        the site's PUE\n"
+    "  --horizon      also write horizon: {slots, slot_hours, start}\n";
+
+static const struct option series_longopts[] = {
+    {"site", required_argument, NULL, O_SITE},
+    {"start", required_argument, NULL, O_START},
+    {"slots", required_argument, NULL, O_SLOTS},
+    {"slot-hours", required_argument, NULL, O_SLOT_HOURS},
+    {"energy-price", required_argument, NULL, O_ENERGY_PRICE},
+    {"carbon", required_argument, NULL, O_CARBON},
+    {"column", required_argument, NULL, O_COLUMN},
+    {"scale", required_argument, NULL, O_SCALE},
+    {"pue", required_argument, NULL, O_PUE},
+    {"horizon", no_argument, NULL, O_HORIZON},
+    COMMON_LONGOPTS};
+
+static void series_init(args *a)
+{
+    cp_import_series_opts_init(&a->o.series);
+}
+
+static int series_option(args *a, int c, const char *val)
+{
+    cp_import_series_opts *o = &a->o.series;
+    long n;
+    switch (c) {
+    case O_SITE:
+        o->site = val;
+        return OPT_TAKEN;
+    case O_START:
+        o->start = val;
+        return OPT_TAKEN;
+    case O_ENERGY_PRICE:
+        o->energy_price = val;
+        return OPT_TAKEN;
+    case O_CARBON:
+        o->carbon = val;
+        return OPT_TAKEN;
+    case O_COLUMN:
+        o->column = val;
+        return OPT_TAKEN;
+    case O_HORIZON:
+        o->horizon = true;
+        return OPT_TAKEN;
+    case O_SLOTS:
+        if (!cp_cli_long("import series", "--slots", val, 1, 10000, &n))
+            return 2;
+        o->slots = (int)n;
+        return OPT_TAKEN;
+    case O_SLOT_HOURS:
+        return cp_cli_double("import series", "--slot-hours", val, 0, &o->slot_hours) &&
+                       o->slot_hours > 0
+                   ? OPT_TAKEN
+                   : 2;
+    case O_SCALE:
+        return cp_cli_double("import series", "--scale", val, 0, &o->scale) ? OPT_TAKEN : 2;
+    case O_PUE:
+        return cp_cli_double("import series", "--pue", val, 1, &o->pue) ? OPT_TAKEN : 2;
+    default:
+        return OPT_OTHER;
+    }
+}
+
+static int series_run(const args *a, cp_buf *out, cp_diags *d)
+{
+    return cp_import_series(&a->o.series, out, d);
+}
+
+/* ---- inventory ---- */
+
+static const char inventory_usage[] =
+    "usage: capplan import inventory NODES.csv --site NAME [--models A,B]\n"
+    "                      [--max-nodes N] [--cpu-nodes] [--accel-table FILE] [-o FILE]\n"
+    "\n"
+    "Reads Alibaba's GPU node list (sn,cpu_milli,memory_mib,gpu,model) and writes\n"
+    "one pool per node shape at site NAME (defined elsewhere, e.g. by 'capplan\n"
+    "import series'), with the accelerators from capplan's accelerator table.\n"
+    "  --models A,B   keep nodes of these GPU models (the list's spelling)\n"
+    "  --max-nodes N  at most N nodes per pool (a small example)\n"
+    "  --cpu-nodes    keep the nodes without GPUs too\n";
+
+static const struct option inventory_longopts[] = {
+    {"site", required_argument, NULL, O_SITE},
+    {"models", required_argument, NULL, O_MODELS},
+    {"max-nodes", required_argument, NULL, O_MAX_NODES},
+    {"cpu-nodes", no_argument, NULL, O_CPU_NODES},
+    {"accel-table", required_argument, NULL, O_ACCEL_TABLE},
+    COMMON_LONGOPTS};
+
+static void inventory_init(args *a)
+{
+    cp_import_inventory_opts_init(&a->o.inv);
+}
+
+static int inventory_option(args *a, int c, const char *val)
+{
+    cp_import_inventory_opts *o = &a->o.inv;
+    long n;
+    switch (c) {
+    case O_SITE:
+        o->site = val;
+        return OPT_TAKEN;
+    case O_MODELS:
+        o->models = val;
+        return OPT_TAKEN;
+    case O_ACCEL_TABLE:
+        o->accel_table = val;
+        return OPT_TAKEN;
+    case O_CPU_NODES:
+        o->cpu_nodes = true;
+        return OPT_TAKEN;
+    case O_MAX_NODES:
+        if (!cp_cli_long("import inventory", "--max-nodes", val, 1, 1000000, &n))
+            return 2;
+        o->max_nodes = (int)n;
+        return OPT_TAKEN;
+    default:
+        return OPT_OTHER;
+    }
+}
+
+static int inventory_run(const args *a, cp_buf *out, cp_diags *d)
+{
+    return cp_import_inventory(a->in, &a->o.inv, out, d);
+}
+
+/* ---- accelerators ---- */
+
+static const char accelerators_usage[] =
+    "usage: capplan import accelerators [--accel-table FILE] [-o FILE]\n"
+    "\n"
+    "Prints the accelerator table the importers name types from (name, memory_gb,\n"
+    "power_w, idle_power_w, spellings; sources in docs/import.md) as the CSV that\n"
+    "--accel-table reads; with --accel-table, the table with that file's entries.\n";
+
+static const struct option accelerators_longopts[] = {
+    {"accel-table", required_argument, NULL, O_ACCEL_TABLE}, COMMON_LONGOPTS};
+
+static void accelerators_init(args *a)
+{
+    a->o.accel_table = NULL;
+}
+
+static int accelerators_option(args *a, int c, const char *val)
+{
+    if (c != O_ACCEL_TABLE)
+        return OPT_OTHER;
+    a->o.accel_table = val;
+    return OPT_TAKEN;
+}
+
+static int accelerators_run(const args *a, cp_buf *out, cp_diags *d)
+{
+    return cp_import_accelerators(a->o.accel_table, out, d);
+}
+
 static const importer importers[] = {
     {"skypilot", skypilot_usage, "one catalog file only", sky_longopts, sky_init, sky_option,
      sky_run},
     {"gavel", usage_text, "one input file only", gavel_longopts, gavel_init, gavel_option,
      gavel_run},
     {"c3o", usage_text, "one input file only", c3o_longopts, c3o_init, c3o_option, c3o_run},
+    {"series", series_usage, NULL, series_longopts, series_init, series_option, series_run},
+    {"inventory", inventory_usage, "one node list only", inventory_longopts, inventory_init,
+     inventory_option, inventory_run},
+    {"accelerators", accelerators_usage, NULL, accelerators_longopts, accelerators_init,
+     accelerators_option, accelerators_run},
 };
 
 /* ---- the command ---- */
@@ -245,6 +508,11 @@ static int common_opt(const importer *im, args *a, int c, char **argv)
 {
     switch (c) {
     case 1:
+        if (!im->one_input) {
+            fprintf(stderr, "capplan import %s: takes no input file ('%s'); see --help\n",
+                    im->name, optarg);
+            return 2;
+        }
         if (!a->in) {
             a->in = optarg;
             return OPT_TAKEN;
@@ -284,7 +552,7 @@ static int run_importer(const importer *im, int argc, char **argv)
         if (st != OPT_TAKEN)
             return st;
     }
-    if (!a.in) {
+    if (!a.in && im->one_input) {
         fputs(im->usage, stderr);
         return 2;
     }
@@ -292,7 +560,25 @@ static int run_importer(const importer *im, int argc, char **argv)
         cp_fileset fs;
         const char *outs[] = {"-o", a.out, NULL};
         char *ins[] = {(char *)a.in};
-        int orc = cp_cli_outputs("import", &fs, ins, 1, NULL, outs);
+        /* the files read through options: pairs role, path */
+        const char *opt_in[][2] = {
+            {"--energy-price", !strcmp(im->name, "series") ? a.o.series.energy_price : NULL},
+            {"--carbon", !strcmp(im->name, "series") ? a.o.series.carbon : NULL},
+            {"--trace", !strcmp(im->name, "gavel") ? a.o.gavel.trace : NULL},
+            {"--accel-table", !strcmp(im->name, "skypilot")    ? a.o.sky.accel_table
+                              : !strcmp(im->name, "gavel")     ? a.o.gavel.accel_table
+                              : !strcmp(im->name, "inventory") ? a.o.inv.accel_table
+                              : !strcmp(im->name, "accelerators") ? a.o.accel_table
+                                                                  : NULL}};
+        const char *extra[2 * 4 + 1];
+        int ne = 0;
+        for (int i = 0; i < 4; i++)
+            if (opt_in[i][1]) {
+                extra[ne++] = opt_in[i][0];
+                extra[ne++] = opt_in[i][1];
+            }
+        extra[ne] = NULL;
+        int orc = cp_cli_outputs("import", &fs, ins, a.in ? 1 : 0, extra, outs);
         cp_fileset_release(&fs);
         if (orc)
             return orc;
@@ -309,7 +595,8 @@ static int run_importer(const importer *im, int argc, char **argv)
     cp_diags_print(d, stderr);
     cp_free(d);
     st = rc == CP_OK ? 0 : rc == CP_ERR_NOMEM ? 1 : 2;
-    if (st == 0 && strcmp(im->name, "c3o") != 0) /* c3o writes CSV, bounded on reading */
+    /* c3o and accelerators write CSV, bounded on reading */
+    if (st == 0 && strcmp(im->name, "c3o") != 0 && strcmp(im->name, "accelerators") != 0)
         st = cp_cli_output_loads("import", b.s ? b.s : "", b.len);
     if (st == 0) {
         cp_err err;
@@ -332,7 +619,10 @@ int cp_cmd_import(int argc, char **argv)
     for (size_t i = 0; i < sizeof importers / sizeof importers[0]; i++)
         if (!strcmp(argv[1], importers[i].name))
             return run_importer(&importers[i], argc - 1, argv + 1);
-    fprintf(stderr, "capplan import: '%s' is not skypilot, gavel or c3o\n", argv[1]);
+    fprintf(stderr,
+            "capplan import: '%s' is not skypilot, gavel, c3o, series, inventory or "
+            "accelerators\n",
+            argv[1]);
     fputs(usage_text, stderr);
     return 2;
 }

@@ -4,9 +4,14 @@
  *  - skypilot: a SkyPilot catalog vms.csv -> `accelerators:` and `offers:`
  *    (import_skypilot.c);
  *  - gavel: Gavel's measured throughputs (CSV or JSON) -> training jobs
- *    with `throughput` and `scaling:`, through the same combination of
- *    accelerator types as `fit training` (models/fit/cp_fit_train.c)
- *    (import_gavel.c);
+ *    with `throughput` and per-type `scaling:`, through the same fit as
+ *    `fit training` (models/fit/cp_fit_train.c); with a trace, one job per
+ *    trace line with its work (import_gavel.c);
+ *  - series: hourly grid series -> a site's energy_price or
+ *    carbon_intensity over the horizon's slots (import_series.c);
+ *  - inventory: Alibaba's GPU node list -> pools (import_inventory.c);
+ *  - the accelerator table every importer names types from
+ *    (cp_imp_accel.h, import_accel.c);
  *  - c3o: a C3O runtime TSV -> the samples CSV that `fit dataflow` reads
  *    (import_c3o.c).
  *
@@ -45,6 +50,11 @@ typedef struct cp_import_skypilot_opts {
     const char *provider;     /* NULL: gcp with AvailabilityZone, azure with
                                  Generation, else the file name up to '_' or '.' */
     const char *site;         /* each offer's site; NULL: none */
+    const char *accel_table;  /* --accel-table CSV (cp_imp_accel.h); NULL: built-in */
+    const char *const *type_map; /* "MEASURED=OFFERED" labels, n_type_map of them */
+    int n_type_map;
+    double spot_rate;         /* spot interruptions per hour; NAN: the provider's */
+    bool n1_gpus;             /* GCP: n1 hosts with attachable GPUs (default true) */
 } cp_import_skypilot_opts;
 
 void cp_import_skypilot_opts_init(cp_import_skypilot_opts *o);
@@ -59,7 +69,10 @@ typedef struct cp_import_gavel_opts {
     const char *match;   /* extended regex: keep job types matching it; NULL: all */
     double work;         /* each job's work in steps; > 0 (default 100000) */
     bool amdahl;         /* scaling: amdahl instead of a speedup table */
+    bool shared;         /* one speedup table over all types (before SPEC 1.1) */
     bool unconsolidated; /* keep the *_unconsolidated worker types */
+    const char *accel_table; /* --accel-table CSV (cp_imp_accel.h); NULL: built-in */
+    const char *trace;   /* a Gavel trace: one job per line (import_gavel.c); NULL: none */
 } cp_import_gavel_opts;
 
 void cp_import_gavel_opts_init(cp_import_gavel_opts *o);
@@ -80,5 +93,45 @@ void cp_import_c3o_opts_init(cp_import_c3o_opts *o);
  * gross_runtime) -> CSV job,type,machines,input_gb,seconds with input_gb
  * = data_size_MB / 1000. A run that cannot be read is an error. */
 int cp_import_c3o(const char *path, const cp_import_c3o_opts *o, cp_buf *out, cp_diags *d);
+
+/* capplan import series (import_series.c) */
+typedef struct cp_import_series_opts {
+    const char *site;         /* the site's name; required */
+    const char *start;        /* the horizon's slot 0, "2023-06-01T00:00"; required */
+    int slots;                /* 1..10000; required */
+    double slot_hours;        /* > 0 (default 1) */
+    const char *energy_price; /* a price series file (per MWh); NULL: none */
+    const char *carbon;       /* a carbon series file (gCO2/kWh); NULL: none */
+    const char *column;       /* the value column's name; NULL: found by name */
+    double scale;             /* USD per unit of the price's currency; NAN: 1 */
+    double pue;               /* the site's pue; NAN: not written */
+    bool horizon;             /* also write `horizon:` */
+} cp_import_series_opts;
+
+void cp_import_series_opts_init(cp_import_series_opts *o);
+/* One site with the series resampled to the slots. */
+int cp_import_series(const cp_import_series_opts *o, cp_buf *out, cp_diags *d);
+/* "YYYY-MM-DD[ T]HH:MM[:SS][Z|+HH:MM]" -> seconds since 1970 (an offset is
+ * taken away; none: as written). */
+bool cp_import_parse_time(const char *s, double *out);
+
+/* capplan import inventory (import_inventory.c) */
+typedef struct cp_import_inventory_opts {
+    const char *site;        /* the pools' site; required */
+    const char *accel_table; /* --accel-table CSV; NULL: built-in */
+    const char *models;      /* "T4,P100": keep nodes of these GPU models; NULL: all */
+    int max_nodes;           /* > 0: at most this many nodes per pool */
+    bool cpu_nodes;          /* keep nodes without GPUs */
+} cp_import_inventory_opts;
+
+void cp_import_inventory_opts_init(cp_import_inventory_opts *o);
+/* Alibaba's node list (sn,cpu_milli,memory_mib,gpu,model) -> `sites:`
+ * (the site, if not given elsewhere: see --no-site), `accelerators:` and
+ * one pool per node shape. */
+int cp_import_inventory(const char *path, const cp_import_inventory_opts *o, cp_buf *out,
+                        cp_diags *d);
+
+/* capplan import accelerators: the table as CSV (cp_imp_accel.h). */
+int cp_import_accelerators(const char *accel_table, cp_buf *out, cp_diags *d);
 
 #endif

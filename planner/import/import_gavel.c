@@ -11,6 +11,24 @@
  * worker types unless asked for. The fit's warnings (speedups that differ
  * between types) go to the caller's diagnostics.
  *
+ * Accelerators take their canonical names and figures from the table
+ * of cp_imp_accel.h ("k80" -> K80, 12 GB, 150 W), as every importer's do.
+ *
+ * Scaling per type (SPEC 1.7, since 1.1): by default each type gets its
+ * own speedup table, S_t(k) = measured_t(k) / thr1_t, since Gavel's
+ * speedups differ between types (up to 226 % apart); a count a type was
+ * not measured at takes the speedup fitted over all types (so every
+ * allowed k has a value), and says so in a comment. --scaling shared
+ * writes the one table over all types (before 1.1), amdahl one Amdahl fit.
+ *
+ * --trace FILE turns the jobs of a Gavel trace (physical_cluster_*.trace,
+ * 10 columns, or the older 7-column msr_*.trace from Philly's job
+ * distribution) into jobs: one per line, named "N:JOB TYPE" after its
+ * line, its work the trace's total_steps (steps, the throughputs' unit),
+ * its accelerator count the trace's scale_factor, released at its
+ * arrival time. A line whose job type or count was not measured is
+ * skipped with a warning.
+ *
  * Ownership: the samples borrow their names from `gsamples.owned` and
  * their positions' file name from the CSV (or the caller's path for
  * JSON), so both live until the fragment is written.
@@ -18,11 +36,15 @@
 #include "cp_import.h"
 #include "import_internal.h"
 
+#include "cp_imp_accel.h"
+
 #include "cp_alloc.h"
 #include "cp_csv.h"
 #include "cp_fit.h"
+#include "cp_file.h"
 #include "cp_fit_write.h"
 #include "cp_yaml.h"
+#include "cp_yaml_put.h"
 
 #include <ctype.h>
 #include <math.h>
@@ -35,12 +57,20 @@ void cp_import_gavel_opts_init(cp_import_gavel_opts *o)
     o->match = NULL;
     o->work = 100000;
     o->amdahl = false;
+    o->shared = false;
     o->unconsolidated = false;
+    o->accel_table = NULL;
+    o->trace = NULL;
 }
 
-/* Gavel's worker type as a capplan accelerator name: "k80" -> "K80". */
-static char *acc_name(const char *worker)
+/* Gavel's worker type as a capplan accelerator name: the table's
+ * ("k80" -> "K80"), else upper case. */
+static char *acc_name(const cp_imp_accel_table *t, const char *worker)
 {
+    int mismatch;
+    const cp_imp_accel *a = cp_imp_accel_find(t, worker, 0, &mismatch);
+    if (a)
+        return cp_strdup(a->name);
     char *s = cp_strdup(worker);
     for (char *p = s; p && *p; p++)
         *p = (char)toupper((unsigned char)*p);
@@ -57,6 +87,7 @@ typedef struct gsamples {
     size_t owned_cap;
     const regex_t *re; /* --match, or NULL */
     bool unconsolidated;
+    const cp_imp_accel_table *tab;
 } gsamples;
 
 static const char *own(gsamples *g, char *s)
@@ -81,7 +112,7 @@ static int gadd(gsamples *g, const char *worker, const char *job, int k, double 
     if (CP_GROW(g->s, g->cap, (size_t)g->n + 1) != 0)
         return -1;
     cp_tr_sample *x = &g->s[g->n];
-    x->acc = own(g, acc_name(worker));
+    x->acc = own(g, acc_name(g->tab, worker));
     x->job = own(g, cp_strdup(job));
     if (!x->acc || !x->job)
         return -1;
@@ -176,27 +207,244 @@ out:
     return rc;
 }
 
-/* The fragment: the accelerators the jobs name, so it is self-contained
- * (device memory from the public data sheets), then the fitted jobs. */
-static void gavel_yaml(cp_buf *b, const char *path, const cp_import_gavel_opts *o,
-                       const gsamples *g, const cp_tr_report *rep)
+/* One job of a Gavel trace. */
+typedef struct tjob {
+    const char *type; /* borrowed from the trace's CSV */
+    int line, k;
+    double steps, arrival_s;
+} tjob;
+
+/* The jobs of a trace (cp_import.h: --trace); lines that cannot be read
+ * are errors. The trace has no header: one is put before its text, so
+ * positions are one line late and are corrected here. */
+static int read_trace(const char *path, cp_csv **csv_out, tjob **out, int *n_out, cp_diags *d)
 {
-    cp_buf_printf(b, "# capplan import gavel %s%s%s\n", path, o->match ? " --match " : "",
-                  o->match ? o->match : "");
+    cp_err err;
+    cp_err_init(&err);
+    char *text = NULL;
+    size_t len = 0;
+    int rc = cp_file_read(path, "trace", &text, &len, &err);
+    if (rc != CP_OK) {
+        cp_diags_add_err(d, &err);
+        return rc;
+    }
+    cp_buf t;
+    cp_buf_init(&t);
+    cp_buf_puts(&t, "c0\tc1\tc2\tc3\tc4\tc5\tc6\tc7\tc8\tc9\n");
+    cp_buf_add(&t, text, len);
+    cp_free(text);
+    if (!cp_buf_ok(&t)) {
+        cp_buf_release(&t);
+        return cp_diags_add(d, CP_ERR_NOMEM, cp_pos_none(), "out of memory");
+    }
+    cp_csv *csv = NULL;
+    rc = cp_csv_read_string(path, t.s, t.len, '\t', &csv, &err);
+    cp_buf_release(&t);
+    if (rc != CP_OK) {
+        if (err.line > 1)
+            err.line--;
+        cp_diags_add_err(d, &err);
+        return rc;
+    }
+    tjob *jobs = csv->n_rows ? cp_calloc((size_t)csv->n_rows, sizeof *jobs) : NULL;
+    if (csv->n_rows && !jobs) {
+        cp_csv_free(csv);
+        return cp_diags_add(d, CP_ERR_NOMEM, cp_pos_none(), "out of memory");
+    }
+    int n = 0;
+    for (int i = 0; i < csv->n_rows; i++) {
+        const cp_csv_row *r = &csv->rows[i];
+        cp_pos pos = cp_csv_pos(csv, r);
+        pos.line--;
+        /* 10 columns: type, command, dir, steps arg, needs data, total
+         * steps, scale factor, priority, SLO, arrival; 7 (msr): type,
+         * command, steps arg, needs data, total steps, arrival, scale */
+        int c_steps = r->n == 10 ? 5 : 4, c_k = r->n == 10 ? 6 : 6, c_arr = r->n == 10 ? 9 : 5;
+        double steps, k, arr;
+        if ((r->n != 10 && r->n != 7) || !*cp_csv_get(r, 0) ||
+            !cp_csv_number(cp_csv_get(r, c_steps), &steps) || !(steps > 0) ||
+            !cp_csv_number(cp_csv_get(r, c_k), &k) || k != floor(k) || k < 1 || k > 1e6 ||
+            !cp_csv_number(cp_csv_get(r, c_arr), &arr) || !(arr >= 0)) {
+            rc = cp_diags_add(d, CP_ERR_INPUT, pos,
+                              "not a Gavel trace line: expected 10 (or 7) tab-separated fields "
+                              "with total steps > 0, a GPU count and an arrival time >= 0");
+            continue;
+        }
+        jobs[n++] = (tjob){cp_csv_get(r, 0), pos.line, (int)k, steps, arr};
+    }
+    if (rc != CP_OK) {
+        cp_free(jobs);
+        cp_csv_free(csv);
+        return rc;
+    }
+    *csv_out = csv;
+    *out = jobs;
+    *n_out = n;
+    return CP_OK;
+}
+
+/* S(k) of type t: measured_t(k) / thr1_t, or -1 when t was not measured
+ * at k. */
+static double type_speedup(const cp_tr_fit *f, int t, int k)
+{
+    for (int p = 0; p < f->n_points; p++)
+        if (f->points[p].count == k && !strcmp(f->points[p].acc, f->types[t].acc))
+            return f->points[p].measured / f->types[t].thr1;
+    return -1;
+}
+
+static double shared_speedup(const cp_tr_fit *f, int k)
+{
+    for (int c = 0; c < f->n_counts; c++)
+        if (f->counts[c] == k)
+            return f->speedup[c];
+    return NAN;
+}
+
+/* A job's accelerators, throughput and scaling, for the allowed counts
+ * ks[0..nk). */
+static void put_model(cp_buf *b, const cp_tr_fit *f, const cp_import_gavel_opts *o, const int *ks,
+                      int nk)
+{
+    cp_buf_puts(b, "    accelerators: [");
+    for (int c = 0; c < nk; c++)
+        cp_buf_printf(b, "%s%d", c ? ", " : "", ks[c]);
+    cp_buf_puts(b, "]\n    throughput:\n");
+    for (int t = 0; t < f->n_types; t++) {
+        cp_buf_puts(b, "      ");
+        cp_yaml_put_str(b, f->types[t].acc);
+        cp_buf_puts(b, ": ");
+        cp_yaml_put_num(b, f->types[t].thr1);
+        cp_buf_puts(b, f->types[t].thr1_fitted ? "  # fitted: count 1 not measured\n" : "\n");
+    }
+    if (o->amdahl) {
+        cp_buf_puts(b, "    scaling: {model: amdahl, serial_fraction: ");
+        cp_yaml_put_num(b, f->serial_fraction);
+        cp_buf_puts(b, "}\n");
+        return;
+    }
+    if (o->shared) {
+        cp_buf_puts(b, "    scaling:\n      model: table\n      speedup: {");
+        for (int c = 0; c < nk; c++) {
+            cp_buf_printf(b, "%s%d: ", c ? ", " : "", ks[c]);
+            cp_yaml_put_num(b, shared_speedup(f, ks[c]));
+        }
+        cp_buf_puts(b, "}\n");
+        return;
+    }
+    cp_buf_puts(b, "    scaling:\n");
+    for (int t = 0; t < f->n_types; t++) {
+        int filled = 0;
+        cp_buf_puts(b, "      ");
+        cp_yaml_put_str(b, f->types[t].acc);
+        cp_buf_puts(b, ": {model: table, speedup: {");
+        for (int c = 0; c < nk; c++) {
+            double v = type_speedup(f, t, ks[c]);
+            if (!(v > 0) || !isfinite(v)) {
+                v = shared_speedup(f, ks[c]);
+                filled++;
+            }
+            cp_buf_printf(b, "%s%d: ", c ? ", " : "", ks[c]);
+            cp_yaml_put_num(b, v);
+        }
+        cp_buf_puts(b, filled ? "}}  # counts not measured on this type: the shared fit\n"
+                              : "}}\n");
+    }
+}
+
+/* The fragment: the accelerators the jobs name (from the canonical table,
+ * so it is self-contained and agrees with the catalogs' fragments), then
+ * one job per fitted job type, or per trace line. */
+static void gavel_yaml(cp_buf *b, const char *path, const cp_import_gavel_opts *o,
+                       const cp_imp_accel_table *tab, const cp_tr_report *rep, const tjob *tj,
+                       int n_tj, cp_diags *d, const char *trace_path)
+{
+    cp_buf c;
+    cp_buf_init(&c);
+    cp_buf_printf(&c, "capplan import gavel %s", path);
+    if (o->match)
+        cp_buf_printf(&c, " --match %s", o->match);
+    if (o->trace)
+        cp_buf_printf(&c, " --trace %s", o->trace);
+    if (o->accel_table)
+        cp_buf_printf(&c, " --accel-table %s", o->accel_table);
+    cp_yaml_put_comment(b, cp_buf_ok(&c) ? c.s : "capplan import gavel");
+    cp_buf_release(&c);
     cp_buf_puts(b, "# Gavel (Narayanan et al., OSDI 2020; MIT licence): steps/s per GPU type\n");
     cp_buf_puts(b, "accelerators:\n");
-    static const struct {
-        const char *name;
-        double gb;
-    } mem[] = {{"K80", 12}, {"P100", 16}, {"V100", 16}, {NULL, 0}};
-    for (int i = 0; mem[i].name; i++) {
-        bool used = false;
-        for (int j = 0; j < g->n && !used; j++)
-            used = strncmp(g->s[j].acc, mem[i].name, strlen(mem[i].name)) == 0;
-        if (used)
-            cp_buf_printf(b, "  - {name: %s, memory_gb: %g}\n", mem[i].name, mem[i].gb);
+    /* each type once, in the order the fits name them */
+    const char *seen[64];
+    int n_seen = 0;
+    for (int i = 0; i < rep->n_fits; i++)
+        for (int t = 0; t < rep->fits[i].n_types; t++) {
+            const char *acc = rep->fits[i].types[t].acc;
+            int k = 0;
+            while (k < n_seen && strcmp(seen[k], acc))
+                k++;
+            if (k < n_seen || n_seen == 64)
+                continue;
+            seen[n_seen++] = acc;
+            int mismatch;
+            const cp_imp_accel *a = cp_imp_accel_find(tab, acc, 0, &mismatch);
+            if (a && !strcmp(a->name, acc)) {
+                cp_imp_accel_put_yaml(b, a);
+                if (a->power_w < 0)
+                    cp_diags_warn(d, rep->fits[i].pos,
+                                  "accelerator '%s': no published power figure; power_w not "
+                                  "written", acc);
+            } else {
+                cp_diags_warn(d, rep->fits[i].pos,
+                              "accelerator '%s' is not in the accelerator table: not defined "
+                              "here (define it, or add it with --accel-table)", acc);
+            }
+        }
+    cp_buf_puts(b, "jobs:\n");
+    if (!tj && !trace_path) {
+        for (int i = 0; i < rep->n_fits; i++) {
+            const cp_tr_fit *f = &rep->fits[i];
+            cp_buf_puts(b, "  - name: ");
+            cp_yaml_put_str(b, f->job);
+            cp_buf_puts(b, "\n    kind: training\n    work: ");
+            cp_yaml_put_num(b, o->work);
+            cp_buf_puts(b, "  # set with --work, or take each job's from a trace (--trace)\n");
+            put_model(b, f, o, f->counts, f->n_counts);
+        }
+        return;
     }
-    cp_fit_tr_yaml(b, rep, NULL, 0, o->work);
+    for (int j = 0; j < n_tj; j++) {
+        const cp_tr_fit *f = NULL;
+        for (int i = 0; i < rep->n_fits && !f; i++)
+            if (!strcmp(rep->fits[i].job, tj[j].type))
+                f = &rep->fits[i];
+        cp_pos pos = {trace_path, tj[j].line, 1};
+        if (!f) {
+            cp_diags_warn(d, pos, "job type '%s' has no measured throughput (or --match left it "
+                                  "out); skipped", tj[j].type);
+            continue;
+        }
+        if (!(shared_speedup(f, tj[j].k) > 0)) {
+            cp_diags_warn(d, pos, "job type '%s' was not measured on %d GPUs; skipped",
+                          tj[j].type, tj[j].k);
+            continue;
+        }
+        char name[40];
+        snprintf(name, sizeof name, "%d:", tj[j].line);
+        cp_buf name_b;
+        cp_buf_init(&name_b);
+        cp_buf_printf(&name_b, "%s%s", name, tj[j].type);
+        cp_buf_puts(b, "  - name: ");
+        cp_yaml_put_str(b, cp_buf_ok(&name_b) ? name_b.s : name);
+        cp_buf_release(&name_b);
+        cp_buf_puts(b, "\n    kind: training\n    work: ");
+        cp_yaml_put_num(b, tj[j].steps);
+        cp_buf_puts(b, "  # total steps from the trace\n");
+        if (tj[j].arrival_s > 0) {
+            cp_buf_puts(b, "    release_hour: ");
+            cp_yaml_put_num(b, round(tj[j].arrival_s / 3600 * 1e6) / 1e6);
+            cp_buf_putc(b, '\n');
+        }
+        put_model(b, f, o, &tj[j].k, 1);
+    }
 }
 
 int cp_import_gavel(const char *path, const cp_import_gavel_opts *o, cp_buf *out, cp_diags *d)
@@ -214,6 +462,11 @@ int cp_import_gavel(const char *path, const cp_import_gavel_opts *o, cp_buf *out
     cp_fit_opts fo;
     cp_fit_opts_init(&fo);
     fo.amdahl = o->amdahl;
+    cp_imp_accel_table *tab = NULL;
+    cp_diags *scratch = NULL;
+    cp_csv *tcsv = NULL;
+    tjob *tj = NULL;
+    int n_tj = 0;
     if (!(o->work > 0) || !isfinite(o->work))
         return cp_diags_add(d, CP_ERR_INPUT, cp_pos_none(), "--work must be a number > 0");
     if (o->match) {
@@ -222,6 +475,11 @@ int cp_import_gavel(const char *path, const cp_import_gavel_opts *o, cp_buf *out
                                 "bad --match regular expression '%s'", o->match);
         g.re = &re;
     }
+    if ((rc = cp_imp_accel_table_load(o->accel_table, &tab, d)) != CP_OK)
+        goto out;
+    g.tab = tab;
+    if (o->trace && (rc = read_trace(o->trace, &tcsv, &tj, &n_tj, d)) != CP_OK)
+        goto out;
     size_t len = strlen(path);
     bool json = len > 5 && strcmp(path + len - 5, ".json") == 0;
     if ((rc = json ? gavel_json(path, &g, d) : gavel_csv(path, &g, d)) != CP_OK)
@@ -231,7 +489,17 @@ int cp_import_gavel(const char *path, const cp_import_gavel_opts *o, cp_buf *out
                           "no measurements left after filtering");
         goto out;
     }
-    if ((rc = cp_tr_fit_all(g.s, g.n, &fo, &rep, d, &err)) != CP_OK) {
+    /* The fit warns where speedups differ between types and it takes
+     * their mean: true of the shared table only. Per type, no mean is
+     * taken, so its warnings are dropped. */
+    scratch = o->shared || o->amdahl ? NULL : cp_malloc(sizeof *scratch);
+    if (!o->shared && !o->amdahl && !scratch) {
+        rc = cp_diags_add(d, CP_ERR_NOMEM, cp_pos_none(), "out of memory");
+        goto out;
+    }
+    if (scratch)
+        cp_diags_init(scratch);
+    if ((rc = cp_tr_fit_all(g.s, g.n, &fo, &rep, scratch ? scratch : d, &err)) != CP_OK) {
         cp_diags_add_err(d, &err);
         goto out;
     }
@@ -255,12 +523,16 @@ int cp_import_gavel(const char *path, const cp_import_gavel_opts *o, cp_buf *out
     }
     if (rc != CP_OK)
         goto out;
-    gavel_yaml(&b, path, o, &g, rep);
+    gavel_yaml(&b, path, o, tab, rep, tj, n_tj, d, o->trace);
     rc = import_deliver(&b, out, d);
 out:
     if (g.re)
         regfree(&re);
     cp_tr_report_free(rep);
+    cp_imp_accel_table_free(tab);
+    cp_free(scratch);
+    cp_free(tj);
+    cp_csv_free(tcsv);
     cp_buf_release(&b);
     for (int i = 0; i < g.n_owned; i++)
         cp_free(g.owned[i]);

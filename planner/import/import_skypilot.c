@@ -10,18 +10,29 @@
  *  - GCP prices GPU hosts (a2-*, a3-*, g2-*) without their GPUs; the GPUs
  *    are rows with an empty InstanceType, per (accelerator, count). A
  *    host becomes an offer with the bundle its name implies (table
- *    below) and the sum of both prices; GPUs that attach to n1 hosts are
- *    not combined (the host is a free choice; see docs/models.md).
+ *    below) and the sum of both prices. GPUs that attach to n1 hosts
+ *    (K80, P4, P100, T4, V100) become one offer per n1 host and GPU count
+ *    that Google allows (at most the vCPUs and memory of n1_limits), priced
+ *    as the host row plus the add-on row, both the catalog's own.
  *  - TPUs and fractional GPUs (count < 1) are not accelerators capplan
  *    models; they are skipped with one summary warning each.
- *  - Accelerator memory comes from GpuInfo's SizeInMiB when present,
- *    else from the nominal table below; an accelerator with neither is
+ *  - Accelerator names, memory and power come from the canonical table
+ *    (cp_imp_accel.h), so every importer's fragments define a type alike;
+ *    GpuInfo's memory per device (TotalGpuMemoryInMiB / Count, else
+ *    SizeInMiB) only picks the variant (Vast's 94 GB "H100" is an
+ *    H100-NVL). A type the table lacks keeps the catalog's spelling and
+ *    memory and gets no power_w, with a warning; one with neither is
  *    skipped (with its offers), since memory_gb is required.
- * Memory figures are written as the catalog gives them (GiB, the vendors'
- * "GB"); see docs/models.md.
+ *  - Spot offers get spot_interruptions_per_hour from the provider's
+ *    published rate (spot_rates below) or --spot-interruptions; a
+ *    provider with none is warned about (lambda 0 makes spot look free).
+ *  - --type-map MEASURED=OFFERED labels offers of type OFFERED with the
+ *    machine type MEASURED, which runtime models fitted elsewhere name.
  */
 #include "cp_import.h"
 #include "import_internal.h"
+
+#include "cp_imp_accel.h"
 
 #include "cp_alloc.h"
 #include "cp_csv.h"
@@ -34,17 +45,34 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Nominal device memory (GB) for catalogs without GpuInfo sizes. */
+/* GCP GPUs that attach to n1 hosts: per count, the most vCPUs and memory
+ * (GB) the host may have (Google Cloud, "GPU machine types",
+ * cloud.google.com/compute/docs/gpus, as tabulated in SkyPilot's
+ * gcp_catalog.py, _NUM_ACC_TO_MAX_CPU_AND_MEMORY). */
 static const struct {
-    const char *name;
-    double gb;
-} known_mem[] = {
-    {"A100", 40},      {"A100-80GB", 80}, {"H100", 80},     {"H100-MEGA", 80}, {"H200", 141},
-    {"B200", 180},     {"L4", 24},        {"L40", 48},      {"L40S", 48},      {"T4", 16},
-    {"V100", 16},      {"V100-32GB", 32}, {"P100", 16},     {"P4", 8},         {"K80", 12},
-    {"A10", 24},       {"A10G", 24},      {"A40", 48},      {"A6000", 48},     {"RTX6000", 24},
-    {"M60", 8},        {"P40", 24},       {"MI300X", 192},  {"GH200", 96},     {NULL, 0},
+    const char *acc;
+    int count;
+    double cpus, mem;
+} n1_limits[] = {
+    {"K80", 1, 8, 52},     {"K80", 2, 16, 104},   {"K80", 4, 32, 208},   {"K80", 8, 64, 208},
+    {"V100", 1, 12, 78},   {"V100", 2, 24, 156},  {"V100", 4, 48, 312},  {"V100", 8, 96, 624},
+    {"T4", 1, 48, 312},    {"T4", 2, 48, 312},    {"T4", 4, 96, 624},    {"P4", 1, 24, 156},
+    {"P4", 2, 48, 312},    {"P4", 4, 96, 624},    {"P100", 1, 16, 104},  {"P100", 2, 32, 208},
+    {"P100", 4, 96, 624},  {NULL, 0, 0, 0},
 };
+
+/* Published spot interruption rates, as interruptions per instance-hour.
+ * AWS: "less than 5 % of Spot Instances are interrupted" in a month (the
+ * Spot Instance Advisor's lowest bucket, aws.amazon.com/ec2/spot/
+ * instance-advisor): 0.05 / 730 h. Google: preemptible VMs have
+ * "historically ... a preemption rate between 5 % and 15 % per day per
+ * project" (cloud.google.com/compute/docs/instances/preemptible), the
+ * middle, 0.10 / 24 h. Azure publishes eviction-rate buckets per size in
+ * its portal only: no default. */
+static const struct {
+    const char *provider;
+    double rate;
+} spot_rates[] = {{"aws", 0.05 / 730}, {"gcp", 0.10 / 24}, {NULL, 0}};
 
 /* GCP GPU hosts: name prefix -> accelerator; count from the "-Ng" suffix
  * unless fixed. g2 counts follow Google's published shapes. */
@@ -60,28 +88,25 @@ static const struct {
     {"g2-standard-48", "L4", 4},  {"g2-standard-96", "L4", 8},    {NULL, NULL, 0},
 };
 
-typedef struct acc {
-    char *name;
-    double gb; /* 0: unknown */
-    bool used;
-} acc;
-
 typedef struct sky {
     cp_csv *csv;
     int c_type, c_acc, c_cnt, c_cpu, c_mem, c_info, c_region, c_zone, c_price, c_spot;
     const char *provider, *site, *region, *zone;
+    const cp_import_skypilot_opts *o;
     regex_t re;
     bool have_re;
     char **want; /* --accelerators */
     int n_want;
-    acc *accs;
-    int n_accs;
-    size_t accs_cap;
+    cp_imp_accel_table *tab;
+    int *used; /* indexes in tab of the accelerators the offers use */
+    int n_used;
+    size_t used_cap;
     char **names; /* offer names written, for duplicates */
     int n_names;
     size_t names_cap;
-    cp_diags *d; /* the caller's: warnings and errors */
-    int tpus, fractional;
+    double spot_rate; /* < 0: none published */
+    cp_diags *d;      /* the caller's: warnings and errors */
+    int tpus, fractional, spot_unrated;
 } sky;
 
 static const char *F(const sky *s, const cp_csv_row *r, int col)
@@ -90,53 +115,111 @@ static const char *F(const sky *s, const cp_csv_row *r, int col)
     return cp_csv_get(r, col);
 }
 
-static int find_acc(sky *s, const char *name)
+/* GpuInfo's numbers in GB: SizeInMiB and TotalGpuMemoryInMiB (0 when
+ * absent). Catalogs disagree on what they hold: AWS and GCP give
+ * SizeInMiB per device and the total for all; Lambda gives the
+ * per-device size in both; Vast gives the total in both (its 2 x V100
+ * row says 32768 MiB), so for Vast the size is divided by the count. */
+static double info_num(const char *info, const char *key)
 {
-    for (int i = 0; i < s->n_accs; i++)
-        if (strcmp(s->accs[i].name, name) == 0)
-            return i;
-    return -1;
-}
-
-/* GpuInfo "... 'SizeInMiB': 40960 ..." -> 40 GB; 0 when absent. */
-static double info_gb(const char *info)
-{
-    const char *p = strstr(info, "'SizeInMiB':");
-    if (!p)
-        return 0;
-    double mib = strtod(p + strlen("'SizeInMiB':"), NULL);
+    const char *p = strstr(info, key);
+    double mib = p ? strtod(p + strlen(key), NULL) : 0;
     return mib > 0 && isfinite(mib) ? mib / 1024 : 0;
 }
 
-/* Registers (or finds) an accelerator; returns its index or -1 (oom). */
-static int note_acc(sky *s, const char *name, const char *info)
+/* The per-device memory readings to try against the table, most likely
+ * first; returns how many (0: none). */
+static int info_gbs(const sky *s, const char *info, double count, double gb[2])
 {
-    int i = find_acc(s, name);
-    double gb = info_gb(info);
-    if (i >= 0) {
-        if (s->accs[i].gb == 0)
-            s->accs[i].gb = gb;
-        return i;
-    }
-    if (CP_GROW(s->accs, s->accs_cap, (size_t)s->n_accs + 1) != 0)
-        return -1;
-    acc *a = &s->accs[s->n_accs];
-    if (!(a->name = cp_strdup(name)))
-        return -1;
-    a->gb = gb;
-    for (int k = 0; gb == 0 && known_mem[k].name; k++)
-        if (strcmp(known_mem[k].name, name) == 0)
-            a->gb = known_mem[k].gb;
-    a->used = false;
-    return s->n_accs++;
+    double size = info_num(info, "'SizeInMiB':"), total = info_num(info, "'TotalGpuMemoryInMiB':");
+    int n = 0;
+    if (!strcmp(s->provider, "vast") && count >= 1 && size > 0)
+        gb[n++] = size / count;
+    else if (size > 0)
+        gb[n++] = size;
+    else if (total > 0 && count >= 1)
+        gb[n++] = total / count;
+    return n;
 }
 
-static bool wanted_acc(const sky *s, const char *name)
+static void warn(sky *s, const cp_csv_row *r, const char *msg, const char *arg)
+{
+    cp_diags_warn(s->d, cp_csv_pos(s->csv, r), msg, arg);
+}
+
+/* The canonical accelerator for a catalog spelling, registered as used:
+ * its index in s->tab (entries may move as unknown ones are added), or
+ * -1 with *skip set when the offer must be skipped (warned), -1 with
+ * *skip clear when memory runs out. */
+static int use_acc(sky *s, const cp_csv_row *r, const char *spelling, const char *info,
+                   double count, bool *skip)
+{
+    double gbs[2], gb;
+    int n_gb = info_gbs(s, info, count, gbs), mismatch, i;
+    bool fresh = false;
+    *skip = false;
+    gb = n_gb ? gbs[0] : 0;
+    const cp_imp_accel *a = cp_imp_accel_find(s->tab, spelling, gb, &mismatch);
+    if (!a && mismatch) {
+        cp_diags_warn(s->d, cp_csv_pos(s->csv, r),
+                      "accelerator '%s' with %g GB per device matches no entry of the "
+                      "accelerator table; offer skipped (add it with --accel-table)",
+                      spelling, round(gb * 10) / 10);
+        *skip = true;
+        return -1;
+    }
+    if (a) {
+        i = (int)(a - s->tab->a);
+    } else { /* not in the table: the catalog's own name and memory */
+        if (!(gb > 0)) {
+            warn(s, r, "accelerator '%s': memory unknown (no GpuInfo size, not in the "
+                       "accelerator table); offer skipped", spelling);
+            *skip = true;
+            return -1;
+        }
+        if (strlen(spelling) > CP_NAME_MAX) {
+            *skip = true; /* the offer's own length check reports it */
+            return -1;
+        }
+        if (CP_GROW(s->tab->a, s->tab->cap, (size_t)s->tab->n + 1) != 0)
+            return -1;
+        cp_imp_accel *n = &s->tab->a[s->tab->n];
+        n->name = cp_strdup(spelling);
+        n->spellings = cp_strdup(spelling);
+        n->memory_gb = round(gb * 100) / 100;
+        n->power_w = n->idle_power_w = -1;
+        if (!n->name || !n->spellings) {
+            cp_free(n->name);
+            cp_free(n->spellings);
+            return -1;
+        }
+        i = s->tab->n++;
+        fresh = true;
+        warn(s, r, "accelerator '%s' is not in the accelerator table: written with the "
+                   "catalog's memory and no power_w (add it with --accel-table)", spelling);
+    }
+    for (int k = 0; k < s->n_used; k++)
+        if (s->used[k] == i)
+            return i;
+    if (CP_GROW(s->used, s->used_cap, (size_t)s->n_used + 1) != 0)
+        return -1;
+    s->used[s->n_used++] = i;
+    if (!fresh && s->tab->a[i].power_w < 0)
+        warn(s, r, "accelerator '%s': no published power figure; power_w not written "
+                   "(energy and carbon count its draw as 0)", s->tab->a[i].name);
+    return i;
+}
+
+static bool wanted_acc(const sky *s, const char *spelling)
 {
     if (!s->n_want)
         return true;
+    if (!*spelling)
+        return false;
+    int mismatch;
+    const cp_imp_accel *a = cp_imp_accel_find(s->tab, spelling, 0, &mismatch);
     for (int i = 0; i < s->n_want; i++)
-        if (name && strcmp(s->want[i], name) == 0)
+        if (strcmp(s->want[i], spelling) == 0 || (a && strcmp(s->want[i], a->name) == 0))
             return true;
     return false;
 }
@@ -158,101 +241,54 @@ static const cp_csv_row *gcp_addon(const sky *s, const cp_csv_row *host, const c
     return NULL;
 }
 
-static void warn(sky *s, const cp_csv_row *r, const char *msg, const char *arg)
+/* What one offer is made of. */
+typedef struct offer {
+    const char *type;   /* the instance type (in the name, the label unless mapped) */
+    const char *suffix; /* ":2xV100" for an n1 host with GPUs, else "" */
+    const char *acc;    /* the catalog's spelling; "" for none */
+    const char *info;   /* GpuInfo */
+    double count, cpus, mem, price, spot;
+    bool has_spot;
+} offer;
+
+/* The machine-type label of offers of `type`: --type-map MEASURED=TYPE. */
+static const char *label_of(const sky *s, const char *type, size_t *len)
 {
-    cp_diags_warn(s->d, cp_csv_pos(s->csv, r), msg, arg);
+    for (int i = 0; i < s->o->n_type_map; i++) {
+        const char *m = s->o->type_map[i], *eq = strchr(m, '=');
+        if (eq && strcmp(eq + 1, type) == 0) {
+            *len = (size_t)(eq - m);
+            return m;
+        }
+    }
+    *len = strlen(type);
+    return type;
 }
 
-/* Writes one offer for row r, or skips it with a warning. */
-static int one_row(sky *s, const cp_csv_row *r, cp_buf *b)
+/* Writes one offer, or skips it with a warning. Returns -1 on out of
+ * memory. */
+static int emit(sky *s, const cp_csv_row *r, const offer *f, cp_buf *b)
 {
-    const char *type = F(s, r, s->c_type), *accname = F(s, r, s->c_acc);
     const char *region = F(s, r, s->c_region), *zone = F(s, r, s->c_zone);
-    if (!type[0])
-        return 0; /* a GCP add-on price, used through its host */
-    if (s->region && strcmp(region, s->region))
-        return 0;
-    if (s->zone && strcmp(zone, s->zone))
-        return 0;
-    if (s->have_re && regexec(&s->re, type, 0, NULL, 0) != 0)
-        return 0;
-    double cpus, mem, price, spot = 0, count = 0;
-    bool has_spot = false;
-    if (!cp_csv_number(F(s, r, s->c_cpu), &cpus) || !(cpus > 0) ||
-        !cp_csv_number(F(s, r, s->c_mem), &mem) || !(mem > 0)) {
-        warn(s, r, "'%s': no vCPUs or memory; skipped", type);
-        return 0;
-    }
-    if (!cp_csv_number(F(s, r, s->c_price), &price) || price < 0) {
-        warn(s, r, "'%s': no price; skipped", type);
-        return 0;
-    }
-    if (cp_csv_number(F(s, r, s->c_spot), &spot) && spot > 0)
-        has_spot = true;
-    const char *info = F(s, r, s->c_info);
-    if (accname[0]) {
-        if (strncmp(accname, "tpu-", 4) == 0) {
-            s->tpus++;
-            return 0;
-        }
-        if (!cp_csv_number(F(s, r, s->c_cnt), &count) || count != floor(count) || count < 1) {
-            s->fractional++;
-            return 0;
-        }
-    } else if (!strcmp(s->provider, "gcp") && (!strncmp(type, "a2-", 3) || !strncmp(type, "a3-", 3) ||
-                                            !strncmp(type, "a4-", 3) || !strncmp(type, "g2-", 3))) {
-        int k = 0;
-        while (gcp_hosts[k].type &&
-               (gcp_hosts[k].count ? strcmp(type, gcp_hosts[k].type)
-                                   : strncmp(type, gcp_hosts[k].type, strlen(gcp_hosts[k].type))))
-            k++;
-        if (!gcp_hosts[k].type) {
-            warn(s, r, "'%s': GPU host with an unknown GPU bundle; skipped", type);
-            return 0;
-        }
-        accname = gcp_hosts[k].acc;
-        count = gcp_hosts[k].count;
-        if (!count) { /* a2-highgpu-4g -> 4 */
-            char *end;
-            count = strtol(type + strlen(gcp_hosts[k].type), &end, 10);
-            if (strcmp(end, "g") != 0 || count < 1) {
-                warn(s, r, "'%s': GPU host with an unknown GPU bundle; skipped", type);
-                return 0;
-            }
-        }
-        const cp_csv_row *add = gcp_addon(s, r, accname, (int)count);
-        double ap, as;
-        if (!add || !cp_csv_number(F(s, add, s->c_price), &ap)) {
-            warn(s, r, "'%s': no price for its GPUs in this zone; skipped", type);
-            return 0;
-        }
-        price += ap;
-        if (has_spot && cp_csv_number(F(s, add, s->c_spot), &as) && as > 0)
-            spot += as;
-        else
-            has_spot = false;
-        info = F(s, add, s->c_info);
-    }
-    if (!wanted_acc(s, accname[0] ? accname : NULL))
+    if (!wanted_acc(s, f->acc))
         return 0;
     int ai = -1;
-    if (accname[0]) {
-        if ((ai = note_acc(s, accname, info)) < 0)
-            return -1;
-        if (s->accs[ai].gb == 0) {
-            warn(s, r, "accelerator '%s': memory unknown (no GpuInfo size, not in the table); "
-                       "offer skipped", accname);
-            return 0;
-        }
+    if (f->acc[0]) {
+        bool skip;
+        if ((ai = use_acc(s, r, f->acc, f->info, f->count, &skip)) < 0)
+            return skip ? 0 : -1;
     }
+    const char *accname = ai >= 0 ? s->tab->a[ai].name : "";
+    size_t label_len;
+    const char *label = label_of(s, f->type, &label_len);
     cp_buf name;
     cp_buf_init(&name);
-    cp_buf_printf(&name, "%s:%s:%s", s->provider, zone[0] ? zone : region, type);
+    cp_buf_printf(&name, "%s:%s:%s%s", s->provider, zone[0] ? zone : region, f->type, f->suffix);
     if (!cp_buf_ok(&name))
         return -1;
     /* the loader's limit on strings (CP_NAME_MAX): the fragment must load */
-    if (name.len > CP_NAME_MAX || strlen(region) > CP_NAME_MAX || strlen(type) > CP_NAME_MAX ||
-        strlen(accname) > CP_NAME_MAX || strlen(s->provider) > CP_NAME_MAX) {
+    if (name.len > CP_NAME_MAX || strlen(region) > CP_NAME_MAX || label_len > CP_NAME_MAX ||
+        strlen(f->acc) > CP_NAME_MAX || strlen(s->provider) > CP_NAME_MAX) {
         cp_diags_warn(s->d, cp_csv_pos(s->csv, r),
                       "offer name, region, type or accelerator longer than %d bytes; skipped",
                       CP_NAME_MAX);
@@ -272,8 +308,6 @@ static int one_row(sky *s, const cp_csv_row *r, cp_buf *b)
     s->names[s->n_names++] = cp_buf_detach(&name);
     if (!s->names[s->n_names - 1])
         return -1;
-    if (ai >= 0)
-        s->accs[ai].used = true;
 
     cp_buf_puts(b, "  - name: ");
     cp_yaml_put_str(b, s->names[s->n_names - 1]);
@@ -288,25 +322,145 @@ static int one_row(sky *s, const cp_csv_row *r, cp_buf *b)
         cp_yaml_put_str(b, s->site);
     }
     cp_buf_puts(b, "\n    instance: {type: ");
-    cp_yaml_put_str(b, type);
+    {
+        char *l = cp_strndup(label, label_len);
+        if (!l)
+            return -1;
+        cp_yaml_put_str(b, l);
+        cp_free(l);
+    }
     if (ai >= 0) {
         cp_buf_puts(b, ", accelerator: ");
         cp_yaml_put_str(b, accname);
         cp_buf_puts(b, ", accelerators: ");
-        cp_yaml_put_num(b, count);
+        cp_yaml_put_num(b, f->count);
     }
     cp_buf_puts(b, ", cpus: ");
-    cp_yaml_put_num(b, cpus);
+    cp_yaml_put_num(b, f->cpus);
     cp_buf_puts(b, ", memory_gb: ");
-    cp_yaml_put_num(b, mem);
+    cp_yaml_put_num(b, f->mem);
     cp_buf_puts(b, "}\n    price_hour: ");
     /* Sums of two catalog prices: round away the binary noise. */
-    cp_yaml_put_num(b, round(price * 1e9) / 1e9);
-    if (has_spot) {
+    cp_yaml_put_num(b, round(f->price * 1e9) / 1e9);
+    if (f->has_spot) {
         cp_buf_puts(b, "\n    spot_price_hour: ");
-        cp_yaml_put_num(b, round(spot * 1e9) / 1e9);
+        cp_yaml_put_num(b, round(f->spot * 1e9) / 1e9);
+        if (s->spot_rate >= 0) {
+            cp_buf_puts(b, "\n    spot_interruptions_per_hour: ");
+            cp_yaml_put_num(b, round(s->spot_rate * 1e12) / 1e12);
+        } else {
+            s->spot_unrated++;
+        }
     }
     cp_buf_putc(b, '\n');
+    return 0;
+}
+
+/* An n1 host with each GPU bundle Google lets it carry (n1_limits), one
+ * offer each, priced as host + add-on. */
+static int n1_bundles(sky *s, const cp_csv_row *r, const offer *host, cp_buf *b)
+{
+    for (int k = 0; n1_limits[k].acc; k++) {
+        if (host->cpus > n1_limits[k].cpus || host->mem > n1_limits[k].mem)
+            continue;
+        const cp_csv_row *add = gcp_addon(s, r, n1_limits[k].acc, n1_limits[k].count);
+        double ap, as;
+        if (!add || !cp_csv_number(F(s, add, s->c_price), &ap) || ap < 0)
+            continue; /* this GPU is not offered in this zone */
+        offer f = *host;
+        char suffix[48];
+        snprintf(suffix, sizeof suffix, ":%dx%s", n1_limits[k].count, n1_limits[k].acc);
+        f.suffix = suffix;
+        f.acc = n1_limits[k].acc;
+        f.info = F(s, add, s->c_info);
+        f.count = n1_limits[k].count;
+        f.price += ap;
+        if (f.has_spot && cp_csv_number(F(s, add, s->c_spot), &as) && as > 0)
+            f.spot += as;
+        else
+            f.has_spot = false;
+        if (emit(s, r, &f, b) != 0)
+            return -1;
+    }
+    return 0;
+}
+
+/* The offers of row r (none for an add-on row or a filtered one). */
+static int one_row(sky *s, const cp_csv_row *r, cp_buf *b)
+{
+    const char *type = F(s, r, s->c_type), *accname = F(s, r, s->c_acc);
+    const char *region = F(s, r, s->c_region), *zone = F(s, r, s->c_zone);
+    if (!type[0])
+        return 0; /* a GCP add-on price, used through its host */
+    if (s->region && strcmp(region, s->region))
+        return 0;
+    if (s->zone && strcmp(zone, s->zone))
+        return 0;
+    if (s->have_re && regexec(&s->re, type, 0, NULL, 0) != 0)
+        return 0;
+    offer f = {type, "", accname, F(s, r, s->c_info), 0, 0, 0, 0, 0, false};
+    if (!cp_csv_number(F(s, r, s->c_cpu), &f.cpus) || !(f.cpus > 0) ||
+        !cp_csv_number(F(s, r, s->c_mem), &f.mem) || !(f.mem > 0)) {
+        warn(s, r, "'%s': no vCPUs or memory; skipped", type);
+        return 0;
+    }
+    if (!cp_csv_number(F(s, r, s->c_price), &f.price) || f.price < 0) {
+        warn(s, r, "'%s': no price; skipped", type);
+        return 0;
+    }
+    if (cp_csv_number(F(s, r, s->c_spot), &f.spot) && f.spot > 0)
+        f.has_spot = true;
+    bool gcp = !strcmp(s->provider, "gcp");
+    if (accname[0]) {
+        if (strncmp(accname, "tpu-", 4) == 0) {
+            s->tpus++;
+            return 0;
+        }
+        if (!cp_csv_number(F(s, r, s->c_cnt), &f.count) || f.count != floor(f.count) ||
+            f.count < 1) {
+            s->fractional++;
+            return 0;
+        }
+    } else if (gcp && (!strncmp(type, "a2-", 3) || !strncmp(type, "a3-", 3) ||
+                       !strncmp(type, "a4-", 3) || !strncmp(type, "g2-", 3))) {
+        int k = 0;
+        while (gcp_hosts[k].type &&
+               (gcp_hosts[k].count ? strcmp(type, gcp_hosts[k].type)
+                                   : strncmp(type, gcp_hosts[k].type, strlen(gcp_hosts[k].type))))
+            k++;
+        if (!gcp_hosts[k].type) {
+            warn(s, r, "'%s': GPU host with an unknown GPU bundle; skipped", type);
+            return 0;
+        }
+        f.acc = gcp_hosts[k].acc;
+        f.count = gcp_hosts[k].count;
+        if (!f.count) { /* a2-highgpu-4g -> 4 */
+            char *end;
+            f.count = strtol(type + strlen(gcp_hosts[k].type), &end, 10);
+            if (strcmp(end, "g") != 0 || f.count < 1) {
+                warn(s, r, "'%s': GPU host with an unknown GPU bundle; skipped", type);
+                return 0;
+            }
+        }
+        const cp_csv_row *add = gcp_addon(s, r, f.acc, (int)f.count);
+        double ap, as;
+        if (!add || !cp_csv_number(F(s, add, s->c_price), &ap)) {
+            warn(s, r, "'%s': no price for its GPUs in this zone; skipped", type);
+            return 0;
+        }
+        f.price += ap;
+        if (f.has_spot && cp_csv_number(F(s, add, s->c_spot), &as) && as > 0)
+            f.spot += as;
+        else
+            f.has_spot = false;
+        f.info = F(s, add, s->c_info);
+    }
+    if (emit(s, r, &f, b) != 0)
+        return -1;
+    size_t len = strlen(type);
+    if (gcp && s->o->n1_gpus && !accname[0] && !strncmp(type, "n1-", 3) &&
+        !(len > 4 && !strcmp(type + len - 4, "-tpu")))
+        return n1_bundles(s, r, &f, b);
     return 0;
 }
 
@@ -345,15 +499,23 @@ static int fix_rows(sky *s)
     return 0;
 }
 
+/* The provider: the file name's prefix when it names one of SkyPilot's
+ * clouds (aws_vms_us-east-1a.csv), else from the columns (gcp with
+ * AvailabilityZone, azure with Generation), else the file name up to the
+ * first '_' or '.'. */
 static char *default_provider(const sky *s, const char *path)
 {
+    static const char *const clouds[] = {"aws", "gcp", "azure", "lambda", "vast", NULL};
+    const char *base = strrchr(path, '/');
+    base = base ? base + 1 : path;
+    size_t n = strcspn(base, "_.");
+    for (int i = 0; clouds[i]; i++)
+        if (n == strlen(clouds[i]) && !strncmp(base, clouds[i], n))
+            return cp_strdup(clouds[i]);
     if (s->c_zone >= 0)
         return cp_strdup("gcp");
     if (cp_csv_col(s->csv, "Generation") >= 0)
         return cp_strdup("azure");
-    const char *base = strrchr(path, '/');
-    base = base ? base + 1 : path;
-    size_t n = strcspn(base, "_.");
     return n ? cp_strndup(base, n) : cp_strdup("cloud");
 }
 
@@ -365,6 +527,11 @@ void cp_import_skypilot_opts_init(cp_import_skypilot_opts *o)
     o->accelerators = NULL;
     o->provider = NULL;
     o->site = NULL;
+    o->accel_table = NULL;
+    o->type_map = NULL;
+    o->n_type_map = 0;
+    o->spot_rate = NAN;
+    o->n1_gpus = true;
 }
 
 /* Finds the columns; false when the catalog lacks a required one. */
@@ -383,34 +550,36 @@ static bool find_cols(sky *s)
     return s->c_type >= 0 && s->c_cpu >= 0 && s->c_mem >= 0 && s->c_price >= 0;
 }
 
-/* The fragment: a comment naming the source, the accelerators the
- * offers use, then the offers (written to `offers` row by row). */
+/* The fragment: a comment naming the source and the options, the
+ * accelerators the offers use (from the canonical table), then the offers
+ * (written to `offers` row by row). */
 static void sky_yaml(cp_buf *b, const char *path, const cp_import_skypilot_opts *o,
                      const sky *s, const cp_buf *offers)
 {
-    const char *const flag[] = {"--region", "--zone", "--types", "--accelerators", "--provider",
-                                "--site"};
-    const char *const val[] = {o->region, o->zone, o->types, o->accelerators, o->provider,
-                               o->site};
-    cp_buf_printf(b, "# capplan import skypilot %s", path);
-    for (int i = 0; i < 6; i++)
+    const char *const flag[] = {"--region",   "--zone", "--types",       "--accelerators",
+                                "--provider", "--site", "--accel-table"};
+    const char *const val[] = {o->region,   o->zone, o->types,      o->accelerators,
+                               o->provider, o->site, o->accel_table};
+    cp_buf c;
+    cp_buf_init(&c);
+    cp_buf_printf(&c, "capplan import skypilot %s", path);
+    for (int i = 0; i < 7; i++)
         if (val[i])
-            cp_buf_printf(b, " %s %s", flag[i], val[i]);
-    cp_buf_puts(b, "\n# prices in $/hour from the catalog snapshot; memory in GiB as listed\n");
-    int used = 0;
-    for (int i = 0; i < s->n_accs; i++)
-        used += s->accs[i].used;
-    if (used) {
+            cp_buf_printf(&c, " %s %s", flag[i], val[i]);
+    for (int i = 0; i < o->n_type_map; i++)
+        cp_buf_printf(&c, " --type-map %s", o->type_map[i]);
+    if (o->spot_rate >= 0)
+        cp_buf_printf(&c, " --spot-interruptions %g", o->spot_rate);
+    if (!o->n1_gpus)
+        cp_buf_puts(&c, " --no-n1-gpus");
+    cp_yaml_put_comment(b, cp_buf_ok(&c) ? c.s : "capplan import skypilot");
+    cp_buf_release(&c);
+    cp_buf_puts(b, "# prices in $/hour from the catalog snapshot; accelerators from capplan's "
+                   "table (docs/import.md)\n");
+    if (s->n_used) {
         cp_buf_puts(b, "accelerators:\n");
-        for (int i = 0; i < s->n_accs; i++) {
-            if (!s->accs[i].used)
-                continue;
-            cp_buf_puts(b, "  - name: ");
-            cp_yaml_put_str(b, s->accs[i].name);
-            cp_buf_puts(b, "\n    memory_gb: ");
-            cp_yaml_put_num(b, s->accs[i].gb);
-            cp_buf_putc(b, '\n');
-        }
+        for (int i = 0; i < s->n_used; i++)
+            cp_imp_accel_put_yaml(b, &s->tab->a[s->used[i]]);
     }
     if (s->n_names) {
         cp_buf_puts(b, "offers:\n");
@@ -418,6 +587,22 @@ static void sky_yaml(cp_buf *b, const char *path, const cp_import_skypilot_opts 
     } else {
         cp_buf_puts(b, "offers: []\n");
     }
+}
+
+/* Each --type-map is MEASURED=OFFERED, each OFFERED at most once. */
+static int check_type_map(const cp_import_skypilot_opts *o, cp_diags *d)
+{
+    for (int i = 0; i < o->n_type_map; i++) {
+        const char *m = o->type_map[i], *eq = strchr(m, '=');
+        if (!eq || eq == m || !eq[1])
+            return cp_diags_add(d, CP_ERR_INPUT, cp_pos_none(),
+                                "--type-map '%s': expected MEASURED=OFFERED", m);
+        for (int j = 0; j < i; j++)
+            if (!strcmp(strchr(o->type_map[j], '=') + 1, eq + 1))
+                return cp_diags_add(d, CP_ERR_INPUT, cp_pos_none(),
+                                    "--type-map: offered type '%s' mapped twice", eq + 1);
+    }
+    return CP_OK;
 }
 
 int cp_import_skypilot(const char *path, const cp_import_skypilot_opts *o, cp_buf *out,
@@ -431,12 +616,22 @@ int cp_import_skypilot(const char *path, const cp_import_skypilot_opts *o, cp_bu
     s.zone = o->zone;
     s.site = o->site;
     s.provider = o->provider;
+    s.o = o;
     char *provider = NULL, *accs_copy = NULL;
     cp_buf offers, b;
     cp_buf_init(&offers);
     cp_buf_init(&b);
     cp_err err;
     cp_err_init(&err);
+    if ((rc = check_type_map(o, d)) != CP_OK)
+        goto out;
+    if (!(o->spot_rate >= 0) && !isnan(o->spot_rate)) {
+        rc = cp_diags_add(d, CP_ERR_INPUT, cp_pos_none(),
+                          "--spot-interruptions must be a number >= 0");
+        goto out;
+    }
+    if ((rc = cp_imp_accel_table_load(o->accel_table, &s.tab, d)) != CP_OK)
+        goto out;
     if (o->types) {
         if (regcomp(&s.re, o->types, REG_EXTENDED | REG_NOSUB) != 0) {
             rc = cp_diags_add(d, CP_ERR_INPUT, cp_pos_none(), "bad --types regular expression '%s'",
@@ -467,6 +662,12 @@ int cp_import_skypilot(const char *path, const cp_import_skypilot_opts *o, cp_bu
             goto nomem;
         s.provider = provider;
     }
+    s.spot_rate = -1;
+    for (int i = 0; spot_rates[i].provider; i++)
+        if (!strcmp(spot_rates[i].provider, s.provider))
+            s.spot_rate = spot_rates[i].rate;
+    if (o->spot_rate >= 0)
+        s.spot_rate = o->spot_rate;
     if (fix_rows(&s) != 0)
         goto nomem;
     for (int i = 0; i < s.csv->n_rows; i++)
@@ -478,6 +679,12 @@ int cp_import_skypilot(const char *path, const cp_import_skypilot_opts *o, cp_bu
     if (s.fractional)
         cp_diags_warn(d, (cp_pos){s.csv->file, 0, 0},
                       "%d rows with a fractional or unreadable GPU count skipped", s.fractional);
+    if (s.spot_unrated)
+        cp_diags_warn(d, (cp_pos){s.csv->file, 0, 0},
+                      "%d spot offers of provider '%s': no published interruption rate, "
+                      "spot_interruptions_per_hour left at 0 (spot looks risk-free); set "
+                      "--spot-interruptions RATE",
+                      s.spot_unrated, s.provider);
     if (!s.n_names)
         cp_diags_warn(d, (cp_pos){path, 0, 0}, "no offers matched");
     if (!cp_buf_ok(&offers))
@@ -490,9 +697,8 @@ nomem:
 out:
     if (s.have_re)
         regfree(&s.re);
-    for (int i = 0; i < s.n_accs; i++)
-        cp_free(s.accs[i].name);
-    cp_free(s.accs);
+    cp_imp_accel_table_free(s.tab);
+    cp_free(s.used);
     for (int i = 0; i < s.n_names; i++)
         cp_free(s.names[i]);
     cp_free(s.names);

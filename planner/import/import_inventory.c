@@ -1,0 +1,225 @@
+/*
+ * A GPU node list -> on-prem pools (`capplan import inventory`;
+ * cp_import.h).
+ *
+ * Input: Alibaba's cluster-trace-gpu-v2023 node list (sn, cpu_milli,
+ * memory_mib, gpu, model; Weng et al., USENIX ATC 2023), columns found by
+ * name. Nodes of one shape (model, GPUs, CPUs, memory) become one pool of
+ * that many nodes at --site, named SITE/MODELxN-Cc-Mg (MODEL "cpu" for
+ * nodes without GPUs, kept with --cpu-nodes); --max-nodes caps each pool
+ * for a small example. GPU models are named through the accelerator table
+ * (V100M32 -> V100-32GB); a model the table lacks (Alibaba's undisclosed
+ * G2, G3) has no memory figure, so its nodes are skipped with one warning
+ * per model. The site itself is not written: it comes with its series
+ * (`capplan import series`) or the user's inventory, and a site defined
+ * twice is an error. Host power is not in the list, so no node power_w is
+ * written (the fragment says so).
+ */
+#include "cp_import.h"
+#include "import_internal.h"
+
+#include "cp_imp_accel.h"
+
+#include "cp_alloc.h"
+#include "cp_csv.h"
+#include "cp_input.h"
+#include "cp_yaml_put.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+void cp_import_inventory_opts_init(cp_import_inventory_opts *o)
+{
+    memset(o, 0, sizeof *o);
+}
+
+typedef struct shape {
+    const char *model; /* borrowed from the CSV; "" for CPU-only */
+    int acc;           /* index in the table; -1 for CPU-only */
+    int gpus, nodes;
+    double cpus, mem;
+    cp_pos pos; /* its first node */
+} shape;
+
+static bool wanted(const char *models, const char *m)
+{
+    if (!models)
+        return true;
+    size_t n = strlen(m);
+    for (const char *p = models; *p;) {
+        size_t len = strcspn(p, ",");
+        if (len == n && !strncmp(p, m, n))
+            return true;
+        p += len + (p[len] == ',');
+    }
+    return false;
+}
+
+int cp_import_inventory(const char *path, const cp_import_inventory_opts *o, cp_buf *out,
+                        cp_diags *d)
+{
+    int rc = CP_OK;
+    cp_err err;
+    cp_err_init(&err);
+    cp_csv *csv = NULL;
+    cp_imp_accel_table *tab = NULL;
+    shape *sh = NULL;
+    int n_sh = 0;
+    int *used = NULL, n_used = 0;
+    cp_buf b;
+    cp_buf_init(&b);
+    if (!o->site || !*o->site || strlen(o->site) > CP_NAME_MAX / 2)
+        return cp_diags_add(d, CP_ERR_INPUT, cp_pos_none(),
+                            "--site NAME is required (1 to %d bytes)", CP_NAME_MAX / 2);
+    if ((rc = cp_imp_accel_table_load(o->accel_table, &tab, d)) != CP_OK)
+        goto out;
+    if ((rc = cp_csv_read(path, ',', &csv, &err)) != CP_OK) {
+        cp_diags_add_err(d, &err);
+        goto out;
+    }
+    static const char *const names[] = {"cpu_milli", "memory_mib", "gpu", "model"};
+    int col[4];
+    for (int i = 0; i < 4; i++)
+        if ((col[i] = cp_csv_col(csv, names[i])) < 0)
+            rc = cp_diags_add(d, CP_ERR_INPUT, cp_csv_pos(csv, &csv->head),
+                              "missing column '%s' (an Alibaba node list has sn, cpu_milli, "
+                              "memory_mib, gpu, model)",
+                              names[i]);
+    if (rc != CP_OK)
+        goto out;
+    if (csv->n_rows &&
+        (!(sh = cp_calloc((size_t)csv->n_rows, sizeof *sh)) ||
+         !(used = cp_calloc((size_t)csv->n_rows, sizeof *used)))) {
+        rc = cp_diags_add(d, CP_ERR_NOMEM, cp_pos_none(), "out of memory");
+        goto out;
+    }
+    for (int i = 0; i < csv->n_rows; i++) {
+        const cp_csv_row *r = &csv->rows[i];
+        double mc, mib, g;
+        const char *model = cp_csv_get(r, col[3]);
+        if (!cp_csv_number(cp_csv_get(r, col[0]), &mc) || !(mc > 0) ||
+            !cp_csv_number(cp_csv_get(r, col[1]), &mib) || !(mib > 0) ||
+            !cp_csv_number(cp_csv_get(r, col[2]), &g) || g < 0 || g != floor(g) || g > 1e4 ||
+            (g > 0) != (*model != 0) || strlen(model) > CP_NAME_MAX / 2) {
+            rc = cp_diags_add(d, CP_ERR_INPUT, cp_csv_pos(csv, r),
+                              "unreadable node: cpu_milli and memory_mib > 0, gpu an integer "
+                              ">= 0, a model iff gpu > 0");
+            continue;
+        }
+        if ((!*model && !o->cpu_nodes) || (*model && !wanted(o->models, model)))
+            continue;
+        int acc = -1;
+        if (*model) {
+            int mismatch;
+            const cp_imp_accel *a = cp_imp_accel_find(tab, model, 0, &mismatch);
+            if (!a) {
+                bool told = false;
+                for (int k = 0; k < n_sh && !told; k++)
+                    told = sh[k].acc == -2 && !strcmp(sh[k].model, model);
+                if (!told) {
+                    cp_diags_warn(d, cp_csv_pos(csv, r),
+                                  "GPU model '%s' is not in the accelerator table (no memory "
+                                  "figure): its nodes are skipped (add it with --accel-table)",
+                                  model);
+                    sh[n_sh++] = (shape){model, -2, 0, 0, 0, 0, cp_csv_pos(csv, r)};
+                }
+                continue;
+            }
+            acc = (int)(a - tab->a);
+        }
+        double cpus = mc / 1000, mem = round(mib / 1024 * 1000) / 1000;
+        int k = 0;
+        while (k < n_sh && !(sh[k].acc == acc && sh[k].acc != -2 && sh[k].gpus == (int)g &&
+                             sh[k].cpus == cpus && sh[k].mem == mem))
+            k++;
+        if (k == n_sh)
+            sh[n_sh++] = (shape){model, acc, (int)g, 0, cpus, mem, cp_csv_pos(csv, r)};
+        sh[k].nodes++;
+    }
+    if (rc != CP_OK)
+        goto out;
+    for (int k = 0; k < n_sh; k++) {
+        if (sh[k].acc < 0)
+            continue;
+        int u = 0;
+        while (u < n_used && used[u] != sh[k].acc)
+            u++;
+        if (u == n_used)
+            used[n_used++] = sh[k].acc;
+    }
+    {
+        cp_buf c;
+        cp_buf_init(&c);
+        cp_buf_printf(&c, "capplan import inventory %s --site %s", path, o->site);
+        if (o->models)
+            cp_buf_printf(&c, " --models %s", o->models);
+        if (o->max_nodes > 0)
+            cp_buf_printf(&c, " --max-nodes %d", o->max_nodes);
+        cp_yaml_put_comment(&b, cp_buf_ok(&c) ? c.s : "capplan import inventory");
+        cp_buf_release(&c);
+    }
+    cp_buf_puts(&b, "# one pool per node shape; the list has no host power, so no node power_w\n");
+    if (n_used) {
+        cp_buf_puts(&b, "accelerators:\n");
+        for (int u = 0; u < n_used; u++)
+            cp_imp_accel_put_yaml(&b, &tab->a[used[u]]);
+    }
+    int pools = 0;
+    for (int k = 0; k < n_sh; k++) {
+        const shape *s = &sh[k];
+        if (s->acc == -2)
+            continue;
+        if (!pools++)
+            cp_buf_puts(&b, "pools:\n");
+        char nm[CP_NAME_MAX + 64];
+        snprintf(nm, sizeof nm, "%s/%sx%d-%gc-%gg", o->site, s->acc >= 0 ? tab->a[s->acc].name : "cpu",
+                 s->gpus, s->cpus, s->mem);
+        cp_buf_puts(&b, "  - name: ");
+        cp_yaml_put_str(&b, nm);
+        cp_buf_puts(&b, "\n    site: ");
+        cp_yaml_put_str(&b, o->site);
+        cp_buf_printf(&b, "\n    nodes: %d", o->max_nodes > 0 && s->nodes > o->max_nodes
+                                                 ? o->max_nodes : s->nodes);
+        if (o->max_nodes > 0 && s->nodes > o->max_nodes)
+            cp_buf_printf(&b, "  # %d in the list", s->nodes);
+        cp_buf_puts(&b, "\n    node: {");
+        if (s->acc >= 0) {
+            cp_buf_puts(&b, "accelerator: ");
+            cp_yaml_put_str(&b, tab->a[s->acc].name);
+            cp_buf_printf(&b, ", accelerators: %d, ", s->gpus);
+        }
+        cp_buf_puts(&b, "cpus: ");
+        cp_yaml_put_num(&b, s->cpus);
+        cp_buf_puts(&b, ", memory_gb: ");
+        cp_yaml_put_num(&b, s->mem);
+        cp_buf_puts(&b, "}\n");
+    }
+    if (!pools) {
+        cp_diags_warn(d, (cp_pos){path, 0, 0}, "no nodes matched");
+        cp_buf_puts(&b, "pools: []\n");
+    }
+    rc = import_deliver(&b, out, d);
+out:
+    cp_free(sh);
+    cp_free(used);
+    cp_csv_free(csv);
+    cp_imp_accel_table_free(tab);
+    cp_buf_release(&b);
+    return rc;
+}
+
+int cp_import_accelerators(const char *accel_table, cp_buf *out, cp_diags *d)
+{
+    cp_imp_accel_table *tab = NULL;
+    int rc = cp_imp_accel_table_load(accel_table, &tab, d);
+    if (rc != CP_OK)
+        return rc;
+    cp_buf b;
+    cp_buf_init(&b);
+    cp_imp_accel_table_csv(&b, tab);
+    cp_imp_accel_table_free(tab);
+    rc = import_deliver(&b, out, d);
+    cp_buf_release(&b);
+    return rc;
+}
