@@ -3,9 +3,12 @@
  * from mode enumeration. For a job the solver dropped, the other jobs stay
  * where they are and the job's cheapest feasible (mode, start) is sought:
  * if one exists it costs more than the penalty (or the search ran out of
- * time); if none exists, the blocking resource and the jobs that hold it
- * are named.
+ * time); if none exists, explain_why.c names the cause (maintenance,
+ * quota, power cap, the jobs that hold the room, the budget, the window
+ * after precedence) with its slots. Starts before the job's predecessors
+ * end are not looked at (SPEC 9.2).
  */
+#include "cp_explain.h"
 #include "cp_placement.h"
 #include "cp_usage.h"
 
@@ -31,36 +34,6 @@ static const char *money(char *buf, size_t size, double v)
     return buf;
 }
 
-static void name_holders(const cp_plan *p, int j, cp_buf *b)
-{
-    /* jobs on the resources j could use, overlapping its window */
-    const cp_modeset *ms = p->ms;
-    int lo, hi;
-    cp_job_window(p->in, &p->in->jobs[j], &lo, &hi);
-    int shown = 0, more = 0;
-    for (int k = 0; k < p->n_jobs; k++) {
-        if (k == j || p->mode[k] < 0)
-            continue;
-        const cp_mode *mk = &ms->modes[p->mode[k]];
-        if (p->start[k] >= hi || p->start[k] + mk->slots <= lo)
-            continue;
-        bool shares = false;
-        for (int m = ms->job_first[j]; m < ms->job_first[j + 1] && !shares; m++)
-            shares = ms->modes[m].res == mk->res;
-        if (!shares)
-            continue;
-        if (shown < 5)
-            cp_buf_printf(b, "%s%s", shown ? ", " : "", p->in->jobs[k].name);
-        else
-            more++;
-        shown++;
-    }
-    if (more)
-        cp_buf_printf(b, " and %d more", more);
-    if (!shown)
-        cp_buf_puts(b, "no other job");
-}
-
 int cp_plan_explain_drops(cp_plan *p, cp_err *err)
 {
     const cp_input *in = p->in;
@@ -84,9 +57,11 @@ int cp_plan_explain_drops(cp_plan *p, cp_err *err)
         if (ms->job_first[j] == ms->job_first[j + 1]) {
             cp_buf_puts(&b, ms->reason[j]);
         } else {
-            int m, s;
+            int m, s, by;
             double c;
-            if (cp_usage_best(&u, j, &m, &s, &c)) {
+            /* not before its predecessors end (SPEC 9.2) */
+            int est = cp_explain_est(p, j, &by);
+            if (cp_explain_best(p, &u, j, est, &m, &s, &c)) {
                 const cp_mode *md = &ms->modes[m];
                 char pen[48], cost[48];
                 money(pen, sizeof pen, in->jobs[j].drop_penalty);
@@ -97,17 +72,8 @@ int cp_plan_explain_drops(cp_plan *p, cp_err *err)
                 else
                     cp_buf_printf(&b, "dropped by the search within its limits; it would fit with %d on %s from slot %d for %s (less than its penalty %s): a longer --time-limit may schedule it",
                                   md->count, ms->res[md->res].id, s, cost, pen);
-            } else {
-                /* name what blocks its cheapest-on-an-empty-plan mode */
-                char why[256] = "";
-                for (int mi = ms->job_first[j]; mi < ms->job_first[j + 1] && !why[0]; mi++) {
-                    double d;
-                    cp_usage_try_why(&u, mi, ms->modes[mi].s_min, &d, why, sizeof why);
-                }
-                cp_buf_puts(&b, "dropped by the optimizer: capacity in its window is taken (");
-                cp_buf_puts(&b, why[0] ? why : "no room");
-                cp_buf_puts(&b, ") by ");
-                name_holders(p, j, &b);
+            } else if (cp_explain_blocked(p, &u, j, est, by, &b)) {
+                rc = cp_err_nomem(err);
             }
         }
         p->reason[j] = cp_buf_detach(&b);

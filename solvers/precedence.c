@@ -15,6 +15,7 @@
  * Lower bounds stay valid: every bound capplan computes relaxes a
  * problem that has these constraints.
  */
+#include "cp_explain.h"
 #include "cp_placement.h"
 #include "cp_usage.h"
 
@@ -171,13 +172,13 @@ int cp_plan_precedence(cp_plan *p, bool *changed, cp_err *err)
                           "dropped after its predecessor '%s' (ends in slot %d): its cheapest "
                           "later run adds $%.2f, more than its penalty $%.2f",
                           in->jobs[by].name, est, best, in->jobs[j].drop_penalty);
-        else
-            cp_buf_printf(&b,
-                          "dropped: no room from slot %d, when its predecessor '%s' ends, "
-                          "to its deadline",
-                          est, in->jobs[by].name);
+        else if (cp_explain_blocked(p, &u, j, est, by, &b))
+            rc = CP_ERR_NOMEM; /* the window after precedence, or what holds the room */
         p->mode[j] = -1;
-        rc = set_reason(p, j, &b);
+        if (rc == CP_OK)
+            rc = set_reason(p, j, &b);
+        else
+            cp_buf_release(&b);
     }
     if (rc == CP_OK && *changed) {
         /* new choices: placement packs them anew, y from the demand */
