@@ -12,17 +12,21 @@
 #include "cp_fit.h"
 
 #include "cp_alloc.h"
+#include "cp_fit_param.h"
 #include "cp_nnls.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 void cp_fit_opts_init(cp_fit_opts *o)
 {
     o->loo = true;
     o->holdout = false;
     o->amdahl = false;
+    o->params = false;
+    o->param_names = NULL;
 }
 
 double cp_ernest_predict(const double theta[4], double m, double input_gb)
@@ -195,16 +199,78 @@ static bool get_name(const cp_csv *csv, const cp_csv_row *r, int col, const char
     return true;
 }
 
-int cp_df_samples_read(const cp_csv *csv, cp_df_sample **out, int *n_out, cp_diags *diags)
+void cp_df_params_release(cp_df_params *p)
+{
+    for (int i = 0; p && i < p->n; i++)
+        cp_free(p->names[i]);
+    if (p)
+        p->n = 0;
+}
+
+static bool is_sample_col(const char *h)
+{
+    static const char *const names[] = {"job", "type", "machines", "input_gb", "seconds"};
+    for (int i = 0; i < 5; i++)
+        if (strcasecmp(h, names[i]) == 0)
+            return true;
+    return false;
+}
+
+/* Is `name` in the comma-separated list? */
+static bool listed(const char *list, const char *name)
+{
+    size_t len = strlen(name);
+    for (const char *p = list; *p;) {
+        const char *e = strchr(p, ',');
+        size_t l = e ? (size_t)(e - p) : strlen(p);
+        if (l == len && strncasecmp(p, name, l) == 0)
+            return true;
+        p += l + (e != NULL);
+    }
+    return false;
+}
+
+/* The cp_df_params index of `name`, added when new; -1 when full or out
+ * of memory (reported). */
+static int param_index(cp_df_params *pn, const char *name, const cp_csv *csv, cp_diags *diags)
+{
+    for (int i = 0; i < pn->n; i++)
+        if (strcasecmp(pn->names[i], name) == 0)
+            return i;
+    if (pn->n == CP_DF_MAX_PARAMS) {
+        cp_diags_add(diags, CP_ERR_INPUT, cp_csv_pos(csv, &csv->head),
+                     "more than %d parameter columns", CP_DF_MAX_PARAMS);
+        return -1;
+    }
+    if (!(pn->names[pn->n] = cp_strdup(name))) {
+        cp_diags_add(diags, CP_ERR_NOMEM, cp_pos_none(), "out of memory");
+        return -1;
+    }
+    return pn->n++;
+}
+
+int cp_df_samples_append(const cp_csv *csv, const char *want, cp_df_params *pn,
+                         cp_df_sample **sp, int *n_io, size_t *cap, cp_diags *diags)
 {
     static const char *const names[] = {"job", "type", "machines", "input_gb", "seconds"};
     int cols[5];
     if (need_cols(csv, names, cols, 5, diags) != CP_OK)
         return CP_ERR_INPUT;
-    cp_df_sample *s = cp_calloc(csv->n_rows ? (size_t)csv->n_rows : 1, sizeof *s);
-    if (!s)
+    int pcol[CP_DF_MAX_PARAMS], pidx[CP_DF_MAX_PARAMS], np = 0;
+    for (int h = 0; want && h < csv->head.n; h++) {
+        const char *hn = csv->head.f[h];
+        if (is_sample_col(hn) || !*hn || (strcmp(want, "all") && !listed(want, hn)))
+            continue;
+        int k = param_index(pn, hn, csv, diags);
+        if (k < 0)
+            return CP_ERR_INPUT;
+        pcol[np] = h;
+        pidx[np++] = k;
+    }
+    if (CP_GROW(*sp, *cap, (size_t)*n_io + (size_t)csv->n_rows + 1) != 0)
         return cp_diags_add(diags, CP_ERR_NOMEM, cp_pos_none(), "out of memory");
-    int n = 0, bad = 0;
+    cp_df_sample *s = *sp;
+    int n = *n_io, bad = 0, read = 0;
     for (int i = 0; i < csv->n_rows; i++) {
         const cp_csv_row *r = &csv->rows[i];
         cp_df_sample *x = &s[n];
@@ -213,17 +279,63 @@ int cp_df_samples_read(const cp_csv *csv, cp_df_sample **out, int *n_out, cp_dia
         ok &= get_num(csv, r, cols[2], "machines", true, &x->machines, diags);
         ok &= get_num(csv, r, cols[3], "input_gb", false, &x->input_gb, diags);
         ok &= get_num(csv, r, cols[4], "seconds", true, &x->seconds, diags);
+        for (int k = 0; k < CP_DF_MAX_PARAMS; k++)
+            x->pv[k] = NAN;
+        for (int k = 0; k < np; k++) {
+            const char *f = cp_csv_get(r, pcol[k]);
+            if (!*f)
+                continue;
+            if (!cp_csv_number(f, &x->pv[pidx[k]])) {
+                cp_diags_add(diags, CP_ERR_INPUT, cp_csv_pos(csv, r),
+                             "parameter %s: '%s' is not a number", pn->names[pidx[k]], f);
+                ok = false;
+            }
+        }
         x->pos = cp_csv_pos(csv, r);
-        if (ok)
+        if (ok) {
             n++;
-        else
+            read++;
+        } else {
             bad++;
+        }
     }
-    if (bad || n == 0) {
-        if (n == 0 && !bad)
+    if (bad || read == 0) {
+        if (read == 0 && !bad)
             cp_diags_add(diags, CP_ERR_INPUT, (cp_pos){csv->file, 0, 0}, "no samples");
-        cp_free(s);
         return CP_ERR_INPUT;
+    }
+    *n_io = n;
+    return CP_OK;
+}
+
+int cp_df_params_check(const char *want, const cp_df_params *pn, cp_diags *diags)
+{
+    if (!want || strcmp(want, "all") == 0)
+        return CP_OK;
+    int rc = CP_OK;
+    for (const char *p = want; *p;) {
+        const char *e = strchr(p, ',');
+        int l = e ? (int)(e - p) : (int)strlen(p);
+        bool found = false;
+        for (int i = 0; i < pn->n && !found; i++)
+            found = (int)strlen(pn->names[i]) == l && strncasecmp(pn->names[i], p, (size_t)l) == 0;
+        if (!found)
+            rc = cp_diags_add(diags, CP_ERR_INPUT, cp_pos_none(),
+                              "--params: no sample file has a column '%.*s'", l, p);
+        p += l + (e != NULL);
+    }
+    return rc;
+}
+
+int cp_df_samples_read(const cp_csv *csv, cp_df_sample **out, int *n_out, cp_diags *diags)
+{
+    cp_df_sample *s = NULL;
+    int n = 0;
+    size_t cap = 0;
+    int rc = cp_df_samples_append(csv, NULL, NULL, &s, &n, &cap, diags);
+    if (rc != CP_OK) {
+        cp_free(s);
+        return rc;
     }
     *out = s;
     *n_out = n;
@@ -236,6 +348,64 @@ static int cmp_double(const void *a, const void *b)
 {
     double x = *(const double *)a, y = *(const double *)b;
     return (x > y) - (x < y);
+}
+
+/* The parameter-dependent model of group k: the job's parameters are the
+ * ones any of its runs has, and every run of the job must have them. */
+static int fit_params(const cp_df_sample *s, int n, const int *group, int k, const cp_fit_opts *o,
+                      cp_df_fit *f, cp_err *err)
+{
+    bool has[CP_DF_MAX_PARAMS] = {false};
+    for (int i = 0; i < n; i++)
+        if (strcmp(s[i].job, f->job) == 0)
+            for (int p = 0; p < CP_DF_MAX_PARAMS; p++)
+                has[p] |= !isnan(s[i].pv[p]);
+    f->n_params = 0;
+    for (int p = 0; p < CP_DF_MAX_PARAMS; p++)
+        if (has[p])
+            f->params[f->n_params++] = p;
+    int c = 0, np = f->n_params;
+    for (int i = 0; i < n; i++)
+        c += group[i] == k;
+    double *m = cp_malloc(sizeof *m * (size_t)c), *g = cp_malloc(sizeof *g * (size_t)c);
+    double *t = cp_malloc(sizeof *t * (size_t)c);
+    double *P = cp_malloc(sizeof *P * (size_t)c * (size_t)(np ? np : 1));
+    f->pm = cp_calloc(1, sizeof *f->pm);
+    int rc = CP_OK;
+    if (!m || !g || !t || !P || !f->pm) {
+        rc = cp_err_nomem(err);
+        goto out;
+    }
+    c = 0;
+    for (int i = 0; i < n; i++) {
+        if (group[i] != k)
+            continue;
+        for (int p = 0; p < np; p++) {
+            double v = s[i].pv[f->params[p]];
+            if (isnan(v)) {
+                const cp_df_params *pn = o->param_names;
+                rc = cp_err_set(err, CP_ERR_INPUT, s[i].pos,
+                                "job '%s': missing value of parameter '%s' (other runs of the "
+                                "job have one)",
+                                f->job, pn && f->params[p] < pn->n ? pn->names[f->params[p]] : "?");
+                goto out;
+            }
+            P[(size_t)c * np + p] = v;
+        }
+        m[c] = s[i].machines;
+        g[c] = s[i].input_gb;
+        t[c++] = s[i].seconds;
+    }
+    cp_pm_opts po;
+    cp_pm_opts_init(&po);
+    po.loco = o->loo;
+    rc = cp_pm_fit_group(m, g, t, P, c, np, &po, f->pm, err);
+out:
+    cp_free(m);
+    cp_free(g);
+    cp_free(t);
+    cp_free(P);
+    return rc;
 }
 
 int cp_df_fit_all(const cp_df_sample *s, int n, const cp_fit_opts *o, cp_df_report **out,
@@ -307,6 +477,8 @@ int cp_df_fit_all(const cp_df_sample *s, int n, const cp_fit_opts *o, cp_df_repo
         for (int i = 0; i < c; i++)
             if (i == 0 || m[i] != m[i - 1])
                 f->machine_counts[d++] = m[i];
+        if (o->params && (rc = fit_params(s, n, group, k, o, f, err)) != CP_OK)
+            goto out;
         if (f->e.scaleouts < 4)
             cp_diags_warn(warnings, f->pos,
                           "job '%s' type '%s': only %d distinct scale-out%s; Ernest's 4 "
@@ -332,6 +504,7 @@ void cp_df_report_free(cp_df_report *r)
         cp_free(r->fits[k].job);
         cp_free(r->fits[k].type);
         cp_free(r->fits[k].machine_counts);
+        cp_free(r->fits[k].pm);
     }
     cp_free(r->fits);
     cp_free(r);

@@ -55,11 +55,24 @@ int cp_ernest_fit(const double *machines, const double *input_gb, const double *
 
 /* ---- dataflow samples and report ---- */
 
+/* Job parameters (`fit dataflow --params`): columns besides the five,
+ * named in a cp_df_params shared by every sample file read. */
+#define CP_DF_MAX_PARAMS 16
+
+typedef struct cp_df_params {
+    char *names[CP_DF_MAX_PARAMS]; /* owned */
+    int n;
+} cp_df_params;
+void cp_df_params_release(cp_df_params *p);
+
 typedef struct cp_df_sample {
     const char *job, *type; /* borrowed */
     double machines, input_gb, seconds;
     cp_pos pos;
+    double pv[CP_DF_MAX_PARAMS]; /* by cp_df_params index; NAN: not given */
 } cp_df_sample;
+
+struct cp_pm_fit;
 
 typedef struct cp_df_fit {
     char *job, *type;
@@ -67,6 +80,11 @@ typedef struct cp_df_fit {
     cp_ernest e;
     double *machine_counts; /* distinct m measured, ascending */
     double max_input_gb;
+    /* --params: the job's parameters (cp_df_params indexes, in order) and
+     * the parameter-dependent model; NULL without --params */
+    int n_params;
+    int params[CP_DF_MAX_PARAMS];
+    struct cp_pm_fit *pm;
 } cp_df_fit;
 
 typedef struct cp_df_report {
@@ -78,11 +96,23 @@ typedef struct cp_df_report {
  * columns ignored). Every bad field is reported to diags with FILE:LINE;
  * on success *out (cp_free it) holds n samples borrowing from csv. */
 int cp_df_samples_read(const cp_csv *csv, cp_df_sample **out, int *n, cp_diags *diags);
+/* The same, appending to *s (n samples, capacity *cap; all may start 0
+ * and NULL), and reading parameter columns: `want` NULL reads none, "all"
+ * every column besides the five, else a comma-separated list of names (a
+ * listed column a file lacks is absent from its rows; the caller checks
+ * that each was found somewhere: cp_df_params_check). An empty field is
+ * a parameter the row does not have; anything else must be a number. */
+int cp_df_samples_append(const cp_csv *csv, const char *want, cp_df_params *pn,
+                         cp_df_sample **s, int *n, size_t *cap, cp_diags *diags);
+/* Every name of `want` (not "all") is a column of some file read. */
+int cp_df_params_check(const char *want, const cp_df_params *pn, cp_diags *diags);
 
 typedef struct cp_fit_opts {
     bool loo;      /* leave-one-out (default true) */
     bool holdout;  /* hold out each input size (default false) */
     bool amdahl;   /* training: Amdahl instead of a table */
+    bool params;   /* dataflow: also fit the parameter-dependent model */
+    const cp_df_params *param_names; /* borrowed, with params */
 } cp_fit_opts;
 void cp_fit_opts_init(cp_fit_opts *o);
 

@@ -22,6 +22,7 @@
 #include "cp_buf.h"
 #include "cp_csv.h"
 #include "cp_fit.h"
+#include "cp_fit_cmd.h"
 #include "cp_yaml.h"
 #include "cp_fit_write.h"
 #include "cp_yaml_put.h"
@@ -43,6 +44,11 @@ static const char usage_text[] =
     "  leave-one-out MAPE and the residual standard deviation (seconds).\n"
     "  --holdout  also hold out each input size in turn and report the MAPE\n"
     "  --no-loo   skip leave-one-out cross validation (n refits per fit)\n"
+    "  --params all|NAME,...  also fit models whose θ depend on these job\n"
+    "             parameter columns; write θ per concrete job (docs/models.md)\n"
+    "  --concrete NAME=JOB:P=V,...  a concrete job of measured JOB (input_gb=V\n"
+    "             among the values); also a definition's fit: {job, params}\n"
+    "  --samples FILE  another sample file (--params)\n"
     "training: CSV columns job,accelerator,count,throughput (work units/s of\n"
     "  the whole job). Writes per job the one-accelerator throughput per type\n"
     "  and one scaling: a table of mean measured speedups (default) or\n"
@@ -53,15 +59,7 @@ static const char usage_text[] =
     "  --jobs FILE  job definitions to merge (also: extra YAML arguments)\n"
     "See docs/models.md for the models and how accelerator types are combined.\n";
 
-typedef struct defs {
-    cp_node **roots;
-    int n;
-    const cp_node **jobs; /* job maps with a scalar name */
-    int n_jobs;
-    size_t cap;
-} defs;
-
-static void defs_release(defs *d)
+void defs_release(defs *d)
 {
     for (int i = 0; i < d->n; i++)
         cp_node_free(d->roots[i]);
@@ -69,7 +67,7 @@ static void defs_release(defs *d)
     cp_free(d->jobs);
 }
 
-static int defs_load(defs *d, char **paths, int n, cp_diags *diags)
+int defs_load(defs *d, char **paths, int n, cp_diags *diags)
 {
     d->roots = cp_calloc((size_t)(n ? n : 1), sizeof *d->roots);
     if (!d->roots)
@@ -183,38 +181,8 @@ static void df_yaml(cp_buf *b, const cp_df_report *r, const defs *d, const char 
             cp_yaml_put_num(b, mx > 0 ? mx : 1);
             cp_buf_puts(b, "  # largest measured input: set this run's input\n");
         }
-        if (!has_key(def, "machines")) {
-            /* Union of integer scale-outs measured on any type. */
-            double ms[64];
-            int nm = 0;
-            for (int j = i; j < r->n_fits; j++) {
-                const cp_df_fit *g = &r->fits[j];
-                if (strcmp(g->job, f->job))
-                    continue;
-                for (int k = 0; k < g->e.scaleouts; k++) {
-                    double m = g->machine_counts[k];
-                    int seen = m != floor(m) || m > 1e6;
-                    for (int q = 0; q < nm && !seen; q++)
-                        seen = ms[q] == m;
-                    if (!seen && nm < 64)
-                        ms[nm++] = m;
-                }
-            }
-            for (int x = 1; x < nm; x++) /* insertion sort: few values */
-                for (int y = x; y > 0 && ms[y - 1] > ms[y]; y--) {
-                    double t = ms[y];
-                    ms[y] = ms[y - 1];
-                    ms[y - 1] = t;
-                }
-            cp_buf_puts(b, "    machines: [");
-            for (int k = 0; k < nm; k++) {
-                cp_buf_puts(b, k ? ", " : "");
-                cp_yaml_put_num(b, ms[k]);
-            }
-            if (nm == 0)
-                cp_buf_puts(b, "1");
-            cp_buf_puts(b, "]  # measured scale-outs\n");
-        }
+        if (!has_key(def, "machines"))
+            cp_fit_df_machines(b, r, f->job);
         cp_buf_puts(b, "    runtime:\n      model: ernest\n      theta:\n");
         for (int j = i; j < r->n_fits; j++) {
             const cp_df_fit *g = &r->fits[j];
@@ -283,6 +251,9 @@ int cp_cmd_fit(int argc, char **argv)
     int status = 2;
     char **jobfiles = cp_calloc((size_t)argc + 1, sizeof *jobfiles);
     int n_jobfiles = 0;
+    char **more = cp_calloc((size_t)argc + 1, sizeof *more);
+    char **concrete = cp_calloc((size_t)argc + 1, sizeof *concrete);
+    cp_fit_param_args fpa = {NULL, more, 0, concrete, 0};
     cp_diags *diags = cp_malloc(sizeof *diags); /* errors and warnings, printed once */
     cp_csv *csv = NULL;
     cp_df_sample *dfs = NULL;
@@ -295,7 +266,7 @@ int cp_cmd_fit(int argc, char **argv)
     cp_buf_init(&b);
     cp_err err;
     cp_err_init(&err);
-    if (!jobfiles || !diags) {
+    if (!jobfiles || !diags || !more || !concrete) {
         fprintf(stderr, "capplan fit: out of memory\n");
         goto out;
     }
@@ -308,7 +279,8 @@ int cp_cmd_fit(int argc, char **argv)
             status = 0;
             goto out;
         } else if (!strcmp(a, "-o") || !strcmp(a, "--jobs") || !strcmp(a, "--scaling") ||
-                   !strcmp(a, "--work")) {
+                   !strcmp(a, "--work") || !strcmp(a, "--params") || !strcmp(a, "--samples") ||
+                   !strcmp(a, "--concrete")) {
             if (i + 1 >= argc) {
                 fprintf(stderr, "capplan fit: %s needs a value\n", a);
                 goto usage;
@@ -318,6 +290,12 @@ int cp_cmd_fit(int argc, char **argv)
                 outpath = v;
             } else if (!strcmp(a, "--jobs")) {
                 jobfiles[n_jobfiles++] = argv[i];
+            } else if (!strcmp(a, "--params")) {
+                fpa.params = v;
+            } else if (!strcmp(a, "--samples")) {
+                fpa.more[fpa.n_more++] = argv[i];
+            } else if (!strcmp(a, "--concrete")) {
+                fpa.concrete[fpa.n_concrete++] = argv[i];
             } else if (!strcmp(a, "--scaling")) {
                 if (strcmp(v, "table") && strcmp(v, "amdahl")) {
                     fprintf(stderr, "capplan fit: --scaling must be table or amdahl, not '%s'\n", v);
@@ -365,6 +343,10 @@ int cp_cmd_fit(int argc, char **argv)
         }
     }
 
+    if (dataflow && cp_fit_param_wanted(&fpa)) {
+        status = cp_fit_param_run(&fpa, &opts, samples, jobfiles, n_jobfiles, outpath);
+        goto out;
+    }
     if (cp_csv_read(samples, 0, &csv, &err) != CP_OK) {
         cp_err_print(&err, stderr);
         goto out;
@@ -429,5 +411,7 @@ out:
     cp_csv_free(csv);
     cp_free(diags);
     cp_free(jobfiles);
+    cp_free(more);
+    cp_free(concrete);
     return status;
 }

@@ -117,9 +117,9 @@ TEST(ernest_exact_model_has_zero_cv_error)
 
 TEST(ernest_warns_below_four_scaleouts)
 {
-    cp_df_sample s[3] = {{"j", "t", 2, 1, 10, {"f", 2, 0}},
-                         {"j", "t", 4, 1, 6, {"f", 3, 0}},
-                         {"j", "t", 8, 1, 4, {"f", 4, 0}}};
+    cp_df_sample s[3] = {{"j", "t", 2, 1, 10, {"f", 2, 0}, {0}},
+                         {"j", "t", 4, 1, 6, {"f", 3, 0}, {0}},
+                         {"j", "t", 8, 1, 4, {"f", 4, 0}, {0}}};
     cp_fit_opts o;
     cp_fit_opts_init(&o);
     cp_df_report *r = NULL;

@@ -1,0 +1,40 @@
+/*
+ * What `capplan fit` (cmd_fit.c) and its --params mode (cmd_fit_param.c)
+ * share: the job definitions given with --jobs or as extra YAML files.
+ */
+#ifndef CP_FIT_CMD_H
+#define CP_FIT_CMD_H
+
+#include "cp_err.h"
+#include "cp_fit.h"
+#include "cp_yaml.h"
+
+#include <stddef.h>
+
+typedef struct defs {
+    cp_node **roots;
+    int n;
+    const cp_node **jobs; /* job maps with a scalar name */
+    int n_jobs;
+    size_t cap;
+} defs;
+
+int defs_load(defs *d, char **paths, int n, cp_diags *diags);
+void defs_release(defs *d);
+
+/* fit dataflow --params / --samples / --concrete (cmd_fit_param.c). */
+typedef struct cp_fit_param_args {
+    const char *params;  /* --params LIST, NULL when not given */
+    char **more;         /* --samples FILE... (argv strings) */
+    int n_more;
+    char **concrete;     /* --concrete NAME=JOB:P=V,... */
+    int n_concrete;
+} cp_fit_param_args;
+
+/* True when any of the three was given. */
+int cp_fit_param_wanted(const cp_fit_param_args *a);
+/* Runs the whole command in that mode; returns the exit status. */
+int cp_fit_param_run(const cp_fit_param_args *a, const cp_fit_opts *o, const char *samples,
+                     char **jobfiles, int n_jobfiles, const char *outpath);
+
+#endif
