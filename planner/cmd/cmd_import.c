@@ -55,7 +55,11 @@ static const char usage_text[] =
     "inventory    Alibaba's GPU node list -> one pool per node shape\n"
     "accelerators the accelerator table the importers name types from, as the CSV\n"
     "             that --accel-table reads (edit it to add or correct a type)\n"
-    "Details: docs/import.md.\n";
+    "\n"
+    "Options may come before, between or after the input; '--' ends them.\n"
+    "-q, --quiet is accepted (import prints only warnings and errors).\n"
+    "Details: docs/import.md; the full reference: man ./capplan.1 in the\n"
+    "source tree.\n";
 
 static const char skypilot_usage[] =
     "usage: capplan import skypilot VMS.csv [-o FILE] [--region R] [--zone Z]\n"
@@ -83,7 +87,8 @@ static const char skypilot_usage[] =
     "                        offer (default: AWS 0.05/730, GCP 0.10/24, else none)\n"
     "  --no-n1-gpus          GCP: no n1 host + attachable GPU offers\n"
     "  --accel-table FILE    add or replace accelerator table entries (CSV)\n"
-    "  -o FILE               write there (atomically); default stdout\n";
+    "  -o FILE               write there (atomically); default stdout\n"
+    "Details: docs/import.md; the full reference: man ./capplan.1.\n";
 
 /* Long options without a short form. */
 enum {
@@ -119,7 +124,11 @@ enum {
 
 #define MAX_TYPE_MAP 256
 
-#define COMMON_LONGOPTS {"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0}
+#define COMMON_LONGOPTS                                                                            \
+    {"help", no_argument, NULL, 'h'},                                                              \
+    {                                                                                              \
+        NULL, 0, NULL, 0                                                                           \
+    }
 
 /* The command line of one import: the input, -o, the importer's options. */
 typedef struct args {
@@ -491,7 +500,8 @@ static const importer importers[] = {
 static int next_opt(args *a, int argc, char **argv, const struct option *longopts)
 {
     if (!a->rest) {
-        int c = getopt_long(argc, argv, "-o:h", longopts, NULL);
+        /* ':' first: a missing value is ':', told apart from '?' */
+        int c = getopt_long(argc, argv, "-:o:hq", longopts, NULL);
         if (c != -1)
             return c;
         a->rest = true;
@@ -509,8 +519,8 @@ static int common_opt(const importer *im, args *a, int c, char **argv)
     switch (c) {
     case 1:
         if (!im->one_input) {
-            fprintf(stderr, "capplan import %s: takes no input file ('%s'); see --help\n",
-                    im->name, optarg);
+            fprintf(stderr, "capplan import %s: takes no input file ('%s'); see --help\n", im->name,
+                    optarg);
             return 2;
         }
         if (!a->in) {
@@ -525,15 +535,22 @@ static int common_opt(const importer *im, args *a, int c, char **argv)
     case 'h':
         fputs(im->usage, stdout);
         return 0;
-    default: /* '?': an unknown option or one without its value */
-        if (optopt > 0 && optopt < 256)
-            fprintf(stderr, "capplan import %s: unknown option or missing value '-%c'\n",
-                    im->name, optopt);
+    case 'q':
+        return OPT_TAKEN; /* import prints only warnings and errors */
+    default: {            /* '?' an unknown option, ':' one without its value: the
+                           * words of every command (planner/cmd/cli.c) */
+        const char *w = argv[optind - 1];
+        if (optopt > 0 && optopt < 256 && strncmp(w, "--", 2))
+            fprintf(stderr, "capplan import %s: %s '-%c'%s\n", im->name,
+                    c == ':' ? "option" : "unknown option", optopt,
+                    c == ':' ? " needs a value" : "");
         else
-            fprintf(stderr, "capplan import %s: unknown option or missing value '%s'\n",
-                    im->name, argv[optind - 1]);
+            fprintf(stderr, "capplan import %s: %s '%.*s'%s\n", im->name,
+                    c == ':' ? "option" : "unknown option", (int)strcspn(w, "="), w,
+                    c == ':' ? " needs a value" : "");
         fputs(im->usage, stderr);
         return 2;
+    }
     }
 }
 
@@ -565,9 +582,9 @@ static int run_importer(const importer *im, int argc, char **argv)
             {"--energy-price", !strcmp(im->name, "series") ? a.o.series.energy_price : NULL},
             {"--carbon", !strcmp(im->name, "series") ? a.o.series.carbon : NULL},
             {"--trace", !strcmp(im->name, "gavel") ? a.o.gavel.trace : NULL},
-            {"--accel-table", !strcmp(im->name, "skypilot")    ? a.o.sky.accel_table
-                              : !strcmp(im->name, "gavel")     ? a.o.gavel.accel_table
-                              : !strcmp(im->name, "inventory") ? a.o.inv.accel_table
+            {"--accel-table", !strcmp(im->name, "skypilot")       ? a.o.sky.accel_table
+                              : !strcmp(im->name, "gavel")        ? a.o.gavel.accel_table
+                              : !strcmp(im->name, "inventory")    ? a.o.inv.accel_table
                               : !strcmp(im->name, "accelerators") ? a.o.accel_table
                                                                   : NULL}};
         const char *extra[2 * 4 + 1];

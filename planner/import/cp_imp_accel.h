@@ -27,7 +27,7 @@ typedef struct cp_imp_accel {
     double memory_gb;
     double power_w;      /* busy draw; < 0: no published figure */
     double idle_power_w; /* < 0: no published figure */
-    char *spellings;     /* space-separated, the name among them */
+    char *spellings;     /* space-separated other spellings (may list the name) */
 } cp_imp_accel;
 
 typedef struct cp_imp_accel_table {
@@ -45,8 +45,8 @@ void cp_imp_accel_table_free(cp_imp_accel_table *t);
 /* The entry for a catalog spelling; mem_gb > 0 picks the variant with
  * that device memory (within 10 %). NULL when no entry lists the spelling,
  * or none of those has that memory (then *mem_mismatch is set). */
-const cp_imp_accel *cp_imp_accel_find(const cp_imp_accel_table *t, const char *spelling, double mem_gb,
-                              int *mem_mismatch);
+const cp_imp_accel *cp_imp_accel_find(const cp_imp_accel_table *t, const char *spelling,
+                                      double mem_gb, int *mem_mismatch);
 
 /* "  - {name: N, memory_gb: M, power_w: P[, idle_power_w: I]}\n" */
 void cp_imp_accel_put_yaml(cp_buf *b, const cp_imp_accel *a);

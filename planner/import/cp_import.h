@@ -43,18 +43,18 @@
 
 /* capplan import skypilot: which catalog rows become offers, and how. */
 typedef struct cp_import_skypilot_opts {
-    const char *region;       /* keep rows of this Region; NULL: all */
-    const char *zone;         /* keep rows of this AvailabilityZone; NULL: all */
-    const char *types;        /* extended regex on InstanceType; NULL: all */
-    const char *accelerators; /* "A,B": keep offers with these only; NULL: all */
-    const char *provider;     /* NULL: gcp with AvailabilityZone, azure with
-                                 Generation, else the file name up to '_' or '.' */
-    const char *site;         /* each offer's site; NULL: none */
-    const char *accel_table;  /* --accel-table CSV (cp_imp_accel.h); NULL: built-in */
+    const char *region;          /* keep rows of this Region; NULL: all */
+    const char *zone;            /* keep rows of this AvailabilityZone; NULL: all */
+    const char *types;           /* extended regex on InstanceType; NULL: all */
+    const char *accelerators;    /* "A,B": keep offers with these only; NULL: all */
+    const char *provider;        /* NULL: gcp with AvailabilityZone, azure with
+                                    Generation, else the file name up to '_' or '.' */
+    const char *site;            /* each offer's site; NULL: none */
+    const char *accel_table;     /* --accel-table CSV (cp_imp_accel.h); NULL: built-in */
     const char *const *type_map; /* "MEASURED=OFFERED" labels, n_type_map of them */
     int n_type_map;
-    double spot_rate;         /* spot interruptions per hour; NAN: the provider's */
-    bool n1_gpus;             /* GCP: n1 hosts with attachable GPUs (default true) */
+    double spot_rate; /* spot interruptions per hour; NAN: the provider's */
+    bool n1_gpus;     /* GCP: n1 hosts with attachable GPUs (default true) */
 } cp_import_skypilot_opts;
 
 void cp_import_skypilot_opts_init(cp_import_skypilot_opts *o);
@@ -66,13 +66,13 @@ int cp_import_skypilot(const char *path, const cp_import_skypilot_opts *o, cp_bu
 
 /* capplan import gavel */
 typedef struct cp_import_gavel_opts {
-    const char *match;   /* extended regex: keep job types matching it; NULL: all */
-    double work;         /* each job's work in steps; > 0 (default 100000) */
-    bool amdahl;         /* scaling: amdahl instead of a speedup table */
-    bool shared;         /* one speedup table over all types (before SPEC 1.1) */
-    bool unconsolidated; /* keep the *_unconsolidated worker types */
+    const char *match;       /* extended regex: keep job types matching it; NULL: all */
+    double work;             /* each job's work in steps; > 0 (default 100000) */
+    bool amdahl;             /* scaling: amdahl instead of a speedup table */
+    bool shared;             /* one speedup table over all types (before SPEC 1.1) */
+    bool unconsolidated;     /* keep the *_unconsolidated worker types */
     const char *accel_table; /* --accel-table CSV (cp_imp_accel.h); NULL: built-in */
-    const char *trace;   /* a Gavel trace: one job per line (import_gavel.c); NULL: none */
+    const char *trace;       /* a Gavel trace: one job per line (import_gavel.c); NULL: none */
 } cp_import_gavel_opts;
 
 void cp_import_gavel_opts_init(cp_import_gavel_opts *o);

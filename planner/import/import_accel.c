@@ -16,6 +16,7 @@
  * the importers warn and write no power_w.
  */
 #include "cp_imp_accel.h"
+#include "import_internal.h"
 
 #include "cp_alloc.h"
 #include "cp_csv.h"
@@ -35,29 +36,29 @@ static const struct {
     const char *spellings;
 } builtin[] = {
     /* NVIDIA data-center GPUs */
-    {"K80", 12, 150, "K80 Tesla-K80"},           /* board: 24 GB, 300 W, two GK210 */
-    {"K520", 4, 112.5, "K520 GRID-K520"},        /* board: 8 GB, 225 W, two GK104 */
-    {"M60", 8, 150, "M60 Tesla-M60"},            /* board: 16 GB, 300 W, two GM204 */
+    {"K80", 12, 150, "K80 Tesla-K80"},    /* board: 24 GB, 300 W, two GK210 */
+    {"K520", 4, 112.5, "K520 GRID-K520"}, /* board: 8 GB, 225 W, two GK104 */
+    {"M60", 8, 150, "M60 Tesla-M60"},     /* board: 16 GB, 300 W, two GM204 */
     {"P4", 8, 75, "P4 Tesla-P4"},
     {"P40", 24, 250, "P40 Tesla-P40"},
-    {"P100", 16, 250, "P100 Tesla-P100"},        /* PCIe, the cloud part */
+    {"P100", 16, 250, "P100 Tesla-P100"},         /* PCIe, the cloud part */
     {"V100", 16, 300, "V100 V100M16 Tesla-V100"}, /* SXM2 */
     {"V100-32GB", 32, 300, "V100-32GB V100 V100M32"},
     {"T4", 16, 70, "T4 Tesla-T4"},
-    {"T4g", 16, 70, "T4g"},                      /* AWS g5g: NVIDIA T4G */
+    {"T4g", 16, 70, "T4g"}, /* AWS g5g: NVIDIA T4G */
     {"A10", 24, 150, "A10"},
-    {"A10G", 24, NP, "A10G"},                    /* AWS g5: no published figure */
+    {"A10G", 24, NP, "A10G"}, /* AWS g5: no published figure */
     {"A30", 24, 165, "A30"},
     {"A40", 48, 300, "A40"},
-    {"A100", 40, 400, "A100 A100-SXM4-40GB"},    /* SXM4 */
+    {"A100", 40, 400, "A100 A100-SXM4-40GB"}, /* SXM4 */
     {"A100-80GB", 80, 400, "A100-80GB A100 A100-SXM4-80GB"},
     {"A800-80GB", 80, 400, "A800-80GB A800-SXM4-80GB A800"},
-    {"H100", 80, 700, "H100 H100-SXM"},          /* SXM5 */
-    {"H100-MEGA", 80, 700, "H100-MEGA"},         /* GCP a3-megagpu: H100 SXM5 */
+    {"H100", 80, 700, "H100 H100-SXM"},  /* SXM5 */
+    {"H100-MEGA", 80, 700, "H100-MEGA"}, /* GCP a3-megagpu: H100 SXM5 */
     {"H100-NVL", 94, 400, "H100-NVL H100"},
     {"H800", 80, 700, "H800"},
     {"H200", 141, 700, "H200"},
-    {"GH200", 96, NP, "GH200"},                  /* module power configurable */
+    {"GH200", 96, NP, "GH200"}, /* module power configurable */
     {"B200", 180, 1000, "B200"},
     {"L4", 24, 72, "L4"},
     {"L40", 48, 300, "L40"},
@@ -157,31 +158,29 @@ static int load_file(cp_imp_accel_table *t, const char *path, cp_diags *d)
         const char *sp = cp_csv_get(r, col[4]);
         double gb, pw, idle;
         if (!*name || strlen(name) > CP_NAME_MAX || strlen(sp) > 4 * CP_NAME_MAX) {
-            rc = cp_diags_add(d, CP_ERR_INPUT, cp_csv_pos(csv, r),
-                              "accelerator table: a name of 1 to %d bytes is required",
-                              CP_NAME_MAX);
+            rc =
+                cp_diags_add(d, CP_ERR_INPUT, import_field_pos(csv, r, col[!*name ? 0 : 4]),
+                             "accelerator table: a name of 1 to %d bytes is required", CP_NAME_MAX);
             break;
         }
-        if (!cp_csv_number(cp_csv_get(r, col[1]), &gb) || !(gb > 0) ||
-            !opt_num(cp_csv_get(r, col[2]), &pw) || !opt_num(cp_csv_get(r, col[3]), &idle) ||
-            (pw >= 0 && idle > pw)) {
-            rc = cp_diags_add(d, CP_ERR_INPUT, cp_csv_pos(csv, r),
+        int bad_col = !cp_csv_number(cp_csv_get(r, col[1]), &gb) || !(gb > 0)            ? col[1]
+                      : !opt_num(cp_csv_get(r, col[2]), &pw)                             ? col[2]
+                      : !opt_num(cp_csv_get(r, col[3]), &idle) || (pw >= 0 && idle > pw) ? col[3]
+                                                                                         : -1;
+        if (bad_col >= 0) {
+            rc = cp_diags_add(d, CP_ERR_INPUT, import_field_pos(csv, r, bad_col),
                               "accelerator table: '%s' needs memory_gb > 0, power_w >= 0 or "
                               "empty, idle_power_w <= power_w or empty",
                               name);
             break;
         }
         if (find_name(t, name) >= 0) {
-            rc = cp_diags_add(d, CP_ERR_INPUT, cp_csv_pos(csv, r),
+            rc = cp_diags_add(d, CP_ERR_INPUT, import_field_pos(csv, r, col[0]),
                               "accelerator table: '%s' listed twice", name);
             break;
         }
-        cp_buf s;
-        cp_buf_init(&s);
-        cp_buf_printf(&s, "%s %s", name, sp);
-        if (!cp_buf_ok(&s) || add(t, name, gb, pw, idle, s.s) != 0)
+        if (add(t, name, gb, pw, idle, sp) != 0)
             rc = cp_diags_add(d, CP_ERR_NOMEM, cp_pos_none(), "out of memory");
-        cp_buf_release(&s);
     }
     cp_csv_free(csv);
     return rc;
@@ -231,15 +230,17 @@ static bool lists(const char *list, const char *word)
     return false;
 }
 
-const cp_imp_accel *cp_imp_accel_find(const cp_imp_accel_table *t, const char *spelling, double mem_gb,
-                              int *mem_mismatch)
+const cp_imp_accel *cp_imp_accel_find(const cp_imp_accel_table *t, const char *spelling,
+                                      double mem_gb, int *mem_mismatch)
 {
     const cp_imp_accel *first = NULL;
     *mem_mismatch = 0;
     if (!*spelling)
         return NULL;
     for (int i = 0; i < t->n; i++) {
-        if (!lists(t->a[i].spellings, spelling))
+        if (!(strlen(t->a[i].name) == strlen(spelling) &&
+              same(t->a[i].name, spelling, strlen(spelling))) &&
+            !lists(t->a[i].spellings, spelling))
             continue;
         if (!(mem_gb > 0))
             return &t->a[i];
@@ -289,7 +290,7 @@ void cp_imp_accel_table_csv(cp_buf *b, const cp_imp_accel_table *t)
             cp_buf_puts(b, num);
         }
         cp_buf_putc(b, ',');
-        /* the spellings besides the name */
+        /* the spellings besides the name (the built-in lists start with it) */
         const char *sp = a->spellings;
         size_t len = strcspn(sp, " ");
         if (len == strlen(a->name) && strncmp(sp, a->name, len) == 0)

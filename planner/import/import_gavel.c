@@ -140,8 +140,8 @@ static int gavel_csv(const char *path, gsamples *g, cp_diags *d)
     int col[4];
     for (int i = 0; i < 4; i++)
         if ((col[i] = cp_csv_col(csv, names[i])) < 0)
-            rc = cp_diags_add(d, CP_ERR_INPUT, cp_csv_pos(csv, &csv->head),
-                              "missing column '%s'", names[i]);
+            rc = cp_diags_add(d, CP_ERR_INPUT, cp_csv_pos(csv, &csv->head), "missing column '%s'",
+                              names[i]);
     for (int i = 0; rc == CP_OK && i < csv->n_rows; i++) {
         const cp_csv_row *r = &csv->rows[i];
         double k, thr;
@@ -256,6 +256,7 @@ static int read_trace(const char *path, cp_csv **csv_out, tjob **out, int *n_out
         const cp_csv_row *r = &csv->rows[i];
         cp_pos pos = cp_csv_pos(csv, r);
         pos.line--;
+        pos.col = 1;
         /* 10 columns: type, command, dir, steps arg, needs data, total
          * steps, scale factor, priority, SLO, arrival; 7 (msr): type,
          * command, steps arg, needs data, total steps, arrival, scale */
@@ -265,6 +266,16 @@ static int read_trace(const char *path, cp_csv **csv_out, tjob **out, int *n_out
             !cp_csv_number(cp_csv_get(r, c_steps), &steps) || !(steps > 0) ||
             !cp_csv_number(cp_csv_get(r, c_k), &k) || k != floor(k) || k < 1 || k > 1e6 ||
             !cp_csv_number(cp_csv_get(r, c_arr), &arr) || !(arr >= 0)) {
+            if (r->n == 10 || r->n == 7) { /* point at the first bad field */
+                double x;
+                int f =
+                    !*cp_csv_get(r, 0)                                       ? 0
+                    : !cp_csv_number(cp_csv_get(r, c_steps), &x) || !(x > 0) ? c_steps
+                    : !cp_csv_number(cp_csv_get(r, c_k), &x) || x != floor(x) || x < 1 || x > 1e6
+                        ? c_k
+                        : c_arr;
+                pos.col = import_field_pos(csv, r, f).col;
+            }
             rc = cp_diags_add(d, CP_ERR_INPUT, pos,
                               "not a Gavel trace line: expected 10 (or 7) tab-separated fields "
                               "with total steps > 0, a GPU count and an arrival time >= 0");
@@ -347,8 +358,8 @@ static void put_model(cp_buf *b, const cp_tr_fit *f, const cp_import_gavel_opts 
             cp_buf_printf(b, "%s%d: ", c ? ", " : "", ks[c]);
             cp_yaml_put_num(b, v);
         }
-        cp_buf_puts(b, filled ? "}}  # counts not measured on this type: the shared fit\n"
-                              : "}}\n");
+        cp_buf_puts(b,
+                    filled ? "}}  # counts not measured on this type: the shared fit\n" : "}}\n");
     }
 }
 
@@ -391,11 +402,13 @@ static void gavel_yaml(cp_buf *b, const char *path, const cp_import_gavel_opts *
                 if (a->power_w < 0)
                     cp_diags_warn(d, rep->fits[i].pos,
                                   "accelerator '%s': no published power figure; power_w not "
-                                  "written", acc);
+                                  "written",
+                                  acc);
             } else {
                 cp_diags_warn(d, rep->fits[i].pos,
                               "accelerator '%s' is not in the accelerator table: not defined "
-                              "here (define it, or add it with --accel-table)", acc);
+                              "here (define it, or add it with --accel-table)",
+                              acc);
             }
         }
     cp_buf_puts(b, "jobs:\n");
@@ -418,13 +431,15 @@ static void gavel_yaml(cp_buf *b, const char *path, const cp_import_gavel_opts *
                 f = &rep->fits[i];
         cp_pos pos = {trace_path, tj[j].line, 1};
         if (!f) {
-            cp_diags_warn(d, pos, "job type '%s' has no measured throughput (or --match left it "
-                                  "out); skipped", tj[j].type);
+            cp_diags_warn(d, pos,
+                          "job type '%s' has no measured throughput (or --match left it "
+                          "out); skipped",
+                          tj[j].type);
             continue;
         }
         if (!(shared_speedup(f, tj[j].k) > 0)) {
-            cp_diags_warn(d, pos, "job type '%s' was not measured on %d GPUs; skipped",
-                          tj[j].type, tj[j].k);
+            cp_diags_warn(d, pos, "job type '%s' was not measured on %d GPUs; skipped", tj[j].type,
+                          tj[j].k);
             continue;
         }
         char name[40];

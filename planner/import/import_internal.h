@@ -3,7 +3,24 @@
 #define CP_IMPORT_INTERNAL_H
 
 #include "cp_buf.h"
+#include "cp_csv.h"
 #include "cp_err.h"
+
+#include <string.h>
+
+/* The position of field `field` of a CSV row: its line and the column
+ * where the field starts, counting the fields before it as read plus
+ * their separators (a quoted field's quotes are not counted, so after
+ * one the column is early by two). */
+static inline cp_pos import_field_pos(const cp_csv *csv, const cp_csv_row *r, int field)
+{
+    cp_pos p = cp_csv_pos(csv, r);
+    int col = 1;
+    for (int i = 0; i < field && i < r->n; i++)
+        col += (int)strlen(r->f[i]) + 1;
+    p.col = col;
+    return p;
+}
 
 /* Hands the finished text b to the caller's out, whose old text is
  * released (cp_import.h: out changes only on success); b is left empty.

@@ -88,9 +88,8 @@ int cp_import_inventory(const char *path, const cp_import_inventory_opts *o, cp_
                               names[i]);
     if (rc != CP_OK)
         goto out;
-    if (csv->n_rows &&
-        (!(sh = cp_calloc((size_t)csv->n_rows, sizeof *sh)) ||
-         !(used = cp_calloc((size_t)csv->n_rows, sizeof *used)))) {
+    if (csv->n_rows && (!(sh = cp_calloc((size_t)csv->n_rows, sizeof *sh)) ||
+                        !(used = cp_calloc((size_t)csv->n_rows, sizeof *used)))) {
         rc = cp_diags_add(d, CP_ERR_NOMEM, cp_pos_none(), "out of memory");
         goto out;
     }
@@ -102,7 +101,12 @@ int cp_import_inventory(const char *path, const cp_import_inventory_opts *o, cp_
             !cp_csv_number(cp_csv_get(r, col[1]), &mib) || !(mib > 0) ||
             !cp_csv_number(cp_csv_get(r, col[2]), &g) || g < 0 || g != floor(g) || g > 1e4 ||
             (g > 0) != (*model != 0) || strlen(model) > CP_NAME_MAX / 2) {
-            rc = cp_diags_add(d, CP_ERR_INPUT, cp_csv_pos(csv, r),
+            int f = !cp_csv_number(cp_csv_get(r, col[0]), &mc) || !(mc > 0)     ? col[0]
+                    : !cp_csv_number(cp_csv_get(r, col[1]), &mib) || !(mib > 0) ? col[1]
+                    : !cp_csv_number(cp_csv_get(r, col[2]), &g) || g < 0 || g != floor(g) || g > 1e4
+                        ? col[2]
+                        : col[3];
+            rc = cp_diags_add(d, CP_ERR_INPUT, import_field_pos(csv, r, f),
                               "unreadable node: cpu_milli and memory_mib > 0, gpu an integer "
                               ">= 0, a model iff gpu > 0");
             continue;
@@ -173,14 +177,14 @@ int cp_import_inventory(const char *path, const cp_import_inventory_opts *o, cp_
         if (!pools++)
             cp_buf_puts(&b, "pools:\n");
         char nm[CP_NAME_MAX + 64];
-        snprintf(nm, sizeof nm, "%s/%sx%d-%gc-%gg", o->site, s->acc >= 0 ? tab->a[s->acc].name : "cpu",
-                 s->gpus, s->cpus, s->mem);
+        snprintf(nm, sizeof nm, "%s/%sx%d-%gc-%gg", o->site,
+                 s->acc >= 0 ? tab->a[s->acc].name : "cpu", s->gpus, s->cpus, s->mem);
         cp_buf_puts(&b, "  - name: ");
         cp_yaml_put_str(&b, nm);
         cp_buf_puts(&b, "\n    site: ");
         cp_yaml_put_str(&b, o->site);
-        cp_buf_printf(&b, "\n    nodes: %d", o->max_nodes > 0 && s->nodes > o->max_nodes
-                                                 ? o->max_nodes : s->nodes);
+        cp_buf_printf(&b, "\n    nodes: %d",
+                      o->max_nodes > 0 && s->nodes > o->max_nodes ? o->max_nodes : s->nodes);
         if (o->max_nodes > 0 && s->nodes > o->max_nodes)
             cp_buf_printf(&b, "  # %d in the list", s->nodes);
         cp_buf_puts(&b, "\n    node: {");

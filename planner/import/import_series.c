@@ -116,7 +116,8 @@ static int value_col(const cp_csv *csv, const char *want)
     if (want)
         return cp_csv_col(csv, want);
     for (int i = 1; i < csv->head.n; i++)
-        if (!strncmp(csv->head.f[i], "Price", 5) || !strncmp(csv->head.f[i], "Carbon Intensity", 16))
+        if (!strncmp(csv->head.f[i], "Price", 5) ||
+            !strncmp(csv->head.f[i], "Carbon Intensity", 16))
             return i;
     return csv->head.n > 1 ? 1 : -1;
 }
@@ -136,9 +137,10 @@ static int read_series(const char *path, const cp_import_series_opts *o, bool pr
     int col = value_col(csv, o->column);
     double scale = 1;
     if (col < 0) {
-        rc = cp_diags_add(d, CP_ERR_INPUT, cp_csv_pos(csv, &csv->head),
-                          o->column ? "no column '%s'" : "%s: need a time column and a value column",
-                          o->column ? o->column : path);
+        rc =
+            cp_diags_add(d, CP_ERR_INPUT, import_field_pos(csv, &csv->head, 0),
+                         o->column ? "no column '%s'" : "%s: need a time column and a value column",
+                         o->column ? o->column : path);
         goto out;
     }
     if (price) {
@@ -151,7 +153,8 @@ static int read_series(const char *path, const cp_import_series_opts *o, bool pr
         if (cur && strncmp(cur, "(USD", 4) != 0 && isnan(o->scale))
             cp_diags_warn(d, cp_csv_pos(csv, &csv->head),
                           "column '%s' is not in USD: written as if it were; give --scale "
-                          "(USD per unit of its currency)", h);
+                          "(USD per unit of its currency)",
+                          h);
         scale /= 1000; /* per MWh -> per kWh */
     }
     if (!csv->n_rows) {
@@ -167,18 +170,18 @@ static int read_series(const char *path, const cp_import_series_opts *o, bool pr
         const cp_csv_row *r = &csv->rows[i];
         double t, v;
         if (!cp_import_parse_time(cp_csv_get(r, 0), &t)) {
-            rc = cp_diags_add(d, CP_ERR_INPUT, cp_csv_pos(csv, r),
+            rc = cp_diags_add(d, CP_ERR_INPUT, import_field_pos(csv, r, 0),
                               "expected a time like 2023-06-01 00:00:00, got '%.40s'",
                               cp_csv_get(r, 0));
             break;
         }
         if (!cp_csv_number(cp_csv_get(r, col), &v) || (!price && v < 0)) {
-            rc = cp_diags_add(d, CP_ERR_INPUT, cp_csv_pos(csv, r),
+            rc = cp_diags_add(d, CP_ERR_INPUT, import_field_pos(csv, r, col),
                               price ? "expected a price" : "expected a carbon intensity >= 0");
             break;
         }
         if (s->n && !(t > s->t[s->n - 1])) {
-            rc = cp_diags_add(d, CP_ERR_INPUT, cp_csv_pos(csv, r),
+            rc = cp_diags_add(d, CP_ERR_INPUT, import_field_pos(csv, r, 0),
                               "time not after the previous sample's");
             break;
         }

@@ -54,11 +54,11 @@ static const struct {
     int count;
     double cpus, mem;
 } n1_limits[] = {
-    {"K80", 1, 8, 52},     {"K80", 2, 16, 104},   {"K80", 4, 32, 208},   {"K80", 8, 64, 208},
-    {"V100", 1, 12, 78},   {"V100", 2, 24, 156},  {"V100", 4, 48, 312},  {"V100", 8, 96, 624},
-    {"T4", 1, 48, 312},    {"T4", 2, 48, 312},    {"T4", 4, 96, 624},    {"P4", 1, 24, 156},
-    {"P4", 2, 48, 312},    {"P4", 4, 96, 624},    {"P100", 1, 16, 104},  {"P100", 2, 32, 208},
-    {"P100", 4, 96, 624},  {NULL, 0, 0, 0},
+    {"K80", 1, 8, 52},    {"K80", 2, 16, 104},  {"K80", 4, 32, 208},  {"K80", 8, 64, 208},
+    {"V100", 1, 12, 78},  {"V100", 2, 24, 156}, {"V100", 4, 48, 312}, {"V100", 8, 96, 624},
+    {"T4", 1, 48, 312},   {"T4", 2, 48, 312},   {"T4", 4, 96, 624},   {"P4", 1, 24, 156},
+    {"P4", 2, 48, 312},   {"P4", 4, 96, 624},   {"P100", 1, 16, 104}, {"P100", 2, 32, 208},
+    {"P100", 4, 96, 624}, {NULL, 0, 0, 0},
 };
 
 /* Published spot interruption rates, as interruptions per instance-hour.
@@ -81,11 +81,13 @@ static const struct {
     const char *acc;
     int count; /* 0: from the suffix */
 } gcp_hosts[] = {
-    {"a2-highgpu-", "A100", 0},   {"a2-megagpu-16g", "A100", 16}, {"a2-ultragpu-", "A100-80GB", 0},
-    {"a3-highgpu-", "H100", 0},   {"a3-megagpu-8g", "H100-MEGA", 8},
-    {"g2-standard-4", "L4", 1},   {"g2-standard-8", "L4", 1},     {"g2-standard-12", "L4", 1},
-    {"g2-standard-16", "L4", 1},  {"g2-standard-24", "L4", 2},    {"g2-standard-32", "L4", 1},
-    {"g2-standard-48", "L4", 4},  {"g2-standard-96", "L4", 8},    {NULL, NULL, 0},
+    {"a2-highgpu-", "A100", 0},        {"a2-megagpu-16g", "A100", 16},
+    {"a2-ultragpu-", "A100-80GB", 0},  {"a3-highgpu-", "H100", 0},
+    {"a3-megagpu-8g", "H100-MEGA", 8}, {"g2-standard-4", "L4", 1},
+    {"g2-standard-8", "L4", 1},        {"g2-standard-12", "L4", 1},
+    {"g2-standard-16", "L4", 1},       {"g2-standard-24", "L4", 2},
+    {"g2-standard-32", "L4", 1},       {"g2-standard-48", "L4", 4},
+    {"g2-standard-96", "L4", 8},       {NULL, NULL, 0},
 };
 
 typedef struct sky {
@@ -172,8 +174,10 @@ static int use_acc(sky *s, const cp_csv_row *r, const char *spelling, const char
         i = (int)(a - s->tab->a);
     } else { /* not in the table: the catalog's own name and memory */
         if (!(gb > 0)) {
-            warn(s, r, "accelerator '%s': memory unknown (no GpuInfo size, not in the "
-                       "accelerator table); offer skipped", spelling);
+            warn(s, r,
+                 "accelerator '%s': memory unknown (no GpuInfo size, not in the "
+                 "accelerator table); offer skipped",
+                 spelling);
             *skip = true;
             return -1;
         }
@@ -195,8 +199,10 @@ static int use_acc(sky *s, const cp_csv_row *r, const char *spelling, const char
         }
         i = s->tab->n++;
         fresh = true;
-        warn(s, r, "accelerator '%s' is not in the accelerator table: written with the "
-                   "catalog's memory and no power_w (add it with --accel-table)", spelling);
+        warn(s, r,
+             "accelerator '%s' is not in the accelerator table: written with the "
+             "catalog's memory and no power_w (add it with --accel-table)",
+             spelling);
     }
     for (int k = 0; k < s->n_used; k++)
         if (s->used[k] == i)
@@ -205,8 +211,10 @@ static int use_acc(sky *s, const cp_csv_row *r, const char *spelling, const char
         return -1;
     s->used[s->n_used++] = i;
     if (!fresh && s->tab->a[i].power_w < 0)
-        warn(s, r, "accelerator '%s': no published power figure; power_w not written "
-                   "(energy and carbon count its draw as 0)", s->tab->a[i].name);
+        warn(s, r,
+             "accelerator '%s': no published power figure; power_w not written "
+             "(energy and carbon count its draw as 0)",
+             s->tab->a[i].name);
     return i;
 }
 
@@ -553,10 +561,10 @@ static bool find_cols(sky *s)
 /* The fragment: a comment naming the source and the options, the
  * accelerators the offers use (from the canonical table), then the offers
  * (written to `offers` row by row). */
-static void sky_yaml(cp_buf *b, const char *path, const cp_import_skypilot_opts *o,
-                     const sky *s, const cp_buf *offers)
+static void sky_yaml(cp_buf *b, const char *path, const cp_import_skypilot_opts *o, const sky *s,
+                     const cp_buf *offers)
 {
-    const char *const flag[] = {"--region",   "--zone", "--types",       "--accelerators",
+    const char *const flag[] = {"--region",   "--zone", "--types",      "--accelerators",
                                 "--provider", "--site", "--accel-table"};
     const char *const val[] = {o->region,   o->zone, o->types,      o->accelerators,
                                o->provider, o->site, o->accel_table};
@@ -605,8 +613,7 @@ static int check_type_map(const cp_import_skypilot_opts *o, cp_diags *d)
     return CP_OK;
 }
 
-int cp_import_skypilot(const char *path, const cp_import_skypilot_opts *o, cp_buf *out,
-                       cp_diags *d)
+int cp_import_skypilot(const char *path, const cp_import_skypilot_opts *o, cp_buf *out, cp_diags *d)
 {
     int rc = CP_OK;
     sky s;

@@ -1,0 +1,68 @@
+#!/bin/sh
+# From public data to a verified plan and a report, with no hand edits:
+# every input below is written by a capplan command from the files in
+# ../shared/data (each folder's README says where they come from).
+#
+#   sh examples/pipeline/run.sh [CAPPLAN [OUT [DATA]]]
+#
+# CAPPLAN defaults to build/capplan, OUT to build/pipeline, DATA to
+# $CP_DATA or /work/shared/data. `make demo` runs it. docs/import.md
+# explains each step.
+set -eu
+CAPPLAN=${1:-build/capplan}
+OUT=${2:-build/pipeline}
+DATA=${3:-${CP_DATA:-/work/shared/data}}
+TIME_LIMIT=${CP_PIPELINE_TIME_LIMIT:-30}
+case $CAPPLAN in /*) ;; *) CAPPLAN=$PWD/$CAPPLAN ;; esac
+mkdir -p "$OUT"
+cd "$OUT"
+run() {
+    echo "== capplan $*"
+    "$CAPPLAN" "$@"
+}
+
+# 1. Sites and the horizon: one day of hourly prices and carbon for the
+#    on-prem site (California, CAISO) and carbon for the AWS region's grid
+#    (PJM), from green-dcc (Electricity Maps, processed market prices).
+G=$DATA/green-dcc
+run import series --site caiso --start 2023-06-01T00:00 --slots 24 --horizon \
+    --energy-price "$G/electricity_prices_processed/US-CAL-CISO_electricity_prices_2023-06-01_to_14.csv" \
+    --carbon "$G/carbon_intensity/US-CAL-CISO_2023-06-01_to_14_hourly.csv" -o caiso.yaml
+run import series --site pjm --start 2023-06-01T00:00 --slots 24 \
+    --carbon "$G/carbon_intensity/US-MIDA-PJM_2023-06-01_to_14_hourly.csv" -o pjm.yaml
+
+# 2. A small on-prem inventory at caiso: Alibaba's V100 and P100 nodes,
+#    two of each node shape.
+run import inventory "$DATA/alibaba-gpu/v2023_openb_node_list_all_node.csv" --site caiso \
+    --models V100M16,P100 --max-nodes 2 -o inventory.yaml
+
+# 3. Two catalogs: AWS (the machine types C3O measured, and K80/V100
+#    hosts; carbon counted at pjm) and GCP n1-standard-8 with its
+#    attachable GPUs, labelled m4.2xlarge so the Spark fits apply there.
+C=$DATA/cloud-catalog
+run import skypilot "$C/aws_vms_us-east-1a.csv" --site pjm \
+    --types '^(c4|m4|r4)\.2xlarge$|^p2\.xlarge$|^p3\.2xlarge$' -o aws.yaml
+run import skypilot "$C/gcp_vms_us-central1-a.csv" --types '^n1-standard-8$' \
+    --type-map m4.2xlarge=n1-standard-8 -o gcp.yaml
+
+# 4. Training jobs: Gavel's measured throughputs per GPU type and count,
+#    one job per line of Gavel's artifact-evaluation trace (its steps
+#    are the work).
+run import gavel "$DATA/gavel/isolated_throughputs.csv" \
+    --trace "$DATA/gavel/physical_cluster_artifact_evaluation.trace" -o gavel.yaml
+
+# 5. A dataflow job: C3O's Spark sort runs, fitted with Ernest's model.
+run import c3o "$DATA/c3o/sort.tsv" -o sort.csv
+run fit dataflow sort.csv -o sort.yaml
+
+# 6. Check, plan, verify, report.
+IN="caiso.yaml pjm.yaml inventory.yaml aws.yaml gcp.yaml gavel.yaml sort.yaml"
+# shellcheck disable=SC2086
+run check $IN >check.txt
+# shellcheck disable=SC2086
+run plan --time-limit "$TIME_LIMIT" -o plan.yaml $IN
+# shellcheck disable=SC2086
+run verify --plan plan.yaml $IN
+# shellcheck disable=SC2086
+run report plan.yaml $IN -o report.html
+echo "pipeline: plan, verification and report in $OUT (plan.yaml, report.html)"

@@ -1,0 +1,145 @@
+#!/bin/sh
+# The importers on the real files of ../shared/data (issue 15): golden
+# fragments (numbers within 1e-9 relative, test_cmp_num; warnings byte for
+# byte), the fragments of every importer passing `capplan check` together
+# (one accelerator table, identical definitions merge), bad inputs with
+# FILE:LINE:COLUMN, hostile names that must come out quoted, and the
+# end-to-end example examples/pipeline/run.sh, whose plan must verify.
+# Without the shared data (CP_DATA) only the bad-input checks run.
+# `--update` or CP_GOLDEN_UPDATE=1 rewrites the goldens that differ.
+SUITE=suite_import
+# shellcheck source=tests/lib.sh
+. "$(dirname "$0")/lib.sh"
+DATA=${CP_DATA:-/work/shared/data}
+G=tests/import
+B=tests/import/bad
+
+# golden NAME RC ARGS...: `capplan import ARGS` exits RC; stdout is
+# G/NAME.out (numbers with tolerance), stderr G/NAME.err. Paths of the
+# shared data print as $DATA/...
+golden() {
+    name=$1 want=$2
+    shift 2
+    timeout -k 5 "$limit" $CAPPLAN import "$@" >"$tmp/$name.out" 2>"$tmp/$name.raw"
+    rc=$?
+    sed "s|$DATA|\$DATA|g" "$tmp/$name.raw" >"$tmp/$name.err"
+    sed -i "s|$DATA|\$DATA|g" "$tmp/$name.out"
+    if [ "$rc" != "$want" ]; then
+        bad "$name" "exit $rc, expected $want: $(oneline "$tmp/$name.err" 3)"
+        return
+    fi
+    ok "$name"
+    test_cmp_num "$G/$name.out" "$tmp/$name.out"
+    test_cmp "$G/$name.err" "$tmp/$name.err"
+}
+
+# loads NAME FILE...: `capplan check` accepts the fragments together.
+loads() {
+    name=$1
+    shift
+    if timeout -k 5 "$limit" $CAPPLAN check "$@" >"$tmp/check.out" 2>"$tmp/check.err"; then
+        ok "check $name"
+    else
+        bad "check $name" "$(oneline "$tmp/check.err" 5)"
+    fi
+}
+
+# ---- bad inputs: errors at FILE:LINE:COLUMN, exit 2 ----
+golden bad-accel-mem 2 accelerators --accel-table $B/accel-mem.csv
+golden bad-accel-idle 2 accelerators --accel-table $B/accel-idle.csv
+golden bad-accel-twice 2 accelerators --accel-table $B/accel-twice.csv
+golden bad-series-time 2 series --site s --start 2023-06-01T00:00 --slots 2 --energy-price $B/series-time.csv
+golden bad-series-order 2 series --site s --start 2023-06-01T00:00 --slots 2 --energy-price $B/series-order.csv
+golden bad-series-negative 2 series --site s --start 2023-06-01T00:00 --slots 2 --carbon $B/series-negative.csv
+golden bad-series-span 2 series --site s --start 2023-06-01T00:00 --slots 5 --energy-price $B/series-eur.csv --scale 1.08
+golden bad-series-start 2 series --site s --start tomorrow --slots 2 --carbon $B/series-negative.csv
+golden bad-inventory 2 inventory $B/inventory-model.csv --site s
+golden bad-type-map 2 skypilot $G/../fit/gcp-extract.csv --type-map nothing
+golden bad-spot-rate 2 skypilot $G/../fit/gcp-extract.csv --spot-interruptions -1
+golden bad-trace 2 gavel $G/../fit/gavel-extract.csv --trace $B/trace-steps.trace
+golden series-eur 0 series --site de --start 2023-06-01T00:00 --slots 3 --energy-price $B/series-eur.csv
+golden series-no-input 2 series --site s --start 2023-06-01T00:00 --slots 3 extra.csv
+
+# ---- hostile names: an accelerator table entry named with quotes, a
+# colon, a newline and '#' must come out quoted and load back ----
+golden accel-hostile 0 accelerators --accel-table $B/accel-hostile.csv
+printf 'worker_type,job_type,scale_factor,throughput_steps_per_s\neve,"a: b # c",1,2.5\neve,"a: b # c",2,4\n' >"$tmp/eve.csv"
+if $CAPPLAN import gavel "$tmp/eve.csv" --accel-table $B/accel-hostile.csv -o "$tmp/eve.yaml" 2>"$tmp/eve.err"; then
+    ok "hostile gavel"
+    printf 'horizon: {slots: 2}\n' >"$tmp/h2.yaml"
+    loads "hostile names" "$tmp/h2.yaml" "$tmp/eve.yaml"
+    if grep -q "^  - {name: \"Eve\\\\\": 'x'\\\\n#\"" "$tmp/eve.yaml"; then ok; else bad "hostile quoted" "$(grep -m1 name "$tmp/eve.yaml")"; fi
+else
+    bad "hostile gavel" "$(oneline "$tmp/eve.err" 3)"
+fi
+# a user's entry replaces the built-in one everywhere
+$CAPPLAN import gavel $G/../fit/gavel-extract.csv --accel-table $B/accel-hostile.csv -o "$tmp/v.yaml" 2>/dev/null
+if grep -q '^  - {name: V100, memory_gb: 16, power_w: 250, idle_power_w: 40}$' "$tmp/v.yaml"; then ok; else bad "accel-table override" "$(grep -m1 V100 "$tmp/v.yaml")"; fi
+
+if [ ! -d "$DATA/cloud-catalog" ]; then
+    echo "suite_import: $DATA not found: the real-data checks are skipped"
+    test_done
+fi
+C=$DATA/cloud-catalog
+
+# ---- each importer on the real files ----
+golden accelerators 0 accelerators
+golden gcp-n1 0 skypilot $C/gcp_vms_us-central1-a.csv --types '^n1-standard-8$' --type-map m4.2xlarge=n1-standard-8
+golden gcp-no-n1 0 skypilot $C/gcp_vms_europe-west4-a.csv --types '^n1-standard-8$' --no-n1-gpus
+golden aws-gpu 0 skypilot $C/aws_vms_us-east-1a.csv --types '^(p2|p3|g4dn|g5|dl1|f1|inf1)\.'
+golden azure-nc 0 skypilot $C/azure_vms_eastus.csv --types '^Standard_NC'
+golden azure-rate 0 skypilot $C/azure_vms_eastus.csv --types '^Standard_NC6s_v3$' --spot-interruptions 0.01
+golden lambda-us-east-1 0 skypilot $C/lambda_vms.csv --region us-east-1
+golden vast 0 skypilot $C/vast_vms.csv
+golden gavel-trace 0 gavel $DATA/gavel/isolated_throughputs.csv --trace $DATA/gavel/physical_cluster_small_test.trace
+golden gavel-msr 0 gavel $DATA/gavel/isolated_throughputs.csv --match '^ResNet-50' --trace $DATA/gavel/msr_philly_vc_2869ce_seed0.trace
+golden gavel-shared 0 gavel $DATA/gavel/isolated_throughputs.csv --match '^LM' --scaling shared
+golden series-caiso 0 series --site caiso --start 2023-06-01T00:00 --slots 24 --horizon \
+    --energy-price $DATA/green-dcc/electricity_prices_processed/US-CAL-CISO_electricity_prices_2023-06-01_to_14.csv \
+    --carbon $DATA/green-dcc/carbon_intensity/US-CAL-CISO_2023-06-01_to_14_hourly.csv
+golden series-ercot 0 series --site ercot --start 2023-06-01T05:00Z --slots 6 --slot-hours 0.5 \
+    --energy-price $DATA/green-dcc/electricity_prices_processed/US-TEX-ERCO_electricity_prices_2023-06-01_to_14.csv
+golden series-ger 0 series --site de --start "2020-06-01 00:00" --slots 6 \
+    --carbon $DATA/lets-wait-awhile/ger_ci_2020-06-01_to_14.csv
+golden series-gb-lca 0 series --site gb --start 2020-06-01T00:00 --slots 4 --slot-hours 2 \
+    --carbon $DATA/lets-wait-awhile/gb_ci_2020-06-01_to_14.csv
+golden inventory 0 inventory $DATA/alibaba-gpu/v2023_openb_node_list_all_node.csv --site caiso --max-nodes 3
+
+# ---- every importer's fragments together ----
+for f in gcp_vms_us-central1-a gcp_vms_europe-west4-a azure_vms_eastus lambda_vms vast_vms aws_vms_us-east-1a; do
+    $CAPPLAN import skypilot $C/$f.csv -o $tmp/$f.yaml 2>/dev/null || bad "import $f" "exit $?"
+done
+$CAPPLAN import gavel $DATA/gavel/isolated_throughputs.csv -o $tmp/gavel.yaml 2>/dev/null
+$CAPPLAN import gavel $DATA/gavel/isolated_throughputs.csv --trace $DATA/gavel/physical_cluster_minimize_makespan.trace -o $tmp/gtrace.yaml 2>/dev/null
+$CAPPLAN import series --site caiso --start 2023-06-01T00:00 --slots 24 --horizon \
+    --carbon $DATA/green-dcc/carbon_intensity/US-CAL-CISO_2023-06-01_to_14_hourly.csv -o $tmp/site.yaml 2>/dev/null
+$CAPPLAN import inventory $DATA/alibaba-gpu/v2023_openb_node_list_all_node.csv --site caiso -o $tmp/inv.yaml 2>/dev/null
+$CAPPLAN import c3o $DATA/c3o/sort.tsv -o $tmp/sort.csv 2>/dev/null
+$CAPPLAN fit dataflow $tmp/sort.csv --no-loo -o $tmp/sort.yaml >/dev/null 2>&1
+loads "all fragments" $tmp/site.yaml $tmp/inv.yaml $tmp/gavel.yaml $tmp/sort.yaml \
+    $tmp/gcp_vms_us-central1-a.yaml $tmp/gcp_vms_europe-west4-a.yaml $tmp/azure_vms_eastus.yaml \
+    $tmp/lambda_vms.yaml $tmp/vast_vms.yaml $tmp/aws_vms_us-east-1a.yaml
+# the trace's jobs with Gavel's: one job type, two definitions of its
+# accelerators, still one accelerator each
+loads "trace and catalogs" $tmp/site.yaml $tmp/gtrace.yaml $tmp/inv.yaml $tmp/gcp_vms_us-central1-a.yaml
+# the GCP n1 bundles are what gives Gavel's K80/P100/V100 GCP offers
+if grep -q 'gcp:us-central1-a:n1-standard-8:1xV100' "$tmp/check.out"; then ok; else bad "n1 bundles in check" "not listed"; fi
+
+# ---- the pipeline example: no hand edits, and its plan verifies ----
+if CP_PIPELINE_TIME_LIMIT=20 timeout -k 5 300 sh examples/pipeline/run.sh "$CAPPLAN" "$tmp/pipe" "$DATA" >"$tmp/pipe.out" 2>&1; then
+    ok "pipeline runs"
+    P=$tmp/pipe
+    verify_ok "pipeline plan verifies" $P/plan.yaml $P/caiso.yaml $P/pjm.yaml $P/inventory.yaml \
+        $P/aws.yaml $P/gcp.yaml $P/gavel.yaml $P/sort.yaml
+    st=$(plan_status $P/plan.yaml)
+    case $st in optimal | feasible) ok ;; *) bad "pipeline status" "$st" ;; esac
+    # every job of the pipeline is planned (none dropped for lack of a mode)
+    if grep -q '^dropped: \[\]' $P/plan.yaml || ! grep -q '^dropped:' $P/plan.yaml; then ok; else bad "pipeline drops" "$(grep -A3 '^dropped:' $P/plan.yaml | head -4 | tr '\n' ' ')"; fi
+    if [ -s $P/report.html ] && grep -q '<svg' $P/report.html; then ok; else bad "pipeline report" "no chart"; fi
+    # the type map put the Spark fit on GCP's n1-standard-8
+    if grep -q 'gcp:us-central1-a:n1-standard-8' $P/check.txt; then ok; else bad "pipeline type map" "no n1 mode"; fi
+else
+    bad "pipeline runs" "$(tail -n 5 "$tmp/pipe.out" | tr '\n' ' ')"
+fi
+
+test_done
