@@ -66,10 +66,10 @@ int main(int argc, char **argv)
     double total = 0;
     int fits = 0, runs = 0;
     char summary[5][400];
-    printf("| job | machine type | runs | configs | sizes | terms | R² | MAPE %% | LOCO MAPE %% "
+    printf("| job | machine type | runs | configs | sizes | terms | search | R² | MAPE %% | LOCO MAPE %% "
            "(median / worst config) | largest-size MAPE %% | Ernest R² | Ernest MAPE %% | Ernest "
            "LOCO MAPE %% | Ernest largest-size MAPE %% | ms |\n"
-           "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+           "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
     FILE *terms = tmpfile();
     for (int j = 0; j < 5; j++) {
         char path[512];
@@ -135,9 +135,10 @@ int main(int argc, char **argv)
             pct(b, sizeof b, f.model.largest_mape);
             pct(e1, sizeof e1, f.ernest.loco_mape);
             pct(e2, sizeof e2, f.ernest.largest_mape);
-            printf("| %s | %s | %d | %d | %d | %d | %.3f | %.1f | %s (%s / %s) | %s | %.3f | %.1f | "
-                   "%s | %s | %.0f |\n",
-                   jobs[j], type, k, f.configs, f.sizes, f.n_terms, f.model.r2, f.model.mape, a,
+            printf("| %s | %s | %d | %d | %d | %d | %s | %.3f | %.1f | %s (%s / %s) | %s | %.3f | "
+                   "%.1f | %s | %s | %.0f |\n",
+                   jobs[j], type, k, f.configs, f.sizes, f.n_terms, f.nested ? "per fold" : "once",
+                   f.model.r2, f.model.mape, a,
                    p50, mx, b, f.ernest.r2, f.ernest.mape, e1, e2, dt * 1e3);
             fprintf(terms, "%s on %s:", jobs[j], type);
             for (int q = 0; q < f.n_terms; q++) {

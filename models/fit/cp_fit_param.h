@@ -30,7 +30,7 @@
 #include <stdbool.h>
 
 #define CP_PM_MAX_PARAMS 16   /* parameters of one job */
-#define CP_PM_MAX_TERMS 12    /* Ernest's 4 and at most 8 chosen */
+#define CP_PM_MAX_TERMS 12    /* terms of one model */
 
 /* A term: φ_basis(m) times factors f[0]·f[1] (-1: none). Factor 0 is
  * input_gb; for the i-th parameter of the fit, 1 + 3i is p, 2 + 3i
@@ -66,6 +66,7 @@ typedef struct cp_pm_fit {
     cp_pm_term terms[CP_PM_MAX_TERMS];
     double coef[CP_PM_MAX_TERMS];
     int samples, configs, sizes;
+    bool nested; /* model.loco_* repeated the term search in every fold */
     double min_input_gb, max_input_gb;
     cp_pm_stats model;  /* this model */
     cp_pm_stats ernest; /* plain Ernest (cp_ernest_fit's optimum) on the same folds */

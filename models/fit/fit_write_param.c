@@ -195,14 +195,17 @@ static void med_max(double *v, int n, double *med, double *mx)
 
 void cp_fit_df_param_table(cp_buf *b, const cp_df_report *r, const cp_df_params *pn)
 {
-    cp_buf_printf(b, "%-14s %-12s %7s %7s %5s %7s %7s %7s %7s %7s %7s | %7s %7s %7s %7s\n", "job",
-                  "type", "samples", "configs", "terms", "R2", "MAPE%", "LOCO%", "p50%", "max%",
-                  "large%", "E.R2", "E.MAPE%", "E.LOCO%", "E.large%");
+    /* search: "fold" when the held-out figures repeat the term search
+     * without the held-out runs, "once" when they refit the terms chosen
+     * on all runs (large groups; see cp_fit_param.c) */
+    cp_buf_printf(b, "%-14s %-12s %7s %7s %5s %6s %7s %7s %7s %7s %7s %7s | %7s %7s %7s %7s\n",
+                  "job", "type", "samples", "configs", "terms", "search", "R2", "MAPE%", "LOCO%",
+                  "p50%", "max%", "large%", "E.R2", "E.MAPE%", "E.LOCO%", "E.large%");
     for (int i = 0; i < r->n_fits; i++) {
         const cp_df_fit *f = &r->fits[i];
         const cp_pm_fit *m = f->pm;
-        cp_buf_printf(b, "%-14s %-12s %7d %7d %5d %7.4f", f->job, f->type, m->samples, m->configs,
-                      m->n_terms, m->model.r2);
+        cp_buf_printf(b, "%-14s %-12s %7d %7d %5d %6s %7.4f", f->job, f->type, m->samples,
+                      m->configs, m->n_terms, m->nested ? "fold" : "once", m->model.r2);
         pct(b, m->model.mape);
         pct(b, m->model.loco_mape);
         pct(b, m->model.loco_p50);
