@@ -7,6 +7,9 @@
 #     and `capplan export skypilot` one task per lease. The night has more
 #     pool jobs than the export's first file table holds (16), which is
 #     how a dangling pointer into that table was found.
+#   - SPEC 1.1 on it: the plan carries totals.egress and r18-bs32-x2's
+#     shape, and its report draws the pipeline's two links
+#     (sort-events -> rec-bs2048 -> rec-eval).
 # The heuristic plans it (a few seconds); suite_plan checks the optimum.
 SUITE=nightly
 . "$(dirname "$0")/lib.sh"
@@ -36,6 +39,17 @@ if plan_verify nightly "$tmp/n.yaml" --method heuristic -- $files; then
         if [ "$(ls "$tmp/sky/launch" 2>/dev/null | wc -l)" = "$nl" ]; then ok; else bad export/skypilot "not one task per lease ($nl leases)"; fi
     else
         bad export/skypilot "exit $?: $(oneline "$tmp/err" 3)"
+    fi
+    if grep -q '^  egress: ' "$tmp/n.yaml" && grep -q '^  shape: ' "$tmp/n.yaml"; then ok
+    else bad spec11 "no totals.egress or no shape in the plan"; fi
+    # shellcheck disable=SC2086
+    if $CAPPLAN report "$tmp/n.yaml" -o "$tmp/n.html" $files 2>"$tmp/err"; then
+        links=$(grep -c '<g class="link"><title>' "$tmp/n.html")
+        if [ "$links" = 2 ] && grep -q 'sort-events → rec-bs2048' "$tmp/n.html" &&
+            grep -q 'rec-bs2048 → rec-eval' "$tmp/n.html"; then ok
+        else bad report/links "$links links, expected sort-events -> rec-bs2048 -> rec-eval"; fi
+    else
+        bad report "exit $?: $(oneline "$tmp/err" 3)"
     fi
 fi
 test_done
