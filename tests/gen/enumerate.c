@@ -12,7 +12,12 @@
  * each market and slot the fewest instances that hold the demand, checks
  * SPEC 3 (pool capacity per dimension, quotas, power caps, budget) and
  * computes the SPEC 4 total (cloud, energy with the idle baseline,
- * carbon, penalties), with its own busy-power arithmetic.
+ * carbon, penalties), with its own busy-power arithmetic. SPEC 1.1: the
+ * busy power of a mode's shape (9.1), egress where a job's resource is
+ * not at its data's site (9.3; counted by the budget too), and
+ * precedence (9.2): a scheduled job's predecessors are scheduled and end
+ * by its start, checked on every decided pair (a broken pair stays
+ * broken, so such a branch is cut like any other).
  *
  * The search is a depth-first walk over jobs. A branch is cut when it
  * already breaks a constraint or already costs at least the best total
@@ -24,7 +29,7 @@
  * SPEC 3-4, which equals the optimum of a placed plan when every pool has
  * one node and every market at most one instance per slot (geninst -e).
  *
- * Prints `optimum TOTAL cloud C energy E carbon K penalty P` (%.17g) and
+ * Prints `optimum TOTAL cloud C energy E carbon K penalty P egress G` (%.17g) and
  * `leaves N`, or `infeasible` (no choice meets the caps or the budget:
  * only the plan-independent baseline can cause that). Exit 0; 2 on bad
  * input; 4 when the search passes CP_ENUM_MAX_NODES (default 5e7).
@@ -50,7 +55,7 @@ static double *busy_w;  /* [n_sites][T]: busy power on pools x busy fraction (W)
 static int *choice;     /* [n_jobs]: mode index or -1 */
 static int *start;      /* [n_jobs] */
 static double best = INFINITY;
-static double best_parts[4];
+static double best_parts[5]; /* cloud, energy, carbon, penalty, egress */
 static long long nodes, leaves, max_nodes;
 
 static double *D(int r, int t)
@@ -65,8 +70,9 @@ static double busy_power(const cp_mode *m)
     const cp_machine *node = ms->res[m->res].mach;
     double acc_dyn = node->acc >= 0 ? in->accels[node->acc].power_w - in->accels[node->acc].idle_power_w : 0;
     double node_dyn = node->power_w - node->idle_power_w;
-    if (j->kind == CP_JOB_TRAINING)
-        return m->count * acc_dyn + m->count * j->cpus_per_accelerator * node_dyn / node->cpus;
+    if (j->kind == CP_JOB_TRAINING) /* the cpus of the mode's shape (SPEC 9.1) */
+        return m->count * acc_dyn +
+               m->count * j->shapes[m->shape].cpus_per_accelerator * node_dyn / node->cpus;
     return m->count * (node->accelerators * acc_dyn + node_dyn);
 }
 
@@ -105,12 +111,46 @@ static int instances(int r, int t)
     return y;
 }
 
+/* SPEC 9.3: what job j's run on resource r costs in egress. */
+static double egress_of(int j, int r)
+{
+    const cp_job *jb = &in->jobs[j];
+    if (jb->data_site < 0)
+        return 0;
+    const cp_resource *rs = &ms->res[r];
+    int site = rs->kind == CP_RES_POOL ? in->pools[rs->index].site : in->offers[rs->index].site;
+    return site == jb->data_site ? 0 : jb->data_gb * in->sites[jb->data_site].egress_per_gb;
+}
+
+/* SPEC 9.2 among the decided jobs [0, decided): false when a scheduled
+ * job has a dropped predecessor or one that has not ended by its start. */
+static bool precedence_ok(int decided)
+{
+    for (int j = 0; j < decided; j++) {
+        if (choice[j] < 0)
+            continue;
+        for (int a = 0; a < in->jobs[j].n_after; a++) {
+            int i = in->jobs[j].after[a];
+            if (i >= decided)
+                continue; /* checked once it is decided */
+            if (choice[i] < 0 || start[i] + ms->modes[choice[i]].slots > start[j])
+                return false;
+        }
+    }
+    return true;
+}
+
 /* Checks SPEC 3 for the jobs chosen so far and costs them (plus the
  * baseline and the penalties of the jobs dropped so far; jobs not yet
  * decided cost nothing). Returns false when a constraint is broken. */
-static bool evaluate(int decided, double parts[4])
+static bool evaluate(int decided, double parts[5])
 {
-    double cloud = 0, energy = 0, carbon_kg = 0, penalty = 0;
+    double cloud = 0, energy = 0, carbon_kg = 0, penalty = 0, egress = 0;
+    if (!precedence_ok(decided))
+        return false;
+    for (int j = 0; j < decided; j++)
+        if (choice[j] >= 0)
+            egress += egress_of(j, ms->modes[choice[j]].res);
     for (int r = 0; r < ms->n_res; r++) {
         const cp_resource *rs = &ms->res[r];
         for (int t = 0; t < T; t++) {
@@ -155,7 +195,8 @@ static bool evaluate(int decided, double parts[4])
         }
     }
     double carbon = carbon_kg / 1000 * in->carbon_price_per_ton;
-    if (in->has_budget && cloud + energy + carbon > in->budget + TOL * (1 + fabs(in->budget)))
+    if (in->has_budget &&
+        cloud + energy + carbon + egress > in->budget + TOL * (1 + fabs(in->budget)))
         return false;
     for (int j = 0; j < decided; j++)
         if (choice[j] < 0)
@@ -164,6 +205,7 @@ static bool evaluate(int decided, double parts[4])
     parts[1] = energy;
     parts[2] = carbon;
     parts[3] = penalty;
+    parts[4] = egress;
     return true;
 }
 
@@ -186,10 +228,10 @@ static void walk(int j)
 {
     if (max_nodes && ++nodes > max_nodes)
         return;
-    double parts[4];
+    double parts[5];
     if (!evaluate(j, parts))
         return;
-    double total = parts[0] + parts[1] + parts[2] + parts[3];
+    double total = parts[0] + parts[1] + parts[2] + parts[3] + parts[4];
     if (total >= best - TOL * (1 + fabs(best)) && j < in->n_jobs)
         return; /* every completion costs at least this much */
     if (j == in->n_jobs) {
@@ -252,8 +294,9 @@ int main(int argc, char **argv)
         } else if (isinf(best)) {
             printf("infeasible\n");
         } else {
-            printf("optimum %.17g cloud %.17g energy %.17g carbon %.17g penalty %.17g\n", best,
-                   best_parts[0], best_parts[1], best_parts[2], best_parts[3]);
+            printf("optimum %.17g cloud %.17g energy %.17g carbon %.17g penalty %.17g egress "
+                   "%.17g\n",
+                   best, best_parts[0], best_parts[1], best_parts[2], best_parts[3], best_parts[4]);
         }
         printf("leaves %lld nodes %lld\n", leaves, nodes);
     }

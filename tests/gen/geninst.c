@@ -48,6 +48,26 @@ static int chance(int pct)
     return ri(0, 99) < pct;
 }
 
+/* The SPEC 1.1 keys of `-e` instances (shapes, after, data, egress) are
+ * drawn from a stream of their own, so every key of version 1.0 is drawn
+ * exactly as before and the 1.0 part of an instance does not change. */
+static uint64_t st11;
+
+static int ri11(int lo, int hi)
+{
+    uint64_t keep = st;
+    st = st11;
+    int v = ri(lo, hi);
+    st11 = st;
+    st = keep;
+    return v;
+}
+
+static int chance11(int pct)
+{
+    return ri11(0, 99) < pct;
+}
+
 #define MAXP 4
 #define MAXO 3
 #define MAXA 3
@@ -77,6 +97,8 @@ static void series_f(const char *key, int lo, int hi, double scale, int dec)
  * instance 0), so the aggregate optimum is the optimum of a placed plan.
  * Power caps and budgets are drawn near what the jobs need, so they bind
  * in some instances; a few budgets are below the baseline (infeasible).
+ * SPEC 1.1: some jobs have predecessors among the earlier jobs, `data` at
+ * a site (some sites price egress) and, for training, 1-3 shapes.
  */
 static int enum_instance(unsigned long long seed)
 {
@@ -84,6 +106,7 @@ static int enum_instance(unsigned long long seed)
      * splitmix stream */
     st = seed * 0x2545F4914F6CDD1Dull + 777;
     st = next();
+    st11 = seed * 0x9E3779B97F4A7C15ull + 1111;
     T = ri(2, 5);
     h = chance(30) ? 0.5 : 1.0;
     int njobs = ri(1, 5);
@@ -125,6 +148,8 @@ static int enum_instance(unsigned long long seed)
             base_cost += pue[s] * basew[s] * h / 1000 * price[s][t];
         }
         printf("]\n    carbon_intensity: %d\n", ri(50, 800));
+        if (chance11(50)) /* SPEC 9.3 */
+            printf("    egress_per_gb: %.2f\n", ri11(1, 20) * 0.01);
         if (basew[s] > 0 && chance(40)) {
             /* a cap from just above the baseline to room for a few jobs */
             printf("    power_cap_kw: [");
@@ -201,6 +226,22 @@ static int enum_instance(unsigned long long seed)
         if (chance(50))
             printf("    deadline_hour: %.2f\n", (rel + ri(1, T)) * h - (chance(20) ? h / 2 : 0));
         printf("    drop_penalty: %d\n", ri(1, 60) * 5);
+        /* SPEC 9.2: predecessors among the earlier jobs (acyclic) */
+        if (j > 0 && chance11(40)) {
+            int a1 = ri11(0, j - 1), a2 = ri11(0, j - 1);
+            if (a2 != a1 && chance11(30))
+                printf("    after: [job%d, job%d]\n", a1, a2);
+            else
+                printf("    after: [job%d]\n", a1);
+        }
+        /* SPEC 9.3: where the input is; gb sometimes left to its default */
+        if (chance11(45)) {
+            int site = ri11(0, nsite - 1), gb = ri11(1, 40);
+            if (dataflow && chance11(50))
+                printf("    data: {site: dc%d}\n", site);
+            else
+                printf("    data: {site: dc%d, gb: %d}\n", site, gb);
+        }
         if (chance(50))
             printf("    preemptible: true\n    checkpoint_minutes: %d\n", ri(1, 6) * 10);
         if (chance(15))
@@ -228,9 +269,28 @@ static int enum_instance(unsigned long long seed)
             printf("    accelerators: %s\n", counts[ri(0, 4)]);
             if (chance(40))
                 printf("    scaling: {model: amdahl, serial_fraction: %.2f}\n", ri(0, 40) * 0.01);
-            if (chance(50))
-                printf("    cpus_per_accelerator: %d\n    memory_gb_per_accelerator: %d\n",
-                       ri(0, 8), ri(0, 48));
+            /* SPEC 9.1: shapes instead of the flat keys (drawn anyway, so
+             * the 1.0 stream stays the same) */
+            int shaped = chance11(35);
+            if (chance(50)) {
+                /* in the order gcc evaluated the arguments of the 1.0
+                 * printf (right to left), so the values stay the same */
+                int g = ri(0, 48);
+                int c = ri(0, 8);
+                if (!shaped)
+                    printf("    cpus_per_accelerator: %d\n    memory_gb_per_accelerator: %d\n", c,
+                           g);
+            }
+            if (shaped) {
+                printf("    shapes:\n");
+                for (int k = 0, n = ri11(1, 3); k < n; k++) {
+                    printf("      - {cpus_per_accelerator: %d, memory_gb_per_accelerator: %d",
+                           ri11(0, 8), ri11(0, 48));
+                    if (k > 0 || chance11(50))
+                        printf(", speed: %.1f", ri11(4, 12) * 0.1);
+                    printf("}\n");
+                }
+            }
         }
     }
     return 0;
