@@ -3,6 +3,8 @@
 
 #include <limits.h>
 #include <math.h>
+#include <stdio.h>
+#include <string.h>
 
 double cp_machine_dim(const cp_machine *m, int dim)
 {
@@ -35,6 +37,65 @@ double cp_site_kwh_cost(const cp_input *in, int site, int t)
     const cp_site *s = &in->sites[site];
     return cp_series_at(&s->energy_price, t) +
            cp_series_at(&s->carbon_intensity, t) / 1e6 * in->carbon_price_per_ton;
+}
+
+/* One contradiction: into d and, when it is the first, into `first`. */
+static void contradiction(cp_diags *d, char *first, size_t first_size, int found, cp_pos pos,
+                          const char *msg)
+{
+    if (d)
+        cp_diags_add(d, CP_ERR_INPUT, pos, "%s", msg);
+    if (first && first_size && found == 0)
+        snprintf(first, first_size, "%s", msg);
+}
+
+int cp_input_contradictions(const cp_input *in, cp_diags *d, char *first, size_t first_size)
+{
+    int found = 0;
+    char msg[400];
+    double base_cost = 0;
+    for (int s = 0; s < in->n_sites; s++) {
+        const cp_site *st = &in->sites[s];
+        int n_over = 0, t_first = -1, t_last = -1;
+        double base_kw = 0, cap_kw = 0;
+        for (int t = 0; t < in->slots; t++) {
+            double base_w = cp_site_baseline_w(in, s, t);
+            base_cost += st->pue * base_w * in->slot_hours / 1000 * cp_site_kwh_cost(in, s, t);
+            if (!st->power_cap_kw.set)
+                continue;
+            /* the solvers' test (W before PUE, 1e-9 relative), so check,
+             * plan and the search agree on every input */
+            double allow = 1000 * cp_series_at(&st->power_cap_kw, t) / st->pue - base_w;
+            if (!(allow < -1e-9 * (1 + fabs(allow))))
+                continue;
+            if (n_over++ == 0) {
+                t_first = t;
+                base_kw = st->pue * base_w / 1000;
+                cap_kw = cp_series_at(&st->power_cap_kw, t);
+            }
+            t_last = t;
+        }
+        if (n_over == 0)
+            continue;
+        int len = snprintf(msg, sizeof msg,
+                           "site '%s': its idle baseline alone (%g kW after PUE %g) exceeds its "
+                           "power_cap_kw (%g kW) in slot %d",
+                           st->name, base_kw, st->pue, cap_kw, t_first);
+        if (n_over > 1 && len > 0 && (size_t)len < sizeof msg)
+            snprintf(msg + len, sizeof msg - (size_t)len, " and %d more slot%s up to slot %d",
+                     n_over - 1, n_over == 2 ? "" : "s", t_last);
+        len = (int)strlen(msg);
+        snprintf(msg + len, sizeof msg - (size_t)len, ": no plan can meet the cap");
+        contradiction(d, first, first_size, found++, st->power_cap_kw.pos, msg);
+    }
+    if (in->has_budget && base_cost > in->budget + 1e-9 * (1 + in->budget)) {
+        snprintf(msg, sizeof msg,
+                 "objective: the budget (%g $) is below the idle baseline's energy and carbon "
+                 "cost (%g $), which every plan pays: no plan can meet the budget",
+                 in->budget, base_cost);
+        contradiction(d, first, first_size, found++, in->budget_pos, msg);
+    }
+    return found;
 }
 
 void cp_pool_run_cost(const cp_input *in, const cp_modeset *ms, const cp_mode *m, int s,

@@ -14,6 +14,17 @@ double cp_site_baseline_w(const cp_input *in, int site, int t);
 /* $ per kWh of facility energy at a site in slot t, carbon price included. */
 double cp_site_kwh_cost(const cp_input *in, int site, int t);
 
+/* The hard contradictions of SPEC 4 that no plan meets, whatever it
+ * schedules (dropping every job included): a site whose idle baseline
+ * alone, after PUE, exceeds its power cap in some slot, and a budget below
+ * the baseline's energy and carbon cost. The one rule: `check` reports
+ * each as an error in `d` (at the cap's or the budget's position, naming
+ * the site and its slots), `plan` and `place` write the first as the
+ * reason of an infeasible plan (copied into `first` when not NULL), and
+ * the solvers call it before they search. `d` may be NULL. Returns how
+ * many were found (0: none). */
+int cp_input_contradictions(const cp_input *in, cp_diags *d, char *first, size_t first_size);
+
 /* Energy and carbon of a pool mode started at slot s (SPEC 4): */
 typedef struct cp_run_cost {
     double energy_cost, carbon_cost, kwh, carbon_kg;

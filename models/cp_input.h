@@ -220,6 +220,7 @@ typedef struct cp_input {
     double carbon_price_per_ton;
     double budget;
     bool has_budget;
+    cp_pos budget_pos; /* of objective.budget, for errors about it */
     double deadline_confidence; /* extension; 0 when absent */
     bool has_deadline_confidence;
 

@@ -202,12 +202,34 @@ static double base_hours(const cp_input *in, const cp_job *j, const cp_machine *
         return 0;
     double k = count;
     double t = th->theta[0] + th->theta[1] * j->input_gb / k + th->theta[2] * log(k) + th->theta[3] * k;
+    return t / 3600.0 + cp_margin_hours(in, j, m);
+}
+
+double cp_margin_hours(const cp_input *in, const cp_job *j, const cp_machine *m)
+{
+    if (j->kind != CP_JOB_DATAFLOW || !m->type)
+        return 0;
+    const cp_theta *th = theta_for(j, m->type);
     bool conf = j->has_deadline_confidence || in->has_deadline_confidence;
-    if (conf && th->has_sigma) {
-        double p = j->has_deadline_confidence ? j->deadline_confidence : in->deadline_confidence;
-        t += cp_normal_quantile(p) * th->sigma_seconds;
-    }
-    return t / 3600.0;
+    if (!th || !conf || !th->has_sigma)
+        return 0;
+    double p = j->has_deadline_confidence ? j->deadline_confidence : in->deadline_confidence;
+    return cp_normal_quantile(p) * th->sigma_seconds / 3600.0;
+}
+
+static void fmt_hours(cp_buf *b, double h);
+
+/* ", with a runtime margin of M h (deadline_confidence P)" for a reason
+ * naming a duration on machine m (nothing without a margin). */
+static void put_margin(cp_buf *b, const cp_input *in, const cp_job *j, const cp_machine *m)
+{
+    double mh = cp_margin_hours(in, j, m);
+    if (!(mh > 0))
+        return;
+    double p = j->has_deadline_confidence ? j->deadline_confidence : in->deadline_confidence;
+    cp_buf_puts(b, ", with a runtime margin of ");
+    fmt_hours(b, mh);
+    cp_buf_printf(b, " (deadline_confidence %g%s)", p, j->has_deadline_confidence ? "" : " of the objective");
 }
 
 static int n_resources(const cp_input *in);
@@ -394,10 +416,25 @@ static char *no_mode_reason(const cp_input *in, const cp_modeset *ms, const cp_j
             int d = cp_duration_slots(fastest, in->slot_hours, NULL);
             if (d * in->slot_hours > fastest + 1e-9 && in->slot_hours != 1.0)
                 cp_buf_printf(&b, ", %d slots", d);
+            put_margin(&b, in, j, fr->mach);
             cp_buf_puts(&b, "; window is ");
             fmt_hours(&b, wh);
             cp_buf_puts(&b, " (slots ");
             cp_buf_printf(&b, "%d to %d)", lo, hi);
+            /* the margin caused the drop when the run alone fits */
+            double mh = cp_margin_hours(in, j, fr->mach);
+            if (mh > 0) {
+                double stretch = fr->kind == CP_RES_SPOT
+                                     ? 1 + in->offers[fr->index].spot_interruptions_per_hour *
+                                               (j->checkpoint_minutes / 120 + j->restart_minutes / 60)
+                                     : 1;
+                double bare = fastest - mh * stretch;
+                if (bare > 0 && cp_duration_slots(bare, in->slot_hours, NULL) <= hi - lo) {
+                    cp_buf_puts(&b, ": the margin makes it too long (");
+                    fmt_hours(&b, bare);
+                    cp_buf_puts(&b, " without it)");
+                }
+            }
         }
     }
     return cp_buf_detach(&b);

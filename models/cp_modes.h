@@ -135,5 +135,10 @@ void cp_job_window(const cp_input *in, const cp_job *j, int *s_lo, int *s_hi);
 double cp_model_memory_gb(const cp_model_mem *m);
 /* Standard normal quantile, for runtime margins (p in (0,1)). */
 double cp_normal_quantile(double p);
+/* The runtime margin of job j on machine m, hours (docs/spec-notes.md,
+ * "Runtime margins"): z_p * sigma_seconds / 3600 for a dataflow job with
+ * a deadline_confidence (its own, else the objective's) on a machine type
+ * with sigma_seconds; 0 otherwise. Part of every such mode's duration. */
+double cp_margin_hours(const cp_input *in, const cp_job *j, const cp_machine *m);
 
 #endif

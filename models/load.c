@@ -248,11 +248,35 @@ static void load_objective(lctx *c, const nodevec *o)
     cp_node *n;
     if ((n = pair_get(o, "carbon_price_per_ton")))
         cp_load_num(c, n, "objective", "carbon_price_per_ton", R_NONNEG, &in->carbon_price_per_ton);
-    if ((n = pair_get(o, "budget")))
+    if ((n = pair_get(o, "budget"))) {
         in->has_budget = cp_load_num(c, n, "objective", "budget", R_NONNEG, &in->budget);
+        in->budget_pos = n->pos;
+    }
     if ((n = pair_get(o, "deadline_confidence")))
         in->has_deadline_confidence =
             cp_load_num(c, n, "objective", "deadline_confidence", R_PROB, &in->deadline_confidence);
+}
+
+/* objective.deadline_confidence that applies to no job is a warning: the
+ * margin needs a dataflow job whose runtime has sigma_seconds and no
+ * deadline_confidence of its own (which wins). */
+static void warn_objective_confidence(lctx *c, const nodevec *o)
+{
+    const cp_input *in = c->in;
+    if (!in->has_deadline_confidence)
+        return;
+    for (int i = 0; i < in->n_jobs; i++) {
+        const cp_job *j = &in->jobs[i];
+        if (j->kind != CP_JOB_DATAFLOW || j->has_deadline_confidence)
+            continue;
+        for (int q = 0; q < j->n_theta; q++)
+            if (j->theta[q].has_sigma)
+                return;
+    }
+    const cp_node *n = pair_get(o, "deadline_confidence");
+    cp_diags_warn(c->diags, n ? n->pos : cp_pos_none(),
+                  "objective: deadline_confidence has no effect: no dataflow job without one of "
+                  "its own has runtime.sigma_seconds ('capplan fit dataflow' writes them)");
 }
 
 /* ---- entities --------------------------------------------------------- */
@@ -665,6 +689,7 @@ static int build(cp_node *const *roots, int n_roots, char **files, int n_files,
     UNIQUE(&c, "offer", c.in->offers, c.in->n_offers, cp_offer);
     cp_load_jobs(&c, m.kinds[K_JOBS].v, (int)m.kinds[K_JOBS].n);
     UNIQUE(&c, "job", c.in->jobs, c.in->n_jobs, cp_job);
+    warn_objective_confidence(&c, &m.objective);
     if (!c.nomem)
         cp_load_after(&c, m.kinds[K_JOBS].v, (int)m.kinds[K_JOBS].n);
     if (c.nomem) {

@@ -529,6 +529,45 @@ static void load_data(lctx *c, const cp_node *m, const char *ent, cp_job *j)
     cp_free(name);
 }
 
+/* A job's deadline_confidence that changes nothing is a warning (a key
+ * without effect must not be silently ignored): the margin z_p * sigma
+ * exists only for a dataflow job's machine types with sigma_seconds
+ * (models/cp_modes.c, base_hours). */
+static void warn_confidence(lctx *c, const cp_node *at, const char *ent, const cp_job *j)
+{
+    cp_pos pos = at ? at->pos : j->pos;
+    if (j->kind == CP_JOB_TRAINING) {
+        cp_diags_warn(c->diags, pos,
+                      "%s: deadline_confidence has no effect on a training job: runtime "
+                      "margins need a dataflow job's runtime.sigma_seconds",
+                      ent);
+        return;
+    }
+    char types[300] = "";
+    int missing = 0;
+    size_t len = 0;
+    for (int i = 0; i < j->n_theta; i++) {
+        if (j->theta[i].has_sigma)
+            continue;
+        if (missing++ < 4 && len < sizeof types)
+            len += (size_t)snprintf(types + len, sizeof types - len, "%s'%s'", len ? ", " : "",
+                                    j->theta[i].type);
+    }
+    if (missing == 0 || j->n_theta == 0)
+        return;
+    if (missing == j->n_theta)
+        cp_diags_warn(c->diags, pos,
+                      "%s: deadline_confidence has no effect: runtime has no sigma_seconds "
+                      "('capplan fit dataflow' writes them)",
+                      ent);
+    else
+        cp_diags_warn(c->diags, pos,
+                      "%s: deadline_confidence has no effect on machine type%s %s%s: "
+                      "runtime.sigma_seconds has no value for %s",
+                      ent, missing == 1 ? "" : "s", types, missing > 4 ? " and more" : "",
+                      missing == 1 ? "it" : "them");
+}
+
 void cp_load_jobs(lctx *c, cp_node *const *items, int n)
 {
     cp_input *in = c->in;
@@ -621,5 +660,7 @@ void cp_load_jobs(lctx *c, cp_node *const *items, int n)
             load_dataflow(c, m, ent, j);
         if ((x = cp_map_get(m, "data")) && cp_load_want_map(c, x, ent, "data"))
             load_data(c, x, ent, j);
+        if (j->has_deadline_confidence)
+            warn_confidence(c, cp_map_get(m, "deadline_confidence"), ent, j);
     }
 }

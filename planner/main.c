@@ -12,7 +12,10 @@ static void usage(FILE *out)
     fprintf(out, "usage: capplan COMMAND [options] FILE...\n\ncommands:\n");
     for (const cp_command *c = cp_commands; c->name; c++)
         fprintf(out, "  %-8s %s\n", c->name, c->summary);
-    fprintf(out, "\n'capplan COMMAND --help' describes a command; 'man capplan' the input format.\n");
+    fprintf(out, "\nOptions may come before, between or after the files; '--' ends them.\n"
+                 "'capplan COMMAND --help' describes a command. The full reference, in the\n"
+                 "source tree: man ./capplan.1 (commands) and man ./capplan.5 (file formats);\n"
+                 "once installed: man capplan, man 5 capplan.\n");
 }
 
 /* A closed standard descriptor would be handed out by the next open():

@@ -76,6 +76,17 @@ int cp_plan_explain_drops(cp_plan *p, cp_err *err)
                 rc = cp_err_nomem(err);
             }
         }
+        /* a runtime margin lengthens every mode of the job: name it */
+        if (ms->job_first[j] < ms->job_first[j + 1]) {
+            const cp_mode *m0 = &ms->modes[ms->job_first[j]];
+            double mh = cp_margin_hours(in, &in->jobs[j], ms->res[m0->res].mach);
+            if (mh > 0)
+                cp_buf_printf(&b, "; its runs include a runtime margin (deadline_confidence %g: "
+                                  "%.3g h on %s)",
+                              in->jobs[j].has_deadline_confidence ? in->jobs[j].deadline_confidence
+                                                                  : in->deadline_confidence,
+                              mh, ms->res[m0->res].mach->type);
+        }
         p->reason[j] = cp_buf_detach(&b);
         if (!p->reason[j])
             rc = cp_err_nomem(err);

@@ -85,19 +85,9 @@ void cp_usage_release(cp_usage *u)
 
 bool cp_usage_baseline_infeasible(const cp_usage *u, char *why, size_t size)
 {
-    for (int s = 0; s < u->in->n_sites; s++)
-        for (int t = 0; t < u->T; t++)
-            if (u->allow[(size_t)s * u->T + t] < -EPS * (1 + fabs(u->allow[(size_t)s * u->T + t]))) {
-                snprintf(why, size, "site '%s': the idle baseline alone exceeds its power cap in slot %d",
-                         u->in->sites[s].name, t);
-                return true;
-            }
-    if (u->spend > u->budget + EPS * (1 + u->budget)) {
-        snprintf(why, size, "the budget (%g $) is below the plan-independent baseline energy cost (%g $)",
-                 u->budget, u->spend);
-        return true;
-    }
-    return false;
+    /* the one rule (models/cp_cost.c): a part of pop's scales every cap's
+     * headroom and the budget's by the same share, which keeps its sign */
+    return cp_input_contradictions(u->in, NULL, why, size) > 0;
 }
 
 int cp_usage_quota(const cp_usage *u, int ri, int t)

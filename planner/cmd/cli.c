@@ -23,11 +23,10 @@ int cp_cli_load(const char *cmd, char *const *paths, int n, cp_input **out)
     }
     cp_diags_init(d);
     int rc = cp_input_load((const char *const *)paths, n, out, d);
-    if (rc != 0) {
+    if (d->n > 0)
         cp_diags_print(d, stderr);
-        if (d->n == 0)
-            fprintf(stderr, "capplan %s: cannot load the inputs\n", cmd);
-    }
+    if (rc != 0 && d->n == 0)
+        fprintf(stderr, "capplan %s: cannot load the inputs\n", cmd);
     cp_free(d);
     return rc == 0 ? 0 : 2;
 }
@@ -68,6 +67,103 @@ bool cp_cli_wants_help(int argc, char **argv)
             return true;
     }
     return false;
+}
+
+int cp_cli_args_init(cp_cli_args *a, const char *cmd, int argc, char **argv,
+                     const char *shortopts, const struct option *longopts)
+{
+    memset(a, 0, sizeof *a);
+    a->cmd = cmd;
+    a->argc = argc;
+    a->argv = argv;
+    a->longopts = longopts;
+    /* "-": operands in order; ":": a missing value is ':', not '?' */
+    snprintf(a->shortopts, sizeof a->shortopts, "-:%s", shortopts);
+    a->operands = cp_calloc((size_t)argc + 1, sizeof *a->operands);
+    if (!a->operands) {
+        fprintf(stderr, "capplan %s: out of memory\n", cmd);
+        return 1;
+    }
+    optind = 0; /* glibc: start over (tests and fuzzers run commands again) */
+    opterr = 0;
+    return 0;
+}
+
+int cp_cli_next(cp_cli_args *a)
+{
+    for (;;) {
+        int c = -1;
+        if (!a->rest) {
+            c = getopt_long(a->argc, a->argv, a->shortopts, a->longopts, NULL);
+            if (c == -1)
+                a->rest = true; /* the end, or "--": the rest are operands */
+        }
+        if (c == -1) {
+            if (optind >= a->argc)
+                return a->last = -1;
+            optarg = a->argv[optind++];
+            c = 1;
+        }
+        if (c != 1)
+            return a->last = c;
+        a->operands[a->n_operands++] = optarg;
+    }
+}
+
+int cp_cli_bad_option(const cp_cli_args *a)
+{
+    /* the word getopt stopped at: "-x" of a cluster, or the long option
+     * as written (up to its '=') */
+    char shown[80];
+    const char *w = optind > 0 && optind <= a->argc ? a->argv[optind - 1] : "";
+    if (optopt > 0 && optopt < 256 && strncmp(w, "--", 2))
+        snprintf(shown, sizeof shown, "-%c", optopt);
+    else
+        snprintf(shown, sizeof shown, "%.*s", (int)strcspn(w, "="), w);
+    if (a->last == ':')
+        fprintf(stderr, "capplan %s: option '%s' needs a value\n", a->cmd, shown);
+    else
+        fprintf(stderr, "capplan %s: unknown option '%s'\n", a->cmd, shown);
+    fprintf(stderr, "capplan %s: see 'capplan %s --help'\n", a->cmd, a->cmd);
+    return 2;
+}
+
+void cp_cli_args_release(cp_cli_args *a)
+{
+    cp_free(a->operands);
+    a->operands = NULL;
+}
+
+bool cp_cli_format(const char *cmd, const char *word, const char *const *names, int *out)
+{
+    int n = 0;
+    for (; names[n]; n++)
+        if (!strcmp(word, names[n])) {
+            *out = n;
+            return true;
+        }
+    fprintf(stderr, "capplan %s: --format must be ", cmd);
+    for (int i = 0; i < n; i++)
+        fprintf(stderr, "%s%s", i == 0 ? "" : i + 1 == n ? " or " : ", ", names[i]);
+    fprintf(stderr, ", got '%s'\n", word);
+    return false;
+}
+
+bool cp_cli_plan_format(const char *cmd, const char *word, cp_plan_format *out)
+{
+    static const char *const names[] = {"yaml", "json", "csv", NULL};
+    static const cp_plan_format formats[] = {CP_FMT_YAML, CP_FMT_JSON, CP_FMT_CSV};
+    int i;
+    if (!cp_cli_format(cmd, word, names, &i))
+        return false;
+    *out = formats[i];
+    return true;
+}
+
+void cp_cli_log_line(void *arg, const char *line)
+{
+    (void)arg;
+    fprintf(stderr, "capplan: %s\n", line);
 }
 
 int cp_cli_outputs(const char *cmd, cp_fileset *fs, char *const *in, int n_in,

@@ -5,32 +5,41 @@
  * why it has none.
  */
 #include "cp_alloc.h"
+#include "cp_atomic.h"
 #include "cp_check_modes.h"
 #include "cp_cli.h"
 #include "cp_cmd.h"
 #include "cp_cost.h"
 #include "cp_modes.h"
 
+#include <getopt.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 static const char check_help[] =
-    "usage: capplan check [--modes JOB]... FILE...\n"
+    "usage: capplan check [options] FILE...\n"
     "\n"
     "Validate the input files (merged in the order given) and print a summary:\n"
     "horizon, sites, pools with capacity per dimension, offers and markets, and\n"
     "per job the number of modes, the fastest mode (resource, count, hours) and\n"
     "the cheapest mode ($ for one run at slot-0 prices), or why it has none.\n"
+    "Hard contradictions (a power cap below a site's idle baseline, a budget\n"
+    "below the baseline energy cost) are errors naming the site and slots;\n"
+    "keys that have no effect are warnings.\n"
     "\n"
     "  --modes JOB   also print JOB's considered resources: every mode (resource,\n"
     "                market, count, shape, hours, slots, start window, cost from\n"
     "                its cheapest start), marked fastest, cheapest or dominated,\n"
-    "                and why each other resource or count is excluded\n"
+    "                and why each other resource or count is excluded (repeatable)\n"
+    "  -o FILE       write the summary there (atomically); default stdout\n"
+    "  -q, --quiet   no summary: only errors and warnings, and the exit status\n"
     "\n"
+    "Options may come before, between or after the files; '--' ends them.\n"
     "Exit status: 0 valid, 2 bad input (every error is printed as\n"
-    "FILE:LINE:COLUMN: error: MESSAGE).\n";
+    "FILE:LINE:COLUMN: error: MESSAGE). The full reference: man ./capplan.1\n"
+    "(input keys: man ./capplan.5) in the source tree.\n";
 
 static void print_series(FILE *f, const cp_series *s, int slots, const char *unit)
 {
@@ -67,75 +76,110 @@ static void print_mode(FILE *f, const cp_input *in, const cp_modeset *ms, const 
 }
 
 /* Is `name` one of the --modes JOB arguments? */
-static bool modes_wanted(int argc, char **argv, const char *name)
+static bool modes_wanted(char *const *modes, int n, const char *name)
 {
-    for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--modes") && i + 1 < argc && !strcmp(argv[++i], name))
+    for (int i = 0; i < n; i++)
+        if (!strcmp(modes[i], name))
             return true;
-        if (!strncmp(argv[i], "--modes=", 8) && !strcmp(argv[i] + 8, name))
-            return true;
-    }
     return false;
 }
 
 /* Every --modes JOB names a job: 0, or 2 with the message printed. */
-static int modes_known(int argc, char **argv, const cp_input *in)
+static int check_input(const cp_input *in, char *const *modes, int n_modes, const char *out_path,
+                       bool quiet);
+
+static int modes_known(char *const *modes, int n, const cp_input *in)
 {
-    for (int i = 1; i < argc; i++) {
-        const char *name = NULL;
-        if (!strcmp(argv[i], "--modes") && i + 1 < argc)
-            name = argv[++i];
-        else if (!strncmp(argv[i], "--modes=", 8))
-            name = argv[i] + 8;
-        if (name && cp_input_find_job(in, name) < 0) {
-            fprintf(stderr, "capplan check: --modes: no job named '%s'\n", name);
+    for (int i = 0; i < n; i++)
+        if (cp_input_find_job(in, modes[i]) < 0) {
+            fprintf(stderr, "capplan check: --modes: no job named '%s'\n", modes[i]);
             return 2;
         }
-    }
     return 0;
 }
 
 int cp_cmd_check(int argc, char **argv)
 {
-    if (cp_cli_wants_help(argc, argv)) {
-        fputs(check_help, stdout);
-        return 0;
+    enum { O_MODES = 256, O_HELP, O_QUIET };
+    static const struct option longopts[] = {{"modes", required_argument, NULL, O_MODES},
+                                             {"help", no_argument, NULL, O_HELP},
+                                             {"quiet", no_argument, NULL, O_QUIET},
+                                             {NULL, 0, NULL, 0}};
+    /* the --modes JOB arguments, in order (at most one per word of argv) */
+    char **modes = cp_calloc((size_t)argc + 1, sizeof *modes);
+    const char *out_path = NULL;
+    int n_modes = 0, c, st = -1;
+    bool quiet = false;
+    cp_cli_args a;
+    if (!modes || cp_cli_args_init(&a, "check", argc, argv, "o:hq", longopts)) {
+        if (!modes)
+            fprintf(stderr, "capplan check: out of memory\n");
+        cp_free(modes);
+        return 1;
     }
-    /* files in argv order; --modes JOB (or --modes=JOB) may come anywhere */
-    char **files = cp_calloc((size_t)argc, sizeof *files);
-    int n_files = 0;
-    if (!files) {
-        fprintf(stderr, "capplan check: out of memory\n");
-        return 2;
-    }
-    for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--modes") && i + 1 < argc) {
-            i++;
-        } else if (strncmp(argv[i], "--modes=", 8) && argv[i][0] == '-' && argv[i][1]) {
-            fprintf(stderr, "capplan check: %s '%s'\n%s",
-                    strcmp(argv[i], "--modes") ? "unknown option" : "missing JOB after", argv[i],
-                    check_help);
-            cp_free(files);
-            return 2;
-        } else if (strncmp(argv[i], "--modes=", 8)) {
-            files[n_files++] = argv[i];
+    while (st < 0 && (c = cp_cli_next(&a)) != -1) {
+        switch (c) {
+        case O_MODES:
+            modes[n_modes++] = optarg;
+            break;
+        case 'o':
+            out_path = optarg;
+            break;
+        case 'q':
+        case O_QUIET:
+            quiet = true;
+            break;
+        case 'h':
+        case O_HELP:
+            fputs(check_help, stdout);
+            st = 0;
+            break;
+        default:
+            st = cp_cli_bad_option(&a);
         }
     }
-    cp_input *in = NULL;
-    int rc = cp_cli_load("check", files, n_files, &in);
-    cp_free(files);
-    if (rc)
-        return rc;
-    if ((rc = modes_known(argc, argv, in))) {
-        cp_input_free(in);
-        return rc;
+    if (st < 0) {
+        cp_fileset fs;
+        const char *outs[] = {"-o", out_path, NULL};
+        int orc = cp_cli_outputs("check", &fs, a.operands, a.n_operands, NULL, outs);
+        cp_fileset_release(&fs);
+        if (orc)
+            st = orc;
     }
+    cp_input *in = NULL;
+    if (st < 0 && !(st = cp_cli_load("check", a.operands, a.n_operands, &in)) &&
+        !(st = modes_known(modes, n_modes, in)))
+        st = check_input(in, modes, n_modes, out_path, quiet);
+    cp_cli_args_release(&a);
+    cp_free(modes);
+    cp_input_free(in);
+    return st;
+}
+
+/* The summary (or, with --quiet, nothing) of a loaded input: 0, or the
+ * exit status with the message printed. */
+static int check_input(const cp_input *in, char *const *modes, int n_modes, const char *out_path,
+                       bool quiet)
+{
+    /* SPEC 4's contradictions make `plan` exit 3 whatever it does: for
+     * check they are errors, at the cap or the budget */
+    cp_diags *d = cp_malloc(sizeof *d);
+    if (!d) {
+        fprintf(stderr, "capplan check: out of memory\n");
+        return 1;
+    }
+    cp_diags_init(d);
+    int bad = cp_input_contradictions(in, d, NULL, 0);
+    if (bad)
+        cp_diags_print(d, stderr);
+    cp_free(d);
+    if (bad)
+        return 2;
     cp_modeset *ms = NULL;
     cp_err err;
     cp_err_init(&err);
     if (cp_modes_build(in, &ms, &err)) {
         cp_err_print(&err, stderr);
-        cp_input_free(in);
         return 2;
     }
     /* The summary is built in memory and printed through
@@ -147,8 +191,7 @@ int cp_cmd_check(int argc, char **argv)
     if (!f) {
         fprintf(stderr, "capplan check: out of memory\n");
         cp_modeset_free(ms);
-        cp_input_free(in);
-        return 2;
+        return 1;
     }
     fprintf(f, "horizon: %d slots of %g h (%g h)", in->slots, in->slot_hours,
             cp_input_horizon_hours(in));
@@ -219,7 +262,7 @@ int cp_cmd_check(int argc, char **argv)
         if (j->has_model)
             fprintf(f, ", needs %.4g GB per accelerator (model estimate)", j->accelerator_memory_gb);
         fprintf(f, "): ");
-        bool table = modes_wanted(argc, argv, j->name);
+        bool table = modes_wanted(modes, n_modes, j->name);
         if (first == last) {
             without++;
             fprintf(f, "no mode: %s\n", ms->reason[jj]);
@@ -248,13 +291,32 @@ int cp_cmd_check(int argc, char **argv)
     }
     fprintf(f, "\n%d jobs, %d with modes, %d without (they will be dropped)\n", in->n_jobs,
             in->n_jobs - without, without);
-    int ok = fclose(f) == 0;
-    if (ok)
-        cp_fputs_printable(text, true, stdout);
-    else
+    int ok = fclose(f) == 0, status = 0;
+    if (!ok) {
         fprintf(stderr, "capplan check: out of memory\n");
+        status = 1;
+    } else if (!quiet && !out_path) {
+        cp_fputs_printable(text, true, stdout);
+    } else if (!quiet) {
+        /* -o FILE: the summary goes there atomically, as every command's
+         * data, made printable as on a terminal */
+        char *safe = NULL;
+        size_t safe_len = 0;
+        FILE *g = open_memstream(&safe, &safe_len);
+        if (g)
+            cp_fputs_printable(text, true, g);
+        cp_err err2;
+        cp_err_init(&err2);
+        if (!g || fclose(g) != 0) {
+            fprintf(stderr, "capplan check: out of memory\n");
+            status = 1;
+        } else if (cp_write_file_atomic(out_path, safe, safe_len, &err2)) {
+            cp_err_print(&err2, stderr);
+            status = 1;
+        }
+        free(safe);
+    }
     free(text); /* open_memstream's buffer: malloc'ed by libc */
     cp_modeset_free(ms);
-    cp_input_free(in);
-    return ok ? 0 : 2;
+    return status;
 }

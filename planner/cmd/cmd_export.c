@@ -43,10 +43,12 @@ static const char export_help[] =
     "  -o DIR        the folder to write (created if missing)\n"
     "  --begin now   slurm: let every job start at once (tests, reruns) instead\n"
     "                of at horizon.start + its start hour\n"
+    "  -q, --quiet   no line saying what was written (warnings still printed)\n"
     "\n"
+    "Options may come before, between or after the files; '--' ends them.\n"
     "Exit status: 0 written, 2 bad usage, inputs or plan, or a plan the export\n"
     "cannot express (a node without a host name, a name no script can hold),\n"
-    "1 other errors.\n";
+    "1 other errors. The full reference: man ./capplan.1 in the source tree.\n";
 
 static int make_dir(const char *path)
 {
@@ -96,10 +98,11 @@ static int write_files(const char *dir, const cp_export *x)
 
 int cp_cmd_export(int argc, char **argv)
 {
-    enum { O_PLAN = 256, O_BEGIN, O_HELP };
+    enum { O_PLAN = 256, O_BEGIN, O_HELP, O_QUIET };
     static const struct option longopts[] = {{"plan", required_argument, NULL, O_PLAN},
                                              {"begin", required_argument, NULL, O_BEGIN},
                                              {"help", no_argument, NULL, O_HELP},
+                                             {"quiet", no_argument, NULL, O_QUIET},
                                              {NULL, 0, NULL, 0}};
     if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
         fputs(export_help, argc < 2 ? stderr : stdout);
@@ -114,12 +117,13 @@ int cp_cmd_export(int argc, char **argv)
     cp_export_opts xo;
     cp_export_opts_init(&xo);
     const char *plan_path = NULL, *dir = NULL;
-    optind = 0;
-    opterr = 0;
-    int c;
-    argc--;
-    argv++;
-    while ((c = getopt_long(argc, argv, "+o:h", longopts, NULL)) != -1) {
+    bool quiet = false;
+    cp_cli_args a;
+    /* argv[1] is the target: the options and files follow it */
+    if (cp_cli_args_init(&a, "export", argc - 1, argv + 1, "o:hq", longopts))
+        return 1;
+    int c, st = -1;
+    while (st < 0 && (c = cp_cli_next(&a)) != -1) {
         switch (c) {
         case 'o':
             dir = optarg;
@@ -132,33 +136,40 @@ int cp_cmd_export(int argc, char **argv)
                 fprintf(stderr, "capplan export: --begin takes 'now', got '%s' (without it the "
                                 "jobs begin at horizon.start + their start hour)\n",
                         optarg);
-                return 2;
+                st = 2;
             }
             xo.begin_now = true;
+            break;
+        case 'q':
+        case O_QUIET:
+            quiet = true;
             break;
         case 'h':
         case O_HELP:
             fputs(export_help, stdout);
-            return 0;
+            st = 0;
+            break;
         default:
-            fprintf(stderr, "capplan export: unknown or incomplete option '%s'\n",
-                    argv[optind - 1]);
-            fputs(export_help, stderr);
-            return 2;
+            st = cp_cli_bad_option(&a);
         }
     }
-    if (!plan_path || !dir) {
+    if (st < 0 && (!plan_path || !dir)) {
         fprintf(stderr, "capplan export: %s is required (see 'capplan export --help')\n",
                 !plan_path ? "--plan PLAN" : "-o DIR");
-        return 2;
+        st = 2;
     }
-    if (optind >= argc) {
+    if (st < 0 && a.n_operands == 0) {
         fprintf(stderr, "capplan export: no input files (see 'capplan export --help')\n");
-        return 2;
+        st = 2;
+    }
+    if (st >= 0) {
+        cp_cli_args_release(&a);
+        return st;
     }
     xo.plan_name = plan_path;
     cp_input *in = NULL;
-    int status = cp_cli_load("export", argv + optind, argc - optind, &in);
+    int status = cp_cli_load("export", a.operands, a.n_operands, &in);
+    cp_cli_args_release(&a);
     if (status)
         return status;
     cp_node *root = NULL;
@@ -210,7 +221,9 @@ int cp_cmd_export(int argc, char **argv)
     }
     if ((status = write_files(dir, &x)))
         goto out;
-    if (slurm)
+    if (quiet)
+        ; /* the files are the output */
+    else if (slurm)
         fprintf(stderr, "capplan export: %d job script%s and submit.sh in %s (%d dropped job%s "
                         "listed there)\n",
                 x.n_jobs, x.n_jobs == 1 ? "" : "s", dir, x.n_dropped, x.n_dropped == 1 ? "" : "s");

@@ -27,6 +27,7 @@
 #include "cp_fit_write.h"
 #include "cp_yaml_put.h"
 
+#include <getopt.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -56,8 +57,13 @@ static const char usage_text[] =
     "  --work N   work units written for jobs without a definition (default 1e6)\n"
     "\n"
     "  -o FILE      write the YAML fragment there (atomically); default stdout\n"
+    "               (the quality table then goes to stdout, else to stderr)\n"
     "  --jobs FILE  job definitions to merge (also: extra YAML arguments)\n"
-    "See docs/models.md for the models and how accelerator types are combined.\n";
+    "  -q, --quiet  no quality table (warnings and errors still on stderr)\n"
+    "\n"
+    "Options may come before, between or after the files; '--' ends them.\n"
+    "See docs/models.md for the models and how accelerator types are combined;\n"
+    "the full reference: man ./capplan.1 in the source tree.\n";
 
 void defs_release(defs *d)
 {
@@ -266,64 +272,94 @@ int cp_cmd_fit(int argc, char **argv)
     cp_buf_init(&b);
     cp_err err;
     cp_err_init(&err);
+    cp_cli_args args;
+    memset(&args, 0, sizeof args);
     if (!jobfiles || !diags || !more || !concrete) {
         fprintf(stderr, "capplan fit: out of memory\n");
         goto out;
     }
     cp_diags_init(diags);
 
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+    enum { O_HELP = 256, O_QUIET, O_JOBS, O_SCALING, O_WORK, O_HOLDOUT, O_NOLOO, O_PARAMS,
+           O_SAMPLES, O_CONCRETE };
+    static const struct option longopts[] = {{"help", no_argument, NULL, O_HELP},
+                                             {"quiet", no_argument, NULL, O_QUIET},
+                                             {"jobs", required_argument, NULL, O_JOBS},
+                                             {"scaling", required_argument, NULL, O_SCALING},
+                                             {"work", required_argument, NULL, O_WORK},
+                                             {"holdout", no_argument, NULL, O_HOLDOUT},
+                                             {"no-loo", no_argument, NULL, O_NOLOO},
+                                             {"params", required_argument, NULL, O_PARAMS},
+                                             {"samples", required_argument, NULL, O_SAMPLES},
+                                             {"concrete", required_argument, NULL, O_CONCRETE},
+                                             {NULL, 0, NULL, 0}};
+    bool quiet = false;
+    if (cp_cli_args_init(&args, "fit", argc, argv, "o:hq", longopts)) {
+        status = 1;
+        goto out;
+    }
+    int c;
+    while ((c = cp_cli_next(&args)) != -1) {
+        switch (c) {
+        case 'h':
+        case O_HELP:
             fputs(usage_text, stdout);
             status = 0;
             goto out;
-        } else if (!strcmp(a, "-o") || !strcmp(a, "--jobs") || !strcmp(a, "--scaling") ||
-                   !strcmp(a, "--work") || !strcmp(a, "--params") || !strcmp(a, "--samples") ||
-                   !strcmp(a, "--concrete")) {
-            if (i + 1 >= argc) {
-                fprintf(stderr, "capplan fit: %s needs a value\n", a);
+        case 'o':
+            outpath = optarg;
+            break;
+        case 'q':
+        case O_QUIET:
+            quiet = true;
+            break;
+        case O_JOBS:
+            jobfiles[n_jobfiles++] = optarg;
+            break;
+        case O_SCALING:
+            if (strcmp(optarg, "table") && strcmp(optarg, "amdahl")) {
+                fprintf(stderr, "capplan fit: --scaling must be table or amdahl, not '%s'\n", optarg);
                 goto usage;
             }
-            const char *v = argv[++i];
-            if (!strcmp(a, "-o")) {
-                outpath = v;
-            } else if (!strcmp(a, "--jobs")) {
-                jobfiles[n_jobfiles++] = argv[i];
-            } else if (!strcmp(a, "--params")) {
-                fpa.params = v;
-            } else if (!strcmp(a, "--samples")) {
-                fpa.more[fpa.n_more++] = argv[i];
-            } else if (!strcmp(a, "--concrete")) {
-                fpa.concrete[fpa.n_concrete++] = argv[i];
-            } else if (!strcmp(a, "--scaling")) {
-                if (strcmp(v, "table") && strcmp(v, "amdahl")) {
-                    fprintf(stderr, "capplan fit: --scaling must be table or amdahl, not '%s'\n", v);
-                    goto usage;
-                }
-                opts.amdahl = !strcmp(v, "amdahl");
-            } else {
-                char *end;
-                work = strtod(v, &end);
-                if (*end || !(work > 0) || !isfinite(work)) {
-                    fprintf(stderr, "capplan fit: --work must be a number > 0, not '%s'\n", v);
-                    goto usage;
-                }
+            opts.amdahl = !strcmp(optarg, "amdahl");
+            break;
+        case O_WORK: {
+            char *end;
+            work = strtod(optarg, &end);
+            if (*end || !(work > 0) || !isfinite(work)) {
+                fprintf(stderr, "capplan fit: --work must be a number > 0, not '%s'\n", optarg);
+                goto usage;
             }
-        } else if (!strcmp(a, "--holdout")) {
-            opts.holdout = true;
-        } else if (!strcmp(a, "--no-loo")) {
-            opts.loo = false;
-        } else if (a[0] == '-' && a[1]) {
-            fprintf(stderr, "capplan fit: unknown option '%s'\n", a);
-            goto usage;
-        } else if (!mode) {
-            mode = a;
-        } else if (!samples) {
-            samples = a;
-        } else {
-            jobfiles[n_jobfiles++] = argv[i];
+            break;
         }
+        case O_HOLDOUT:
+            opts.holdout = true;
+            break;
+        case O_NOLOO:
+            opts.loo = false;
+            break;
+        case O_PARAMS:
+            fpa.params = optarg;
+            break;
+        case O_SAMPLES:
+            fpa.more[fpa.n_more++] = optarg;
+            break;
+        case O_CONCRETE:
+            fpa.concrete[fpa.n_concrete++] = optarg;
+            break;
+        default:
+            status = cp_cli_bad_option(&args);
+            goto out;
+        }
+    }
+    /* operands: the kind, the samples, then job definitions */
+    for (int i = 0; i < args.n_operands; i++) {
+        if (i == 0)
+            mode = args.operands[i];
+        else if (i == 1)
+            samples = args.operands[i];
+        else
+            jobfiles[n_jobfiles++] = args.operands[i];
     }
     if (!mode || !samples || (strcmp(mode, "dataflow") && strcmp(mode, "training"))) {
         if (mode && strcmp(mode, "dataflow") && strcmp(mode, "training"))
@@ -369,7 +405,17 @@ int cp_cmd_fit(int argc, char **argv)
         status = rc == CP_ERR_INPUT ? 2 : 1;
         goto out;
     }
-    FILE *table = outpath && strcmp(outpath, "-") ? stdout : stderr;
+    /* the table on standard output when the fragment goes to a file; with
+     * --quiet nowhere (a memory stream thrown away) */
+    char *discard = NULL;
+    size_t discard_len = 0;
+    FILE *table = quiet ? open_memstream(&discard, &discard_len)
+                        : outpath && strcmp(outpath, "-") ? stdout : stderr;
+    if (!table) {
+        fprintf(stderr, "capplan fit: out of memory\n");
+        status = 1;
+        goto out;
+    }
     if (dataflow) {
         df_table(table, dfr, opts.holdout);
         df_yaml(&b, dfr, &d, samples);
@@ -383,7 +429,12 @@ int cp_cmd_fit(int argc, char **argv)
         cp_buf_release(&line);
         cp_fit_tr_yaml(&b, trr, d.jobs, d.n_jobs, work);
     }
-    fflush(table);
+    if (quiet) {
+        fclose(table);
+        free(discard); /* open_memstream's buffer: malloc'ed by libc */
+    } else {
+        fflush(table);
+    }
     if (!cp_buf_ok(&b)) {
         fprintf(stderr, "capplan fit: out of memory\n");
         status = 1;
@@ -413,5 +464,6 @@ out:
     cp_free(jobfiles);
     cp_free(more);
     cp_free(concrete);
+    cp_cli_args_release(&args);
     return status;
 }

@@ -12,6 +12,7 @@
  */
 #include "cp_atomic.h"
 #include "cp_cli.h"
+#include "cp_cost.h"
 #include "cp_cmd.h"
 #include "cp_placement.h"
 #include "cp_plan_write.h"
@@ -43,7 +44,9 @@ static const char place_help[] =
     "\n"
     "Exit status: 0 plan written, 2 bad input, usage or solution, 3 no feasible\n"
     "plan exists (the infeasible plan is written, as by plan), 1 out of memory or\n"
-    "an output that cannot be written.\n";
+    "an output that cannot be written. Options may come before, between or after\n"
+    "the files; '--' ends them. The full reference: man ./capplan.1 in the\n"
+    "source tree.\n";
 
 static const char *res_text(const cp_modeset *ms, int r)
 {
@@ -118,19 +121,6 @@ static void summary(const cp_plan *before, const cp_plan *p, const cp_solution *
     cp_plan_figures_release(&fig);
 }
 
-static int parse_format(const char *s, cp_plan_format *out)
-{
-    if (!strcmp(s, "yaml"))
-        *out = CP_FMT_YAML;
-    else if (!strcmp(s, "json"))
-        *out = CP_FMT_JSON;
-    else if (!strcmp(s, "csv"))
-        *out = CP_FMT_CSV;
-    else
-        return -1;
-    return 0;
-}
-
 static int parse_sol_format(const char *s, cp_sol_format *out)
 {
     static const cp_sol_format all[] = {CP_SOL_AUTO, CP_SOL_GLPSOL, CP_SOL_CBC, CP_SOL_PLAN};
@@ -157,10 +147,11 @@ int cp_cmd_place(int argc, char **argv)
     cp_sol_format sfmt = CP_SOL_AUTO;
     const char *out_path = NULL, *leases_path = NULL, *sol_path = NULL;
     bool quiet = false;
-    optind = 0;
-    opterr = 0;
-    int c;
-    while ((c = getopt_long(argc, argv, "+o:hq", longopts, NULL)) != -1) {
+    cp_cli_args a;
+    if (cp_cli_args_init(&a, "place", argc, argv, "o:hq", longopts))
+        return 1;
+    int c, st = -1;
+    while (st < 0 && (c = cp_cli_next(&a)) != -1) {
         switch (c) {
         case 'o':
             out_path = optarg;
@@ -168,7 +159,8 @@ int cp_cmd_place(int argc, char **argv)
         case 'h':
         case O_HELP:
             fputs(place_help, stdout);
-            return 0;
+            st = 0;
+            break;
         case O_LEASES:
             leases_path = optarg;
             break;
@@ -183,11 +175,8 @@ int cp_cmd_place(int argc, char **argv)
             quiet = true;
             break;
         case O_FORMAT:
-            if (parse_format(optarg, &wo.format)) {
-                fprintf(stderr, "capplan place: --format must be yaml, json or csv, got '%s'\n",
-                        optarg);
-                return 2;
-            }
+            if (!cp_cli_plan_format("place", optarg, &wo.format))
+                st = 2;
             break;
         case O_SOLFMT:
             if (parse_sol_format(optarg, &sfmt)) {
@@ -195,37 +184,40 @@ int cp_cmd_place(int argc, char **argv)
                         "capplan place: --solution-format must be auto, glpsol, cbc or plan, got "
                         "'%s'\n",
                         optarg);
-                return 2;
+                st = 2;
             }
             break;
         default:
-            fprintf(stderr, "capplan place: unknown or incomplete option '%s'\n", argv[optind - 1]);
-            fputs(place_help, stderr);
-            return 2;
+            st = cp_cli_bad_option(&a);
         }
     }
-    if (!sol_path) {
+    if (st < 0 && !sol_path) {
         fprintf(stderr, "capplan place: --solution FILE is required\n");
         fputs(place_help, stderr);
-        return 2;
+        st = 2;
     }
-    if (optind >= argc) {
+    if (st < 0 && a.n_operands == 0) {
         fprintf(stderr, "capplan place: no input files\n");
         fputs(place_help, stderr);
-        return 2;
+        st = 2;
     }
-    {
+    if (st < 0) {
         /* before any work: no output may be an input or another output */
         cp_fileset fs;
         const char *ins[] = {"--solution", sol_path, NULL};
         const char *outs[] = {"-o", out_path, "--leases", leases_path, NULL};
-        int orc = cp_cli_outputs("place", &fs, argv + optind, argc - optind, ins, outs);
+        int orc = cp_cli_outputs("place", &fs, a.operands, a.n_operands, ins, outs);
         cp_fileset_release(&fs);
         if (orc)
-            return orc;
+            st = orc;
+    }
+    if (st >= 0) {
+        cp_cli_args_release(&a);
+        return st;
     }
     cp_input *in = NULL;
-    int rc = cp_cli_load("place", argv + optind, argc - optind, &in);
+    int rc = cp_cli_load("place", a.operands, a.n_operands, &in);
+    cp_cli_args_release(&a);
     if (rc)
         return rc;
     double t0 = cp_now_seconds();
@@ -256,11 +248,13 @@ int cp_cmd_place(int argc, char **argv)
         /* as `plan` does: the infeasible plan is written, exit 3 */
         plan->status = CP_STATUS_INFEASIBLE;
         plan->seconds = cp_now_seconds() - t0;
-        wo.infeasible_reason = CP_INFEASIBLE_REASON;
+        char why[400];
+        wo.infeasible_reason =
+            cp_input_contradictions(in, NULL, why, sizeof why) ? why : CP_INFEASIBLE_REASON;
         if ((rc = cp_plan_write(plan, &wo, &out, &err)) ||
             (rc = cp_write_file_atomic(out_path, out.s, out.len, &err)))
             goto fail;
-        fprintf(stderr, "capplan place: no feasible plan exists: %s\n", CP_INFEASIBLE_REASON);
+        fprintf(stderr, "capplan place: no feasible plan exists: %s\n", wo.infeasible_reason);
         status = 3;
         goto done;
     }

@@ -34,21 +34,18 @@ static const char plan_help[] =
     "                         jobs, cost) as CSV: what a launcher executes\n";
 static const char plan_help_end[] =
     "\n"
+    "Options may come before, between or after the files; '--' ends them.\n"
     "Exit status: 0 plan written (optimal or feasible), 2 bad input or usage,\n"
-    "3 no feasible plan exists, 4 time limit reached with no plan,\n"
-    "130 interrupted (the best plan found is written, status interrupted).\n";
+    "3 no feasible plan exists (the reason names the site and slots, or the\n"
+    "budget), 4 time limit reached with no plan, 130 interrupted (the best\n"
+    "plan found is written, status interrupted). The full reference:\n"
+    "man ./capplan.1, and the file formats man ./capplan.5, in the source tree.\n";
 
 static void plan_usage(FILE *f)
 {
     fputs(plan_help, f);
     cp_plan_opts_help(f);
     fputs(plan_help_end, f);
-}
-
-static void log_line(void *arg, const char *line)
-{
-    (void)arg;
-    fprintf(stderr, "capplan: %s\n", line);
 }
 
 static void summary(const cp_plan *p, FILE *f)
@@ -134,10 +131,11 @@ int cp_cmd_plan(int argc, char **argv)
     cp_plan_opts_init(&po);
     cp_plan_write_opts wo = {CP_FMT_YAML, true, NULL};
     const char *out_path = NULL, *leases_path = NULL;
-    optind = 0;
-    opterr = 0;
-    int c;
-    while ((c = getopt_long(argc, argv, "+o:hq", longopts, NULL)) != -1) {
+    cp_cli_args a;
+    if (cp_cli_args_init(&a, "plan", argc, argv, "o:hq", longopts))
+        return 1;
+    int c, st = -1;
+    while (st < 0 && (c = cp_cli_next(&a)) != -1) {
         switch (c) {
         case 'o':
             out_path = optarg;
@@ -145,46 +143,42 @@ int cp_cmd_plan(int argc, char **argv)
         case 'h':
         case O_HELP:
             plan_usage(stdout);
-            return 0;
+            st = 0;
+            break;
         case O_LEASES:
             leases_path = optarg;
             break;
         case O_FORMAT:
-            if (!strcmp(optarg, "yaml"))
-                wo.format = CP_FMT_YAML;
-            else if (!strcmp(optarg, "json"))
-                wo.format = CP_FMT_JSON;
-            else if (!strcmp(optarg, "csv"))
-                wo.format = CP_FMT_CSV;
-            else {
-                fprintf(stderr, "capplan plan: --format must be yaml, json or csv, got '%s'\n", optarg);
-                return 2;
-            }
+            if (!cp_cli_plan_format("plan", optarg, &wo.format))
+                st = 2;
             break;
         default:
             switch (cp_plan_opts_parse(&po, "plan", c, optarg)) {
             case 1:
                 break;
             case 0:
-                fprintf(stderr, "capplan plan: unknown or incomplete option '%s'\n", argv[optind - 1]);
-                plan_usage(stderr);
-                return 2;
+                st = cp_cli_bad_option(&a);
+                break;
             default:
-                return 2;
+                st = 2;
             }
         }
     }
-    if (!cp_plan_opts_finish(&po, "plan"))
-        return 2;
-    {
+    if (st < 0 && !cp_plan_opts_finish(&po, "plan"))
+        st = 2;
+    if (st < 0) {
         /* before any work: no output may be an input or another output */
         cp_fileset fs;
         const char *outs[] = {"-o", out_path, "--leases", leases_path, "--export-lp",
                               po.so.export_lp, NULL};
-        int orc = cp_cli_outputs("plan", &fs, argv + optind, argc - optind, NULL, outs);
+        int orc = cp_cli_outputs("plan", &fs, a.operands, a.n_operands, NULL, outs);
         cp_fileset_release(&fs);
         if (orc)
-            return orc;
+            st = orc;
+    }
+    if (st >= 0) {
+        cp_cli_args_release(&a);
+        return st;
     }
     const cp_solver_ops *ops = po.ops;
     cp_solve_opts so = po.so;
@@ -194,7 +188,8 @@ int cp_cmd_plan(int argc, char **argv)
                        "(interrupt again to quit without a plan)\n",
                        "capplan plan: interrupted: no plan written\n", quiet);
     cp_input *in = NULL;
-    int rc = cp_cli_load("plan", argv + optind, argc - optind, &in);
+    int rc = cp_cli_load("plan", a.operands, a.n_operands, &in);
+    cp_cli_args_release(&a);
     if (rc) {
         cp_signals_restore();
         return rc;
@@ -209,7 +204,7 @@ int cp_cmd_plan(int argc, char **argv)
     so.stop = cp_signals_flag();
     so.progress = progress;
     if (progress) {
-        so.log = log_line;
+        so.log = cp_cli_log_line;
     }
     if ((rc = cp_modes_build(in, &ms, &err)) || (rc = cp_plan_new(in, ms, &plan))) {
         if (rc == CP_ERR_NOMEM)
@@ -229,8 +224,10 @@ int cp_cmd_plan(int argc, char **argv)
         status = 4;
         goto done;
     }
+    char why[400];
     if (plan->status == CP_STATUS_INFEASIBLE)
-        wo.infeasible_reason = CP_INFEASIBLE_REASON;
+        wo.infeasible_reason =
+            cp_input_contradictions(in, NULL, why, sizeof why) ? why : CP_INFEASIBLE_REASON;
     if ((rc = cp_plan_write(plan, &wo, &out, &err)))
         goto fail;
     cp_signals_begin_output();

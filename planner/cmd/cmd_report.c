@@ -14,11 +14,12 @@
 #include "cp_report.h"
 #include "cp_yaml.h"
 
+#include <getopt.h>
 #include <stdio.h>
 #include <string.h>
 
 static const char report_help[] =
-    "usage: capplan report PLAN [FILE...] [-o report.html]\n"
+    "usage: capplan report [options] PLAN [FILE...]\n"
     "\n"
     "Draw the plan PLAN (YAML or JSON, as written by 'capplan plan') as one\n"
     "self-contained HTML page: inline SVG and CSS, no scripts, nothing loaded\n"
@@ -32,52 +33,54 @@ static const char report_help[] =
     "caps, job kinds (bar colours), wall-clock times (horizon.start) and the\n"
     "verdict of 'capplan verify'. Without them it draws what the plan holds.\n"
     "\n"
-    "  -o FILE    write the page there (atomically); default standard output\n"
+    "  -o FILE       write the page there (atomically); default standard output\n"
+    "  -q, --quiet   accepted for symmetry: report prints only errors\n"
     "\n"
+    "Options may come before, between or after the files; '--' ends them.\n"
     "Exit status: 0 page written; 2 bad usage, or an unreadable or malformed\n"
     "plan or input (errors as FILE:LINE:COLUMN on standard error); 1 the page\n"
-    "cannot be written.\n";
+    "cannot be written. The full reference: man ./capplan.1 in the source tree.\n";
 
 int cp_cmd_report(int argc, char **argv)
 {
-    if (cp_cli_wants_help(argc, argv)) {
-        fputs(report_help, stdout);
-        return 0;
-    }
+    enum { O_HELP = 256, O_QUIET };
+    static const struct option longopts[] = {{"help", no_argument, NULL, O_HELP},
+                                             {"quiet", no_argument, NULL, O_QUIET},
+                                             {NULL, 0, NULL, 0}};
     const char *out_path = NULL, *plan_path = NULL;
-    char **files = cp_calloc((size_t)argc, sizeof *files);
-    if (!files) {
-        fprintf(stderr, "capplan report: out of memory\n");
-        return 2;
-    }
-    int n_files = 0;
-    bool only_files = false;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        if (!only_files && !strcmp(a, "--")) {
-            only_files = true;
-        } else if (!only_files && !strcmp(a, "-o")) {
-            if (i + 1 >= argc) {
-                fprintf(stderr, "capplan report: -o needs a file\n");
-                cp_free(files);
-                return 2;
-            }
-            out_path = argv[++i];
-        } else if (!only_files && a[0] == '-' && a[1]) {
-            fprintf(stderr, "capplan report: unknown option '%s'\n%s", a, report_help);
-            cp_free(files);
-            return 2;
-        } else if (!plan_path) {
-            plan_path = a;
-        } else {
-            files[n_files++] = argv[i];
+    cp_cli_args a;
+    if (cp_cli_args_init(&a, "report", argc, argv, "o:hq", longopts))
+        return 1;
+    int c, st = -1;
+    while (st < 0 && (c = cp_cli_next(&a)) != -1) {
+        switch (c) {
+        case 'o':
+            out_path = optarg;
+            break;
+        case 'q':
+        case O_QUIET:
+            break; /* report prints nothing but errors */
+        case 'h':
+        case O_HELP:
+            fputs(report_help, stdout);
+            st = 0;
+            break;
+        default:
+            st = cp_cli_bad_option(&a);
         }
     }
-    if (!plan_path) {
+    if (st < 0 && a.n_operands == 0) {
         fprintf(stderr, "capplan report: missing the plan file\n%s", report_help);
-        cp_free(files);
-        return 2;
+        st = 2;
     }
+    if (st >= 0) {
+        cp_cli_args_release(&a);
+        return st;
+    }
+    /* the first operand is the plan, the others its inputs */
+    plan_path = a.operands[0];
+    char **files = a.operands + 1;
+    int n_files = a.n_operands - 1;
 
     {
         cp_fileset fs;
@@ -86,7 +89,7 @@ int cp_cmd_report(int argc, char **argv)
         int orc = cp_cli_outputs("report", &fs, files, n_files, plan_in, outs);
         cp_fileset_release(&fs);
         if (orc) {
-            cp_free(files);
+            cp_cli_args_release(&a);
             return orc;
         }
     }
@@ -130,6 +133,6 @@ out:
     cp_node_free(plan);
     cp_input_free(in);
     cp_free(d);
-    cp_free(files);
+    cp_cli_args_release(&a);
     return status;
 }

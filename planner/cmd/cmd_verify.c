@@ -7,12 +7,14 @@
  * unreadable inputs or plan) go to standard error.
  */
 #include "cp_alloc.h"
+#include "cp_atomic.h"
 #include "cp_buf.h"
 #include "cp_cli.h"
 #include "cp_cmd.h"
 #include "cp_verify.h"
 #include "cp_yaml.h"
 
+#include <getopt.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,7 +22,7 @@
 #include <sys/stat.h>
 
 static const char verify_help[] =
-    "usage: capplan verify --plan PLAN FILE...\n"
+    "usage: capplan verify --plan PLAN [options] FILE...\n"
     "\n"
     "Check PLAN (YAML or JSON, as written by 'capplan plan') against the input\n"
     "files and re-cost it by SPEC sections 3-4 alone: every input job listed\n"
@@ -32,8 +34,14 @@ static const char verify_help[] =
     "  PLAN:LINE:COL: violation: MESSAGE\n"
     "then 'verify: OK total=TOTAL' or 'verify: FAIL N violations'.\n"
     "\n"
+    "  --plan PLAN   the plan to check (required)\n"
+    "  -o FILE       write the report there (atomically); default stdout\n"
+    "  -q, --quiet   no 'verify: OK' line: an OK plan prints nothing\n"
+    "\n"
+    "Options may come before, between or after the files; '--' ends them.\n"
     "Exit status: 0 OK; 1 violations found; 2 bad usage, unreadable or invalid\n"
-    "inputs, or a plan that cannot be read as a capplan plan.\n";
+    "inputs, or a plan that cannot be read as a capplan plan. The full\n"
+    "reference: man ./capplan.1 in the source tree.\n";
 
 static void print_violation(const cp_violation *v, const char *plan, FILE *out)
 {
@@ -63,44 +71,57 @@ static bool is_csv_plan(const char *path)
 
 int cp_cmd_verify(int argc, char **argv)
 {
-    if (cp_cli_wants_help(argc, argv)) {
-        fputs(verify_help, stdout);
-        return 0;
-    }
-    const char *plan_path = NULL;
-    char **files = cp_calloc((size_t)argc, sizeof *files);
-    int n_files = 0;
-    if (!files) {
-        fprintf(stderr, "capplan verify: out of memory\n");
-        return 2;
-    }
-    bool only_files = false;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        if (!only_files && !strcmp(a, "--")) {
-            only_files = true;
-        } else if (!only_files && !strcmp(a, "--plan")) {
-            if (i + 1 >= argc) {
-                fprintf(stderr, "capplan verify: --plan needs a file\n");
-                cp_free(files);
-                return 2;
-            }
-            plan_path = argv[++i];
-        } else if (!only_files && !strncmp(a, "--plan=", 7)) {
-            plan_path = a + 7;
-        } else if (!only_files && a[0] == '-' && a[1]) {
-            fprintf(stderr, "capplan verify: unknown option '%s'\n%s", a, verify_help);
-            cp_free(files);
-            return 2;
-        } else {
-            files[n_files++] = argv[i];
+    enum { O_PLAN = 256, O_HELP, O_QUIET };
+    static const struct option longopts[] = {{"plan", required_argument, NULL, O_PLAN},
+                                             {"help", no_argument, NULL, O_HELP},
+                                             {"quiet", no_argument, NULL, O_QUIET},
+                                             {NULL, 0, NULL, 0}};
+    const char *plan_path = NULL, *out_path = NULL;
+    bool quiet = false;
+    cp_cli_args a;
+    if (cp_cli_args_init(&a, "verify", argc, argv, "o:hq", longopts))
+        return 1;
+    int c, st = -1;
+    while (st < 0 && (c = cp_cli_next(&a)) != -1) {
+        switch (c) {
+        case O_PLAN:
+            plan_path = optarg;
+            break;
+        case 'o':
+            out_path = optarg;
+            break;
+        case 'q':
+        case O_QUIET:
+            quiet = true;
+            break;
+        case 'h':
+        case O_HELP:
+            fputs(verify_help, stdout);
+            st = 0;
+            break;
+        default:
+            st = cp_cli_bad_option(&a);
         }
     }
-    if (!plan_path) {
+    if (st < 0 && !plan_path) {
         fprintf(stderr, "capplan verify: missing --plan PLAN\n%s", verify_help);
-        cp_free(files);
-        return 2;
+        st = 2;
     }
+    if (st < 0) {
+        cp_fileset fs;
+        const char *plan_in[] = {"--plan", plan_path, NULL};
+        const char *outs[] = {"-o", out_path, NULL};
+        int orc = cp_cli_outputs("verify", &fs, a.operands, a.n_operands, plan_in, outs);
+        cp_fileset_release(&fs);
+        if (orc)
+            st = orc;
+    }
+    if (st >= 0) {
+        cp_cli_args_release(&a);
+        return st;
+    }
+    char **files = a.operands;
+    int n_files = a.n_operands;
 
     int status = 2;
     cp_input *in = NULL;
@@ -137,28 +158,46 @@ int cp_cmd_verify(int argc, char **argv)
         cp_err_print(&err, stderr);
         goto out;
     }
+    /* the report is data: standard output, or -o FILE atomically */
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    if (!f) {
+        fprintf(stderr, "capplan verify: out of memory\n");
+        status = 1;
+        goto out;
+    }
     for (int i = 0; i < rep.n; i++)
-        print_violation(&rep.items[i], plan_path, stdout);
+        print_violation(&rep.items[i], plan_path, f);
     if (cp_verify_report_is_ok(&rep)) {
-        if (rep.infeasible) {
-            printf("verify: OK status=infeasible (nothing to re-cost)\n");
+        if (quiet) {
+            /* nothing: the exit status says OK */
+        } else if (rep.infeasible) {
+            fprintf(f, "verify: OK status=infeasible (nothing to re-cost)\n");
         } else {
             char tmp[40], num[40];
             snprintf(tmp, sizeof tmp, "%.10g", rep.sums.total);
             cp_fmt_num(num, sizeof num, isfinite(rep.sums.total) ? strtod(tmp, NULL) : rep.sums.total);
-            printf("verify: OK total=%s\n", num);
+            fprintf(f, "verify: OK total=%s\n", num);
         }
         status = 0;
     } else {
-        printf("verify: FAIL %d violation%s\n", rep.n, rep.n == 1 ? "" : "s");
+        fprintf(f, "verify: FAIL %d violation%s\n", rep.n, rep.n == 1 ? "" : "s");
         status = rep.malformed ? 2 : 1;
     }
-    fflush(stdout);
+    if (fclose(f) != 0) {
+        fprintf(stderr, "capplan verify: out of memory\n");
+        status = 1;
+    } else if (cp_write_file_atomic(out_path, text ? text : "", len, &err)) {
+        cp_err_print(&err, stderr);
+        status = 1;
+    }
+    free(text); /* open_memstream's buffer: malloc'ed by libc */
 out:
     cp_verify_report_release(&rep);
     cp_node_free(plan);
     cp_free(d);
     cp_input_free(in);
-    cp_free(files);
+    cp_cli_args_release(&a);
     return status;
 }

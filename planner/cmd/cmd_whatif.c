@@ -64,19 +64,15 @@ static const char whatif_help_end[] =
     "Exit status: 0 table written (rows may be invalid, infeasible or without\n"
     "a plan: that is their status), 2 bad input, scenario file or usage,\n"
     "130 interrupted (the table is written, unfinished rows `interrupted`),\n"
-    "1 other errors (out of memory, cannot write).\n";
+    "1 other errors (out of memory, cannot write). Options may come before,\n"
+    "between or after the files; '--' ends them. The full reference:\n"
+    "man ./capplan.1 in the source tree.\n";
 
 static void whatif_usage(FILE *f)
 {
     fputs(whatif_help, f);
     cp_plan_opts_help(f);
     fputs(whatif_help_end, f);
-}
-
-static void log_line(void *arg, const char *line)
-{
-    (void)arg;
-    fprintf(stderr, "capplan: %s\n", line);
 }
 
 static void row_done(void *arg, const cp_whatif_row *r)
@@ -176,10 +172,11 @@ static int load_inputs(char *const *paths, int n, cp_node ***roots_out, cp_diags
         if (cp_input_from_trees(roots, n, &in, d) == CP_OK)
             cp_input_free(in);
     }
-    if (d->worst != CP_OK) {
-        cp_diags_print(d, stderr);
+    if (d->n > 0)
+        cp_diags_print(d, stderr); /* errors, or warnings: a key that has no effect */
+    if (d->worst != CP_OK)
         return d->worst == CP_ERR_NOMEM ? 1 : 2;
-    }
+    cp_diags_init(d); /* the warnings are printed: later errors come alone */
     return 0;
 }
 
@@ -204,10 +201,13 @@ int cp_cmd_whatif(int argc, char **argv)
     bool force = false;
     long shard = 0, n_shards = 0, array_shards = 0;
     const char *array_dir = NULL, *fmt_word = "md";
-    optind = 0;
-    opterr = 0;
-    int c;
-    while ((c = getopt_long(argc, argv, "+o:j:hq", longopts, NULL)) != -1) {
+    static const char *const formats[] = {"md", "csv", "json", NULL};
+    static const cp_whatif_format format_of[] = {CP_WHATIF_MD, CP_WHATIF_CSV, CP_WHATIF_JSON};
+    cp_cli_args a;
+    if (cp_cli_args_init(&a, "whatif", argc, argv, "o:j:hq", longopts))
+        return 1;
+    int c, f, st = -1;
+    while (st < 0 && (c = cp_cli_next(&a)) != -1) {
         switch (c) {
         case 'o':
             out_path = optarg;
@@ -215,17 +215,14 @@ int cp_cmd_whatif(int argc, char **argv)
         case 'h':
         case O_HELP:
             whatif_usage(stdout);
-            return 0;
+            st = 0;
+            break;
         case O_FORMAT:
-            if (!strcmp(optarg, "md"))
-                fmt = CP_WHATIF_MD;
-            else if (!strcmp(optarg, "csv"))
-                fmt = CP_WHATIF_CSV;
-            else if (!strcmp(optarg, "json"))
-                fmt = CP_WHATIF_JSON;
-            else {
-                fprintf(stderr, "capplan whatif: --format must be md, csv or json, got '%s'\n", optarg);
-                return 2;
+            if (cp_cli_format("whatif", optarg, formats, &f)) {
+                fmt = format_of[f];
+                fmt_word = formats[f];
+            } else {
+                st = 2;
             }
             break;
         case O_SCEN:
@@ -248,7 +245,7 @@ int cp_cmd_whatif(int argc, char **argv)
                 shard >= n_shards) {
                 fprintf(stderr, "capplan whatif: --shard must be K/N with 0 <= K < N, got '%s'\n",
                         optarg);
-                return 2;
+                st = 2;
             }
             break;
         }
@@ -257,46 +254,48 @@ int cp_cmd_whatif(int argc, char **argv)
             break;
         case O_SHARDS:
             if (!cp_cli_long("whatif", "--shards", optarg, 1, 100000, &array_shards))
-                return 2;
+                st = 2;
             break;
         case 'j':
             if (!cp_cli_long("whatif", "-j", optarg, 1, 64, &jobs))
-                return 2;
+                st = 2;
             break;
         default:
             switch (cp_plan_opts_parse(&po, "whatif", c, optarg)) {
             case 1:
                 break;
             case 0:
-                fprintf(stderr, "capplan whatif: unknown or incomplete option '%s'\n",
-                        argv[optind - 1]);
-                whatif_usage(stderr);
-                return 2;
+                st = cp_cli_bad_option(&a);
+                break;
             default:
-                return 2;
+                st = 2;
             }
         }
     }
-    if (!cp_plan_opts_finish(&po, "whatif"))
-        return 2;
-    if (po.so.export_lp) {
+    if (st < 0 && !cp_plan_opts_finish(&po, "whatif"))
+        st = 2;
+    if (st < 0 && po.so.export_lp) {
         fprintf(stderr, "capplan whatif: --export-lp is for one plan: write the inputs with "
                         "--emit-inputs DIR and run 'capplan plan --export-lp' on one of them\n");
-        return 2;
+        st = 2;
     }
-    if (!scen_path) {
+    if (st < 0 && !scen_path) {
         fprintf(stderr, "capplan whatif: --scenarios FILE is required (see 'capplan whatif --help')\n");
-        return 2;
+        st = 2;
     }
-    int status = 0, n_in = argc - optind;
+    int status = 0, n_in = a.n_operands;
     cp_fileset fs;
-    {
+    if (st < 0) {
         const char *scen_in[] = {"scenario file", scen_path, NULL};
         const char *outs[] = {"-o", out_path, "--report", report_path, NULL};
-        if ((status = cp_cli_outputs("whatif", &fs, argv + optind, n_in, scen_in, outs))) {
+        if ((status = cp_cli_outputs("whatif", &fs, a.operands, n_in, scen_in, outs))) {
             cp_fileset_release(&fs);
-            return status;
+            st = status;
         }
+    }
+    if (st >= 0) {
+        cp_cli_args_release(&a);
+        return st;
     }
     cp_node **roots = NULL;
     cp_scenarios *sc = NULL;
@@ -322,7 +321,7 @@ int cp_cmd_whatif(int argc, char **argv)
         goto done;
     }
     cp_diags_init(d);
-    if ((status = load_inputs(argv + optind, n_in, &roots, d)))
+    if ((status = load_inputs(a.operands, n_in, &roots, d)))
         goto done;
     /* the scenario file into memory: cp_scenarios_parse takes a buffer */
     int read_rc = cp_file_read(scen_path, "YAML", &text, &len, &err);
@@ -335,7 +334,6 @@ int cp_cmd_whatif(int argc, char **argv)
         goto done;
     }
     if (array_dir) {
-        fmt_word = fmt == CP_WHATIF_CSV ? "csv" : fmt == CP_WHATIF_JSON ? "json" : "md";
         int rows = cp_whatif_count(w);
         long ns = array_shards ? array_shards : rows;
         status = cp_whatif_array_write(argc, argv, array_dir, (int)(ns < rows ? ns : rows), rows,
@@ -354,7 +352,7 @@ int cp_cmd_whatif(int argc, char **argv)
     po.so.stop = cp_signals_flag();
     po.so.progress = po.progress;
     if (po.progress)
-        po.so.log = log_line;
+        po.so.log = cp_cli_log_line;
     cp_whatif_run_opts ro = {po.ops, &po.so, (int)jobs, po.progress ? row_done : NULL, NULL,
                              (int)shard, (int)n_shards};
     if (cp_whatif_run(w, &ro, &t, &err))
@@ -389,5 +387,6 @@ done:
         cp_node_free(roots[i]);
     cp_free(roots);
     cp_free(d);
+    cp_cli_args_release(&a);
     return status;
 }

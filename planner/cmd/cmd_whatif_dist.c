@@ -11,6 +11,7 @@
 #include "cp_alloc.h"
 #include "cp_atomic.h"
 #include "cp_buf.h"
+#include "cp_cli.h"
 #include "cp_export.h"
 #include "cp_whatif.h"
 #include "cp_whatif_cmd.h"
@@ -34,58 +35,63 @@ static const char merge_help[] =
     "against it.\n"
     "\n"
     "  -o TABLE               write the table there (atomically); default stdout\n"
-    "  --format md|csv|json   default md\n"
+    "  --format md|csv|json   table format; default md (Markdown)\n"
+    "  -q, --quiet            accepted for symmetry: merge prints only errors\n"
     "\n"
     "Exit status: 0 written, 2 bad usage or shard files (missing, twice, of\n"
-    "another run), 1 other errors.\n";
+    "another run), 1 other errors. Options may come before, between or after\n"
+    "the shard files; '--' ends them. See man ./capplan.1 in the source tree.\n";
 
 int cp_whatif_merge_main(int argc, char **argv)
 {
-    enum { O_FORMAT = 256, O_HELP };
+    enum { O_FORMAT = 256, O_HELP, O_QUIET };
     static const struct option longopts[] = {{"format", required_argument, NULL, O_FORMAT},
                                              {"help", no_argument, NULL, O_HELP},
+                                             {"quiet", no_argument, NULL, O_QUIET},
                                              {NULL, 0, NULL, 0}};
     cp_whatif_format fmt = CP_WHATIF_MD;
     const char *out_path = NULL;
-    optind = 0;
-    opterr = 0;
-    int c;
-    while ((c = getopt_long(argc, argv, "+o:h", longopts, NULL)) != -1) {
+    static const char *const formats[] = {"md", "csv", "json", NULL};
+    static const cp_whatif_format format_of[] = {CP_WHATIF_MD, CP_WHATIF_CSV, CP_WHATIF_JSON};
+    cp_cli_args a;
+    if (cp_cli_args_init(&a, "whatif merge", argc, argv, "o:hq", longopts))
+        return 1;
+    int c, f, st = -1;
+    while (st < 0 && (c = cp_cli_next(&a)) != -1) {
         switch (c) {
         case 'o':
             out_path = optarg;
             break;
         case O_FORMAT:
-            if (!strcmp(optarg, "md"))
-                fmt = CP_WHATIF_MD;
-            else if (!strcmp(optarg, "csv"))
-                fmt = CP_WHATIF_CSV;
-            else if (!strcmp(optarg, "json"))
-                fmt = CP_WHATIF_JSON;
-            else {
-                fprintf(stderr, "capplan whatif merge: --format must be md, csv or json, got '%s'\n",
-                        optarg);
-                return 2;
-            }
+            if (cp_cli_format("whatif merge", optarg, formats, &f))
+                fmt = format_of[f];
+            else
+                st = 2;
             break;
+        case 'q':
+        case O_QUIET:
+            break; /* merge prints nothing but errors */
         case 'h':
         case O_HELP:
             fputs(merge_help, stdout);
-            return 0;
+            st = 0;
+            break;
         default:
-            fprintf(stderr, "capplan whatif merge: unknown or incomplete option '%s'\n",
-                    argv[optind - 1]);
-            fputs(merge_help, stderr);
-            return 2;
+            st = cp_cli_bad_option(&a);
         }
     }
-    if (optind >= argc) {
+    if (st < 0 && a.n_operands == 0) {
         fprintf(stderr, "capplan whatif merge: no shard files (see 'capplan whatif merge --help')\n");
-        return 2;
+        st = 2;
+    }
+    if (st >= 0) {
+        cp_cli_args_release(&a);
+        return st;
     }
     cp_diags *d = cp_malloc(sizeof *d);
     if (!d) {
         fprintf(stderr, "capplan whatif merge: out of memory\n");
+        cp_cli_args_release(&a);
         return 1;
     }
     cp_diags_init(d);
@@ -95,7 +101,7 @@ int cp_whatif_merge_main(int argc, char **argv)
     cp_buf_init(&out);
     cp_err err;
     cp_err_init(&err);
-    if (cp_whatif_merge((const char *const *)argv + optind, argc - optind, &t, d)) {
+    if (cp_whatif_merge((const char *const *)a.operands, a.n_operands, &t, d)) {
         cp_diags_print(d, stderr);
         status = d->worst == CP_ERR_NOMEM ? 1 : 2;
     } else if (cp_whatif_table_write(t, fmt, &out, &err) ||
@@ -106,6 +112,7 @@ int cp_whatif_merge_main(int argc, char **argv)
     cp_buf_release(&out);
     cp_whatif_table_free(t);
     cp_free(d);
+    cp_cli_args_release(&a);
     return status;
 }
 

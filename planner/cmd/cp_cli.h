@@ -5,11 +5,15 @@
 
 #include "cp_input.h"
 #include "cp_outpath.h"
+#include "cp_plan_write.h"
 
+#include <getopt.h>
 #include <stdbool.h>
+#include <stdio.h>
 
-/* Loads the files; on failure prints every error to stderr and returns
- * the exit status (2 for bad input); 0 and *out on success. */
+/* Loads the files; prints every error and warning to stderr (warnings
+ * also on success: a key that has no effect) and returns the exit
+ * status (2 for bad input); 0 and *out on success. */
 int cp_cli_load(const char *cmd, char *const *paths, int n, cp_input **out);
 bool cp_cli_double(const char *cmd, const char *opt, const char *s, double lo, double *out);
 bool cp_cli_long(const char *cmd, const char *opt, const char *s, long lo, long hi, long *out);
@@ -30,5 +34,58 @@ int cp_cli_outputs(const char *cmd, cp_fileset *fs, char *const *in, int n_in,
 int cp_cli_output_loads(const char *cmd, const char *text, size_t len);
 /* True when argv holds --help or -h (before any "--"). */
 bool cp_cli_wants_help(int argc, char **argv);
+
+/*
+ * Options anywhere on the line, as GNU tools take them: getopt_long
+ * walks argv in order ("-" mode: an operand is returned where it stands,
+ * so argv is never permuted and POSIXLY_CORRECT changes nothing), the
+ * operands are collected in their order, and "--" ends the options
+ * (everything after it is an operand). Every command parses its line
+ * this way, so `capplan plan f.yaml -o p.yaml` and `capplan plan -o
+ * p.yaml f.yaml` are the same command.
+ *
+ *     cp_cli_args a;
+ *     if (cp_cli_args_init(&a, "plan", argc, argv, "o:hq", longopts)) return 1;
+ *     while ((c = cp_cli_next(&a)) != -1) switch (c) { ... default:
+ *         cp_cli_bad_option(&a); ... }
+ *     ... a.operands[0 .. a.n_operands) ...
+ *     cp_cli_args_release(&a);
+ */
+typedef struct cp_cli_args {
+    const char *cmd; /* "plan", "import gavel": for messages */
+    int argc;
+    char **argv;     /* argv[0] is the command's name */
+    char shortopts[64];
+    const struct option *longopts;
+    char **operands; /* borrowed from argv, in order; NULL-terminated */
+    int n_operands;
+    int last;        /* the result of the last cp_cli_next */
+    bool rest;       /* after "--" */
+} cp_cli_args;
+
+/* `shortopts` as for getopt_long, without a leading '+', '-' or ':'.
+ * Returns 0, or 1 (out of memory, printed). */
+int cp_cli_args_init(cp_cli_args *a, const char *cmd, int argc, char **argv,
+                     const char *shortopts, const struct option *longopts);
+/* The next option (getopt_long's value, with optarg), or -1 at the end
+ * of the line; operands are appended to a->operands. '?' is an unknown
+ * option, ':' one without its value: see cp_cli_bad_option. */
+int cp_cli_next(cp_cli_args *a);
+/* After '?' or ':' from cp_cli_next: prints "capplan CMD: unknown option
+ * 'X'" or "capplan CMD: option 'X' needs a value", then "see 'capplan
+ * CMD --help'". Returns 2, the exit status of a usage error. */
+int cp_cli_bad_option(const cp_cli_args *a);
+void cp_cli_args_release(cp_cli_args *a);
+
+/* --format WORD, the same for every command: *out is WORD's index in
+ * `names` (NULL-terminated). Otherwise prints "capplan CMD: --format must
+ * be A, B or C, got 'WORD'" and returns false. */
+bool cp_cli_format(const char *cmd, const char *word, const char *const *names, int *out);
+/* --format yaml|json|csv of the commands that write a plan (plan, place). */
+bool cp_cli_plan_format(const char *cmd, const char *word, cp_plan_format *out);
+
+/* The log callback of cp_solve_opts for `plan`, `whatif` and `place`:
+ * "capplan: LINE" on standard error. */
+void cp_cli_log_line(void *arg, const char *line);
 
 #endif

@@ -4,7 +4,7 @@
  * slots and the jobs it runs), following the task schema of SkyPilot
  * 0.9.1 (docs.skypilot.co/en/v0.9.1/reference/yaml-spec.html: name,
  * num_nodes, resources {cloud, region, instance_type, accelerators,
- * use_spot}, run), and launch.md, a table of instance, market, start,
+ * use_spot}, run: a literal block), and launch.md, a table of instance, market, start,
  * stop, jobs and cost that says when to `sky launch` and `sky down` each.
  *
  * SkyPilot has no start time in a task, so the schedule lives in
@@ -68,6 +68,49 @@ static void instance_type(const cp_offer *of, cp_buf *type, cp_buf *acc)
     cp_buf_add(type, t, plus ? (size_t)(plus - t) : strlen(t));
     if (plus && of->inst.acc >= 0)
         cp_buf_printf(acc, "%d", of->inst.accelerators);
+}
+
+/* Whether `s` reads back from a literal block scalar (`|`, clip
+ * chomping, indented by 2) as exactly `s`: one final newline and no
+ * empty last lines (clip keeps one), a first line that does not start
+ * with a space (it would set the indentation), and only characters a
+ * block scalar carries as they are: printable ASCII, tab, newline and
+ * UTF-8 above U+009F except the ones YAML 1.1 readers take as line breaks
+ * (U+2028, U+2029) and the BOM. Anything else is written quoted. */
+static bool literal_ok(const char *s)
+{
+    size_t n = strlen(s);
+    if (n < 2 || s[n - 1] != '\n' || s[n - 2] == '\n' || s[0] == ' ')
+        return false;
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+        if (*p == '\n' || *p == '\t' || (*p >= 0x20 && *p < 0x7f))
+            continue;
+        if (*p < 0x80)
+            return false; /* C0 controls (CR among them) and DEL */
+        if (p[0] == 0xc2 && p[1] >= 0x80 && p[1] <= 0x9f)
+            return false; /* C1 controls, U+0085 (NEL) among them */
+        if (p[0] == 0xe2 && p[1] == 0x80 && (p[2] == 0xa8 || p[2] == 0xa9))
+            return false; /* U+2028, U+2029 */
+        if (p[0] == 0xef && p[1] == 0xbb && p[2] == 0xbf)
+            return false; /* BOM */
+    }
+    return true;
+}
+
+/* "KEY: |" and each line of `s` (literal_ok) indented by two spaces;
+ * empty lines stay empty, so no line ends in spaces we added. */
+static void put_literal(cp_buf *b, const char *key, const char *s)
+{
+    cp_buf_printf(b, "%s: |\n", key);
+    while (*s) {
+        const char *nl = strchr(s, '\n');
+        size_t len = nl ? (size_t)(nl - s) : strlen(s);
+        if (len)
+            cp_buf_puts(b, "  ");
+        cp_buf_add(b, s, len);
+        cp_buf_putc(b, '\n');
+        s += len + (nl != NULL);
+    }
 }
 
 static int write_lease(const cp_input *in, const cp_plan_file *pf, const cp_offer *of, bool spot,
@@ -164,19 +207,28 @@ static int write_lease(const cp_input *in, const cp_plan_file *pf, const cp_offe
             cp_buf_release(&msg);
         }
     }
-    cp_out_key(o, "run");
-    cp_out_str(o, run.s ? run.s : "");
+    /* run: a literal block (`run: |`, as SkyPilot's own examples write
+     * it) after the map, when the script reads back exactly that way;
+     * else the quoted string of the project's one quoting rule */
+    const char *script = run.s ? run.s : "";
+    bool literal = literal_ok(script);
+    if (!literal) {
+        cp_out_key(o, "run");
+        cp_out_str(o, script);
+    }
     cp_out_end(o);
     bool ok = used && cp_buf_ok(&run);
-    cp_free(used);
-    cp_buf_release(&run);
     cp_err err;
     cp_err_init(&err);
     rc = cp_out_finish(o, &err);
     o = NULL;
+    if (rc == CP_OK && literal)
+        put_literal(&f->text, "run", script);
+    cp_free(used);
+    cp_buf_release(&run);
     if (rc)
         cp_diags_add_err(d, &err);
-    else if (!ok)
+    else if (!ok || !cp_buf_ok(&f->text))
         rc = cp_diags_add(d, CP_ERR_NOMEM, cp_pos_none(), "out of memory");
 out:
     if (o) {

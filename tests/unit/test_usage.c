@@ -548,7 +548,8 @@ TEST(usage_baseline_over_the_cap_is_infeasible)
     }
     char why[160] = "";
     CHECK(cp_usage_baseline_infeasible(&u, why, sizeof why));
-    CHECK_STR(why, "site 'dc': the idle baseline alone exceeds its power cap in slot 1");
+    CHECK_STR(why, "site 'dc': its idle baseline alone (2 kW after PUE 1.25) exceeds its "
+                   "power_cap_kw (1.9 kW) in slot 1: no plan can meet the cap");
     teardown();
 }
 
