@@ -7,7 +7,8 @@
 #     and `capplan export skypilot` one task per lease. The night has more
 #     pool jobs than the export's first file table holds (16), which is
 #     how a dangling pointer into that table was found.
-#   - SPEC 1.1 on it: the plan carries totals.egress and r18-bs32-x2's
+#   - SPEC 1.1 on it: plan's summary line lists egress among the parts
+#     of its total; the plan carries totals.egress and r18-bs32-x2's
 #     shape, and its report draws the pipeline's two links
 #     (sort-events -> rec-bs2048 -> rec-eval).
 # The heuristic plans it (a few seconds); suite_plan checks the optimum.
@@ -40,6 +41,13 @@ if plan_verify nightly "$tmp/n.yaml" --method heuristic -- $files; then
     else
         bad export/skypilot "exit $?: $(oneline "$tmp/err" 3)"
     fi
+    # the summary's parts add up to its total: egress is one of them (SPEC 9.3)
+    # shellcheck disable=SC2086
+    $CAPPLAN plan --no-timing --method heuristic -o "$tmp/n2.yaml" $files 2>"$tmp/sum" >/dev/null
+    if awk '/^  total \$/ { gsub(/\$/, ""); t = $2; s = 0; for (i = 4; i <= NF; i++) if ($i ~ /^[0-9.]+$/) s += $i
+            found = 1; exit !(t - s < 0.011 && s - t < 0.011) } END { if (!found) exit 1 }' "$tmp/sum" &&
+        grep -q '+ egress \$' "$tmp/sum"; then ok
+    else bad summary "the parts do not add up to the total, or no egress: $(grep '^  total' "$tmp/sum")"; fi
     if grep -q '^  egress: ' "$tmp/n.yaml" && grep -q '^  shape: ' "$tmp/n.yaml"; then ok
     else bad spec11 "no totals.egress or no shape in the plan"; fi
     # shellcheck disable=SC2086

@@ -107,8 +107,11 @@ static void summary(const cp_plan *before, const cp_plan *p, const cp_solution *
     fprintf(f, "\nplan: %s (%s, %.2f s): %d job%s scheduled, %d dropped\n",
             cp_plan_status_name(p->status), p->method, p->seconds, sched, sched == 1 ? "" : "s",
             dropped);
-    fprintf(f, "  total $%.2f = cloud $%.2f + energy $%.2f + carbon $%.2f + penalties $%.2f\n",
-            fig.total, fig.cloud, fig.energy, fig.carbon, fig.penalty);
+    fprintf(f, "  total $%.2f = cloud $%.2f + energy $%.2f + carbon $%.2f", fig.total, fig.cloud,
+            fig.energy, fig.carbon);
+    if (p->in->uses_egress) /* SPEC 9.3; 1.0 inputs print as before */
+        fprintf(f, " + egress $%.2f", fig.egress);
+    fprintf(f, " + penalties $%.2f\n", fig.penalty);
     if (!repairs) {
         fprintf(f, "  repairs: none (the solution packs onto nodes and instances as it is)\n");
     } else {

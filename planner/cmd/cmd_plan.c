@@ -58,8 +58,11 @@ static void summary(const cp_plan *p, FILE *f)
     fprintf(f, "\nplan: %s (%s, %.2f s)", cp_plan_status_name(p->status), p->method, p->seconds);
     if (!isnan(p->bound))
         fprintf(f, ", bound %.2f", p->bound);
-    fprintf(f, "\n  total $%.2f = cloud $%.2f + energy $%.2f + carbon $%.2f + penalties $%.2f\n",
-            fig.total, fig.cloud, fig.energy, fig.carbon, fig.penalty);
+    fprintf(f, "\n  total $%.2f = cloud $%.2f + energy $%.2f + carbon $%.2f", fig.total, fig.cloud,
+            fig.energy, fig.carbon);
+    if (p->in->uses_egress) /* SPEC 9.3; 1.0 inputs print as before */
+        fprintf(f, " + egress $%.2f", fig.egress);
+    fprintf(f, " + penalties $%.2f\n", fig.penalty);
     fprintf(f, "  %.1f kWh on-prem, %.1f kg CO2\n", fig.energy_kwh, fig.carbon_kg);
     cp_leases ls;
     if (p->placed && cp_leases_build(p, &ls) == CP_OK) {
