@@ -58,6 +58,49 @@ static int shapes_of(const cp_job *j)
     return j->kind == CP_JOB_TRAINING && j->n_shapes > 0 ? j->n_shapes : 1;
 }
 
+/* Why (resource r, count, shape) is no mode of job jj: the rules of
+ * cp_mode_exclusion, then precedence (SPEC 9.2), which models/
+ * modes_after.c applies after them: a choice that passes every rule but
+ * is not among the modes starts too late after its predecessors. */
+static bool excluded(const cp_input *in, const cp_modeset *ms, int jj, int r, int count, int shape,
+                     char *why, size_t size)
+{
+    if (cp_mode_exclusion(in, ms, jj, r, count, shape, why, size))
+        return true;
+    for (int m = ms->job_first[jj]; m < ms->job_first[jj + 1]; m++)
+        if (ms->modes[m].res == r && ms->modes[m].count == count && ms->modes[m].shape == shape)
+            return false;
+    /* the predecessor that ends last at the earliest, as modes_after.c
+     * reckons it: its earliest end over its (already tightened) modes */
+    const cp_job *j = &in->jobs[jj];
+    int est = -1, by = -1;
+    for (int a = 0; a < j->n_after; a++) {
+        int i = j->after[a], end = -1;
+        for (int m = ms->job_first[i]; m < ms->job_first[i + 1]; m++)
+            if (end < 0 || ms->modes[m].s_min + ms->modes[m].slots < end)
+                end = ms->modes[m].s_min + ms->modes[m].slots;
+        if (end < 0) {
+            snprintf(why, size, "its predecessor '%s' can never run (it has no mode)",
+                     in->jobs[i].name);
+            return true;
+        }
+        if (end > est) {
+            est = end;
+            by = i;
+        }
+    }
+    int lo, hi;
+    cp_job_window(in, j, &lo, &hi);
+    if (by >= 0)
+        snprintf(why, size,
+                 "window after its predecessors: '%s' ends at slot %d at the earliest, and no "
+                 "run from there ends by slot %d",
+                 in->jobs[by].name, est, hi);
+    else
+        snprintf(why, size, "removed (no rule names it)");
+    return true;
+}
+
 static void exclusions(FILE *f, const cp_input *in, const cp_modeset *ms, int jj)
 {
     const cp_job *j = &in->jobs[jj];
@@ -69,7 +112,7 @@ static void exclusions(FILE *f, const cp_input *in, const cp_modeset *ms, int jj
         bool same = true;
         for (int q = 0; q < j->n_counts; q++)
             for (int s = 0; s < shapes_of(j); s++) {
-                if (!cp_mode_exclusion(in, ms, jj, r, j->counts[q], s, why, sizeof why))
+                if (!excluded(in, ms, jj, r, j->counts[q], s, why, sizeof why))
                     continue;
                 if (!out++)
                     memcpy(first, why, sizeof first);
@@ -86,7 +129,7 @@ static void exclusions(FILE *f, const cp_input *in, const cp_modeset *ms, int jj
         }
         for (int q = 0; q < j->n_counts; q++)
             for (int s = 0; s < shapes_of(j); s++)
-                if (cp_mode_exclusion(in, ms, jj, r, j->counts[q], s, why, sizeof why)) {
+                if (excluded(in, ms, jj, r, j->counts[q], s, why, sizeof why)) {
                     fprintf(f, "      %s (%s), count %d", ms->res[r].name,
                             market_word(ms->res[r].kind), j->counts[q]);
                     if (shapes_of(j) > 1)
