@@ -37,6 +37,8 @@ const char *cp_bound_kind_text(cp_bound_kind k)
         return "Lagrangian (subgradient)";
     case CP_BOUND_MILP:
         return "branch-and-cut";
+    case CP_BOUND_LIFTED:
+        return "lifted LP (column generation with packing rows)";
     default:
         return "none";
     }
@@ -83,16 +85,20 @@ int cp_lagrange_plan(const cp_input *in, const cp_modeset *ms, const cp_solve_op
     memset(&cg, 0, sizeof cg);
     cg.bound = -INFINITY;
     if (rc == CP_OK && !(opts->stop && *opts->stop) && cp_now_seconds() < cp_solve_deadline(opts)) {
-        rc = cp_lpcg_run(in, ms, opts, plan, &pr, cp_solver_phase_seconds(opts, LP_TIME_SHARE), &cg, err);
+        rc = cp_lpcg_run(in, ms, opts, plan, &pr, true, cp_solver_phase_seconds(opts, LP_TIME_SHARE), &cg, err);
         if (rc) {
             cp_lagrange_release(&lg);
             return rc;
         }
-        /* exact, it is the LP optimum, which no Lagrangian bound exceeds
-         * (but for rounding: the larger number is kept) */
-        if (cg.exact || cg.bound > bound) {
+        /* solved, the LP optimum is at least every Lagrangian bound (but
+         * for rounding: the larger number is kept); the lifting rows
+         * raise it further */
+        if (cg.lp_exact || cg.bound > bound) {
             bound = fmax(bound, cg.bound);
-            *kind = cg.exact ? CP_BOUND_LP : CP_BOUND_LP_PARTIAL;
+            double lp = cg.lp_exact ? cg.lp_value : -INFINITY;
+            *kind = cg.bound > lp + 1e-9 * (1 + fabs(lp)) && cg.cut_rows ? CP_BOUND_LIFTED
+                    : cg.lp_exact                                         ? CP_BOUND_LP
+                                                                          : CP_BOUND_LP_PARTIAL;
         }
     }
     if (rc == CP_OK && !(opts->stop && *opts->stop)) {

@@ -78,15 +78,24 @@ typedef struct cp_lpcg {
     long all_columns;  /* x columns of the exported model */
     long iterations;   /* simplex iterations, all rounds */
     double seconds;
+    /* the LP of the exported model alone, before any lifting row */
+    bool lp_exact;     /* solved: lp_value is its optimum */
+    double lp_value;   /* NAN when not solved */
+    double lp_bound;   /* the bound when it was solved (= lp_value but for rounding) */
+    int cut_rows;      /* lifting rows added (lp_colgen_cuts.c); bound and
+                        * value are then those of the lifted LP */
+    int job_rows;      /* of which job rows, */
+    int rounding_rows; /* rounding rows, the rest big-share rows */
 } cp_lpcg;
-/* Runs until the LP is solved, `seconds` pass, the stop flag or the
+/* Runs until the LP is solved (then, with `lift`, until no lifting row
+ * is violated and the lifted LP is solved too), `seconds` pass, the stop flag or the
  * round limit; `seed` (a feasible plan or NULL) gives the first columns
  * and basis, `center` (Lagrange multipliers of every capacity row, pools
  * and markets, and of the power rows, or NULL) the first duals, so the
  * bound starts at theirs. Errors: CP_ERR_NOMEM only; an unfinished run
  * is a weaker bound. */
 int cp_lpcg_run(const cp_input *in, const cp_modeset *ms, const cp_solve_opts *opts, const cp_plan *seed,
-                const cp_prices *center, double seconds, cp_lpcg *out, cp_err *err);
+                const cp_prices *center, bool lift, double seconds, cp_lpcg *out, cp_err *err);
 
 /* Where a plan's bound comes from, for --progress ("bound: ..."). */
 typedef enum {
@@ -94,7 +103,9 @@ typedef enum {
     CP_BOUND_LAGRANGIAN, /* the subgradient's best */
     CP_BOUND_LP,         /* column generation: the exact LP optimum */
     CP_BOUND_LP_PARTIAL, /* column generation stopped early: its Lagrangian value */
-    CP_BOUND_MILP        /* branch-and-cut's tree */
+    CP_BOUND_MILP,       /* branch-and-cut's tree */
+    CP_BOUND_LIFTED      /* column generation on the LP with lifting rows
+                          * (valid for placed plans, SPEC 5): above the LP */
 } cp_bound_kind;
 const char *cp_bound_kind_text(cp_bound_kind k);
 

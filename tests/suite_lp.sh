@@ -8,9 +8,11 @@
 #    lagrange --progress` reports ("lp: LP optimum X") equals glpsol's
 #    optimum of the LP relaxation of the model it exports (`glpsol --lp
 #    FILE --nomip`; glpsol prints 10 digits) to 1e-6 relative; the run
-#    says "bound: LP (column generation, exact)" and its plan's bound is
-#    that value, at most the plan's total and, in tests/plan, at most the
-#    hand optimum (expect-total).
+#    says "bound: LP (column generation, exact)", or "bound: lifted LP
+#    ..." when the lifting rows (solvers/lp_colgen_cuts.c) raise it, and
+#    its plan's bound is that value: the LP optimum, or above it when
+#    lifted, at most the plan's total and, in tests/plan, at most the hand
+#    optimum (expect-total).
 # 2. --method milp and auto on the same inputs: a bound that is at least
 #    the LP optimum (branch-and-cut may raise it) and at most the total.
 # 3. Under --node-limit the lagrange plan is byte-identical across runs.
@@ -71,10 +73,16 @@ check() {
     else
         num_eq "$lpval" "$glpval" 1e-6 1e-9 && ok || bad "$cn/lp" "column generation $lpval, glpsol $glpval"
     fi
-    [ "$bline" = "LP (column generation, exact)" ] && ok || bad "$cn/lp" "bound line '$bline'"
     b=$(plan_field "$tmp/l.yaml" bound)
     t=$(plan_total "$tmp/l.yaml")
-    num_eq "$b" "$glpval" 1e-6 1e-9 && ok || bad "$cn/bound" "plan bound $b, glpsol's LP $glpval"
+    case $bline in
+    "LP (column generation, exact)")
+        num_eq "$b" "$glpval" 1e-6 1e-9 && ok || bad "$cn/bound" "plan bound $b, glpsol's LP $glpval" ;;
+    "lifted LP (column generation with packing rows)")
+        num_ge "$b" "$glpval" 1e-9 1e-9 && ok || bad "$cn/bound" "lifted bound $b below glpsol's LP $glpval"
+        lifted=$((lifted + 1)) ;;
+    *) bad "$cn/lp" "bound line '$bline'" ;;
+    esac
     num_le "$b" "$t" 1e-9 1e-9 && ok || bad "$cn/bound" "bound $b above the total $t"
     if [ -n "$cw" ]; then
         num_le "$b" "$cw" 1e-9 1e-9 && ok || bad "$cn/bound" "bound $b above the hand optimum $cw"
@@ -93,6 +101,19 @@ check() {
             bad "$cn/$m" "bound $b not between glpsol's LP $glpval and the total $t ($bline)"
     done
 }
+
+lifted=0
+
+# --- the hand case of the lifting rows --------------------------------------
+# tests/lp/lifted.yaml: glpsol's LP is $9, the hand optimum $16, and the
+# rounding row lifts the bound to it (the case's header derives both).
+check lifted 16 tests/lp/lifted.yaml
+lp_plan "$tmp/l.yaml" lagrange tests/lp/lifted.yaml
+b=$(plan_field "$tmp/l.yaml" bound)
+num_eq "$lpval" 9 1e-9 1e-12 && ok || bad lifted/lp "LP optimum $lpval, by hand 9"
+num_ge "$b" 9.5 && num_eq "$b" 16 1e-9 1e-12 && ok || bad lifted/bound "bound $b, by hand 16 (the LP is 9)"
+num_eq "$(plan_total "$tmp/l.yaml")" 16 && ok || bad lifted/total "total $(plan_total "$tmp/l.yaml"), hand optimum 16"
+[ "$(plan_status "$tmp/l.yaml")" = optimal ] && ok || bad lifted/status "$(plan_status "$tmp/l.yaml"): the lifted bound proves it"
 
 # --- tests/plan, tiny, nightly --------------------------------------------
 for f in tests/plan/*.yaml; do
@@ -160,4 +181,5 @@ if [ "${CP_VALGRIND:-0}" != 1 ]; then
     fi
 fi
 
+echo "lp: $lifted runs with a lifted bound (above the LP)"
 test_done
