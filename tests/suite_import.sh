@@ -57,6 +57,10 @@ golden bad-inventory 2 inventory $B/inventory-model.csv --site s
 golden bad-type-map 2 skypilot $G/../fit/gcp-extract.csv --type-map nothing
 golden bad-spot-rate 2 skypilot $G/../fit/gcp-extract.csv --spot-interruptions -1
 golden bad-trace 2 gavel $G/../fit/gavel-extract.csv --trace $B/trace-steps.trace
+golden bad-pollux 2 pollux $B/pollux-placement.csv
+golden bad-philly 2 pollux $B/pollux-ok.csv --trace $B/philly-duration.csv
+golden bad-pollux-acc 2 pollux $B/pollux-ok.csv --accelerator TPUv9
+golden pollux-spelling 0 pollux $B/pollux-ok.csv --accelerator tesla-t4 --app "a: b"
 golden series-eur 0 series --site de --start 2023-06-01T00:00 --slots 3 --energy-price $B/series-eur.csv
 golden series-no-input 2 series --site s --start 2023-06-01T00:00 --slots 3 extra.csv
 
@@ -103,6 +107,9 @@ golden series-ger 0 series --site de --start "2020-06-01 00:00" --slots 6 \
     --carbon $DATA/lets-wait-awhile/ger_ci_2020-06-01_to_14.csv
 golden series-gb-lca 0 series --site gb --start 2020-06-01T00:00 --slots 4 --slot-hours 2 \
     --carbon $DATA/lets-wait-awhile/gb_ci_2020-06-01_to_14.csv
+golden pollux-bert 0 pollux $DATA/pollux/traces/bert/placements.csv
+golden pollux-ncf-all 0 pollux $DATA/pollux/traces/ncf/placements.csv --all-counts --local-bsz 257
+golden pollux-philly 0 pollux $DATA/pollux/traces/cifar10/placements.csv --trace $DATA/pollux/philly_2017-10-09.csv --cluster 6214e9 --max-jobs 12
 golden inventory 0 inventory $DATA/alibaba-gpu/v2023_openb_node_list_all_node.csv --site caiso --max-nodes 3
 
 # ---- every importer's fragments together ----
@@ -114,9 +121,10 @@ $CAPPLAN import gavel $DATA/gavel/isolated_throughputs.csv --trace $DATA/gavel/p
 $CAPPLAN import series --site caiso --start 2023-06-01T00:00 --slots 24 --horizon \
     --carbon $DATA/green-dcc/carbon_intensity/US-CAL-CISO_2023-06-01_to_14_hourly.csv -o $tmp/site.yaml 2>/dev/null
 $CAPPLAN import inventory $DATA/alibaba-gpu/v2023_openb_node_list_all_node.csv --site caiso -o $tmp/inv.yaml 2>/dev/null
+$CAPPLAN import pollux $DATA/pollux/traces/imagenet/placements.csv -o $tmp/pollux.yaml 2>/dev/null
 $CAPPLAN import c3o $DATA/c3o/sort.tsv -o $tmp/sort.csv 2>/dev/null
 $CAPPLAN fit dataflow $tmp/sort.csv --no-loo -o $tmp/sort.yaml >/dev/null 2>&1
-loads "all fragments" $tmp/site.yaml $tmp/inv.yaml $tmp/gavel.yaml $tmp/sort.yaml \
+loads "all fragments" $tmp/site.yaml $tmp/inv.yaml $tmp/gavel.yaml $tmp/pollux.yaml $tmp/sort.yaml \
     $tmp/gcp_vms_us-central1-a.yaml $tmp/gcp_vms_europe-west4-a.yaml $tmp/azure_vms_eastus.yaml \
     $tmp/lambda_vms.yaml $tmp/vast_vms.yaml $tmp/aws_vms_us-east-1a.yaml
 # the trace's jobs with Gavel's: one job type, two definitions of its
@@ -130,7 +138,7 @@ if CP_PIPELINE_TIME_LIMIT=20 timeout -k 5 300 sh examples/pipeline/run.sh "$CAPP
     ok "pipeline runs"
     P=$tmp/pipe
     verify_ok "pipeline plan verifies" $P/plan.yaml $P/caiso.yaml $P/pjm.yaml $P/inventory.yaml \
-        $P/aws.yaml $P/gcp.yaml $P/gavel.yaml $P/sort.yaml
+        $P/aws.yaml $P/gcp.yaml $P/gavel.yaml $P/philly.yaml $P/sort.yaml
     st=$(plan_status $P/plan.yaml)
     case $st in optimal | feasible) ok ;; *) bad "pipeline status" "$st" ;; esac
     # every job of the pipeline is planned (none dropped for lack of a mode)

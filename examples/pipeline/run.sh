@@ -51,12 +51,19 @@ run import skypilot "$C/gcp_vms_us-central1-a.csv" --types '^n1-standard-8$' \
 run import gavel "$DATA/gavel/isolated_throughputs.csv" \
     --trace "$DATA/gavel/physical_cluster_artifact_evaluation.trace" -o gavel.yaml
 
+# 4b. More training jobs from a trace: the first ten jobs of Pollux's
+#    one-day Philly extract, as CIFAR-10 training on T4s measured by
+#    Pollux (work = the samples its measured duration processes).
+P=$DATA/pollux
+run import pollux "$P/traces/cifar10/placements.csv" --trace "$P/philly_2017-10-09.csv" \
+    --max-jobs 10 -o philly.yaml
+
 # 5. A dataflow job: C3O's Spark sort runs, fitted with Ernest's model.
 run import c3o "$DATA/c3o/sort.tsv" -o sort.csv
 run fit dataflow sort.csv -o sort.yaml
 
 # 6. Check, plan, verify, report.
-IN="caiso.yaml pjm.yaml inventory.yaml aws.yaml gcp.yaml gavel.yaml sort.yaml"
+IN="caiso.yaml pjm.yaml inventory.yaml aws.yaml gcp.yaml gavel.yaml philly.yaml sort.yaml"
 # shellcheck disable=SC2086
 run check $IN >check.txt
 # shellcheck disable=SC2086

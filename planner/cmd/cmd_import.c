@@ -1,5 +1,5 @@
 /*
- * capplan import skypilot|gavel|c3o|inventory FILE [options],
+ * capplan import skypilot|gavel|c3o|inventory|pollux FILE [options],
  * capplan import series|accelerators [options]
  *
  * The command over the importers of planner/import/cp_import.h: it parses
@@ -42,6 +42,7 @@ static const char usage_text[] =
     "                      [--column NAME] [--scale X] [--pue P] [-o FILE]\n"
     "       capplan import inventory NODES.csv --site NAME [--max-nodes N]\n"
     "                      [--accel-table FILE] [-o FILE]\n"
+    "       capplan import pollux placements.csv [--trace PHILLY.csv] [options]\n"
     "       capplan import accelerators [--accel-table FILE] [-o FILE]\n"
     "\n"
     "skypilot     catalog rows -> accelerators: and offers: (run 'capplan import\n"
@@ -53,6 +54,8 @@ static const char usage_text[] =
     "series       an hourly price or carbon series -> a site's series over the\n"
     "             horizon's slots (green-dcc, lets-wait-awhile, Electricity Maps)\n"
     "inventory    Alibaba's GPU node list -> one pool per node shape\n"
+    "pollux       Pollux's step times -> a job's throughput per GPU count; with\n"
+    "             --trace, Philly's jobs with the work of their measured durations\n"
     "accelerators the accelerator table the importers name types from, as the CSV\n"
     "             that --accel-table reads (edit it to add or correct a type)\n"
     "\n"
@@ -119,7 +122,13 @@ enum {
     O_HORIZON,
     O_MODELS,
     O_MAX_NODES,
-    O_CPU_NODES
+    O_CPU_NODES,
+    O_APP,
+    O_ACCELERATOR,
+    O_LOCAL_BSZ,
+    O_ALL_COUNTS,
+    O_CLUSTER,
+    O_MAX_JOBS
 };
 
 #define MAX_TYPE_MAP 256
@@ -141,6 +150,7 @@ typedef struct args {
         cp_import_c3o_opts c3o;
         cp_import_series_opts series;
         cp_import_inventory_opts inv;
+        cp_import_pollux_opts pollux;
         const char *accel_table; /* import accelerators */
     } o;
 } args;
@@ -450,6 +460,96 @@ static int inventory_run(const args *a, cp_buf *out, cp_diags *d)
     return cp_import_inventory(a->in, &a->o.inv, out, d);
 }
 
+/* ---- pollux ---- */
+
+static const char pollux_usage[] =
+    "usage: capplan import pollux placements.csv|scalability.csv [--app NAME]\n"
+    "                      [--local-bsz B] [--all-counts] [--work SAMPLES]\n"
+    "                      [--trace PHILLY.csv [--cluster ID] [--start TIME] [--max-jobs N]]\n"
+    "                      [--accelerator T4] [--accel-table FILE] [-o FILE]\n"
+    "\n"
+    "Reads Pollux's step times (samples/s = local_bsz x GPUs / step_time, the best\n"
+    "placement per GPU count, one batch size) and writes a training job with the\n"
+    "one-GPU throughput and a speedup table for the GPU counts 1, 2, 4, 8, ...;\n"
+    "with --trace, one job per line of the Philly trace extract, its work the\n"
+    "samples it processes in its measured duration on its GPU count.\n"
+    "  --app NAME      the job's name (default: the input's folder, e.g. bert)\n"
+    "  --local-bsz B   the per-GPU batch size (default: the one measured at the\n"
+    "                  most GPU counts, the largest of those)\n"
+    "  --all-counts    every measured GPU count, not only powers of two\n"
+    "  --work SAMPLES  the job's work without a trace (default 1e6)\n"
+    "  --cluster ID    keep the trace's jobs of one virtual cluster\n"
+    "  --start TIME    slot 0 (default: the first submission); earlier jobs skipped\n"
+    "  --max-jobs N    at most N jobs from the trace\n"
+    "  --accelerator A the measured type (default T4, Pollux's testbed)\n";
+
+static const struct option pollux_longopts[] = {
+    {"app", required_argument, NULL, O_APP},
+    {"accelerator", required_argument, NULL, O_ACCELERATOR},
+    {"accel-table", required_argument, NULL, O_ACCEL_TABLE},
+    {"local-bsz", required_argument, NULL, O_LOCAL_BSZ},
+    {"all-counts", no_argument, NULL, O_ALL_COUNTS},
+    {"work", required_argument, NULL, O_WORK},
+    {"trace", required_argument, NULL, O_TRACE},
+    {"cluster", required_argument, NULL, O_CLUSTER},
+    {"start", required_argument, NULL, O_START},
+    {"max-jobs", required_argument, NULL, O_MAX_JOBS},
+    COMMON_LONGOPTS};
+
+static void pollux_init(args *a)
+{
+    cp_import_pollux_opts_init(&a->o.pollux);
+}
+
+static int pollux_option(args *a, int c, const char *val)
+{
+    cp_import_pollux_opts *o = &a->o.pollux;
+    long n;
+    switch (c) {
+    case O_APP:
+        o->app = val;
+        return OPT_TAKEN;
+    case O_ACCELERATOR:
+        o->accelerator = val;
+        return OPT_TAKEN;
+    case O_ACCEL_TABLE:
+        o->accel_table = val;
+        return OPT_TAKEN;
+    case O_ALL_COUNTS:
+        o->all_counts = true;
+        return OPT_TAKEN;
+    case O_TRACE:
+        o->trace = val;
+        return OPT_TAKEN;
+    case O_CLUSTER:
+        o->cluster = val;
+        return OPT_TAKEN;
+    case O_START:
+        o->start = val;
+        return OPT_TAKEN;
+    case O_LOCAL_BSZ:
+        return cp_cli_double("import pollux", "--local-bsz", val, 0, &o->local_bsz) &&
+                       o->local_bsz > 0
+                   ? OPT_TAKEN
+                   : 2;
+    case O_WORK:
+        return cp_cli_double("import pollux", "--work", val, 0, &o->work) && o->work > 0 ? OPT_TAKEN
+                                                                                         : 2;
+    case O_MAX_JOBS:
+        if (!cp_cli_long("import pollux", "--max-jobs", val, 1, 10000000, &n))
+            return 2;
+        o->max_jobs = (int)n;
+        return OPT_TAKEN;
+    default:
+        return OPT_OTHER;
+    }
+}
+
+static int pollux_run(const args *a, cp_buf *out, cp_diags *d)
+{
+    return cp_import_pollux(a->in, &a->o.pollux, out, d);
+}
+
 /* ---- accelerators ---- */
 
 static const char accelerators_usage[] =
@@ -489,6 +589,8 @@ static const importer importers[] = {
     {"series", series_usage, NULL, series_longopts, series_init, series_option, series_run},
     {"inventory", inventory_usage, "one node list only", inventory_longopts, inventory_init,
      inventory_option, inventory_run},
+    {"pollux", pollux_usage, "one measurements file only", pollux_longopts, pollux_init,
+     pollux_option, pollux_run},
     {"accelerators", accelerators_usage, NULL, accelerators_longopts, accelerators_init,
      accelerators_option, accelerators_run},
 };
@@ -581,7 +683,9 @@ static int run_importer(const importer *im, int argc, char **argv)
         const char *opt_in[][2] = {
             {"--energy-price", !strcmp(im->name, "series") ? a.o.series.energy_price : NULL},
             {"--carbon", !strcmp(im->name, "series") ? a.o.series.carbon : NULL},
-            {"--trace", !strcmp(im->name, "gavel") ? a.o.gavel.trace : NULL},
+            {"--trace", !strcmp(im->name, "gavel")    ? a.o.gavel.trace
+                        : !strcmp(im->name, "pollux") ? a.o.pollux.trace
+                                                      : NULL},
             {"--accel-table", !strcmp(im->name, "skypilot")       ? a.o.sky.accel_table
                               : !strcmp(im->name, "gavel")        ? a.o.gavel.accel_table
                               : !strcmp(im->name, "inventory")    ? a.o.inv.accel_table
@@ -637,8 +741,8 @@ int cp_cmd_import(int argc, char **argv)
         if (!strcmp(argv[1], importers[i].name))
             return run_importer(&importers[i], argc - 1, argv + 1);
     fprintf(stderr,
-            "capplan import: '%s' is not skypilot, gavel, c3o, series, inventory or "
-            "accelerators\n",
+            "capplan import: '%s' is not skypilot, gavel, c3o, series, inventory, pollux "
+            "or accelerators\n",
             argv[1]);
     fputs(usage_text, stderr);
     return 2;

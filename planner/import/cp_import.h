@@ -10,6 +10,8 @@
  *  - series: hourly grid series -> a site's energy_price or
  *    carbon_intensity over the horizon's slots (import_series.c);
  *  - inventory: Alibaba's GPU node list -> pools (import_inventory.c);
+ *  - pollux: Pollux's step times -> a training job per application, or
+ *    Philly's jobs with their work (import_pollux.c);
  *  - the accelerator table every importer names types from
  *    (cp_imp_accel.h, import_accel.c);
  *  - c3o: a C3O runtime TSV -> the samples CSV that `fit dataflow` reads
@@ -130,6 +132,25 @@ void cp_import_inventory_opts_init(cp_import_inventory_opts *o);
  * one pool per node shape. */
 int cp_import_inventory(const char *path, const cp_import_inventory_opts *o, cp_buf *out,
                         cp_diags *d);
+
+/* capplan import pollux (import_pollux.c) */
+typedef struct cp_import_pollux_opts {
+    const char *app;         /* the job's name; NULL: the input's folder */
+    const char *accelerator; /* the measured type; NULL: T4 */
+    const char *accel_table; /* --accel-table CSV; NULL: built-in */
+    double local_bsz;        /* > 0: this per-GPU batch size; 0: the most measured */
+    bool all_counts;         /* every measured GPU count, not only powers of 2 */
+    double work;             /* the job's work without a trace (default 1e6 samples) */
+    const char *trace;       /* a Philly trace (Pollux's extract); NULL: none */
+    const char *cluster;     /* keep this virtual cluster; NULL: all */
+    const char *start;       /* slot 0's time; NULL: the first submission */
+    int max_jobs;            /* > 0: at most this many jobs */
+} cp_import_pollux_opts;
+
+void cp_import_pollux_opts_init(cp_import_pollux_opts *o);
+/* Pollux's placements.csv or scalability.csv -> `accelerators:` and a
+ * training job per measured application, or one per trace line. */
+int cp_import_pollux(const char *path, const cp_import_pollux_opts *o, cp_buf *out, cp_diags *d);
 
 /* capplan import accelerators: the table as CSV (cp_imp_accel.h). */
 int cp_import_accelerators(const char *accel_table, cp_buf *out, cp_diags *d);
