@@ -122,6 +122,11 @@ run_plan "$tmp/runs.plan.yaml" tests/cli/runs.yaml
 quietly export skypilot -q --plan "$tmp/runs.plan.yaml" -o "$tmp/runs" tests/cli/runs.yaml
 if [ "$rc" = 0 ] && python3 tests/cli/runs_check.py tests/cli/runs.yaml "$tmp/runs" 1 >"$tmp/py" 2>&1
 then ok; else bad "export skypilot: run: reads back" "exit $rc: $(oneline "$tmp/py" 5)"; fi
+# resources from the importers' offer names, not the machine-type label
+f=$(ls "$tmp/runs/launch/"001-*.yaml 2>/dev/null)
+if [ -n "$f" ] && grep -q '^  instance_type: n1-standard-8$' "$f" && grep -q '^  zone: us-central1-a$' "$f" &&
+    grep -q '^  accelerators: V100:1$' "$f" && grep -q '^  region: us-central1$' "$f"; then ok
+else bad "export skypilot: resources from the offer's name" "$(oneline "${f:-/dev/null}" 12)"; fi
 
 # "--": what follows is a file even when it looks like an option
 quietly check -- -q

@@ -3,18 +3,20 @@
  * plan's provisioning (SPEC 5, 1.1: an instance id, its first slot, its
  * slots and the jobs it runs), following the task schema of SkyPilot
  * 0.9.1 (docs.skypilot.co/en/v0.9.1/reference/yaml-spec.html: name,
- * num_nodes, resources {cloud, region, instance_type, accelerators,
- * use_spot}, run: a literal block), and launch.md, a table of instance, market, start,
- * stop, jobs and cost that says when to `sky launch` and `sky down` each.
+ * num_nodes, resources {cloud, region, zone, instance_type,
+ * accelerators, use_spot}, run: a literal block), and launch.md, a table
+ * of instance, market, start, stop, jobs and cost that says when to
+ * `sky launch` and `sky down` each.
  *
  * SkyPilot has no start time in a task, so the schedule lives in
  * launch.md. The YAML is written through cp_out, so every string goes
  * through the project's one quoting rule; names never appear in YAML
- * comments. The instance type is the offer's instance.type when the
- * input gives one, else the last ':' part of the offer's name (the
- * importer's "provider:region:type" convention); a GCP-style
- * "n1-standard-8+1xV100" becomes instance_type n1-standard-8 and
- * accelerators V100:1.
+ * comments. The instance type comes from the offer's name when it
+ * follows the importers' "provider:region_or_zone:type" convention (the
+ * offer's instance.type is a machine-type label for runtime models, not
+ * always the cloud's type), else from instance.type; a GCP-style
+ * "n1-standard-8+1xV100" or "n1-standard-8:1xV100" becomes
+ * instance_type n1-standard-8 and accelerators V100:1.
  */
 #include "export_internal.h"
 
@@ -57,16 +59,37 @@ static void put_when(cp_buf *b, const cp_input *in, bool have_start, long start,
         cp_buf_printf(b, "slot %ld (hour %g)", slot, h);
 }
 
-static void instance_type(const cp_offer *of, cp_buf *type, cp_buf *acc)
+/* The cloud's instance type, and the zone when the name has one. An
+ * offer's instance.type is a machine-type label that dataflow runtime
+ * models match (SPEC 1.6), which an importer's --type-map sets to the
+ * type a model was measured on (m4.2xlarge on a GCP n1-standard-8), so
+ * the name's PROVIDER:REGION_OR_ZONE:TYPE convention (the importers'
+ * own) decides when the name follows it; instance.type only otherwise.
+ * GPUs attached to a host type ("n1-standard-8+1xV100", or a fourth part
+ * "1xV100") are SkyPilot's accelerators; a zone is a second part that
+ * extends the offer's region ("us-central1-a" in "us-central1"). */
+static void instance_type(const cp_offer *of, cp_buf *type, cp_buf *acc, cp_buf *zone)
 {
-    const char *t = of->inst.type && strcmp(of->inst.type, of->name) ? of->inst.type : NULL;
-    if (!t) {
-        const char *c = strrchr(of->name, ':');
-        t = c ? c + 1 : of->name;
+    const char *c1 = strchr(of->name, ':');
+    const char *c2 = c1 ? strchr(c1 + 1, ':') : NULL;
+    const char *t, *end;
+    if (c2 && c2[1]) {
+        t = c2 + 1;
+        end = strchr(t, ':');
+        if (!end)
+            end = t + strlen(t);
+        size_t rl = of->region ? strlen(of->region) : 0;
+        if (rl && (size_t)(c2 - (c1 + 1)) > rl + 1 && !strncmp(c1 + 1, of->region, rl) &&
+            c1[1 + rl] == '-')
+            cp_buf_add(zone, c1 + 1, (size_t)(c2 - (c1 + 1)));
+    } else {
+        t = of->inst.type ? of->inst.type : of->name;
+        end = t + strlen(t);
     }
-    const char *plus = strchr(t, '+');
-    cp_buf_add(type, t, plus ? (size_t)(plus - t) : strlen(t));
-    if (plus && of->inst.acc >= 0)
+    const char *plus = memchr(t, '+', (size_t)(end - t));
+    cp_buf_add(type, t, (size_t)((plus ? plus : end) - t));
+    bool attached = plus || (*end == ':' && end[1] >= '0' && end[1] <= '9');
+    if (attached && of->inst.acc >= 0)
         cp_buf_printf(acc, "%d", of->inst.accelerators);
 }
 
@@ -116,18 +139,19 @@ static void put_literal(cp_buf *b, const char *key, const char *s)
 static int write_lease(const cp_input *in, const cp_plan_file *pf, const cp_offer *of, bool spot,
                        const cp_plan_lease *l, int idx, cp_export *x, cp_diags *d)
 {
-    cp_buf fn, type, acc;
+    cp_buf fn, type, acc, zone;
     cp_buf_init(&fn);
     cp_buf_init(&type);
     cp_buf_init(&acc);
+    cp_buf_init(&zone);
     cp_buf_printf(&fn, "launch/%03d-", idx);
     cp_xp_file_word(&fn, pstr(&l->id), 80);
     cp_buf_puts(&fn, ".yaml");
-    instance_type(of, &type, &acc);
+    instance_type(of, &type, &acc, &zone);
     cp_export_file *f = cp_buf_ok(&fn) ? cp_export_add(x, fn.s, false) : NULL;
     int rc = CP_OK;
     cp_out *o = NULL;
-    if (!f || !cp_buf_ok(&type) || !cp_buf_ok(&acc)) {
+    if (!f || !cp_buf_ok(&type) || !cp_buf_ok(&acc) || !cp_buf_ok(&zone)) {
         rc = cp_diags_add(d, CP_ERR_NOMEM, cp_pos_none(), "out of memory");
         goto out;
     }
@@ -155,6 +179,10 @@ static int write_lease(const cp_input *in, const cp_plan_file *pf, const cp_offe
     if (of->region) {
         cp_out_key(o, "region");
         cp_out_str(o, of->region);
+    }
+    if (zone.len) {
+        cp_out_key(o, "zone");
+        cp_out_str(o, zone.s);
     }
     cp_out_key(o, "instance_type");
     cp_out_str(o, type.s);
@@ -238,6 +266,7 @@ out:
     cp_buf_release(&fn);
     cp_buf_release(&type);
     cp_buf_release(&acc);
+    cp_buf_release(&zone);
     return rc;
 }
 
