@@ -76,6 +76,23 @@ if $CAPPLAN import gavel "$tmp/eve.csv" --accel-table $B/accel-hostile.csv -o "$
 else
     bad "hostile gavel" "$(oneline "$tmp/eve.err" 3)"
 fi
+# names past the loader's 200 bytes are skipped with a warning, and what
+# is written loads
+long=$(printf 'x%.0s' $(seq 1 230))
+printf 'worker_type,job_type,scale_factor,throughput_steps_per_s\nk80,%s,1,2.5\nk80,short,1,3\n' "$long" >"$tmp/long.csv"
+printf '%s\tcmd\tdir\t-n\t1\t500\t1\t1\t-1\t0\nshort\tcmd\tdir\t-n\t1\t500\t1\t1\t-1\t0\n' "$long" >"$tmp/long.trace"
+printf 'sn,cpu_milli,memory_mib,gpu,model\nn1,32000,262144,2,T4\n' >"$tmp/nodes.csv"
+for args in "gavel $tmp/long.csv" "gavel $tmp/long.csv --trace $tmp/long.trace" \
+    "inventory $tmp/nodes.csv --site $(printf 's%.0s' $(seq 1 195))"; do
+    # shellcheck disable=SC2086
+    if $CAPPLAN import $args -o "$tmp/long.yaml" 2>"$tmp/long.err" &&
+        grep -q 'longer than 200 bytes; skipped' "$tmp/long.err" &&
+        $CAPPLAN check "$tmp/h2.yaml" "$tmp/long.yaml" >/dev/null 2>&1; then
+        ok "long names: $args"
+    else
+        bad "long names" "import $args: $(oneline "$tmp/long.err" 3)"
+    fi
+done
 # a user's entry replaces the built-in one everywhere
 $CAPPLAN import gavel $G/../fit/gavel-extract.csv --accel-table $B/accel-hostile.csv -o "$tmp/v.yaml" 2>/dev/null
 if grep -q '^  - {name: V100, memory_gb: 16, power_w: 250, idle_power_w: 40}$' "$tmp/v.yaml"; then ok; else bad "accel-table override" "$(grep -m1 V100 "$tmp/v.yaml")"; fi

@@ -42,6 +42,7 @@
 #include "cp_csv.h"
 #include "cp_fit.h"
 #include "cp_file.h"
+#include "cp_input.h"
 #include "cp_fit_write.h"
 #include "cp_yaml.h"
 #include "cp_yaml_put.h"
@@ -415,6 +416,10 @@ static void gavel_yaml(cp_buf *b, const char *path, const cp_import_gavel_opts *
     if (!tj && !trace_path) {
         for (int i = 0; i < rep->n_fits; i++) {
             const cp_tr_fit *f = &rep->fits[i];
+            if (strlen(f->job) > CP_NAME_MAX) { /* the loader's limit */
+                cp_diags_warn(d, f->pos, "job name longer than %d bytes; skipped", CP_NAME_MAX);
+                continue;
+            }
             cp_buf_puts(b, "  - name: ");
             cp_yaml_put_str(b, f->job);
             cp_buf_puts(b, "\n    kind: training\n    work: ");
@@ -444,6 +449,10 @@ static void gavel_yaml(cp_buf *b, const char *path, const cp_import_gavel_opts *
         }
         char name[40];
         snprintf(name, sizeof name, "%d:", tj[j].line);
+        if (strlen(name) + strlen(tj[j].type) > CP_NAME_MAX) { /* the loader's limit */
+            cp_diags_warn(d, pos, "job name longer than %d bytes; skipped", CP_NAME_MAX);
+            continue;
+        }
         cp_buf name_b;
         cp_buf_init(&name_b);
         cp_buf_printf(&name_b, "%s%s", name, tj[j].type);

@@ -69,9 +69,9 @@ int cp_import_inventory(const char *path, const cp_import_inventory_opts *o, cp_
     int *used = NULL, n_used = 0;
     cp_buf b;
     cp_buf_init(&b);
-    if (!o->site || !*o->site || strlen(o->site) > CP_NAME_MAX / 2)
+    if (!o->site || !*o->site || strlen(o->site) > CP_NAME_MAX)
         return cp_diags_add(d, CP_ERR_INPUT, cp_pos_none(),
-                            "--site NAME is required (1 to %d bytes)", CP_NAME_MAX / 2);
+                            "--site NAME is required (1 to %d bytes)", CP_NAME_MAX);
     if ((rc = cp_imp_accel_table_load(o->accel_table, &tab, d)) != CP_OK)
         goto out;
     if ((rc = cp_csv_read(path, ',', &csv, &err)) != CP_OK) {
@@ -174,11 +174,15 @@ int cp_import_inventory(const char *path, const cp_import_inventory_opts *o, cp_
         const shape *s = &sh[k];
         if (s->acc == -2)
             continue;
-        if (!pools++)
-            cp_buf_puts(&b, "pools:\n");
-        char nm[CP_NAME_MAX + 64];
+        char nm[2 * CP_NAME_MAX + 64];
         snprintf(nm, sizeof nm, "%s/%sx%d-%gc-%gg", o->site,
                  s->acc >= 0 ? tab->a[s->acc].name : "cpu", s->gpus, s->cpus, s->mem);
+        if (strlen(nm) > CP_NAME_MAX) { /* the loader's limit */
+            cp_diags_warn(d, s->pos, "pool name longer than %d bytes; skipped", CP_NAME_MAX);
+            continue;
+        }
+        if (!pools++)
+            cp_buf_puts(&b, "pools:\n");
         cp_buf_puts(&b, "  - name: ");
         cp_yaml_put_str(&b, nm);
         cp_buf_puts(&b, "\n    site: ");

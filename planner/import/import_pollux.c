@@ -287,6 +287,11 @@ int cp_import_pollux(const char *path, const cp_import_pollux_opts *o, cp_buf *o
         rc = cp_diags_add(d, CP_ERR_NOMEM, cp_pos_none(), "out of memory");
         goto out;
     }
+    if (strlen(app) > CP_NAME_MAX - 16) {
+        rc = cp_diags_add(d, CP_ERR_INPUT, cp_pos_none(), "--app: at most %d bytes",
+                          CP_NAME_MAX - 16);
+        goto out;
+    }
     double bsz = o->local_bsz > 0 ? o->local_bsz : pick_bsz(m, n);
     for (int i = 0; i < n; i++)
         if (m[i].bsz == bsz && m[i].thr > thr[m[i].k])
