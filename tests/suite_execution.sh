@@ -1,0 +1,194 @@
+#!/bin/sh
+# The nightly example from plan to execution (docs/execution.md; issue 16's
+# "done when"), on a Slurm shaped like its fleet.
+#
+# One machine stands in for the fleet: one slurmd per pool node, named by
+# the pool's `hosts` and declared with the pool's CPUs, memory and GPUs
+# (tests/execution/fleet_conf.py; SlurmdParameters=config_overrides lets
+# a node declare more than this machine has, and each GPU is a link to
+# /dev/null, the device file gres/gpu counts), all on 127.0.0.1 with ports
+# of their own, munged and slurmctld as in tests/suite_slurm.sh, state in
+# $tmp, stopped on exit whatever happens. The jobs' `run` commands launch
+# Gavel and Spark, which this machine lacks, so a copy of the inputs gives
+# every job a stand-in that records its start and end; the plan is the
+# same (it verifies against the copy).
+#
+# Checks: the nightly plan (heuristic, node limit: seconds, reproducible)
+# verifies; export slurm's scripts all run to COMPLETED through
+# submit.sh, each on the plan's nodes with its CPUs, memory, GPUs and time
+# limit, after its predecessors (tests/execution/as_planned.py);
+# export skypilot writes one task per lease and launch.md lists each; a
+# sweep of tests/execution/sweep.yaml as a 3-task array (whatif
+# --slurm-array) merges into the table one unsharded run writes, byte for
+# byte. If the daemons cannot start, the suite fails with their errors: it
+# never skips. About 60 s.
+SUITE=execution
+. "$(dirname "$0")/lib.sh"
+wait_s=${CP_SLURM_TIMEOUT:-60}
+PATH=$PATH:/usr/sbin:/sbin
+S=$tmp/slurm
+nightly="examples/nightly/fleet.yaml examples/nightly/jobs-dataflow.yaml examples/nightly/jobs-training.yaml examples/nightly/offers.yaml examples/nightly/sites.yaml"
+pids=
+
+stop_fleet() {
+    if [ -n "${SLURM_CONF:-}" ]; then
+        scancel --quiet --full -u "$(id -un)" 2>/dev/null
+    fi
+    for p in $pids; do kill "$p" 2>/dev/null; done
+    for p in $pids; do
+        n=0
+        while kill -0 "$p" 2>/dev/null && [ $n -lt 50 ]; do sleep 0.1; n=$((n + 1)); done
+        kill -9 "$p" 2>/dev/null
+    done
+    pids=
+}
+trap 'stop_fleet; chmod -R u+w "$tmp" 2>/dev/null; rm -rf "$tmp"' EXIT
+trap 'exit 130' INT TERM HUP
+
+# poll SECONDS CMD...: CMD every 0.3 s until it succeeds (0) or time is up (1)
+poll() {
+    po_end=$(($(date +%s) + $1))
+    shift
+    while ! "$@"; do
+        [ "$(date +%s)" -ge "$po_end" ] && return 1
+        sleep 0.3
+    done
+}
+
+fleet_fail() {
+    bad "fleet" "$1"
+    for l in "$S"/*.out "$S"/log/*.log; do
+        [ -s "$l" ] || continue
+        grep -iE 'error|fatal' "$l" | grep -vE 'pmix|PMIx|MPI: Cannot|state file|backup state|not a valid character|hwloc' | head -n 5
+    done
+    test_done
+}
+
+for c in munged munge unmunge slurmctld slurmd sbatch scontrol squeue scancel python3; do
+    command -v "$c" >/dev/null 2>&1 || fleet_fail "'$c' is not installed ('make test' installs it: Makefile, deps and slurm-deps)"
+done
+python3 -c 'import yaml' 2>/dev/null || fleet_fail "PyYAML is missing (Debian's python3-yaml: make deps)"
+
+# ---- the plan, and its export without daemons -------------------------------
+
+if plan_verify "nightly plan" "$tmp/plan.yaml" --method heuristic --node-limit 100 -- $nightly; then :; fi
+mkdir -p "$tmp/standin" "$tmp/trace"
+# the stand-in payload: the same inputs, every job's run replaced
+if python3 - "$tmp/standin" $nightly <<'EOF'
+import os, sys, yaml
+run = ('echo start $(date +%s.%N) >> "$CP_TRACE/$SLURM_JOB_NAME"; sleep 2; '
+       'echo end $(date +%s.%N) >> "$CP_TRACE/$SLURM_JOB_NAME"')
+for f in sys.argv[2:]:
+    doc = yaml.safe_load(open(f, encoding="utf-8"))
+    for j in doc.get("jobs", []):
+        j["run"] = run
+    yaml.safe_dump(doc, open(os.path.join(sys.argv[1], os.path.basename(f)), "w"), sort_keys=False)
+EOF
+then ok; else bad "stand-in inputs"; fi
+verify_ok "the plan verifies against the stand-in inputs" "$tmp/plan.yaml" "$tmp"/standin/*.yaml
+
+timeout "$limit" $CAPPLAN export skypilot -q --plan "$tmp/plan.yaml" -o "$tmp/cloud" $nightly 2>"$tmp/err"
+leases=$(grep -c '^  - id: ' "$tmp/plan.yaml")
+tasks=$(ls "$tmp/cloud/launch" 2>/dev/null | wc -l)
+rows=$(grep -c '^| [0-9]' "$tmp/cloud/launch.md" 2>/dev/null)
+if [ "$leases" -gt 0 ] && [ "$tasks" = "$leases" ] && [ "$rows" = "$leases" ]; then ok
+else bad "export skypilot: $tasks tasks and $rows launch.md rows for $leases leases" "$(oneline "$tmp/err")"; fi
+
+# ---- a Slurm shaped like the fleet ----------------------------------------
+
+mkdir -p "$S/state" "$S/log" "$S/munge" && chmod 755 "$S/munge"
+dd if=/dev/urandom of="$S/munge.key" bs=1024 count=1 2>/dev/null && chmod 600 "$S/munge.key"
+munged -F -f --socket="$S/munge/socket" --key-file="$S/munge.key" --pid-file="$S/munged.pid" \
+    --seed-file="$S/munged.seed" --num-threads=2 >"$S/munged.out" 2>&1 &
+pids="$pids $!"
+poll "$wait_s" sh -c "munge -n -S '$S/munge/socket' 2>/dev/null | unmunge -S '$S/munge/socket' >/dev/null 2>&1" ||
+    fleet_fail "munged did not answer within $wait_s s"
+# a free run of ports: slurmctld's, then one per node
+CP_PORT=$((20000 + ($$ * 37 + $(date +%s)) % 30000))
+export CP_PORT
+if ! python3 tests/execution/fleet_conf.py "$S" $nightly >"$S/nodes" 2>"$tmp/err"; then
+    fleet_fail "fleet_conf.py: $(oneline "$tmp/err")"
+fi
+host=$(hostname -s)
+user=$(id -un)
+cat >"$S/slurm.conf" <<EOF
+# written by tests/suite_execution.sh: the nightly fleet on this machine
+ClusterName=fleet$$
+SlurmctldHost=$host(127.0.0.1)
+SlurmctldPort=$CP_PORT
+SlurmUser=$user
+SlurmdUser=$user
+AuthType=auth/munge
+CredType=cred/munge
+AuthInfo=socket=$S/munge/socket
+StateSaveLocation=$S/state
+SlurmdSpoolDir=$S/spool/%n
+SlurmctldPidFile=$S/slurmctld.pid
+SlurmdPidFile=$S/slurmd.%n.pid
+SlurmctldLogFile=$S/log/slurmctld.log
+SlurmdLogFile=$S/log/slurmd.%n.log
+SlurmdParameters=config_overrides
+ProctrackType=proctrack/linuxproc
+TaskPlugin=task/none
+JobAcctGatherType=jobacct_gather/none
+AccountingStorageType=accounting_storage/none
+JobCompType=jobcomp/filetxt
+JobCompLoc=$S/log/jobcomp.log
+SchedulerType=sched/backfill
+SelectType=select/cons_tres
+SelectTypeParameters=CR_Core_Memory
+GresTypes=gpu
+MpiDefault=none
+MailProg=/bin/true
+ReturnToService=2
+MinJobAge=600
+EOF
+sed "s/NodeAddr=127.0.0.1/NodeAddr=127.0.0.1 NodeHostname=$host/" "$S/nodes.conf" >>"$S/slurm.conf"
+SLURM_CONF=$S/slurm.conf
+export SLURM_CONF
+slurmctld -D -i -f "$S/slurm.conf" >"$S/slurmctld.out" 2>&1 &
+pids="$pids $!"
+n_nodes=0
+while read -r node; do
+    mkdir -p "$S/spool/$node"
+    slurmd -D -N "$node" -f "$S/slurm.conf" >"$S/slurmd.$node.out" 2>&1 &
+    pids="$pids $!"
+    n_nodes=$((n_nodes + 1))
+done <"$S/nodes"
+all_idle() {
+    [ "$(sinfo -h -N -t idle -o '%N' 2>/dev/null | sort -u | wc -l)" = "$n_nodes" ]
+}
+poll "$wait_s" all_idle || fleet_fail "not all $n_nodes nodes idle within $wait_s s: $(sinfo -h -N -o '%N=%T' 2>&1 | grep -v idle | head -n 5 | tr '\n' ' ')"
+ok "fleet: $n_nodes nodes idle"
+
+# ---- the plan's pool jobs on the fleet ------------------------------------
+
+CP_TRACE=$tmp/trace
+export CP_TRACE
+timeout "$limit" $CAPPLAN export slurm -q --begin now --plan "$tmp/plan.yaml" -o "$tmp/run" "$tmp"/standin/*.yaml \
+    2>"$tmp/err" || bad "export slurm --begin now" "$(oneline "$tmp/err")"
+if (cd "$tmp" && sh run/submit.sh) >"$tmp/submit" 2>"$tmp/err"; then ok; else bad "submit.sh" "$(oneline "$tmp/err")"; fi
+queue_empty() { [ "$(squeue -h 2>/dev/null | wc -l)" = 0 ]; }
+poll $((wait_s * 3)) queue_empty || bad "the jobs did not finish within $((wait_s * 3)) s" "$(squeue -h | head -n 3 | tr '\n' ' ')"
+if python3 tests/execution/as_planned.py "$tmp/plan.yaml" "$tmp/submit" "$tmp/trace" "$tmp"/standin/*.yaml >"$tmp/check" 2>&1
+then ok "$(tail -n 1 "$tmp/check")"; else bad "jobs as planned" "$(oneline "$tmp/check" 8)"; fi
+# the check itself: a plan that says one more CPU for its first job fails it
+awk '!d && /^  cpus: / { $2 = $2 + 1; print "  cpus: " $2; d = 1; next } { print }' "$tmp/plan.yaml" >"$tmp/plan-off.yaml"
+if python3 tests/execution/as_planned.py "$tmp/plan-off.yaml" "$tmp/submit" "$tmp/trace" "$tmp"/standin/*.yaml >"$tmp/check-off" 2>&1
+then bad "as_planned.py accepts a plan with one CPU more"; else ok; fi
+
+# ---- a sweep of the nightly as a job array --------------------------------
+
+w="--scenarios tests/execution/sweep.yaml --method heuristic --node-limit 100 --no-timing --quiet --threads 1"
+# shellcheck disable=SC2086
+timeout "$limit" $CAPPLAN whatif $w -o "$tmp/whole.md" $nightly 2>"$tmp/err" || bad "whatif (one run)" "$(oneline "$tmp/err")"
+# shellcheck disable=SC2086
+timeout "$limit" $CAPPLAN whatif $w --slurm-array "$tmp/arr" --shards 3 $nightly 2>"$tmp/err" ||
+    bad "whatif --slurm-array" "$(oneline "$tmp/err")"
+if sh "$tmp/arr/submit.sh" >"$tmp/arr-submit" 2>"$tmp/err"; then ok; else bad "array submit.sh" "$(oneline "$tmp/err")"; fi
+poll $((wait_s * 3)) queue_empty || bad "the array did not finish" "$(squeue -h | head -n 3 | tr '\n' ' ')"
+n=$(grep -c 'Name=capplan-whatif JobState=COMPLETED' "$S/log/jobcomp.log")
+if [ "$n" = 3 ]; then ok; else bad "array: $n of 3 tasks COMPLETED" "$(oneline "$S/log/jobcomp.log" 3)"; fi
+test_cmp "$tmp/whole.md" "$tmp/arr/whatif.md"
+
+test_done
