@@ -205,6 +205,15 @@ static double base_hours(const cp_input *in, const cp_job *j, const cp_machine *
     return t / 3600.0 + cp_margin_hours(in, j, m);
 }
 
+/* SPEC 2: a spot run is stretched by its expected lost work; 1 elsewhere. */
+static double spot_stretch(const cp_input *in, const cp_job *j, const cp_resource *res)
+{
+    if (res->kind != CP_RES_SPOT)
+        return 1;
+    return 1 + in->offers[res->index].spot_interruptions_per_hour *
+                   (j->checkpoint_minutes / 120 + j->restart_minutes / 60);
+}
+
 double cp_margin_hours(const cp_input *in, const cp_job *j, const cp_machine *m)
 {
     if (j->kind != CP_JOB_DATAFLOW || !m->type)
@@ -342,10 +351,7 @@ static char *no_mode_reason(const cp_input *in, const cp_modeset *ms, const cp_j
         eligible++;
         for (int q = 0; q < j->n_counts; q++) {
             for (int sh = 0; sh < shapes_of(j); sh++) {
-                double h = base_hours(in, j, m, j->counts[q], sh);
-                if (res->kind == CP_RES_SPOT)
-                    h *= 1 + in->offers[res->index].spot_interruptions_per_hour *
-                                 (j->checkpoint_minutes / 120 + j->restart_minutes / 60);
+                double h = base_hours(in, j, m, j->counts[q], sh) * spot_stretch(in, j, res);
                 if (!(h > 0) || !isfinite(h))
                     continue;
                 if (!cp_mode_fits(in, j, m, res->name, res->kind == CP_RES_POOL, res->max_units,
@@ -424,11 +430,7 @@ static char *no_mode_reason(const cp_input *in, const cp_modeset *ms, const cp_j
             /* the margin caused the drop when the run alone fits */
             double mh = cp_margin_hours(in, j, fr->mach);
             if (mh > 0) {
-                double stretch = fr->kind == CP_RES_SPOT
-                                     ? 1 + in->offers[fr->index].spot_interruptions_per_hour *
-                                               (j->checkpoint_minutes / 120 + j->restart_minutes / 60)
-                                     : 1;
-                double bare = fastest - mh * stretch;
+                double bare = fastest - mh * spot_stretch(in, j, fr);
                 if (bare > 0 && cp_duration_slots(bare, in->slot_hours, NULL) <= hi - lo) {
                     cp_buf_puts(&b, ": the margin makes it too long (");
                     fmt_hours(&b, bare);
@@ -449,10 +451,7 @@ static bool mode_timing(const cp_input *in, const cp_job *j, const cp_resource *
     double base = base_hours(in, j, res->mach, k, shape);
     if (!(base > 0) || !isfinite(base))
         return false;
-    double hours = base;
-    if (res->kind == CP_RES_SPOT)
-        hours = base * (1 + in->offers[res->index].spot_interruptions_per_hour *
-                                (j->checkpoint_minutes / 120 + j->restart_minutes / 60));
+    double hours = base * spot_stretch(in, j, res);
     double frac;
     int d = cp_duration_slots(hours, in->slot_hours, &frac);
     if (hi - d < lo)
@@ -534,10 +533,7 @@ bool cp_mode_exclusion(const cp_input *in, const cp_modeset *ms, int job, int re
     double hours, frac;
     cp_job_window(in, j, &lo, &hi);
     if (!mode_timing(in, j, r, count, shape, lo, hi, &base, &hours, &d, &frac)) {
-        hours = base;
-        if (r->kind == CP_RES_SPOT)
-            hours *= 1 + in->offers[r->index].spot_interruptions_per_hour *
-                             (j->checkpoint_minutes / 120 + j->restart_minutes / 60);
+        hours = base * spot_stretch(in, j, r);
         d = cp_duration_slots(hours, in->slot_hours, NULL);
         snprintf(why, size, "window: takes %.3g h (%d slot%s), slots %d to %d allow %d", hours, d,
                  d == 1 ? "" : "s", lo, hi, hi > lo ? hi - lo : 0);

@@ -641,10 +641,11 @@ void cp_load_jobs(lctx *c, cp_node *const *items, int n)
             cp_load_num(c, x, ent, "drop_penalty", R_NONNEG, &j->drop_penalty);
         if ((x = cp_map_get(m, "preemptible")))
             cp_load_bool(c, x, ent, "preemptible", &j->preemptible);
+        bool spot_keys_ok = true; /* a bad value is an error, not also a warning */
         if ((x = cp_map_get(m, "checkpoint_minutes")))
-            cp_load_num(c, x, ent, "checkpoint_minutes", R_POS, &j->checkpoint_minutes);
+            spot_keys_ok &= cp_load_num(c, x, ent, "checkpoint_minutes", R_POS, &j->checkpoint_minutes);
         if ((x = cp_map_get(m, "restart_minutes")))
-            cp_load_num(c, x, ent, "restart_minutes", R_NONNEG, &j->restart_minutes);
+            spot_keys_ok &= cp_load_num(c, x, ent, "restart_minutes", R_NONNEG, &j->restart_minutes);
         if ((x = cp_map_get(m, "deadline_confidence")))
             j->has_deadline_confidence =
                 cp_load_num(c, x, ent, "deadline_confidence", R_PROB, &j->deadline_confidence);
@@ -662,5 +663,14 @@ void cp_load_jobs(lctx *c, cp_node *const *items, int n)
             load_data(c, x, ent, j);
         if (j->has_deadline_confidence)
             warn_confidence(c, cp_map_get(m, "deadline_confidence"), ent, j);
+        /* only spot runs pay checkpoint and restart time (SPEC 2), and a
+         * job that is not preemptible has no spot mode */
+        static const char *const spot_keys[] = {"checkpoint_minutes", "restart_minutes", NULL};
+        for (const char *const *k = spot_keys; spot_keys_ok && !j->preemptible && *k; k++)
+            if ((x = cp_map_get(m, *k)))
+                cp_diags_warn(c->diags, x->pos,
+                              "%s: %s has no effect: the job is not preemptible, and only its "
+                              "spot runs would pay checkpoint and restart time",
+                              ent, *k);
     }
 }

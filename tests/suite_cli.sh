@@ -186,7 +186,7 @@ test_cmp tests/cli/confidence.expected "$tmp/actual"
 quietly plan -q --no-timing tests/cli/confidence.yaml
 if grep -q 'the margin makes it too long' "$tmp/out"; then ok; else
     bad "plan: the margin's drop names the margin" "$(grep -A1 'name: margin' "$tmp/out" | oneline /dev/stdin)"; fi
-if [ "$(grep -c ': warning: ' "$tmp/err")" = 4 ]; then ok; else
+if [ "$(grep -c ': warning: ' "$tmp/err")" = 6 ]; then ok; else
     bad "plan prints the load's warnings" "$(oneline "$tmp/err")"; fi
 
 # ---- man pages and --help ----
