@@ -2,6 +2,7 @@
  * synthetic runs generated from known coefficients. */
 #include "test.h"
 
+#include "cp_alloc.h"
 #include "cp_fit_param.h"
 
 #include <math.h>
@@ -91,4 +92,30 @@ TEST(pm_constant_parameter_is_ignored)
     double th[4], pv = 123; /* not read */
     CHECK_INT(cp_pm_theta(&f, &pv, NULL, 2, th, NULL, NULL), CP_OK);
     CHECK(fabs(th[0] - 5) < 1e-6 && fabs(th[1] - 40) < 1e-6);
+}
+
+/* A failing allocation makes the fit return CP_ERR_NOMEM (ASan's leak
+ * check sees what it would leak): the first 30 allocations each, then
+ * about 40 spread over the rest (a fit allocates in every NNLS). */
+TEST(pm_survives_allocation_failures)
+{
+    double m[16], s[16], t[16], P[16];
+    for (int i = 0; i < 16; i++) {
+        m[i] = 2 + 2 * (i % 4);
+        s[i] = 1 + (i / 4) % 2;
+        P[i] = 1 + i / 8;
+        t[i] = 5 + 40 * s[i] * P[i] / m[i] + m[i];
+    }
+    cp_pm_opts o;
+    cp_pm_opts_init(&o);
+    cp_pm_fit f;
+    long before = cp_alloc_count();
+    CHECK_INT(cp_pm_fit_group(m, s, t, P, 16, 1, &o, &f, NULL), CP_OK);
+    long total = cp_alloc_count() - before, stride = total / 40 > 1 ? total / 40 : 1;
+    for (long k = 0; k < total; k += k < 30 ? 1 : stride) {
+        cp_alloc_fail_after(k);
+        int rc = cp_pm_fit_group(m, s, t, P, 16, 1, &o, &f, NULL);
+        cp_alloc_fail_after(-1);
+        CHECK_INT(rc, CP_ERR_NOMEM);
+    }
 }
