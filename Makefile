@@ -103,7 +103,8 @@ print-inc:
 # Installs the Debian packages the build and the tests need, only when
 # something is missing (apt-get needs root; CI and fresh machines are root).
 DEB_PKGS := build-essential pkg-config libglpk-dev libyaml-dev libopenblas-dev \
-            liblapacke-dev libcsv-dev libxml2-utils glpk-utils coinor-cbc
+            liblapacke-dev libcsv-dev libxml2-utils glpk-utils coinor-cbc \
+            man-db groff-base python3-yaml
 deps:
 	@missing=0; \
 	for h in glpk.h yaml.h lapacke.h csv.h; do \
@@ -112,6 +113,9 @@ deps:
 	command -v xmllint >/dev/null || missing=1; \
 	command -v glpsol >/dev/null || missing=1; \
 	command -v cbc >/dev/null || missing=1; \
+	command -v man >/dev/null || missing=1; \
+	command -v groff >/dev/null || missing=1; \
+	python3 -c 'import yaml' 2>/dev/null || missing=1; \
 	if [ $$missing = 1 ]; then \
 	  echo "deps: installing $(DEB_PKGS)"; \
 	  if [ "$$(id -u)" != 0 ]; then SUDO=sudo; else SUDO=; fi; \
@@ -256,10 +260,14 @@ lint:
 format:
 	clang-format -i planner/*.[ch] $(foreach l,$(LAYERS),$(l)/*.[ch]) tests/unit/*.[ch]
 
+# the binary and both man pages: `man capplan` (commands) and
+# `man 5 capplan` (the input and plan file formats)
 install: $(BUILD)/capplan
-	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1 \
+	  $(DESTDIR)$(PREFIX)/share/man/man5
 	install -m 755 $(BUILD)/capplan $(DESTDIR)$(PREFIX)/bin/capplan
 	install -m 644 capplan.1 $(DESTDIR)$(PREFIX)/share/man/man1/capplan.1
+	install -m 644 capplan.5 $(DESTDIR)$(PREFIX)/share/man/man5/capplan.5
 
 clean:
 	rm -rf build build-asan build-fuzz
