@@ -420,6 +420,8 @@ static int setup(group *g, cp_pm_fit *f, const double *m, const double *s, const
             lo = fmin(lo, P[(size_t)i * np + j]);
             hi = fmax(hi, P[(size_t)i * np + j]);
         }
+        f->lo[j] = lo;
+        f->hi[j] = hi;
         if (hi > lo && f->n_params < CP_PM_MAX_PARAMS) {
             f->param_index[f->n_params] = j;
             f->pmin[f->n_params] = lo;

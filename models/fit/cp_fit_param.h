@@ -62,6 +62,9 @@ typedef struct cp_pm_fit {
     int n_params;        /* parameters that vary in the group */
     int param_index[CP_PM_MAX_PARAMS]; /* their index among the caller's */
     double pmin[CP_PM_MAX_PARAMS], pmax[CP_PM_MAX_PARAMS];
+    /* the measured range of every caller's parameter (by its index),
+     * varying or not: a concrete value outside it is extrapolated */
+    double lo[CP_PM_MAX_PARAMS], hi[CP_PM_MAX_PARAMS];
     int n_terms;
     cp_pm_term terms[CP_PM_MAX_TERMS];
     double coef[CP_PM_MAX_TERMS];

@@ -268,13 +268,20 @@ static void put_runtime(cp_buf *b, const cp_df_report *r, const cp_df_params *pn
         double pv[CP_DF_MAX_PARAMS];
         const char *names[CP_DF_MAX_PARAMS];
         values(f, pn, c, pv, names);
-        for (int q = 0; q < f->pm->n_params; q++) {
-            int p = f->pm->param_index[q];
-            if (pv[p] < f->pm->pmin[q] || pv[p] > f->pm->pmax[q])
+        for (int p = 0; p < f->n_params; p++) {
+            const cp_pm_fit *m = f->pm;
+            if (isnan(pv[p]) || (pv[p] >= m->lo[p] && pv[p] <= m->hi[p]))
+                continue;
+            if (m->lo[p] == m->hi[p]) /* the type measured one value only */
+                cp_diags_warn(w, c->pos,
+                              "job '%s': %s = %g, but %s measured only %g: its theta there "
+                              "does not depend on %s",
+                              c->name, names[p], pv[p], f->type, m->lo[p], names[p]);
+            else
                 cp_diags_warn(w, c->pos,
                               "job '%s': %s = %g is outside the %g to %g measured on %s: "
                               "the model extrapolates",
-                              c->name, names[p], pv[p], f->pm->pmin[q], f->pm->pmax[q], f->type);
+                              c->name, names[p], pv[p], m->lo[p], m->hi[p], f->type);
         }
         if (input_gb < f->pm->min_input_gb || input_gb > f->pm->max_input_gb)
             cp_diags_warn(w, c->pos,
