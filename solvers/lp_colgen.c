@@ -25,8 +25,9 @@
  * so on the SPEC total. At the master's optimal duals it is Farley's
  * master value + sum_j min(0, min reduced cost of job j).
  *
- * Speed comes from three things, each measured on the bench nights
- * (docs/performance.md, "The LP bound"): the first master holds the seed
+ * Speed comes from three things (each measured on bench nights when this
+ * was written; docs/performance.md, "The LP bound", has the times of
+ * today's code): the first master holds the seed
  * plan's columns and starts from the basis of that plan (primal feasible:
  * no phase 1); the duals start at the subgradient's multipliers (the
  * stability centre, so the bound starts where lagrange.c left it, and each
@@ -242,7 +243,8 @@ static int add_x(cg *c, glp_prob *P, int m, int s)
  * master whose value is at most the plan's cost). Measured on the bench
  * nights, also adding each job's cheapest column per resource made the
  * column generation 2-3 times slower (a larger master to re-solve every
- * round, docs/performance.md), so the rest comes from pricing. */
+ * round, by the measurement of the engineer who wrote this), so the rest
+ * comes from pricing. */
 static void initial_columns(cg *c, glp_prob *P, const cp_plan *seed)
 {
     const cp_modeset *ms = c->ms;
