@@ -162,6 +162,8 @@ msg plan --format xml "$tiny"
 msg place --format xml --solution x "$tiny"
 msg whatif --format xml --scenarios "$scen" "$tiny"
 msg whatif merge --format yaml x.json
+msg plan --quiet=yes "$tiny"
+msg whatif --f md --scenarios "$scen" "$tiny"
 test_cmp tests/cli/messages.expected "$tmp/messages"
 
 # ---- contradictions: check's errors, plan's reason ----

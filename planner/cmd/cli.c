@@ -120,8 +120,19 @@ int cp_cli_bad_option(const cp_cli_args *a)
         snprintf(shown, sizeof shown, "-%c", optopt);
     else
         snprintf(shown, sizeof shown, "%.*s", (int)strcspn(w, "="), w);
+    /* a long option's prefix that names several ("--f" for --format and
+     * --force) and one given a value it does not take are '?' too */
+    int matches = 0;
+    size_t len = strlen(shown);
+    for (const struct option *o = a->longopts; o && o->name && len > 2 && !strncmp(w, "--", 2); o++)
+        matches += !strncmp(o->name, shown + 2, len - 2);
     if (a->last == ':')
         fprintf(stderr, "capplan %s: option '%s' needs a value\n", a->cmd, shown);
+    else if (optopt != 0 && !strncmp(w, "--", 2) && strchr(w, '='))
+        fprintf(stderr, "capplan %s: option '%s' takes no value\n", a->cmd, shown);
+    else if (matches > 1)
+        fprintf(stderr, "capplan %s: option '%s' is ambiguous (%d options start so)\n", a->cmd,
+                shown, matches);
     else
         fprintf(stderr, "capplan %s: unknown option '%s'\n", a->cmd, shown);
     fprintf(stderr, "capplan %s: see 'capplan %s --help'\n", a->cmd, a->cmd);
