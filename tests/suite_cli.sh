@@ -205,6 +205,10 @@ for cmd in check plan verify fit import report whatif place export; do
     if $CAPPLAN $cmd --help 2>&1 | grep -q 'man \./capplan\.1'; then ok; else
         bad "$cmd --help does not name 'man ./capplan.1'"; fi
 done
+for kind in skypilot gavel c3o pollux series inventory accelerators; do
+    if $CAPPLAN import $kind --help 2>&1 | grep -q 'man \./capplan\.1'; then ok; else
+        bad "import $kind --help does not name 'man ./capplan.1'"; fi
+done
 if $CAPPLAN --help | grep -q 'man \./capplan\.1'; then ok; else bad "capplan --help: no 'man ./capplan.1'"; fi
 
 test_done

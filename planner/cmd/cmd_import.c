@@ -636,6 +636,8 @@ static int common_opt(const importer *im, args *a, int c, char **argv)
         return OPT_TAKEN;
     case 'h':
         fputs(im->usage, stdout);
+        if (!strstr(im->usage, "man ./capplan.1")) /* every --help names the reference */
+            fputs("The full reference: man ./capplan.1 in the source tree.\n", stdout);
         return 0;
     case 'q':
         return OPT_TAKEN; /* import prints only warnings and errors */
