@@ -64,7 +64,7 @@ int main(int argc, char **argv)
     const char *dir = argc > 1 ? argv[1] : "/work/shared/data/c3o";
     static const char *const jobs[] = {"grep", "kmeans", "pagerank", "sgd", "sort"};
     double total = 0;
-    int fits = 0, runs = 0;
+    int n_fits = 0, runs = 0;
     char summary[5][400];
     printf("| job | machine type | runs | configs | sizes | terms | search | R² | MAPE %% | LOCO MAPE %% "
            "(median / worst config) | largest-size MAPE %% | Ernest R² | Ernest MAPE %% | Ernest "
@@ -91,16 +91,22 @@ int main(int argc, char **argv)
                 pn[np++] = c->head.f[h];
             }
         int n = c->n_rows;
-        double *m = malloc(sizeof *m * n), *g = malloc(sizeof *g * n), *t = malloc(sizeof *t * n);
-        double *P = malloc(sizeof *P * n * (np ? np : 1));
         char *done = calloc((size_t)n, 1);
         double loco[8], eloco[8];
         int nt = 0;
+        /* the types of the job, in file order: their runs */
+        const char *types[8];
+        int cnt[8];
+        double *gm[8], *gg[8], *gt[8], *gP[8];
         for (int i = 0; i < n; i++) {
-            if (done[i])
+            if (done[i] || nt == 8)
                 continue;
             const char *type = cp_csv_get(&c->rows[i], ct);
             int k = 0;
+            gm[nt] = malloc(sizeof(double) * n);
+            gg[nt] = malloc(sizeof(double) * n);
+            gt[nt] = malloc(sizeof(double) * n);
+            gP[nt] = malloc(sizeof(double) * n * (np ? np : 1));
             for (int q = i; q < n; q++) {
                 const cp_csv_row *r = &c->rows[q];
                 if (strcmp(cp_csv_get(r, ct), type))
@@ -108,25 +114,47 @@ int main(int argc, char **argv)
                 done[q] = 1;
                 int okp = 1;
                 for (int p = 0; p < np; p++)
-                    okp &= cp_csv_number(cp_csv_get(r, pc[p]), &P[k * np + p]);
-                if (!okp || !cp_csv_number(cp_csv_get(r, cm), &m[k]) ||
-                    !cp_csv_number(cp_csv_get(r, cs), &g[k]) ||
-                    !cp_csv_number(cp_csv_get(r, cr), &t[k]))
+                    okp &= cp_csv_number(cp_csv_get(r, pc[p]), &gP[nt][k * np + p]);
+                if (!okp || !cp_csv_number(cp_csv_get(r, cm), &gm[nt][k]) ||
+                    !cp_csv_number(cp_csv_get(r, cs), &gg[nt][k]) ||
+                    !cp_csv_number(cp_csv_get(r, cr), &gt[nt][k]))
                     continue;
-                g[k] /= 1000; /* MB -> GB, as `import c3o` */
+                gg[nt][k] /= 1000; /* MB -> GB, as `import c3o` */
                 k++;
             }
-            cp_pm_opts o;
-            cp_pm_opts_init(&o);
-            cp_pm_fit f;
-            double t0 = now();
-            if (cp_pm_fit_group(m, g, t, P, k, np, &o, &f, &err) != CP_OK) {
-                cp_err_print(&err, stderr);
-                return 1;
+            types[nt] = type;
+            cnt[nt++] = k;
+        }
+        /* as fit dataflow --params: the type with the most runs first, on
+         * its own, then the others with it as their donor */
+        int big = 0;
+        for (int q = 1; q < nt; q++)
+            if (cnt[q] > cnt[big])
+                big = q;
+        cp_pm_fit fits[8];
+        double ms[8];
+        for (int pass = 0; pass < 2; pass++)
+            for (int q = 0; q < nt; q++) {
+                if ((q == big) != (pass == 0))
+                    continue;
+                cp_pm_opts o;
+                cp_pm_opts_init(&o);
+                o.donor = q == big ? NULL : &fits[big];
+                double t0 = now();
+                if (cp_pm_fit_group(gm[q], gg[q], gt[q], gP[q], cnt[q], np, &o, &fits[q], &err) !=
+                    CP_OK) {
+                    cp_err_print(&err, stderr);
+                    return 1;
+                }
+                ms[q] = now() - t0;
             }
-            double dt = now() - t0;
+        for (int q = 0; q < nt; q++) {
+            const cp_pm_fit f = fits[q];
+            const char *type = types[q];
+            int k = cnt[q];
+            double dt = ms[q];
             total += dt;
-            fits++;
+            n_fits++;
             runs += k;
             char a[32], b[32], e1[32], e2[32], p50[32], mx[32];
             pct(a, sizeof a, f.model.loco_mape);
@@ -138,19 +166,23 @@ int main(int argc, char **argv)
             printf("| %s | %s | %d | %d | %d | %d | %s | %.3f | %.1f | %s (%s / %s) | %s | %.3f | "
                    "%.1f | %s | %s | %.0f |\n",
                    jobs[j], type, k, f.configs, f.sizes, f.n_terms, f.nested ? "per fold" : "once",
-                   f.model.r2, f.model.mape, a,
-                   p50, mx, b, f.ernest.r2, f.ernest.mape, e1, e2, dt * 1e3);
+                   f.model.r2, f.model.mape, a, p50, mx, b, f.ernest.r2, f.ernest.mape, e1, e2,
+                   dt * 1e3);
             fprintf(terms, "%s on %s:", jobs[j], type);
-            for (int q = 0; q < f.n_terms; q++) {
+            for (int z = 0; z < f.n_terms; z++) {
                 char nm[400];
-                cp_pm_term_name(&f, &f.terms[q], pn, nm, sizeof nm);
-                fprintf(terms, " %s%.4g·%s", q ? "+ " : "", f.coef[q], nm);
+                cp_pm_term_name(&f, &f.terms[z], pn, types[big], nm, sizeof nm);
+                fprintf(terms, " %s%.4g·%s", z ? "+ " : "", f.coef[z], nm);
             }
             fputc('\n', terms);
-            if (nt < 8) {
-                loco[nt] = f.model.loco_mape;
-                eloco[nt++] = f.ernest.loco_mape;
-            }
+            loco[q] = f.model.loco_mape;
+            eloco[q] = f.ernest.loco_mape;
+        }
+        for (int q = 0; q < nt; q++) {
+            free(gm[q]);
+            free(gg[q]);
+            free(gt[q]);
+            free(gP[q]);
         }
         double wm = 0, we = 0;
         for (int q = 0; q < nt; q++) {
@@ -165,10 +197,6 @@ int main(int argc, char **argv)
                  : wm <= 10          ? "median missed"
                                      : "both missed",
                  me, we);
-        free(m);
-        free(g);
-        free(t);
-        free(P);
         free(done);
         cp_csv_free(c);
     }
@@ -182,7 +210,7 @@ int main(int argc, char **argv)
     while ((ch = fgetc(terms)) != EOF)
         putchar(ch);
     fclose(terms);
-    printf("\nbench-fit: %d fits, %d runs, term search + LOCO + largest size in %.3f s\n", fits,
+    printf("\nbench-fit: %d fits, %d runs, term search + LOCO + largest size in %.3f s\n", n_fits,
            runs, total);
     return 0;
 }

@@ -353,7 +353,7 @@ static int cmp_double(const void *a, const void *b)
 /* The parameter-dependent model of group k: the job's parameters are the
  * ones any of its runs has, and every run of the job must have them. */
 static int fit_params(const cp_df_sample *s, int n, const int *group, int k, const cp_fit_opts *o,
-                      cp_df_fit *f, cp_err *err)
+                      cp_df_fit *f, const cp_df_fit *donor, cp_err *err)
 {
     bool has[CP_DF_MAX_PARAMS] = {false};
     for (int i = 0; i < n; i++)
@@ -399,6 +399,7 @@ static int fit_params(const cp_df_sample *s, int n, const int *group, int k, con
     cp_pm_opts po;
     cp_pm_opts_init(&po);
     po.loco = o->loo;
+    po.donor = donor ? donor->pm : NULL;
     rc = cp_pm_fit_group(m, g, t, P, c, np, &po, f->pm, err);
 out:
     cp_free(m);
@@ -477,13 +478,31 @@ int cp_df_fit_all(const cp_df_sample *s, int n, const cp_fit_opts *o, cp_df_repo
         for (int i = 0; i < c; i++)
             if (i == 0 || m[i] != m[i - 1])
                 f->machine_counts[d++] = m[i];
-        if (o->params && (rc = fit_params(s, n, group, k, o, f, err)) != CP_OK)
-            goto out;
         if (f->e.scaleouts < 4)
             cp_diags_warn(warnings, f->pos,
                           "job '%s' type '%s': only %d distinct scale-out%s; Ernest's 4 "
                           "coefficients are not all determined (measure at least 4)",
                           f->job, f->type, f->e.scaleouts, f->e.scaleouts == 1 ? "" : "s");
+    }
+    /* Per job, the type with the most runs is fitted first, on its own;
+     * it is the donor of the job's other types (cp_pm_opts.donor). */
+    for (int k = 0; o->params && k < r->n_fits; k++) {
+        cp_df_fit *f = &r->fits[k];
+        int first = 0;
+        while (strcmp(r->fits[first].job, f->job))
+            first++;
+        if (first != k)
+            continue;
+        int d = k;
+        for (int j = k + 1; j < r->n_fits; j++)
+            if (!strcmp(r->fits[j].job, f->job) && r->fits[j].e.samples > r->fits[d].e.samples)
+                d = j;
+        if ((rc = fit_params(s, n, group, d, o, &r->fits[d], NULL, err)) != CP_OK)
+            goto out;
+        for (int j = k; j < r->n_fits; j++)
+            if (j != d && !strcmp(r->fits[j].job, f->job) &&
+                (rc = fit_params(s, n, group, j, o, &r->fits[j], &r->fits[d], err)) != CP_OK)
+                goto out;
     }
     *out = r;
     r = NULL;

@@ -31,8 +31,10 @@
 
 #define CP_PM_MAX_PARAMS 16   /* parameters of one job */
 #define CP_PM_MAX_TERMS 12    /* terms of one model */
+#define CP_PM_DONOR 4         /* the basis of the donor term */
 
-/* A term: φ_basis(m) times factors f[0]·f[1] (-1: none). Factor 0 is
+/* A term: φ_basis(m) times factors f[0]·f[1] (-1: none), or (basis
+ * CP_PM_DONOR) the donor's whole model, see cp_pm_opts. Factor 0 is
  * input_gb; for the i-th parameter of the fit, 1 + 3i is p, 2 + 3i
  * ln(p / p_min), 3 + 3i ln(p_max / p). */
 typedef struct cp_pm_term {
@@ -51,10 +53,18 @@ typedef struct cp_pm_stats {
     double sigma;        /* sqrt(RSS / max(1, n - nonzero c)), seconds */
 } cp_pm_stats;
 
+struct cp_pm_fit;
 typedef struct cp_pm_opts {
     int max_terms; /* at most CP_PM_MAX_TERMS */
     int folds;     /* of the selection's grouped cross-validation */
     bool loco;     /* compute the leave-one-configuration-out figures */
+    /* The same job's model on another machine type (fitted on its own
+     * runs, with the same parameters in the same order), or NULL: its
+     * prediction t_donor(m, input_gb, p) is one more candidate term, so a
+     * type measured at a few configurations can borrow the shape in m and
+     * p that a well-measured type shows (a·t_donor is still Ernest-shaped
+     * for a concrete job). Borrowed: must outlive the fit. */
+    const struct cp_pm_fit *donor;
 } cp_pm_opts;
 void cp_pm_opts_init(cp_pm_opts *o);
 
@@ -68,6 +78,7 @@ typedef struct cp_pm_fit {
     int n_terms;
     cp_pm_term terms[CP_PM_MAX_TERMS];
     double coef[CP_PM_MAX_TERMS];
+    const struct cp_pm_fit *donor; /* borrowed, from cp_pm_opts */
     int samples, configs, sizes;
     bool nested; /* model.loco_* repeated the term search in every fold */
     double min_input_gb, max_input_gb;
@@ -90,9 +101,12 @@ int cp_pm_fit_group(const double *m, const double *input_gb, const double *secon
 int cp_pm_theta(const cp_pm_fit *f, const double *pv, const char *const *names, double input_gb,
                 double theta[4], bool *clamped, cp_err *err);
 
+/* Predicted seconds at m machines, input_gb s and the caller's values P. */
+double cp_pm_predict(const cp_pm_fit *f, double m, double s, const double *P);
+
 /* The term as text, e.g. "k*input_gb/m" or "ln(p_max/p)*ln m", with the
- * caller's parameter names. */
-void cp_pm_term_name(const cp_pm_fit *f, const cp_pm_term *t, const char *const *names, char *out,
-                     int size);
+ * caller's parameter names; the donor term is "t[DONOR]". */
+void cp_pm_term_name(const cp_pm_fit *f, const cp_pm_term *t, const char *const *names,
+                     const char *donor, char *out, int size);
 
 #endif

@@ -88,6 +88,19 @@ static void put_names(cp_buf *b, const cp_df_fit *f, const cp_df_params *pn)
         cp_buf_puts(b, "none");
 }
 
+/* The type whose model f's model uses (a donor term with c > 0), or
+ * NULL. */
+static const char *donor_type(const cp_df_report *r, const cp_df_fit *f)
+{
+    bool used = false;
+    for (int k = 0; k < f->pm->n_terms; k++)
+        used |= f->pm->terms[k].basis == CP_PM_DONOR && f->pm->coef[k] > 0;
+    for (int j = 0; used && j < r->n_fits; j++)
+        if (r->fits[j].pm && r->fits[j].pm == f->pm->donor)
+            return r->fits[j].type;
+    return NULL;
+}
+
 /* The concrete job's values in the order of f's parameters (NAN: none). */
 static void values(const cp_df_fit *f, const cp_df_params *pn, const cp_df_concrete *c,
                    double *pv, const char **names)
@@ -249,7 +262,11 @@ void cp_fit_df_param_table(cp_buf *b, const cp_df_report *r, const cp_df_params 
             if (f->pm->coef[k] == 0)
                 continue;
             char nm[400];
-            cp_pm_term_name(f->pm, &f->pm->terms[k], names, nm, sizeof nm);
+            const cp_df_fit *d = NULL;
+            for (int j = 0; j < r->n_fits && !d; j++)
+                if (r->fits[j].pm && r->fits[j].pm == f->pm->donor)
+                    d = &r->fits[j];
+            cp_pm_term_name(f->pm, &f->pm->terms[k], names, d ? d->type : NULL, nm, sizeof nm);
             cp_buf_printf(b, "%s %.6g*%s", shown++ ? " +" : "", f->pm->coef[k], nm);
         }
         cp_buf_puts(b, shown ? "\n" : " 0\n");
@@ -272,7 +289,13 @@ static void put_runtime(cp_buf *b, const cp_df_report *r, const cp_df_params *pn
             const cp_pm_fit *m = f->pm;
             if (isnan(pv[p]) || (pv[p] >= m->lo[p] && pv[p] <= m->hi[p]))
                 continue;
-            if (m->lo[p] == m->hi[p]) /* the type measured one value only */
+            const char *donor = donor_type(r, f);
+            if (m->lo[p] == m->hi[p] && donor) /* one value, the rest borrowed */
+                cp_diags_warn(w, c->pos,
+                              "job '%s': %s = %g, but %s measured only %g: how its theta there "
+                              "depends on %s is borrowed from the model of %s",
+                              c->name, names[p], pv[p], f->type, m->lo[p], names[p], donor);
+            else if (m->lo[p] == m->hi[p]) /* the type measured one value only */
                 cp_diags_warn(w, c->pos,
                               "job '%s': %s = %g, but %s measured only %g: its theta there "
                               "does not depend on %s",

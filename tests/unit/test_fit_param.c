@@ -119,3 +119,31 @@ TEST(pm_survives_allocation_failures)
         CHECK_INT(rc, CP_ERR_NOMEM);
     }
 }
+
+/* A type measured at three configurations only, twice as slow as a
+ * well-measured one: with the latter as donor its model is 2·t_donor
+ * (θ twice the donor's at any k and input), predicted exactly; Ernest's
+ * four free coefficients cannot be fitted on two configurations. */
+TEST(pm_borrows_the_donor_shape)
+{
+    double m[108], s[108], t[108], P[108];
+    int n = grid(1, m, s, t, P);
+    cp_pm_opts o;
+    cp_pm_opts_init(&o);
+    cp_pm_fit big, small;
+    CHECK_INT(cp_pm_fit_group(m, s, t, P, n, 1, &o, &big, NULL), CP_OK);
+    double sm[3] = {2, 6, 12}, ss[3] = {10, 20, 5}, sp[3] = {3, 6, 9}, st[3];
+    for (int i = 0; i < 3; i++)
+        st[i] = 2 * (10 + (50 + 3 * sp[i]) * ss[i] / sm[i] + 2 * sm[i]);
+    o.donor = &big;
+    CHECK_INT(cp_pm_fit_group(sm, ss, st, sp, 3, 1, &o, &small, NULL), CP_OK);
+    CHECK(small.model.loco_mape < 1e-6);
+    CHECK(small.ernest.loco_mape > 1);
+    /* at k = 4, 15 GB (never measured on the slow type) */
+    double pv = 4, tb[4], ts[4];
+    CHECK_INT(cp_pm_theta(&big, &pv, NULL, 15, tb, NULL, NULL), CP_OK);
+    CHECK_INT(cp_pm_theta(&small, &pv, NULL, 15, ts, NULL, NULL), CP_OK);
+    for (int j = 0; j < 4; j++)
+        CHECK(fabs(ts[j] - 2 * tb[j]) < 1e-6 * (1 + tb[j]));
+    CHECK(fabs(tb[1] - 62) < 1e-6); /* 50 + 3·4 */
+}
