@@ -102,13 +102,23 @@ int cg_grow_rows(cg *c, int n)
     return CP_OK;
 }
 
+/* starts[s] = 1 where job j has a column of the model starting at s. */
+static void job_starts(const cg *c, int j, unsigned char *starts)
+{
+    const cp_modeset *ms = c->ms;
+    memset(starts, 0, (size_t)c->T + 1);
+    for (int m = ms->job_first[j]; m < ms->job_first[j + 1]; m++)
+        for (int s = ms->modes[m].s_min; s <= ms->modes[m].s_max; s++)
+            if (c->fits[c->col_off[m] + (size_t)(s - ms->modes[m].s_min)])
+                starts[s] = 1;
+}
+
 /* The precedence rows: an edge i -> j of two jobs with assignment rows
  * where j has a column gets a row per distinct start of j's columns
  * (milp_glpk.c's add_precedence). */
 static int precedence_rows(cg *c)
 {
     const cp_input *in = c->in;
-    const cp_modeset *ms = c->ms;
     int T = c->T;
     size_t nj = (size_t)(c->n_jobs ? c->n_jobs : 1);
     c->as_succ = cp_calloc(nj + 1, sizeof *c->as_succ);
@@ -127,11 +137,7 @@ static int precedence_rows(cg *c)
         const cp_job *jb = &in->jobs[j];
         if (!jb->n_after || !c->assign_row[j])
             continue;
-        memset(starts, 0, (size_t)T + 1);
-        for (int m = ms->job_first[j]; m < ms->job_first[j + 1]; m++)
-            for (int s = ms->modes[m].s_min; s <= ms->modes[m].s_max; s++)
-                if (c->fits[c->col_off[m] + (size_t)(s - ms->modes[m].s_min)])
-                    starts[s] = 1;
+        job_starts(c, j, starts);
         for (int t = 0; t <= T; t++)
             njt[j] += starts[t];
         if (!njt[j])
@@ -162,11 +168,7 @@ static int precedence_rows(cg *c)
         const cp_job *jb = &in->jobs[j];
         if (!jb->n_after || !c->assign_row[j] || !njt[j])
             continue;
-        memset(starts, 0, (size_t)T + 1);
-        for (int m = ms->job_first[j]; m < ms->job_first[j + 1]; m++)
-            for (int s = ms->modes[m].s_min; s <= ms->modes[m].s_max; s++)
-                if (c->fits[c->col_off[m] + (size_t)(s - ms->modes[m].s_min)])
-                    starts[s] = 1;
+        job_starts(c, j, starts);
         for (int a = 0; a < jb->n_after; a++) {
             int i = jb->after[a];
             if (!c->assign_row[i])
