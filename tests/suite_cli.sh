@@ -179,6 +179,15 @@ for c in cap budget; do
     if [ "$(plan_status "$tmp/infeasible-$c.yaml")" = infeasible ]; then ok; else
         bad "contradiction-$c: status infeasible"; fi
 done
+# verify: the infeasible plans are OK, a claim the inputs do not back is not
+quietly verify --plan "$tmp/infeasible-cap.yaml" tests/bad/contradiction-cap.yaml
+if [ "$rc" = 0 ] && grep -q '^verify: OK status=infeasible' "$tmp/out"; then ok; else
+    bad "verify of an infeasible plan" "exit $rc: $(oneline "$tmp/out")"; fi
+quietly verify --plan "$tmp/infeasible-cap.yaml" "$tiny"
+if [ "$rc" = 1 ] && grep -q ': violation: status is infeasible, but no site.s idle baseline reaches its power cap and there is no budget' "$tmp/out"; then ok; else
+    bad "verify: an unfounded infeasible claim" "exit $rc: $(oneline "$tmp/out" 3)"; fi
+quietly verify --plan "$tmp/infeasible-budget.yaml" "$tiny"
+if [ "$rc" = 1 ]; then ok; else bad "verify: an unfounded infeasible claim (budget plan)" "exit $rc"; fi
 if grep -q "site 'dc'.*slot 1 and 1 more slot up to slot 3" tests/bad/contradiction-cap.err; then ok
 else bad "contradiction-cap: the error names the site and the slots"; fi
 

@@ -183,6 +183,8 @@ int cp_verify_plan_file(const cp_input *in, const cp_plan_file *pf, cp_verify_re
     take_problems(&c);
     if (!rep->malformed && !c.oom)
         cp_vf_check_jobs(&c);
+    if (!rep->malformed && rep->infeasible && !c.oom)
+        cp_vf_check_infeasible(&c);
     if (!rep->malformed && !rep->infeasible && !c.oom) {
         cp_vf_check_missing(&c);
         cp_vf_read_provisioning(&c);

@@ -165,6 +165,10 @@ void cp_vf_check_capacity(cp_vf_ctx *c);
 void cp_vf_check_power_caps(cp_vf_ctx *c);
 /* After cp_vf_check_costs: cloud + energy + carbon within the budget. */
 void cp_vf_check_budget(cp_vf_ctx *c);
+/* A plan that says `infeasible` for inputs without a contradiction (SPEC
+ * 4: a cap below a site's idle baseline, a budget below the baseline's
+ * cost) is a violation at its status. */
+void cp_vf_check_infeasible(cp_vf_ctx *c);
 /* " accelerators 3 > 2, cpus ..." for the dimensions over capacity. */
 bool cp_vf_over_dims(const double *load, const double *cap, cp_buf *b);
 /* Idle draw in W (before PUE) of the available nodes of the site's pools. */

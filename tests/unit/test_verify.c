@@ -235,8 +235,10 @@ TEST(verify_infeasible_checks_structure_only)
     CHECK_INT(cp_verify_plan(in, pt, &r, &e), CP_OK);
     CHECK(r.infeasible);
     CHECK(!r.costed);
-    CHECK_INT(r.n, 1);
+    CHECK_INT(r.n, 2);
     CHECK(has_msg(&r, "unknown job 'nope'"));
+    /* split_input has no power cap and no budget: nothing backs the claim */
+    CHECK(has_msg(&r, "status is infeasible, but no site's idle baseline reaches its power cap"));
     cp_verify_report_release(&r);
     free_pair(it, in, pt);
 }
