@@ -26,6 +26,7 @@
 #include <limits.h>
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
 
 static bool any_after(const cp_input *in)
 {
@@ -239,121 +240,247 @@ static void put(cp_plan *p, cp_usage *u, int x, pick pk, bool forget)
     }
 }
 
-/* A dropped job x whose predecessors all run, but too late for it: its
- * ancestors (every job it runs after, transitively) are put back in
+/* A dropped job x and its ancestors (every job it runs after,
+ * transitively, running or dropped too): the ancestors are put back in
  * topological order each at its earliest end (the cheapest such run),
  * within their other successors' starts, and x at its cheapest start
- * after them. Kept when the plan's spend rises by less than x's penalty.
- * A pair move cannot do this for a chain (a -> b -> x with b late
- * because a is). Returns true when x was scheduled. */
+ * after them. When that does not fit, one other job at a time is taken
+ * out first (one without running successors, sharing a resource with the
+ * chain), the chain placed, and that job put back at its cheapest run or
+ * dropped. The best of these is kept when it lowers the plan's cost
+ * (spend plus penalties). A pair move cannot do this for a chain
+ * (a -> b -> x with b late because a is), nor when a third job holds the
+ * room. Returns true when x was scheduled. */
 #define CHAIN_MAX 32
-static bool chain_insert(cp_plan *p, cp_usage *u, int x, const int *order, long *tries)
+#define EVICT_MAX 64 /* jobs tried as the one taken out */
+
+typedef struct chain {
+    int set[CHAIN_MAX + 1]; /* the ancestors in topological order, then x */
+    int n;
+    int om[CHAIN_MAX + 1], os[CHAIN_MAX + 1]; /* as the plan had them */
+} chain;
+
+/* The ancestors of x in topological order, then x; false when too many
+ * or one has no mode. */
+static bool chain_of(const cp_plan *p, int x, const int *order, chain *c)
 {
     const cp_input *in = p->in;
-    const cp_modeset *ms = p->ms;
-    int set[CHAIN_MAX], n = 0, om[CHAIN_MAX], os[CHAIN_MAX];
-    /* the ancestors, by a walk over `after` */
-    int stack[CHAIN_MAX], top = 0;
+    unsigned char mark[CHAIN_MAX + 1];
+    int cand[CHAIN_MAX + 1], nc = 0, stack[CHAIN_MAX + 1], top = 0;
     stack[top++] = x;
     while (top) {
         int y = stack[--top];
         for (int k = 0; k < in->jobs[y].n_after; k++) {
             int a = in->jobs[y].after[k], seen = 0;
-            for (int q = 0; q < n; q++)
-                seen |= set[q] == a;
+            for (int q = 0; q < nc; q++)
+                seen |= cand[q] == a;
             if (seen)
                 continue;
-            if (n == CHAIN_MAX || p->mode[a] < 0)
-                return false; /* too many, or one of them is dropped too */
-            set[n++] = a;
-            if (top < CHAIN_MAX)
-                stack[top++] = a;
-            else
+            if (nc == CHAIN_MAX || top == CHAIN_MAX || p->ms->job_first[a] == p->ms->job_first[a + 1])
                 return false;
+            cand[nc++] = a;
+            stack[top++] = a;
         }
     }
-    if (!n)
-        return false;
-    double spend0 = u->spend;
-    for (int q = 0; q < n; q++) {
-        om[q] = p->mode[set[q]];
-        os[q] = p->start[set[q]];
-        cp_usage_remove(u, om[q], os[q]);
-        p->mode[set[q]] = -1;
+    memset(mark, 0, sizeof mark);
+    c->n = 0;
+    for (int t = 0; t < p->n_jobs && c->n < nc; t++)
+        for (int q = 0; q < nc; q++)
+            if (!mark[q] && cand[q] == order[t]) {
+                mark[q] = 1;
+                c->set[c->n++] = cand[q];
+            }
+    c->set[c->n++] = x;
+    for (int q = 0; q < c->n; q++) {
+        c->om[q] = p->mode[c->set[q]];
+        c->os[q] = p->start[c->set[q]];
     }
-    bool ok = true;
-    for (int t = 0; t < p->n_jobs && ok; t++) { /* the set in topological order */
-        int a = order[t], in_set = 0;
-        for (int q = 0; q < n; q++)
-            in_set |= set[q] == a;
-        if (!in_set)
-            continue;
-        int est, lend, bm = -1, bs = 0, bend = INT_MAX;
+    return true;
+}
+
+static void chain_out(cp_plan *p, cp_usage *u, const chain *c)
+{
+    for (int q = 0; q < c->n; q++)
+        if (p->mode[c->set[q]] >= 0) {
+            cp_usage_remove(u, p->mode[c->set[q]], p->start[c->set[q]]);
+            p->mode[c->set[q]] = -1;
+        }
+}
+
+/* Places the chain (taken out) as above; false, with nothing placed,
+ * when a member does not fit. */
+static bool chain_place(cp_plan *p, cp_usage *u, const chain *c, long *tries)
+{
+    const cp_modeset *ms = p->ms;
+    for (int q = 0; q < c->n; q++) {
+        int a = c->set[q], est, lend, bm = -1, bs = 0, bend = INT_MAX;
+        bool last = q == c->n - 1; /* x: the cheapest run, not the earliest */
         double bd = INFINITY;
-        ok = bounds(p, a, -1, -1, &est, &lend);
-        for (int m = ms->job_first[a]; ok && m < ms->job_first[a + 1]; m++) {
+        if (bounds(p, a, -1, -1, &est, &lend))
+            for (int m = ms->job_first[a]; m < ms->job_first[a + 1]; m++) {
+                const cp_mode *md = &ms->modes[m];
+                for (int st = md->s_min > est ? md->s_min : est;
+                     st <= md->s_max && st + md->slots <= lend; st++) {
+                    double d;
+                    ++*tries;
+                    if (!last && st + md->slots > bend)
+                        break;
+                    if (!cp_usage_try(u, m, st, &d))
+                        continue;
+                    if (last ? d < bd : st + md->slots < bend || d < bd) {
+                        bend = st + md->slots;
+                        bd = d;
+                        bm = m;
+                        bs = st;
+                    }
+                }
+            }
+        if (bm < 0) {
+            chain_out(p, u, c);
+            return false;
+        }
+        p->mode[a] = bm;
+        p->start[a] = bs;
+        cp_usage_add(u, bm, bs);
+    }
+    return true;
+}
+
+/* What the plan costs beyond its spend: the penalties of the chain's
+ * dropped members and of job k (when >= 0 and dropped). */
+static double chain_pen(const cp_plan *p, const chain *c, int k)
+{
+    double pen = 0;
+    for (int q = 0; q < c->n; q++)
+        if (p->mode[c->set[q]] < 0)
+            pen += p->in->jobs[c->set[q]].drop_penalty;
+    if (k >= 0 && p->mode[k] < 0)
+        pen += p->in->jobs[k].drop_penalty;
+    return pen;
+}
+
+static bool has_running_successor(const cp_plan *p, int k)
+{
+    for (int j = 0; j < p->n_jobs; j++)
+        if (p->mode[j] >= 0)
+            for (int a = 0; a < p->in->jobs[j].n_after; a++)
+                if (p->in->jobs[j].after[a] == k)
+                    return true;
+    return false;
+}
+
+/* Whether job k runs on a resource some mode of the chain can use. */
+static bool shares(const cp_plan *p, const chain *c, int k)
+{
+    const cp_modeset *ms = p->ms;
+    int r = ms->modes[p->mode[k]].res;
+    for (int q = 0; q < c->n; q++)
+        for (int m = ms->job_first[c->set[q]]; m < ms->job_first[c->set[q] + 1]; m++)
+            if (ms->modes[m].res == r)
+                return true;
+    return false;
+}
+
+/* Job k (taken out) back at its cheapest run within its bounds, or left
+ * dropped. */
+static void put_back_best(cp_plan *p, cp_usage *u, int k, long *tries)
+{
+    const cp_modeset *ms = p->ms;
+    int est, lend, bm = -1, bs = 0;
+    double bd = INFINITY;
+    if (bounds(p, k, -1, -1, &est, &lend))
+        for (int m = ms->job_first[k]; m < ms->job_first[k + 1]; m++) {
             const cp_mode *md = &ms->modes[m];
             for (int st = md->s_min > est ? md->s_min : est; st <= md->s_max && st + md->slots <= lend;
                  st++) {
                 double d;
                 ++*tries;
-                if (st + md->slots > bend)
-                    break;
-                if (cp_usage_try(u, m, st, &d) && (st + md->slots < bend || d < bd)) {
-                    bend = st + md->slots;
+                if (cp_usage_try(u, m, st, &d) && d < bd) {
                     bd = d;
                     bm = m;
                     bs = st;
                 }
             }
         }
-        if (bm < 0) {
-            ok = false;
-            break;
-        }
-        p->mode[a] = bm;
-        p->start[a] = bs;
+    if (bm >= 0 && bd < p->in->jobs[k].drop_penalty) {
+        p->mode[k] = bm;
+        p->start[k] = bs;
         cp_usage_add(u, bm, bs);
     }
-    int xm = -1, xs = 0;
-    if (ok) {
-        int est, lend;
-        double bd = INFINITY;
-        if (bounds(p, x, -1, -1, &est, &lend))
-            for (int m = ms->job_first[x]; m < ms->job_first[x + 1]; m++) {
-                const cp_mode *md = &ms->modes[m];
-                for (int st = md->s_min > est ? md->s_min : est;
-                     st <= md->s_max && st + md->slots <= lend; st++) {
-                    double d;
-                    ++*tries;
-                    if (cp_usage_try(u, m, st, &d) && d < bd) {
-                        bd = d;
-                        xm = m;
-                        xs = st;
-                    }
-                }
-            }
-        if (xm >= 0) {
-            cp_usage_add(u, xm, xs);
-            double pen = in->jobs[x].drop_penalty;
-            if (u->spend < spend0 + pen - 1e-9 * (1 + fabs(spend0 + pen))) {
-                p->mode[x] = xm;
-                p->start[x] = xs;
-                cp_free(p->reason[x]);
-                p->reason[x] = NULL;
-                return true;
-            }
-            cp_usage_remove(u, xm, xs);
+}
+
+static bool chain_insert(cp_plan *p, cp_usage *u, int x, const int *order, long *tries)
+{
+    chain c;
+    if (!chain_of(p, x, order, &c))
+        return false;
+    double cost0 = u->spend + chain_pen(p, &c, -1), best = cost0;
+    int best_k = -2, km = -1, ks = 0; /* -2: no change; -1: without taking a job out */
+    chain_out(p, u, &c);
+    if (chain_place(p, u, &c, tries)) {
+        double v = u->spend + chain_pen(p, &c, -1);
+        if (v < best) {
+            best = v;
+            best_k = -1;
         }
+        chain_out(p, u, &c);
     }
-    for (int q = 0; q < n; q++) { /* put the ancestors back */
-        if (p->mode[set[q]] >= 0)
-            cp_usage_remove(u, p->mode[set[q]], p->start[set[q]]);
+    if (best_k == -2) /* taking one other job out first */
+        for (int k = 0, tried = 0; k < p->n_jobs && tried < EVICT_MAX && *tries <= PAIR_TRIES; k++) {
+            bool in_chain = false;
+            ++*tries; /* the scan counts too: big nights with many drops */
+            for (int q = 0; q < c.n; q++)
+                in_chain |= c.set[q] == k;
+            if (in_chain || p->mode[k] < 0 || !shares(p, &c, k) || has_running_successor(p, k))
+                continue;
+            tried++;
+            int m0 = p->mode[k], s0 = p->start[k];
+            cp_usage_remove(u, m0, s0);
+            p->mode[k] = -1;
+            if (chain_place(p, u, &c, tries)) {
+                put_back_best(p, u, k, tries);
+                double v = u->spend + chain_pen(p, &c, k);
+                if (v < best - 1e-9 * (1 + fabs(best))) {
+                    best = v;
+                    best_k = k;
+                    km = p->mode[k];
+                    ks = p->start[k];
+                }
+                if (p->mode[k] >= 0)
+                    cp_usage_remove(u, p->mode[k], p->start[k]);
+                chain_out(p, u, &c);
+            }
+            p->mode[k] = m0;
+            p->start[k] = s0;
+            cp_usage_add(u, m0, s0);
+        }
+    bool moved = best_k != -2 && best < cost0 - 1e-9 * (1 + fabs(cost0));
+    if (moved && best_k >= 0) { /* redo the best: deterministic, so the same */
+        cp_usage_remove(u, p->mode[best_k], p->start[best_k]);
+        p->mode[best_k] = -1;
+        chain_place(p, u, &c, tries);
+        if (km >= 0) {
+            p->mode[best_k] = km;
+            p->start[best_k] = ks;
+            cp_usage_add(u, km, ks);
+        }
+        cp_free(p->reason[best_k]); /* explain.c writes it anew when it stays dropped */
+        p->reason[best_k] = NULL;
+    } else if (moved) {
+        chain_place(p, u, &c, tries);
     }
-    for (int q = 0; q < n; q++) {
-        p->mode[set[q]] = om[q];
-        p->start[set[q]] = os[q];
-        cp_usage_add(u, om[q], os[q]);
+    if (moved) {
+        for (int q = 0; q < c.n; q++) {
+            cp_free(p->reason[c.set[q]]);
+            p->reason[c.set[q]] = NULL;
+        }
+        return p->mode[x] >= 0;
+    }
+    for (int q = 0; q < c.n; q++) { /* as it was */
+        p->mode[c.set[q]] = c.om[q];
+        p->start[c.set[q]] = c.os[q];
+        if (c.om[q] >= 0)
+            cp_usage_add(u, c.om[q], c.os[q]);
     }
     return false;
 }
