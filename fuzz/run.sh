@@ -5,8 +5,10 @@
 # Seeds are gathered from examples/ and tests/ (good and bad inputs) and
 # tests/fuzz-regress/NAME/ (every input that ever crashed; fuzz_roundtrip
 # takes fuzz_load's seeds, fuzz_fitout fuzz_csv's); new inputs
-# found go to BUILD_DIR/corpus/NAME, which later runs reuse. A crashing
-# input is saved as BUILD_DIR/crash-NAME-*: copy it to
+# found go to BUILD_DIR/corpus/NAME, which later runs reuse. fuzz_import
+# also takes the heads (60 lines) of the real series, node lists, Pollux
+# and Philly files and Gavel traces of CP_DATA (default
+# /work/shared/data). A crashing input is saved as BUILD_DIR/crash-NAME-*: copy it to
 # tests/fuzz-regress/NAME/ once fixed. Extra libFuzzer flags: FUZZ_FLAGS.
 set -u
 build=$1 secs=$2
@@ -21,12 +23,24 @@ for name in "$@"; do
     load | roundtrip) find examples tests -name '*.yaml' -not -path '*/fuzz-regress/*' ;;
     csv | fitout) find tests -name '*.csv' -o -name '*.tsv' -o -name '*.json' | grep -v fuzz-regress ;;
     scenarios) { ls examples/*whatif*.yaml; find tests/whatif tests/bad -name '*.yaml'; } 2>/dev/null ;;
+    import)
+        find tests/import -name '*.csv' -o -name '*.trace'
+        data=${CP_DATA:-/work/shared/data}
+        [ -d "$data" ] && find "$data/green-dcc/electricity_prices_processed" \
+            "$data/green-dcc/carbon_intensity" "$data/lets-wait-awhile" "$data/alibaba-gpu" \
+            "$data/pollux" "$data/gavel" -name '*.csv' -o -name '*.trace' 2>/dev/null
+        ;;
     esac | while read -r f; do
         # The file's path keeps names unique; csv seeds get the selector
         # byte the harness reads first (see fuzz/fuzz_csv.c).
         dst=$seed/$(echo "$f" | tr / _)
         if [ "$short" = csv ] || [ "$short" = fitout ]; then
             for s in k K g j c d t a x; do { printf '%s' "$s"; cat "$f"; } >"$dst.$s"; done
+        elif [ "$short" = import ]; then
+            # the selectors of fuzz/fuzz_import.c; -max_len cuts the rest
+            for s in e E c C i I A p P h H t a; do
+                { printf '%s' "$s"; head -n 60 "$f"; } >"$dst.$s"
+            done
         else
             cp "$f" "$dst"
         fi
@@ -35,7 +49,7 @@ for name in "$@"; do
     dict= mask=1
     # The importers warn on stderr for every odd row: keep it out of the
     # log (libFuzzer still prints sanitizer reports through its own copy).
-    [ "$short" = csv ] || [ "$short" = fitout ] && mask=3
+    case $short in csv | fitout | import) mask=3 ;; esac
     [ -f "fuzz/$short.dict" ] && dict=-dict=fuzz/$short.dict
     log=$build/$name.log
     echo "fuzz: $name for ${secs}s (log $log)"

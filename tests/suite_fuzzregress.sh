@@ -18,6 +18,14 @@
 #                 c3o, d/t/a fit dataflow/training; exit 0, 1 or 2.
 #   scenarios/NAME  a scenarios file for `whatif` over examples/tiny.yaml
 #                 (0, 2 or 3) when the command exists.
+#   import/NAME   first byte picks the importer and its options
+#                 (fuzz/fuzz_import.c): e/E/c/C import series, i/I
+#                 inventory, p/P pollux, h/H pollux with the file as
+#                 --trace of tests/attack/placements.csv, a accelerators
+#                 (t and A read the harness's own second file: not
+#                 replayed); exit 0 or 2, and the importer itself refuses
+#                 what the loader would (no "internal error" or "not a
+#                 finite number" of the CLI's read-back).
 # Ends with "fuzzregress: P passed, F failed".
 SUITE=fuzzregress
 # shellcheck source=tests/lib.sh
@@ -94,6 +102,34 @@ for f in "$R"/csv/*; do
     esac
 done
 
+for f in "$R"/import/*; do
+    [ -f "$f" ] || continue
+    n=${f##*/}
+    in=$tmp/in.csv
+    tail -c +2 "$f" >"$in"
+    series="--site dc --horizon --start 2023-06-01T00:00 --slots 24"
+    case $(head -c 1 "$f") in
+    e) set -- series $series --energy-price "$in" ;;
+    E) set -- series --site dc --horizon --start 2023-06-01T00:00Z --slots 6 --slot-hours 2 \
+        --column 'Price (SGD/MWh)' --scale 0.74 --energy-price "$in" ;;
+    c) set -- series $series --carbon "$in" ;;
+    C) set -- series --site dc --horizon --start '2020-06-01 01:00+01:00' --slots 12 \
+        --slot-hours 0.5 --pue 1.2 --carbon "$in" ;;
+    i) set -- inventory "$in" --site dc ;;
+    I) set -- inventory "$in" --site dc --cpu-nodes --models T4,P100,V100M32,G2 --max-nodes 2 ;;
+    p) set -- pollux "$in" --app app ;;
+    P) set -- pollux "$in" --app app --all-counts --local-bsz 32 ;;
+    h) set -- pollux tests/attack/placements.csv --app app --trace "$in" ;;
+    H) set -- pollux tests/attack/placements.csv --app app --trace "$in" --cluster 6214e9 \
+        --max-jobs 5 --start 2017-10-09T00:00 --all-counts ;;
+    a) set -- accelerators --accel-table "$in" ;;
+    *) continue ;;
+    esac
+    if run "import/$n" "0 2" import "$@" -o "$tmp/o.yaml" &&
+        grep -q -e 'internal error' -e 'is not a finite number' "$tmp/err"; then
+        bad "import/$n" "the CLI's read-back caught what the importer let through: $(oneline "$tmp/err")"
+    fi
+done
 if $CAPPLAN whatif --help >/dev/null 2>&1; then
     for f in "$R"/scenarios/*; do
         [ -f "$f" ] || continue

@@ -42,9 +42,7 @@ static void row_release(cp_csv_row *r)
     r->n = 0;
 }
 
-/* True when s[0..len) is well-formed UTF-8 (no overlong forms, no
- * surrogates, nothing past U+10FFFF). */
-static bool utf8_ok(const unsigned char *s, size_t len)
+bool cp_utf8_ok(const unsigned char *s, size_t len)
 {
     for (size_t i = 0; i < len;) {
         unsigned c = s[i];
@@ -76,7 +74,7 @@ static void on_field(void *data, size_t len, void *ctx)
         rd->bad_line = rd->line;
         return;
     }
-    if (data && !utf8_ok(data, len)) {
+    if (data && !cp_utf8_ok(data, len)) {
         /* every name read here ends up in YAML, which is UTF-8 only: the
          * output would not load back (Latin-1 exports: convert first) */
         rd->bad = "a field is not valid UTF-8 (convert the file to UTF-8, e.g. with iconv)";

@@ -71,4 +71,10 @@ void cp_csv_put_field(cp_buf *b, const char *s);
  * a subnormal (1e-308) is taken as it is. Returns 1 on success. */
 int cp_csv_number(const char *s, double *out);
 
+/* True when s[0..len) is well-formed UTF-8 (no overlong forms, no
+ * surrogates, nothing past U+10FFFF): the one test of the CSV reader
+ * and of the YAML writers (cp_yaml_put.h). Reads no byte after a byte
+ * that ends a sequence early, so a NUL inside s[0..len) stops it. */
+bool cp_utf8_ok(const unsigned char *s, size_t len);
+
 #endif

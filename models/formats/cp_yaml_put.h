@@ -40,9 +40,9 @@ void cp_yaml_put_num(cp_buf *b, double v);
 void cp_yaml_fmt_num(char *out, size_t size, double v);
 
 /* Writes "# TEXT\n", a comment that stays one comment line whatever TEXT
- * holds (user names included): control characters are written as \xHH,
- * and the characters YAML reads as line breaks (U+0085, U+2028, U+2029)
- * or a BOM as \uXXXX. */
+ * holds (user names included): control characters and bytes that are not
+ * UTF-8 (cp_utf8_ok) are written as \xHH, and the characters YAML reads
+ * as line breaks (U+0085, U+2028, U+2029) or a BOM as \uXXXX. */
 void cp_yaml_put_comment(cp_buf *b, const char *text);
 
 /* Writes `n` spaces. */

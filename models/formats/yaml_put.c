@@ -1,6 +1,7 @@
 /* YAML fragment writing helpers (see cp_yaml_put.h). */
 #include "cp_yaml_put.h"
 
+#include "cp_csv.h"
 #include "cp_yaml.h"
 
 #include <math.h>
@@ -56,6 +57,18 @@ void cp_yaml_put_comment(cp_buf *b, const char *text)
             p += k - 1;
         } else if (*p < 0x20 || *p == 0x7f) {
             cp_buf_printf(b, "\\x%02x", *p);
+        } else if (*p >= 0x80) {
+            /* libyaml refuses a whole document for one byte of invalid
+             * UTF-8, even in a comment (a non-UTF-8 file name in an
+             * importer's first line did that): such a byte is written
+             * as \xNN, a valid sequence as it is */
+            size_t n = *p >= 0xf0 ? 4 : *p >= 0xe0 ? 3 : *p >= 0xc0 ? 2 : 1;
+            if (n > 1 && cp_utf8_ok(p, n)) {
+                cp_buf_add(b, (const char *)p, n);
+                p += n - 1;
+            } else {
+                cp_buf_printf(b, "\\x%02x", *p);
+            }
         } else {
             cp_buf_putc(b, (char)*p);
         }

@@ -51,6 +51,15 @@ int cp_import_c3o(const char *path, const cp_import_c3o_opts *o, cp_buf *out, cp
         }
         job = base;
     }
+    /* the samples' job column: `fit dataflow` reads UTF-8 only, and
+     * needs a name (a file named ".tsv" has none) */
+    if (!*job || !cp_utf8_ok((const unsigned char *)job, strlen(job))) {
+        rc = o->job ? cp_diags_add(d, CP_ERR_INPUT, cp_pos_none(),
+                                   "--job: the name must be non-empty UTF-8")
+                    : cp_diags_add(d, CP_ERR_INPUT, (cp_pos){path, 0, 0},
+                                   "the file's name gives no UTF-8 job name: name it with --job");
+        goto out;
+    }
     static const char *const names[] = {"instance_count", "machine_type", "data_size_MB",
                                         "gross_runtime"};
     int col[4];

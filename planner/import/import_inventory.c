@@ -174,9 +174,14 @@ int cp_import_inventory(const char *path, const cp_import_inventory_opts *o, cp_
         const shape *s = &sh[k];
         if (s->acc == -2)
             continue;
-        char nm[2 * CP_NAME_MAX + 64];
-        snprintf(nm, sizeof nm, "%s/%sx%d-%gc-%gg", o->site,
-                 s->acc >= 0 ? tab->a[s->acc].name : "cpu", s->gpus, s->cpus, s->mem);
+        /* the shortest text that reads back as each figure: shapes that
+         * differ past %g's six digits (cpu_milli 1234567 and 1234568)
+         * got one name, a pool the loader refuses as defined twice */
+        char nm[2 * CP_NAME_MAX + 160], cpus[48], mem[48];
+        cp_yaml_fmt_num(cpus, sizeof cpus, s->cpus);
+        cp_yaml_fmt_num(mem, sizeof mem, s->mem);
+        snprintf(nm, sizeof nm, "%s/%sx%d-%sc-%sg", o->site,
+                 s->acc >= 0 ? tab->a[s->acc].name : "cpu", s->gpus, cpus, mem);
         if (strlen(nm) > CP_NAME_MAX) { /* the loader's limit */
             cp_diags_warn(d, s->pos, "pool name longer than %d bytes; skipped", CP_NAME_MAX);
             continue;

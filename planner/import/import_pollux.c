@@ -67,7 +67,16 @@ static int placement_gpus(const char *p)
 typedef struct meas {
     int k;
     double bsz, thr;
+    cp_pos pos; /* its step_time */
 } meas;
+
+/* What the loader takes (CP_INPUT_NUM_MAX): a tiny step_time or a huge
+ * batch makes samples/s, a speedup or a trace job's work that it would
+ * refuse, so they are refused here at the measurement or the job. */
+static bool loadable(double v)
+{
+    return v > 0 && v <= CP_INPUT_NUM_MAX;
+}
 
 /* The measurements of placements.csv or scalability.csv. */
 static int read_meas(const char *path, cp_csv **csv_out, meas **out, int *n_out, cp_diags *d)
@@ -113,7 +122,15 @@ static int read_meas(const char *path, cp_csv **csv_out, meas **out, int *n_out,
                               MAX_K);
             continue;
         }
-        m[n++] = (meas){(int)k, bsz, bsz * k / st};
+        double thr = bsz * k / st;
+        if (!loadable(thr)) {
+            rc = cp_diags_add(d, CP_ERR_INPUT, import_field_pos(csv, r, c_st),
+                              "local_bsz x GPUs / step_time is %g samples/s: not a number > 0 "
+                              "and <= %g",
+                              thr, CP_INPUT_NUM_MAX);
+            continue;
+        }
+        m[n++] = (meas){(int)k, bsz, thr, import_field_pos(csv, r, c_st)};
     }
     if (rc != CP_OK || !n) {
         if (rc == CP_OK)
@@ -226,9 +243,17 @@ static int put_trace(cp_buf *b, const cp_import_pollux_opts *o, const char *app,
         }
         if (!(dur > 0) || t < start)
             continue; /* nothing to run, or before the horizon */
+        double work = round(dur * thr[(int)k] * 1000) / 1000;
+        if (!loadable(work)) {
+            rc = cp_diags_add(d, CP_ERR_INPUT, import_field_pos(csv, r, c_dur),
+                              "the job's work (duration x %g samples/s) is %g samples: not a "
+                              "number > 0 and <= %g",
+                              thr[(int)k], work, CP_INPUT_NUM_MAX);
+            break;
+        }
         kept++;
         cp_buf_printf(b, "  - name: \"philly:%d\"\n    kind: training\n    work: ", r->line);
-        cp_yaml_put_num(b, round(dur * thr[(int)k] * 1000) / 1000);
+        cp_yaml_put_num(b, work);
         cp_buf_puts(b, "  # samples: the measured duration on the GPU count\n");
         if (t > start) {
             cp_buf_puts(b, "    release_hour: ");
@@ -292,10 +317,20 @@ int cp_import_pollux(const char *path, const cp_import_pollux_opts *o, cp_buf *o
                           CP_NAME_MAX - 16);
         goto out;
     }
+    /* the job's name: YAML holds UTF-8 only, and a folder need not be */
+    if (!cp_utf8_ok((const unsigned char *)app, strlen(app))) {
+        rc = o->app ? cp_diags_add(d, CP_ERR_INPUT, cp_pos_none(), "--app: the name is not UTF-8")
+                    : cp_diags_add(d, CP_ERR_INPUT, (cp_pos){path, 0, 0},
+                                   "the folder's name is not UTF-8: name the job with --app");
+        goto out;
+    }
     double bsz = o->local_bsz > 0 ? o->local_bsz : pick_bsz(m, n);
+    int best[MAX_K + 1]; /* the measurement kept per count */
     for (int i = 0; i < n; i++)
-        if (m[i].bsz == bsz && m[i].thr > thr[m[i].k])
+        if (m[i].bsz == bsz && m[i].thr > thr[m[i].k]) {
             thr[m[i].k] = m[i].thr;
+            best[m[i].k] = i;
+        }
     if (!(thr[1] > 0)) {
         rc = cp_diags_add(d, CP_ERR_INPUT, (cp_pos){path, 0, 0},
                           "no measurement on 1 GPU at local_bsz %g: the one-GPU throughput is "
@@ -303,8 +338,16 @@ int cp_import_pollux(const char *path, const cp_import_pollux_opts *o, cp_buf *o
                           bsz);
         goto out;
     }
-    for (int k = 1; k <= MAX_K; k++)
+    for (int k = 1; k <= MAX_K && rc == CP_OK; k++) {
         allowed[k] = thr[k] > 0 && (o->all_counts || (k & (k - 1)) == 0);
+        if (allowed[k] && !loadable(thr[k] / thr[1]))
+            rc = cp_diags_add(d, CP_ERR_INPUT, m[best[k]].pos,
+                              "the speedup on %d GPUs over 1 is %g: not a number > 0 and <= %g "
+                              "(step times too far apart?)",
+                              k, thr[k] / thr[1], CP_INPUT_NUM_MAX);
+    }
+    if (rc != CP_OK)
+        goto out;
     {
         cp_buf c;
         cp_buf_init(&c);

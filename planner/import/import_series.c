@@ -57,42 +57,68 @@ static long days_from_civil(long y, long m, long d)
     return era * 146097 + doe - 719468;
 }
 
-/* "YYYY-MM-DD[ T]HH:MM[:SS][Z|+HH:MM|-HH:MM]" -> seconds; false if not. */
+/* n decimal digits at s (no sign, no blank: sscanf's %2d took "-1" and
+ * " 1"), or -1. */
+static int digits(const char *s, int n)
+{
+    int v = 0;
+    for (int i = 0; i < n; i++) {
+        if (s[i] < '0' || s[i] > '9')
+            return -1;
+        v = v * 10 + (s[i] - '0');
+    }
+    return v;
+}
+
+/* "YYYY-MM-DD[ T]HH:MM[:SS[.frac]][Z|+HH:MM|-HH:MM]" -> seconds; false if
+ * not, or if the date does not exist (2023-02-30). */
 bool cp_import_parse_time(const char *s, double *out)
 {
-    int y, mo, d, h, mi, n = 0;
-    double sec = 0;
+    static const int mdays[12] = {31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
     while (*s == ' ')
         s++;
-    if (sscanf(s, "%4d-%2d-%2d%n", &y, &mo, &d, &n) != 3 || n != 10)
+    /* each field is read only once the text before it matched, so no
+     * byte past a short string's end is read */
+    int y = digits(s, 4), mo = y < 0 || s[4] != '-' ? -1 : digits(s + 5, 2);
+    int d = mo < 1 || mo > 12 || s[7] != '-' ? -1 : digits(s + 8, 2);
+    if (d < 1 || d > mdays[mo - 1] ||
+        (mo == 2 && d == 29 && !(y % 4 == 0 && (y % 100 != 0 || y % 400 == 0))))
         return false;
-    s += n;
+    s += 10;
     if (*s != ' ' && *s != 'T')
         return false;
-    s++;
-    if (sscanf(s, "%2d:%2d%n", &h, &mi, &n) != 2 || n != 5)
+    int h = digits(s + 1, 2), mi = h < 0 || h > 23 || s[3] != ':' ? -1 : digits(s + 4, 2);
+    if (mi < 0 || mi > 59)
         return false;
-    s += n;
+    s += 6;
+    double sec = 0;
     if (*s == ':') {
-        char *end;
-        sec = strtod(s + 1, &end);
-        if (end == s + 1 || !(sec >= 0 && sec < 61))
+        int whole = digits(s + 1, 2);
+        if (whole < 0 || whole > 60)
             return false;
-        s = end;
+        sec = whole;
+        s += 3;
+        if (*s == '.') {
+            double f = 0.1;
+            if (*++s < '0' || *s > '9')
+                return false;
+            for (; *s >= '0' && *s <= '9'; s++, f /= 10)
+                sec += (*s - '0') * f;
+        }
     }
     double off = 0;
     if (*s == 'Z') {
         s++;
     } else if (*s == '+' || *s == '-') {
-        int oh, om;
-        if (sscanf(s + 1, "%2d:%2d%n", &oh, &om, &n) != 2 || n != 5 || oh > 23 || om > 59)
+        int oh = digits(s + 1, 2), om = oh < 0 || oh > 23 || s[3] != ':' ? -1 : digits(s + 4, 2);
+        if (om < 0 || om > 59)
             return false;
         off = (*s == '+' ? 1 : -1) * (oh * 3600.0 + om * 60.0);
-        s += 1 + n;
+        s += 6;
     }
     while (*s == ' ')
         s++;
-    if (*s || mo < 1 || mo > 12 || d < 1 || d > 31 || h > 23 || mi > 59)
+    if (*s)
         return false;
     *out = (double)days_from_civil(y, mo, d) * 86400 + h * 3600.0 + mi * 60.0 + sec - off;
     return true;

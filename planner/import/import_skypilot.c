@@ -173,7 +173,10 @@ static int use_acc(sky *s, const cp_csv_row *r, const char *spelling, const char
     if (a) {
         i = (int)(a - s->tab->a);
     } else { /* not in the table: the catalog's own name and memory */
-        if (!(gb > 0)) {
+        /* written to 0.01 GB: a GpuInfo size of a few MiB would be
+         * memory_gb 0, which the loader refuses (a fuzz_fitout find), so
+         * it counts as no size */
+        if (!(round(gb * 100) / 100 > 0)) {
             warn(s, r,
                  "accelerator '%s': memory unknown (no GpuInfo size, not in the "
                  "accelerator table); offer skipped",
