@@ -18,5 +18,11 @@ void cp_xp_file_word(cp_buf *b, const char *s, size_t max);
 bool cp_xp_parse_start(const char *s, long *secs, bool *utc);
 /* Appends YYYY-MM-DDTHH:MM:SS. */
 void cp_xp_put_time(cp_buf *b, long secs);
+/* The one rule for a name the exporters write into a shell script (a
+ * sbatch script, submit.sh, a SkyPilot task's run:): single-quoted in
+ * code and comments, so one with a control character is refused (a
+ * newline would end the comment and run the rest); reports it at pos as
+ * "WHAT name contains a control character ..." and returns false. */
+bool cp_xp_name_ok(cp_diags *d, cp_pos pos, const char *what, const char *s);
 
 #endif

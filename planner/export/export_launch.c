@@ -21,6 +21,7 @@
 #include "export_internal.h"
 
 #include "cp_alloc.h"
+#include "cp_md.h"
 #include "cp_out.h"
 
 #include <math.h>
@@ -38,15 +39,6 @@ static const cp_plan_job *plan_job(const cp_plan_file *pf, const char *name)
         if (pf->jobs[i].name.has == CP_PLAN_SET && !strcmp(pf->jobs[i].name.s, name))
             return &pf->jobs[i];
     return NULL;
-}
-
-static void md_text(cp_buf *b, const char *s)
-{
-    for (; *s; s++) {
-        if (*s == '|' || *s == '\\' || *s == '`')
-            cp_buf_putc(b, '\\');
-        cp_buf_putc(b, (unsigned char)*s < 0x20 || *s == 0x7f ? ' ' : *s);
-    }
 }
 
 /* "slot S (hour H)" or the wall-clock time */
@@ -318,6 +310,12 @@ int cp_export_launch(const cp_input *in, const cp_plan_file *pf, const cp_export
                                   "lease id contains a control character: refusing to write it");
                 break;
             }
+            /* each job's name is a comment line of the task's run: script */
+            for (int j = 0; l->jobs.has == CP_PLAN_SET && j < l->jobs.n; j++)
+                if (l->jobs.s[j] && !cp_xp_name_ok(d, l->jobs.at[j], "a job", l->jobs.s[j]))
+                    rc = CP_ERR_INPUT;
+            if (rc != CP_OK)
+                break;
             idx++;
             if ((rc = write_lease(in, pf, of, spot, l, idx, x, d)))
                 break;
@@ -326,7 +324,7 @@ int cp_export_launch(const cp_input *in, const cp_plan_file *pf, const cp_export
             double cost = l->slots.v * in->slot_hours * price;
             total += cost;
             cp_buf_printf(b, "| %d | ", idx);
-            md_text(b, pstr(&l->id));
+            cp_md_text(b, pstr(&l->id));
             cp_buf_printf(b, " | %s | ", spot ? "spot" : "on_demand");
             put_when(b, in, have_start, start, l->start_slot.v);
             cp_buf_puts(b, " | ");
@@ -335,7 +333,7 @@ int cp_export_launch(const cp_input *in, const cp_plan_file *pf, const cp_export
             for (int j = 0; l->jobs.has == CP_PLAN_SET && j < l->jobs.n; j++) {
                 if (j)
                     cp_buf_puts(b, ", ");
-                md_text(b, l->jobs.s[j]);
+                cp_md_text(b, l->jobs.s[j]);
             }
             cp_buf_printf(b, " | %.2f |\n", cost);
             x->n_leases++;

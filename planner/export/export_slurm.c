@@ -58,17 +58,6 @@ static int node_index(const char *id, const char *pool, int nodes)
     return v < nodes ? (int)v : -1;
 }
 
-static bool name_ok(cp_diags *d, cp_pos pos, const char *what, const char *s)
-{
-    if (!cp_export_has_control(s))
-        return true;
-    cp_diags_add(d, CP_ERR_INPUT, pos,
-                 "%s name contains a control character (such as a newline); it cannot be "
-                 "written into a script safely: rename it",
-                 what);
-    return false;
-}
-
 /* Fills j from the plan entry; errors to d. */
 static void sjob_resolve(const cp_input *in, sjob *j, cp_diags *d)
 {
@@ -266,7 +255,7 @@ int cp_export_slurm(const cp_input *in, const cp_plan_file *pf, const cp_export_
     n = 0;
     for (int i = 0; i < pf->n_jobs; i++) {
         const cp_plan_job *pj = &pf->jobs[i];
-        if (!name_ok(d, pj->name.pos, "a job", pname(&pj->name)))
+        if (!cp_xp_name_ok(d, pj->name.pos, "a job", pname(&pj->name)))
             continue;
         if (!pj->scheduled || pj->mk != CP_PLAN_POOL)
             continue;
@@ -288,9 +277,17 @@ int cp_export_slurm(const cp_input *in, const cp_plan_file *pf, const cp_export_
                          "(YYYY-MM-DD[THH:MM[:SS]] with an optional Z or +HH:MM)",
                          in->start);
     }
-    for (int i = 0; i < n; i++)
+    for (int i = 0; i < n; i++) {
         if (v[i].pool >= 0)
-            name_ok(d, in->pools[v[i].pool].pos, "a pool", in->pools[v[i].pool].name);
+            cp_xp_name_ok(d, in->pools[v[i].pool].pos, "a pool", in->pools[v[i].pool].name);
+        /* a predecessor's name goes into the script's "# after" line; one
+         * the plan lists was checked above, one it lacks is checked here */
+        for (int k = 0; v[i].job >= 0 && k < in->jobs[v[i].job].n_after; k++) {
+            const cp_job *a = &in->jobs[in->jobs[v[i].job].after[k]];
+            if (!plan_job_named(pf, a->name))
+                cp_xp_name_ok(d, a->pos, "a job", a->name);
+        }
+    }
     if (d->n - d->n_warnings + d->dropped > errs0) {
         rc = d->worst ? d->worst : CP_ERR_INPUT;
         goto out;

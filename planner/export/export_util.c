@@ -79,6 +79,17 @@ void cp_slurm_time(cp_buf *b, long minutes)
         cp_buf_printf(b, "%02ld:%02ld:00", h, m);
 }
 
+bool cp_xp_name_ok(cp_diags *d, cp_pos pos, const char *what, const char *s)
+{
+    if (!cp_export_has_control(s))
+        return true;
+    cp_diags_add(d, CP_ERR_INPUT, pos,
+                 "%s name contains a control character (such as a newline); it cannot be "
+                 "written into a script safely: rename it",
+                 what);
+    return false;
+}
+
 bool cp_xp_slurm_word(const char *s)
 {
     if (!*s || *s == '-')

@@ -11,6 +11,7 @@
 #include "whatif_internal.h"
 
 #include "cp_csv.h"
+#include "cp_md.h"
 #include "cp_out.h"
 
 #include <math.h>
@@ -18,11 +19,7 @@
 static void md_cell(cp_buf *b, const char *s)
 {
     cp_buf_puts(b, " ");
-    for (; *s; s++) {
-        if (*s == '|' || *s == '\\')
-            cp_buf_putc(b, '\\');
-        cp_buf_putc(b, *s == '\n' || *s == '\r' ? ' ' : *s);
-    }
+    cp_md_text(b, s);
     cp_buf_puts(b, " |");
 }
 
@@ -40,8 +37,13 @@ static void md_num(cp_buf *b, double v, int decimals, const char *suffix, bool s
 static void write_md(const cp_whatif_table *t, cp_buf *b)
 {
     cp_buf_puts(b, "| scenario | status | total $ | cloud $ | energy $ | carbon $ | egress $ | penalty $ | kWh | kg CO2 | dropped |");
-    for (int a = 0; a < t->n_acc; a++)
-        cp_buf_printf(b, " %s h on-prem | %s h cloud |", t->acc_names[a], t->acc_names[a]);
+    for (int a = 0; a < t->n_acc; a++) { /* accelerator names are the input's */
+        cp_buf_putc(b, ' ');
+        cp_md_text(b, t->acc_names[a]);
+        cp_buf_puts(b, " h on-prem | ");
+        cp_md_text(b, t->acc_names[a]);
+        cp_buf_puts(b, " h cloud |");
+    }
     cp_buf_puts(b, " spot share | delta $ | delta % |\n|---|---|");
     for (int k = 0; k < 14 + 2 * t->n_acc - 2; k++)
         cp_buf_puts(b, "---:|");
@@ -78,8 +80,13 @@ static void write_md(const cp_whatif_table *t, cp_buf *b)
         return;
     cp_buf_puts(b, "\nInvalid scenarios:\n\n");
     for (int i = 0; i < t->n_rows; i++)
-        if (t->rows[i].error)
-            cp_buf_printf(b, "- %s: %s\n", t->rows[i].name, t->rows[i].error);
+        if (t->rows[i].error) {
+            cp_buf_puts(b, "- ");
+            cp_md_text(b, t->rows[i].name);
+            cp_buf_puts(b, ": ");
+            cp_md_text(b, t->rows[i].error);
+            cp_buf_putc(b, '\n');
+        }
 }
 
 static void csv_num(cp_buf *b, double v)
@@ -92,12 +99,20 @@ static void csv_num(cp_buf *b, double v)
 static void write_csv(const cp_whatif_table *t, cp_buf *b)
 {
     cp_buf_puts(b, "name,status,total,cloud,energy,carbon,egress,penalty,energy_kwh,carbon_kg,dropped");
-    for (int a = 0; a < t->n_acc; a++) {
-        cp_buf_puts(b, ",");
-        cp_buf_printf(b, "acc_hours_on_prem:%s", t->acc_names[a]);
-        cp_buf_puts(b, ",");
-        cp_buf_printf(b, "acc_hours_cloud:%s", t->acc_names[a]);
-    }
+    /* an accelerator's name may hold ',', '"' or a newline: each header
+     * field goes through the one CSV field rule */
+    for (int a = 0; a < t->n_acc; a++)
+        for (int k = 0; k < 2; k++) {
+            cp_buf h;
+            cp_buf_init(&h);
+            cp_buf_printf(&h, "acc_hours_%s:%s", k ? "cloud" : "on_prem", t->acc_names[a]);
+            cp_buf_putc(b, ',');
+            if (cp_buf_ok(&h))
+                cp_csv_put_field(b, h.s);
+            else
+                b->oom = true;
+            cp_buf_release(&h);
+        }
     cp_buf_puts(b, ",spot_share,delta,delta_pct,sweep,sweep_value,error\n");
     for (int i = 0; i < t->n_rows; i++) {
         const cp_whatif_row *r = &t->rows[i];
