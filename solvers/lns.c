@@ -19,7 +19,7 @@
  * is bounded by step counts, so a run that is not cut by the time limit
  * is reproducible.
  */
-#include "solver_internal.h"
+#include "lns_internal.h"
 
 #include "cp_alloc.h"
 #include "cp_rng.h"
@@ -50,10 +50,33 @@
  * instance id over a run, or every job of one market in a window of 1-3
  * slots, a quarter of the steps each, gave 29,157 and 33,325. */
 #define LNS_SHARE_IN_6 3
+/* One step in LNS_MIP_EVERY is a MIP repair (lns_mip.c) of LNS_MIP_MIN to
+ * LNS_MIP_MAX jobs, with at most LNS_MIP_NODES branch-and-bound nodes and
+ * LNS_MIP_ITERS simplex iterations (work limits: reproducible). Measured
+ * on cloud-heavy 80-job nights: GLPK proves most windows of 8-25 jobs
+ * optimal around the current plan within 0.01-0.5 s, so the gains are
+ * small and rare (5-19 of 100-860 sub-MIPs), and windows of 30-45 jobs
+ * or the whole night (even on the LP's support and the columns of least
+ * reduced cost) took 1.5-40 s without a gain: small and seldom it is
+ * (one step in 1,000 took a third of the search's time on the on-prem
+ * 80-job night, seed 2, for 1 gain in 62). */
+#define LNS_MIP_EVERY 4000
+#define LNS_MIP_MIN 8
+#define LNS_MIP_MAX 18
+#define LNS_MIP_NODES 150L
+#define LNS_MIP_ITERS 10000
+/* One in LNS_EJECT_IN of the other steps is an ejection (eject_pick).
+ * Measured on the cloud-heavy 80-job nights, seeds 1-4, 200,000 steps:
+ * 1,600.65, 1,765.68, 2,686.82, 1,845.13 without; 1,600.65, 1,624.57,
+ * 2,682.76, 1,841.67 with a quarter of the steps. */
+#define LNS_EJECT_IN 4
+/* the largest set a step takes out */
+#define LNS_SET_MAX (LNS_MIP_MAX > LNS_MAX_REMOVE ? LNS_MIP_MAX : LNS_MAX_REMOVE)
 
 /* How the jobs of a step were put back. */
-enum { REPAIR_PLAIN, REPAIR_PRICED, REPAIR_SHARED, REPAIRS };
-static const char *const repair_name[REPAIRS] = {"cheapest", "priced", "shared"};
+enum { REPAIR_PLAIN, REPAIR_PRICED, REPAIR_SHARED, REPAIR_EJECT, REPAIR_MIP, REPAIRS };
+static const char *const repair_name[REPAIRS] = {"cheapest", "priced", "shared", "ejection",
+                                                 "sub-MIP"};
 
 /* Window of job j over all its modes: [lo, hi). */
 static void job_span(const cp_modeset *ms, int j, int *lo, int *hi)
@@ -94,6 +117,9 @@ typedef struct lns {
     unsigned step;
     int *cand;
     long tries[REPAIRS], gains[REPAIRS]; /* steps and new best plans per repair */
+    cp_submip *sub;                      /* NULL: no MIP repair */
+    long mip_solved;                     /* sub-MIPs that gave an answer */
+    double mip_seconds;
 } lns;
 
 static void take_out(lns *l, int j)
@@ -140,6 +166,18 @@ static int reinsert_dropped(lns *l)
     return added;
 }
 
+/* Fills out[n..q) with candidates l->cand[0..nc) drawn at random without
+ * repetition; returns the new count. */
+static int draw(lns *l, cp_rng *rs, int *out, int n, int q, int nc)
+{
+    while (n < q && nc > 0) {
+        int k = cp_rng_below(rs, nc);
+        out[n++] = l->cand[k];
+        l->cand[k] = l->cand[--nc];
+    }
+    return n;
+}
+
 /* Chooses the jobs to take out: the seed and up to q-1 jobs that
  * overlap its window on a resource it can use. */
 static int pick(lns *l, cp_rng *rs, int *out, int q)
@@ -168,7 +206,8 @@ static int pick(lns *l, cp_rng *rs, int *out, int q)
         int i = scan == l->n_jobs ? k : cp_rng_below(rs, l->n_jobs);
         int j = l->jobs[i];
         int m = l->plan->mode[j];
-        if (j == j0 || m < 0 || !l->can_use[ms->modes[m].res] || (scan != l->n_jobs && l->seen[j] == stamp))
+        if (j == j0 || m < 0 || !l->can_use[ms->modes[m].res] ||
+            (scan != l->n_jobs && l->seen[j] == stamp))
             continue;
         l->seen[j] = stamp;
         int s = l->plan->start[j];
@@ -176,20 +215,158 @@ static int pick(lns *l, cp_rng *rs, int *out, int q)
             l->cand[nc++] = j;
     }
     out[0] = j0;
-    int n = 1;
-    while (n < q && nc > 0) {
-        int k = cp_rng_below(rs, nc);
-        out[n++] = l->cand[k];
-        l->cand[k] = l->cand[--nc];
+    return draw(l, rs, out, 1, q, nc);
+}
+
+/* An ejection chain's first link: a job, dropped (half the time, when
+ * there are any) or as pick() seeds, is forced into a random (mode,
+ * start) of its own, and every job that runs on that resource in those
+ * slots is taken out to make room for it (at most q-1, at random); they
+ * are then put back where they fit best, or dropped. This is the move
+ * that puts a dropped job back by pushing others elsewhere: one-job
+ * re-insertion never takes room that is in use. Returns the jobs, the
+ * forced one first, with its choice in *fm, *fs; 0 when the draw fits
+ * no empty resource. */
+static int eject_pick(lns *l, cp_rng *rs, int *out, int q, int *fm, int *fs)
+{
+    const cp_modeset *ms = l->ms;
+    int j0 = -1;
+    /* every job on a small night, a sample of LNS_SAMPLE on a large one
+     * (as pick(): a step costs the same at any size) */
+    int scan = l->n_jobs > 2 * LNS_SAMPLE ? LNS_SAMPLE : l->n_jobs;
+    if (cp_rng_below(rs, 2)) {
+        int nd = 0;
+        for (int k = 0; k < scan; k++) {
+            int j = l->jobs[scan == l->n_jobs ? k : cp_rng_below(rs, l->n_jobs)];
+            if (l->plan->mode[j] < 0)
+                l->cand[nd++] = j;
+        }
+        if (nd)
+            j0 = l->cand[cp_rng_below(rs, nd)];
     }
-    return n;
+    if (j0 < 0) {
+        j0 = l->jobs[cp_rng_below(rs, l->n_jobs)];
+        for (int tries = 0; tries < 8; tries++) {
+            int m = l->plan->mode[j0];
+            if (m < 0 || ms->res[ms->modes[m].res].kind != CP_RES_POOL)
+                break;
+            j0 = l->jobs[cp_rng_below(rs, l->n_jobs)];
+        }
+    }
+    int nm = ms->job_first[j0 + 1] - ms->job_first[j0];
+    int m = ms->job_first[j0] + cp_rng_below(rs, nm);
+    const cp_mode *md = &ms->modes[m];
+    int s = md->s_min + cp_rng_below(rs, md->s_max - md->s_min + 1);
+    if ((m == l->plan->mode[j0] && s == l->plan->start[j0]) || !cp_usage_start_fits(&l->u, m, s))
+        return 0;
+    int nc = 0;
+    unsigned stamp = ++l->step;
+    for (int k = 0; k < scan; k++) {
+        int j = l->jobs[scan == l->n_jobs ? k : cp_rng_below(rs, l->n_jobs)], mj = l->plan->mode[j];
+        if (j == j0 || mj < 0 || ms->modes[mj].res != md->res || l->seen[j] == stamp)
+            continue;
+        l->seen[j] = stamp;
+        int sj = l->plan->start[j];
+        if (sj < s + md->slots && sj + ms->modes[mj].slots > s)
+            l->cand[nc++] = j;
+    }
+    out[0] = j0;
+    *fm = m;
+    *fs = s;
+    return draw(l, rs, out, 1, q, nc);
+}
+
+/* The jobs of a MIP repair, at most q sampled at random, a third of the
+ * time each: the jobs related to one seed as pick() chooses them; every
+ * job that runs, or could run (dropped), in a window of 2-7 slots; every
+ * job on one resource and the dropped jobs that could use it. */
+static int mip_pick(lns *l, cp_rng *rs, int *out, int q)
+{
+    long kind = cp_rng_below(rs, 3);
+    if (kind == 0)
+        return pick(l, rs, out, q);
+    const cp_modeset *ms = l->ms;
+    if (kind == 2) {
+        /* one resource (of a random mode of a random job): every job on
+         * it and the dropped jobs that could use it */
+        int j0 = l->jobs[cp_rng_below(rs, l->n_jobs)];
+        int r = ms->modes[ms->job_first[j0] +
+                          cp_rng_below(rs, ms->job_first[j0 + 1] - ms->job_first[j0])]
+                    .res;
+        int nc = 0;
+        for (int i = 0; i < l->n_jobs; i++) {
+            int j = l->jobs[i], m = l->plan->mode[j];
+            bool take = m >= 0 && ms->modes[m].res == r;
+            for (int k = ms->job_first[j]; k < ms->job_first[j + 1] && m < 0 && !take; k++)
+                take = ms->modes[k].res == r;
+            if (take)
+                l->cand[nc++] = j;
+        }
+        return draw(l, rs, out, 0, q, nc);
+    }
+    int T = l->in->slots, a = cp_rng_below(rs, T), b = a + 2 + cp_rng_below(rs, 6);
+    int nc = 0;
+    for (int i = 0; i < l->n_jobs; i++) {
+        int j = l->jobs[i], m = l->plan->mode[j], lo, hi;
+        if (m >= 0) {
+            lo = l->plan->start[j];
+            hi = lo + ms->modes[m].slots;
+        } else {
+            job_span(ms, j, &lo, &hi);
+        }
+        if (lo < b && hi > a)
+            l->cand[nc++] = j;
+    }
+    return draw(l, rs, out, 0, q, nc);
+}
+
+/* Puts the jobs set[0..n) (out of the plan) back as the sub-MIP chose,
+ * largest first; a choice the concrete nodes or instances cannot hold
+ * goes to the job's cheapest (mode, start) instead, or is dropped. */
+static void mip_put_back(lns *l, const int *set, int n, const int *mode, const int *start)
+{
+    int ord[LNS_SET_MAX];
+    double size[LNS_SET_MAX];
+    for (int i = 0; i < n; i++) {
+        ord[i] = i;
+        size[i] = job_size(l->ms, set[i]);
+    }
+    for (int i = 1; i < n; i++)
+        for (int k = i; k > 0 && size[ord[k]] > size[ord[k - 1]]; k--) {
+            int t = ord[k];
+            ord[k] = ord[k - 1];
+            ord[k - 1] = t;
+        }
+    /* the MIP's choices first, so that a fallback takes what they leave */
+    bool done[LNS_SET_MAX] = {false};
+    for (int q = 0; q < n; q++) {
+        int i = ord[q];
+        double c;
+        if (mode[i] < 0) {
+            put_back(l, set[i], -1, 0);
+            done[i] = true;
+        } else if (cp_usage_try(&l->u, mode[i], start[i], &c)) {
+            put_back(l, set[i], mode[i], start[i]);
+            done[i] = true;
+        }
+    }
+    for (int q = 0; q < n; q++) {
+        int i = ord[q], j = set[i], m, s;
+        double c;
+        if (done[i])
+            continue;
+        if (cp_usage_best(&l->u, j, &m, &s, &c) && c < l->in->jobs[j].drop_penalty)
+            put_back(l, j, m, s);
+        else
+            put_back(l, j, -1, 0);
+    }
 }
 
 /* The best plan of a run: choices and units of every job. */
 typedef struct snapshot {
     double total;
     int *mode, *start, *n;
-    int *units;   /* [off[j] .. off[j] + n[j]) */
+    int *units; /* [off[j] .. off[j] + n[j]) */
     size_t *off;
 } snapshot;
 
@@ -273,9 +450,9 @@ long cp_lns_stall(const cp_input *in)
     return s > LNS_STALL_MIN ? s : LNS_STALL_MIN;
 }
 
-int cp_lns(const cp_input *in, const cp_modeset *ms, const cp_solve_opts *opts, const cp_prices *pr,
-           double bound, long iterations, long stall, double deadline, cp_plan *plan, double *total,
-           cp_err *err)
+int cp_lns_stream(const cp_input *in, const cp_modeset *ms, const cp_solve_opts *opts,
+                  const cp_prices *pr, double bound, long iterations, long stall, double deadline,
+                  cp_plan *plan, double *total, cp_err *err)
 {
     lns l;
     memset(&l, 0, sizeof l);
@@ -312,6 +489,7 @@ int cp_lns(const cp_input *in, const cp_modeset *ms, const cp_solve_opts *opts, 
     cp_rng rs = cp_rng_make(0x5DEECE66Dull ^ (uint64_t)opts->seed * CP_RNG_GAMMA);
     double cur = l.u.spend + l.penalties;
     long accepted = 0, it = 0, last_gain = 0;
+    bool nomem = false;
     /* Threshold acceptance: a step may make the plan worse by up to a
      * temperature that starts at LNS_T0 of the total and falls to zero
      * over the run, which lets the search leave plateaus; the best plan
@@ -326,15 +504,26 @@ int cp_lns(const cp_input *in, const cp_modeset *ms, const cp_solve_opts *opts, 
         return cp_err_nomem(err);
     }
     snap_take(&best, &l, cur);
+    if (cp_submip_new(&l.u, &l.sub))
+        nomem = true;
     double t_begin = cp_now_seconds(), t0 = LNS_T0 * fabs(cur);
-    for (; it < iterations && it - last_gain < stall && l.n_jobs > 1; it++) {
+    for (; !nomem && it < iterations && it - last_gain < stall && l.n_jobs > 1; it++) {
         if ((it & 15) == 0 && ((opts->stop && *opts->stop) || cp_now_seconds() > deadline))
             break;
         if (best.total + modeless - bound <= opts->gap * fabs(best.total + modeless))
             break; /* proven within the gap */
-        int set[LNS_MAX_REMOVE], om[LNS_MAX_REMOVE], os[LNS_MAX_REMOVE];
-        int on[LNS_MAX_REMOVE], ou[LNS_MAX_REMOVE][LNS_MAX_UNITS];
-        int n = pick(&l, &rs, set, 2 + cp_rng_below(&rs, LNS_MAX_REMOVE - 1));
+        /* one step in LNS_MIP_EVERY re-plans a larger window exactly */
+        bool mip = l.sub && it % LNS_MIP_EVERY == LNS_MIP_EVERY - 1;
+        int set[LNS_SET_MAX], om[LNS_SET_MAX], os[LNS_SET_MAX];
+        int on[LNS_SET_MAX], ou[LNS_SET_MAX][LNS_MAX_UNITS];
+        /* a share of the others forces one job in and ejects its blockers */
+        bool eject = !mip && cp_rng_below(&rs, LNS_EJECT_IN) == 0;
+        int fm = -1, fs = 0;
+        int n = mip     ? mip_pick(&l, &rs, set,
+                                   LNS_MIP_MIN + cp_rng_below(&rs, LNS_MIP_MAX - LNS_MIP_MIN + 1))
+                : eject ? eject_pick(&l, &rs, set, LNS_MAX_REMOVE, &fm, &fs)
+                        : pick(&l, &rs, set, 2 + cp_rng_below(&rs, LNS_MAX_REMOVE - 1));
+        int j_forced = n > 0 ? set[0] : -1;
         /* jobs on many nodes stay: their old nodes could not be restored */
         int kept = 0;
         for (int i = 0; i < n; i++) {
@@ -347,56 +536,98 @@ int cp_lns(const cp_input *in, const cp_modeset *ms, const cp_solve_opts *opts, 
             memcpy(ou[kept], units, (size_t)k * sizeof(int));
             kept++;
         }
+        if (eject && (n == 0 || kept == 0 || set[0] != j_forced))
+            kept = 0; /* the forced job holds many units: no ejection */
         n = kept;
+        if (n == 0)
+            continue;
         for (int i = 0; i < n; i++) {
             om[i] = plan->mode[set[i]];
             os[i] = plan->start[set[i]];
             take_out(&l, set[i]);
         }
-        /* re-insertion order: random, or the largest first (what
-         * packing wants) */
-        /* a third of the steps choose by cost plus the priced capacity */
-        bool priced = pr && cp_rng_below(&rs, 3) == 0;
-        bool shared = cp_rng_below(&rs, 6) < LNS_SHARE_IN_6;
-        int repair = shared ? REPAIR_SHARED : priced ? REPAIR_PRICED : REPAIR_PLAIN;
-        l.tries[repair]++;
-        int ord[LNS_MAX_REMOVE];
-        for (int i = 0; i < n; i++)
-            ord[i] = i;
-        if (cp_rng_below(&rs, 2)) {
-            for (int i = n - 1; i > 0; i--) {
-                int k = cp_rng_below(&rs, i + 1);
-                int t = ord[i];
-                ord[i] = ord[k];
-                ord[k] = t;
+        bool give_up = false;
+        int repair = REPAIR_MIP;
+        if (mip) {
+            int nm[LNS_SET_MAX], ns[LNS_SET_MAX];
+            cp_submip_limits lim = {LNS_MIP_NODES, LNS_MIP_ITERS, deadline, opts->stop};
+            double t = cp_now_seconds();
+            int got = cp_submip_solve(l.sub, set, n, om, os, &lim, nm, ns);
+            l.mip_seconds += cp_now_seconds() - t;
+            l.tries[REPAIR_MIP]++;
+            if (got < 0)
+                nomem = true;
+            if (got > 0) {
+                l.mip_solved++;
+                mip_put_back(&l, set, n, nm, ns);
+            } else {
+                give_up = true;
+                for (int i = 0; i < n; i++)
+                    put_back(&l, set[i], -1, 0); /* taken out again below */
             }
-        } else {
-            double size[LNS_MAX_REMOVE];
+        } else if (eject && !cp_usage_try(&l.u, fm, fs, &(double){0})) {
+            give_up = true; /* the room made is not enough for it */
+            l.tries[REPAIR_EJECT]++;
             for (int i = 0; i < n; i++)
-                size[i] = job_size(ms, set[i]);
-            for (int i = 1; i < n; i++)
-                for (int k = i; k > 0 && size[ord[k]] > size[ord[k - 1]]; k--) {
-                    int t = ord[k];
-                    ord[k] = ord[k - 1];
-                    ord[k - 1] = t;
+                put_back(&l, set[i], -1, 0);
+        } else {
+            int base = 0;
+            if (eject) {
+                put_back(&l, set[0], fm, fs);
+                base = 1;
+            }
+            /* re-insertion order: random, or the largest first (what
+             * packing wants) */
+            /* a third of the steps choose by cost plus the priced capacity */
+            bool priced = pr && cp_rng_below(&rs, 3) == 0;
+            bool shared = cp_rng_below(&rs, 6) < LNS_SHARE_IN_6;
+            repair = eject    ? REPAIR_EJECT
+                     : shared ? REPAIR_SHARED
+                     : priced ? REPAIR_PRICED
+                              : REPAIR_PLAIN;
+            l.tries[repair]++;
+            int ord[LNS_SET_MAX];
+            for (int i = 0; i < n - base; i++)
+                ord[i] = base + i;
+            n -= base;
+            if (cp_rng_below(&rs, 2)) {
+                for (int i = n - 1; i > 0; i--) {
+                    int k = cp_rng_below(&rs, i + 1);
+                    int t = ord[i];
+                    ord[i] = ord[k];
+                    ord[k] = t;
                 }
-        }
-        for (int q = 0; q < n; q++) {
-            int j = set[ord[q]], m, s;
-            double c;
-            bool fits = shared   ? cp_usage_best_shared(&l.u, j, priced ? pr : NULL, &m, &s, &c)
-                        : priced ? cp_usage_best_priced(&l.u, j, pr, &m, &s, &c)
-                                 : cp_usage_best(&l.u, j, &m, &s, &c);
-            if (fits && c < in->jobs[j].drop_penalty)
-                put_back(&l, j, m, s);
-            else
-                put_back(&l, j, -1, 0);
+            } else {
+                double size[LNS_SET_MAX];
+                for (int i = 0; i < base + n; i++)
+                    size[i] = job_size(ms, set[i]);
+                for (int i = 1; i < n; i++)
+                    for (int k = i; k > 0 && size[ord[k]] > size[ord[k - 1]]; k--) {
+                        int t = ord[k];
+                        ord[k] = ord[k - 1];
+                        ord[k - 1] = t;
+                    }
+            }
+            for (int q = 0; q < n; q++) {
+                int j = set[ord[q]], m, s;
+                double c;
+                bool fits = shared   ? cp_usage_best_shared(&l.u, j, priced ? pr : NULL, &m, &s, &c)
+                            : priced ? cp_usage_best_priced(&l.u, j, pr, &m, &s, &c)
+                                     : cp_usage_best(&l.u, j, &m, &s, &c);
+                if (fits && c < in->jobs[j].drop_penalty)
+                    put_back(&l, j, m, s);
+                else
+                    put_back(&l, j, -1, 0);
+            }
+            n += base;
         }
         double now = l.u.spend + l.penalties;
-        double frac = iterations < LONG_MAX ? (double)it / (double)iterations
-                                            : (cp_now_seconds() - t_begin) / fmax(1e-3, deadline - t_begin);
-        double temp = t0 * (1 - fmin(1, frac));
-        if (now <= cur + temp + 1e-9 * (1 + fabs(cur))) {
+        double frac = iterations < LONG_MAX
+                          ? (double)it / (double)iterations
+                          : (cp_now_seconds() - t_begin) / fmax(1e-3, deadline - t_begin);
+        /* a MIP repair is kept only when the packed plan is no worse */
+        double temp = mip ? 0 : t0 * (1 - fmin(1, frac));
+        if (!give_up && now <= cur + temp + 1e-9 * (1 + fabs(cur))) {
             cur = now;
             if (now < best.total - 1e-9 * (1 + fabs(best.total))) {
                 accepted++;
@@ -417,9 +648,11 @@ int cp_lns(const cp_input *in, const cp_modeset *ms, const cp_solve_opts *opts, 
             else
                 cp_usage_add_on(&l.u, om[i], os[i], ou[i], on[i]);
         }
+        if (nomem)
+            break;
     }
-    int rc = CP_OK;
-    if (best.total < cur - 1e-9 * (1 + fabs(cur)))
+    int rc = nomem ? CP_ERR_NOMEM : CP_OK;
+    if (rc == CP_OK && best.total < cur - 1e-9 * (1 + fabs(cur)))
         rc = snap_restore(&best, &l);
     int back = rc == CP_OK ? reinsert_dropped(&l) : 0;
     if (back)
@@ -429,15 +662,17 @@ int cp_lns(const cp_input *in, const cp_modeset *ms, const cp_solve_opts *opts, 
     *total = cur + modeless;
     cp_solver_log(opts, "lns: %ld iterations, %ld improvements, total %.10g", it, accepted, cur);
     cp_solver_log(opts,
-                  "lns: improvements by repair: %s %ld of %ld steps, %s %ld of %ld, %s %ld of %ld; "
-                  "the last at step %ld",
+                  "lns: improvements by repair: %s %ld of %ld steps, %s %ld of %ld, %s %ld of %ld, "
+                  "%s %ld of %ld, %s %ld of %ld (%ld solved, %.2f s); the last at step %ld",
                   repair_name[0], l.gains[0], l.tries[0], repair_name[1], l.gains[1], l.tries[1],
-                  repair_name[2], l.gains[2], l.tries[2], last_gain);
+                  repair_name[2], l.gains[2], l.tries[2], repair_name[3], l.gains[3], l.tries[3],
+                  repair_name[4], l.gains[4], l.tries[4], l.mip_solved, l.mip_seconds, last_gain);
     if (rc == CP_OK && cp_usage_export_units(&l.u, plan))
         rc = CP_ERR_NOMEM;
     if (rc)
         rc = cp_err_nomem(err);
     snap_release(&best);
+    cp_submip_free(l.sub);
     cp_free(l.jobs);
     cp_free(l.cand);
     cp_free(l.can_use);

@@ -213,6 +213,88 @@ static int try_market(packer *pk, int j, int mi, int s, int *qbuf, bool *ok, int
     return CP_OK;
 }
 
+typedef struct onres {
+    int job, start;
+    double size;
+    int *units, n;
+} onres;
+
+static int onres_cmp(const void *a, const void *b)
+{
+    const onres *x = a, *y = b;
+    if (x->start != y->start)
+        return x->start < y->start ? -1 : 1;
+    if (x->size != y->size)
+        return x->size > y->size ? -1 : 1;
+    return (x->job > y->job) - (x->job < y->job);
+}
+
+/* Job j (mode mi at s) does not pack beside the jobs already packed on
+ * its resource: packs them all again, j among them, in order of start
+ * (then largest first), each at its own (mode, start), so nothing costs
+ * more. Largest-first packing can leave a whole node free in no slot
+ * where jobs of one node each would fit one after another (interval
+ * colouring: in order of start first fit never needs more nodes than
+ * jobs overlap). *ok false, with every unit as it was, when that does
+ * not pack either. */
+static int repack(packer *pk, int j, int mi, int s, bool *ok)
+{
+    const cp_modeset *ms = pk->ms;
+    cp_plan *plan = pk->plan;
+    int r = ms->modes[mi].res;
+    cp_pack *p = &pk->pk[r];
+    *ok = false;
+    int n = 0;
+    for (int i = 0; i < plan->n_jobs; i++)
+        n += i != j && plan->mode[i] >= 0 && plan->n_units[i] > 0 && ms->modes[plan->mode[i]].res == r;
+    onres *v = cp_calloc((size_t)n + 1, sizeof *v);
+    if (!v)
+        return CP_ERR_NOMEM;
+    int k = 0;
+    for (int i = 0; i < plan->n_jobs; i++) {
+        if (i == j || plan->mode[i] < 0 || plan->n_units[i] == 0 || ms->modes[plan->mode[i]].res != r)
+            continue;
+        const cp_mode *m = &ms->modes[plan->mode[i]];
+        v[k] = (onres){i, plan->start[i], m->demand[0] * 1e6 + m->demand[1] * 1e3 + m->demand[2],
+                       plan->units[i], plan->n_units[i]};
+        cp_pack_apply(p, pk->in, m, plan->start[i], v[k].units, v[k].n, -1, NULL);
+        plan->units[i] = NULL;
+        plan->n_units[i] = 0;
+        k++;
+    }
+    const cp_mode *mj = &ms->modes[mi];
+    v[k++] = (onres){j, s, mj->demand[0] * 1e6 + mj->demand[1] * 1e3 + mj->demand[2], NULL, 0};
+    qsort(v, (size_t)k, sizeof *v, onres_cmp);
+    int rc = CP_OK, done = 0;
+    bool all = true;
+    for (; done < k && all; done++) {
+        int i = v[done].job, m = i == j ? mi : plan->mode[i];
+        if ((rc = try_pack(pk, i, m, v[done].start, p->market ? y_row(pk, r) : NULL, &all)))
+            break;
+    }
+    if (rc == CP_OK && all) {
+        *ok = true;
+        for (int q = 0; q < k; q++)
+            cp_free(v[q].units);
+    } else {
+        /* back as it was: the new packing out, the old units in */
+        for (int q = 0; q < k; q++) {
+            int i = v[q].job;
+            if (plan->n_units[i] > 0) {
+                int m = i == j ? mi : plan->mode[i];
+                cp_pack_apply(p, pk->in, &ms->modes[m], v[q].start, plan->units[i], plan->n_units[i], -1, NULL);
+            }
+            cp_free(plan->units[i]);
+            plan->units[i] = v[q].units;
+            plan->n_units[i] = v[q].n;
+            if (i != j && v[q].n > 0)
+                cp_pack_apply(p, pk->in, &ms->modes[plan->mode[i]], v[q].start, v[q].units, v[q].n, 1, NULL);
+        }
+    }
+    cp_free(v);
+    return rc;
+}
+
 /* What job j would add to the total with mode mi at s, packed now: its
  * energy and carbon on a pool; the instance-slots beyond y it rents on a
  * market. INFINITY when it does not pack or the aggregate plan with it
@@ -311,6 +393,16 @@ int cp_plan_place(cp_plan *plan, int *repairs, cp_err *err)
         bool market = ms->res[m->res].kind != CP_RES_POOL, ok;
         if ((rc = try_pack(&pk, j, mi, s, market ? y_row(&pk, m->res) : NULL, &ok)) || ok)
             continue;
+        /* the jobs already on its resource packed again in order of
+         * start, with it among them */
+        if ((rc = repack(&pk, j, mi, s, &ok)))
+            break;
+        if (ok) {
+            (*repairs)++;
+            cp_buf_printf(&note, "%sjob '%s': the jobs of %s packed again in order of start to make room for it",
+                          note.len ? "; " : "", in->jobs[j].name, ms->res[m->res].id);
+            continue;
+        }
         /* markets: rent the instances it needs beyond y */
         int added = 0;
         if (market && (rc = try_market(&pk, j, mi, s, qbuf, &ok, &added)) == CP_OK && ok) {

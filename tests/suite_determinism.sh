@@ -34,9 +34,10 @@ for m in auto milp heuristic lagrange pop; do
 done
 echo "note: methods:$methods"
 
-# runs NAME ARGS: plan with ARGS (one word-split string) three times:
-# as given, with --threads 1, with --threads 2 (for large inputs, $quick
-# set: the last two only); all must be identical.
+# runs NAME ARGS: plan with ARGS (one word-split string) four times:
+# as given, with --threads 1, 2 and 4 (the search's streams, docs/search.md;
+# for large inputs, $quick set: --threads 1 and 2 only); all must be
+# identical.
 quick=
 tl=${CP_DET_TIME_LIMIT:-60}
 runs() {
@@ -46,7 +47,7 @@ runs() {
     if [ -n "$quick" ]; then
         set -- "--threads 1" "--threads 2" "--threads 2"
     else
-        set -- "" "--threads 1" "--threads 2"
+        set -- "" "--threads 1" "--threads 2" "--threads 4"
     fi
     for v in "$@"; do
         if [ -n "$quick" ] && [ "$i" = 2 ]; then
@@ -67,10 +68,12 @@ runs() {
         fi
         i=$((i + 1))
     done
-    if cmp -s "$tmp/r0.yaml" "$tmp/r1.yaml" && cmp -s "$tmp/r0.yaml" "$tmp/r2.yaml"; then
+    [ -z "$quick" ] || cp "$tmp/r1.yaml" "$tmp/r3.yaml" # (no fourth run)
+    if cmp -s "$tmp/r0.yaml" "$tmp/r1.yaml" && cmp -s "$tmp/r0.yaml" "$tmp/r2.yaml" &&
+        cmp -s "$tmp/r0.yaml" "$tmp/r3.yaml"; then
         ok
     else
-        bad "$rn" "plans differ: $(diff "$tmp/r0.yaml" "$tmp/r1.yaml" | head -n 4 | tr '\n' ' ') $(diff "$tmp/r0.yaml" "$tmp/r2.yaml" | head -n 4 | tr '\n' ' ')"
+        bad "$rn" "plans differ: $(diff "$tmp/r0.yaml" "$tmp/r1.yaml" | head -n 4 | tr '\n' ' ') $(diff "$tmp/r0.yaml" "$tmp/r2.yaml" | head -n 4 | tr '\n' ' ') $(diff "$tmp/r0.yaml" "$tmp/r3.yaml" | head -n 4 | tr '\n' ' ')"
     fi
     st=$(plan_status "$tmp/r0.yaml")
     echo "$st" >>"$tmp/statuses"

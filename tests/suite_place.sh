@@ -181,6 +181,24 @@ else
     bad repairs "summary: $(oneline "$tmp/p.err" 8)"
 fi
 grep -q 'method: place' "$tmp/p.out" && ok || bad repairs "the solver block does not name place"
+# a solution whose jobs of one node each do not pack largest first but do
+# in order of start: HiGHS's 600-s solution of the on-prem 80-job bench
+# night, seed 2 (bench/highs_lp.py on its exported model, 2026-12-01).
+# Repair packs the pool's jobs again and drops nothing (it used to drop
+# t00071-lm-bs5: 174.77 -> 1,864.53)
+if $CC -O1 -o "$tmp/bgen" bench/gen.c -lm 2>"$tmp/bgen.err" && "$tmp/bgen" 2 80 24 >"$tmp/o80.yaml"; then
+    timeout "$limit" $CAPPLAN place --no-timing --solution tests/place/bench/onprem80-s2.highs.sol -o "$tmp/o80.plan.yaml" \
+        "$tmp/o80.yaml" 2>"$tmp/o80.err"
+    if grep -q "^  repairs: 1: job 't00071-lm-bs5': the jobs of west-p100x8 packed again in order of start" "$tmp/o80.err" &&
+        grep -q "80 jobs scheduled, 0 dropped" "$tmp/o80.err" && num_eq "$(plan_total "$tmp/o80.plan.yaml")" 174.7746143; then
+        ok
+    else
+        bad repack "summary: $(oneline "$tmp/o80.err" 6)"
+    fi
+    verify_ok repack-verify "$tmp/o80.plan.yaml" "$tmp/o80.yaml"
+else
+    bad repack "bench/gen does not build: $(oneline "$tmp/bgen.err")"
+fi
 usage_fails usage/no-solution place examples/tiny.yaml
 usage_fails usage/no-inputs place --solution "$tmp/t.cbc"
 usage_fails usage/format place --solution "$tmp/t.cbc" --format xml examples/tiny.yaml

@@ -22,7 +22,7 @@
 
 #include "cp_placement.h"
 #include "fixture.h"
-#include "solver_internal.h"
+#include "lns_internal.h"
 
 #include <limits.h>
 
@@ -293,5 +293,100 @@ TEST(lns_same_seed_same_plan)
     }
     cp_plan_free(p);
     cp_plan_free(q);
+    cp_fx_release(&fx);
+}
+
+/* Under a node limit cp_lns runs a fixed number of search streams (lns_streams.c)
+ * and keeps the best by a fixed rule, so the thread count changes nothing:
+ * the same plan, units and total with 1, 2 and 4 threads. */
+TEST(lns_streams_same_plan_for_any_thread_count)
+{
+    if (!cp_fx_load(&fx, input, NULL))
+        return;
+    cp_plan *ref = NULL;
+    double tref = NAN;
+    int threads[] = {1, 2, 4};
+    for (int k = 0; k < 3; k++) {
+        cp_plan *p = bad_plan();
+        if (!p)
+            break;
+        cp_solve_opts o;
+        cp_solve_opts_init(&o);
+        o.seed = 7;
+        o.node_limit = 3;
+        o.threads = threads[k];
+        cp_err err;
+        cp_err_init(&err);
+        double t = NAN;
+        CHECK_INT(cp_lns(fx.in, fx.ms, &o, NULL, -INFINITY, cp_lns_budget(&o), 1000, cp_now_seconds() + 600, p,
+                         &t, &err),
+                  CP_OK);
+        CHECK(cp_plan_is_feasible(p, NULL, 0));
+        CHECK_NEAR(t, total(p), 1e-12);
+        if (!ref) {
+            ref = p;
+            tref = t;
+            continue;
+        }
+        CHECK(same_plan(ref, p));
+        CHECK(t == tref);
+        cp_plan_free(p);
+    }
+    cp_plan_free(ref);
+    cp_fx_release(&fx);
+}
+
+/* The sub-MIP (lns_mip.c) over a set of jobs taken out of a plan: its
+ * answer, put back, is never dearer than the jobs' own choices (they are
+ * its warm start), and over every job it is the hand-derived optimum. */
+TEST(submip_never_worse_than_its_start)
+{
+    if (!cp_fx_load(&fx, input, NULL))
+        return;
+    /* every subset of the four jobs, from the bad plan */
+    for (int mask = 1; mask < 16; mask++) {
+        cp_plan *p = bad_plan();
+        cp_usage u;
+        cp_submip *sm = NULL;
+        if (!p || cp_usage_init(&u, fx.in, fx.ms)) {
+            cp_plan_free(p);
+            CHECK(0);
+            break;
+        }
+        cp_usage_load_plan(&u, p);
+        double before = total(p);
+        int set_[4], cm[4], cs[4], nm[4], ns[4], n = 0;
+        for (int j = 0; j < 4; j++)
+            if (mask & 1 << j) {
+                set_[n] = j;
+                cm[n] = p->mode[j];
+                cs[n] = p->start[j];
+                if (p->mode[j] >= 0)
+                    cp_usage_remove(&u, p->mode[j], p->start[j]);
+                n++;
+            }
+        CHECK_INT(cp_submip_new(&u, &sm), 0);
+        cp_submip_limits lim = {1000, 100000, cp_now_seconds() + 600, NULL};
+        int got = sm ? cp_submip_solve(sm, set_, n, cm, cs, &lim, nm, ns) : -1;
+        CHECK_INT(got, 1);
+        for (int i = 0; i < n && got == 1; i++) {
+            double d;
+            int j = set_[i];
+            p->mode[j] = nm[i];
+            p->start[j] = nm[i] >= 0 ? ns[i] : 0;
+            if (nm[i] >= 0) {
+                CHECK(cp_usage_try(&u, nm[i], ns[i], &d));
+                cp_usage_add(&u, nm[i], ns[i]);
+            }
+        }
+        cp_plan_min_instances(p);
+        CHECK(cp_plan_is_feasible(p, NULL, 0));
+        CHECK(total(p) <= before + 1e-9);
+        if (mask == 15)
+            CHECK_NEAR(total(p), 12, 1e-12); /* all four free: the optimum */
+        cp_submip_free(sm);
+        cp_usage_release(&u);
+        cp_plan_free(p);
+    }
     cp_fx_release(&fx);
 }

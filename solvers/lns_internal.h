@@ -1,0 +1,52 @@
+/*
+ * What the neighbourhood search (lns.c) shares with its MIP repair
+ * (lns_mip.c) and its search streams (lns_streams.c), and no one else.
+ */
+#ifndef CP_LNS_INTERNAL_H
+#define CP_LNS_INTERNAL_H
+
+#include "solver_internal.h"
+
+#include <signal.h>
+
+/* A reusable sub-MIP builder over one usage (its index maps live as long
+ * as the search). */
+typedef struct cp_submip cp_submip;
+
+int cp_submip_new(const cp_usage *u, cp_submip **out);
+void cp_submip_free(cp_submip *sm);
+
+/* What one sub-MIP may spend: branch-and-bound nodes and simplex
+ * iterations (work limits, so a run is reproducible), and a clock and
+ * stop flag that only cut it short (the search's deadline, an interrupt). */
+typedef struct cp_submip_limits {
+    long nodes;
+    int lp_iterations;
+    double deadline; /* cp_now_seconds clock */
+    const volatile sig_atomic_t *stop;
+} cp_submip_limits;
+
+/* Re-plans the jobs free[0..n), already taken out of u, on the aggregate
+ * model (SPEC 3) of the room the jobs left in u leave them: pool
+ * capacity per dimension and slot, the room in the instances u rents plus
+ * new instances up to the quota at their slot cost, power caps, the
+ * budget. cur_mode/cur_start (the jobs' choices before they were taken
+ * out, mode -1 dropped) are the warm start, so the answer costs at most
+ * what they cost in that model. On 1, mode[i]/start[i] get job free[i]'s
+ * (mode, start) or mode -1 (drop); 0: no answer within the limits;
+ * -1 out of memory. Concrete packing is the caller's:
+ * a choice the instances cannot hold is re-inserted or dropped there. */
+int cp_submip_solve(cp_submip *sm, const int *free, int n, const int *cur_mode,
+                    const int *cur_start, const cp_submip_limits *lim, int *mode, int *start);
+
+/* The LP relaxation of the same model: on 1, each job's column of the
+ * largest value (mode -1: its drop column) and that value in weight[i]. */
+int cp_submip_lp(cp_submip *sm, const int *free, int n, const cp_submip_limits *lim, int *mode,
+                 int *start, double *weight);
+
+/* The search of one stream (lns.c): cp_lns's contract on one seed. */
+int cp_lns_stream(const cp_input *in, const cp_modeset *ms, const cp_solve_opts *opts,
+                  const cp_prices *pr, double bound, long iterations, long stall, double deadline,
+                  cp_plan *plan, double *total, cp_err *err);
+
+#endif

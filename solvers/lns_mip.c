@@ -1,0 +1,516 @@
+/*
+ * MIP repair of the neighbourhood search: the jobs of a window are taken
+ * out of the plan and GLPK's branch-and-cut re-plans them together, on
+ * the time-indexed model of milp_glpk.c restricted to them, with every
+ * other job fixed where it is. One-job re-insertion sees a job at a time:
+ * it cannot move three jobs off a half-empty instance and onto another so
+ * that one instance is returned, or drop a cheap job to let two dear ones
+ * in; a sub-MIP over 10-30 jobs finds such exchanges exactly.
+ *
+ * Columns: x[i,m,s] for the free jobs' modes and starts that fit the room
+ * left (binary), z[i] (drop), y'[r,t] (instances of market r in slot t
+ * beyond those the fixed jobs keep rented; integer up to the quota).
+ * Rows: one assignment per free job; per pool, dimension and slot, the
+ * capacity the fixed jobs leave; per market, dimension and slot, the room
+ * left in the rented instances plus y' whole instances; power caps;
+ * the budget. The free jobs' own choices are the warm start
+ * (glp_ios_heur_sol, checked against every row first, as GLPK takes it
+ * as it is), so the answer is never dearer than the start in this model.
+ * The model counts instances in aggregate (SPEC 3), not which instance a
+ * job shares: the caller packs the answer and keeps it only when the
+ * packed plan is no worse.
+ */
+#include "lns_internal.h"
+
+#include "cp_alloc.h"
+#include "cp_cost.h"
+
+#include <glpk.h>
+#include <math.h>
+#include <string.h>
+
+#define SUBMIP_EPS 1e-7
+
+struct cp_submip {
+    const cp_usage *u;
+    int T;
+    int *row_res;  /* [n_res*3*T]: row, 0 none (reset after each solve) */
+    int *row_site; /* [n_sites*T] */
+    int *ycol;     /* [n_res*T]: y' column, 0 none */
+    int *touched;  /* indices set in the three maps, to reset */
+    size_t n_touched, cap_touched;
+    int n_rows, n_cols;
+    double *row_ub; /* [1..n_rows] */
+    size_t cap_rows;
+    int *cjob, *cmode, *cstart; /* per column: free index, mode (-1 z, -2 y'), start or slot */
+    double *cobj, *cub;
+    size_t cap_cols;
+    int *ia, *ja;
+    double *ar;
+    size_t nnz, cap_nnz;
+    double *warm; /* [1..n_cols] */
+    size_t cap_warm;
+    double *act; /* [1..n_rows] */
+    size_t cap_act;
+    /* solve state for the callback */
+    const cp_submip_limits *lim;
+    bool warm_ok, warm_sent;
+};
+
+int cp_submip_new(const cp_usage *u, cp_submip **out)
+{
+    const cp_modeset *ms = u->ms;
+    cp_submip *sm = cp_calloc(1, sizeof *sm);
+    if (!sm)
+        return -1;
+    sm->u = u;
+    sm->T = u->T;
+    size_t nr = (size_t)(ms->n_res ? ms->n_res : 1),
+           ns = (size_t)(u->in->n_sites ? u->in->n_sites : 1);
+    sm->row_res = cp_calloc(nr * CP_DIMS * (size_t)u->T + 1, sizeof *sm->row_res);
+    sm->row_site = cp_calloc(ns * (size_t)u->T + 1, sizeof *sm->row_site);
+    sm->ycol = cp_calloc(nr * (size_t)u->T + 1, sizeof *sm->ycol);
+    if (!sm->row_res || !sm->row_site || !sm->ycol) {
+        cp_submip_free(sm);
+        return -1;
+    }
+    *out = sm;
+    return 0;
+}
+
+void cp_submip_free(cp_submip *sm)
+{
+    if (!sm)
+        return;
+    cp_free(sm->row_res);
+    cp_free(sm->row_site);
+    cp_free(sm->ycol);
+    cp_free(sm->touched);
+    cp_free(sm->row_ub);
+    cp_free(sm->cjob);
+    cp_free(sm->cmode);
+    cp_free(sm->cstart);
+    cp_free(sm->cobj);
+    cp_free(sm->cub);
+    cp_free(sm->ia);
+    cp_free(sm->ja);
+    cp_free(sm->ar);
+    cp_free(sm->warm);
+    cp_free(sm->act);
+    cp_free(sm);
+}
+
+/* The maps hold three kinds of index: tag them apart for the reset. */
+enum { MAP_RES, MAP_SITE, MAP_Y };
+
+static int touch(cp_submip *sm, int kind, size_t k)
+{
+    size_t cap = sm->cap_touched;
+    if (CP_GROW(sm->touched, cap, 2 * sm->n_touched + 2))
+        return -1;
+    sm->cap_touched = cap;
+    sm->touched[2 * sm->n_touched] = kind;
+    sm->touched[2 * sm->n_touched + 1] = (int)k;
+    sm->n_touched++;
+    return 0;
+}
+
+static void reset_maps(cp_submip *sm)
+{
+    for (size_t i = 0; i < sm->n_touched; i++) {
+        int kind = sm->touched[2 * i];
+        size_t k = (size_t)sm->touched[2 * i + 1];
+        int *map = kind == MAP_RES ? sm->row_res : kind == MAP_SITE ? sm->row_site : sm->ycol;
+        map[k] = 0;
+    }
+    sm->n_touched = 0;
+}
+
+static int new_row(cp_submip *sm, double ub)
+{
+    size_t cap = sm->cap_rows;
+    if (CP_GROW(sm->row_ub, cap, (size_t)sm->n_rows + 2))
+        return -1;
+    sm->cap_rows = cap;
+    sm->row_ub[++sm->n_rows] = ub;
+    return sm->n_rows;
+}
+
+static int new_col(cp_submip *sm, int job, int mode, int start, double obj, double ub)
+{
+    size_t need = (size_t)sm->n_cols + 2, cap;
+    cap = sm->cap_cols;
+    if (CP_GROW(sm->cjob, cap, need))
+        return -1;
+    cap = sm->cap_cols;
+    if (CP_GROW(sm->cmode, cap, need))
+        return -1;
+    cap = sm->cap_cols;
+    if (CP_GROW(sm->cstart, cap, need))
+        return -1;
+    cap = sm->cap_cols;
+    if (CP_GROW(sm->cobj, cap, need))
+        return -1;
+    cap = sm->cap_cols;
+    if (CP_GROW(sm->cub, cap, need))
+        return -1;
+    sm->cap_cols = cap;
+    int c = ++sm->n_cols;
+    sm->cjob[c] = job;
+    sm->cmode[c] = mode;
+    sm->cstart[c] = start;
+    sm->cobj[c] = obj;
+    sm->cub[c] = ub;
+    return c;
+}
+
+static int nz(cp_submip *sm, int row, int col, double v)
+{
+    if (v == 0)
+        return 0;
+    size_t need = sm->nnz + 2, cap = sm->cap_nnz;
+    if (CP_GROW(sm->ia, cap, need))
+        return -1;
+    cap = sm->cap_nnz;
+    if (CP_GROW(sm->ja, cap, need))
+        return -1;
+    cap = sm->cap_nnz;
+    if (CP_GROW(sm->ar, cap, need))
+        return -1;
+    sm->cap_nnz = cap;
+    sm->nnz++;
+    sm->ia[sm->nnz] = row;
+    sm->ja[sm->nnz] = col;
+    sm->ar[sm->nnz] = v;
+    return 0;
+}
+
+/* The room the fixed jobs leave resource r in dimension d and slot t:
+ * pool capacity minus use; on a market, the room in the instances rented
+ * now (new ones come through y'). */
+static double room(const cp_usage *u, int r, int d, int t)
+{
+    const cp_resource *res = &u->ms->res[r];
+    double use = u->use[((size_t)r * CP_DIMS + d) * u->T + t];
+    double cap = res->kind == CP_RES_POOL
+                     ? cp_usage_cap(u, r, d, t)
+                     : u->y[(size_t)r * u->T + t] * cp_machine_dim(res->mach, d);
+    return cap - use;
+}
+
+static int y_room(const cp_usage *u, int r, int t)
+{
+    int q = cp_usage_quota(u, r, t) - u->y[(size_t)r * u->T + t];
+    return q > 0 ? q : 0;
+}
+
+/* Whether mode m at s could fit what the fixed jobs leave (new instances
+ * counted up to the quota): columns that cannot are left out. */
+static bool col_fits(const cp_usage *u, int mi, int s)
+{
+    const cp_mode *m = &u->ms->modes[mi];
+    const cp_resource *r = &u->ms->res[m->res];
+    for (int i = 0; i < m->slots; i++) {
+        int t = s + i;
+        for (int d = 0; d < CP_DIMS; d++) {
+            if (m->demand[d] <= 0)
+                continue;
+            double free = room(u, m->res, d, t);
+            if (r->kind != CP_RES_POOL)
+                free += y_room(u, m->res, t) * cp_machine_dim(r->mach, d);
+            if (m->demand[d] > free + SUBMIP_EPS * (1 + free))
+                return false;
+        }
+        if (r->kind == CP_RES_POOL && m->busy_w > 0) {
+            size_t k = (size_t)r->site * u->T + t;
+            double frac = i == m->slots - 1 ? m->last_frac : 1.0;
+            if (isfinite(u->allow[k]) &&
+                u->busy[k] + m->busy_w * frac > u->allow[k] + SUBMIP_EPS * (1 + u->allow[k]))
+                return false;
+        }
+    }
+    return true;
+}
+
+static int build(cp_submip *sm, const int *free, int n, const int *cur_mode, const int *cur_start)
+{
+    const cp_usage *u = sm->u;
+    const cp_input *in = u->in;
+    const cp_modeset *ms = u->ms;
+    int T = sm->T;
+    sm->n_rows = sm->n_cols = 0;
+    sm->nnz = 0;
+    for (int i = 0; i < n; i++)
+        if (new_row(sm, 1.0) < 0)
+            return -1;
+    int budget_row = 0;
+    if (in->has_budget && (budget_row = new_row(sm, u->budget - u->spend)) < 0)
+        return -1;
+    sm->warm_ok = true;
+    for (int i = 0; i < n; i++) {
+        int j = free[i];
+        int cm = cur_mode ? cur_mode[i] : -1, cs = cur_start ? cur_start[i] : 0;
+        bool warm_found = cm < 0;
+        for (int mi = ms->job_first[j]; mi < ms->job_first[j + 1]; mi++) {
+            const cp_mode *m = &ms->modes[mi];
+            const cp_resource *r = &ms->res[m->res];
+            bool dominated = u->dominated && u->dominated[mi];
+            for (int s = m->s_min; s <= m->s_max; s++) {
+                bool is_cur = mi == cm && s == cs;
+                /* the current choice always gets its column: it is the
+                 * warm start */
+                if (!is_cur && (dominated || !cp_usage_start_fits(u, mi, s) || !col_fits(u, mi, s)))
+                    continue;
+                double cost = m->egress;
+                if (r->kind == CP_RES_POOL) {
+                    cp_run_cost rc;
+                    cp_pool_run_cost(in, ms, m, s, &rc);
+                    cost += rc.energy_cost + rc.carbon_cost;
+                }
+                int c = new_col(sm, i, mi, s, cost, 1.0);
+                if (c < 0 || nz(sm, i + 1, c, 1.0))
+                    return -1;
+                if (is_cur)
+                    warm_found = true;
+                if (budget_row && nz(sm, budget_row, c, cost))
+                    return -1;
+                for (int k = 0; k < m->slots; k++) {
+                    int t = s + k;
+                    for (int d = 0; d < CP_DIMS; d++) {
+                        if (m->demand[d] <= 0)
+                            continue;
+                        size_t key = ((size_t)m->res * CP_DIMS + d) * T + t;
+                        if (!sm->row_res[key]) {
+                            double ub = room(u, m->res, d, t);
+                            int row = new_row(sm, ub > 0 ? ub : 0);
+                            if (row < 0 || touch(sm, MAP_RES, key))
+                                return -1;
+                            sm->row_res[key] = row;
+                        }
+                        if (nz(sm, sm->row_res[key], c, m->demand[d]))
+                            return -1;
+                    }
+                    if (r->kind == CP_RES_POOL && m->busy_w > 0) {
+                        size_t key = (size_t)r->site * T + t;
+                        if (!isfinite(u->allow[key]))
+                            continue;
+                        if (!sm->row_site[key]) {
+                            double ub = u->allow[key] - u->busy[key];
+                            int row = new_row(sm, ub > 0 ? ub : 0);
+                            if (row < 0 || touch(sm, MAP_SITE, key))
+                                return -1;
+                            sm->row_site[key] = row;
+                        }
+                        double frac = k == m->slots - 1 ? m->last_frac : 1.0;
+                        if (nz(sm, sm->row_site[key], c, m->busy_w * frac))
+                            return -1;
+                    }
+                }
+            }
+        }
+        int z = new_col(sm, i, -1, 0, in->jobs[j].drop_penalty, 1.0);
+        if (z < 0 || nz(sm, i + 1, z, 1.0))
+            return -1;
+        sm->warm_ok &= warm_found;
+    }
+    /* y' of every market row made above, with -dim in its rows */
+    int n_x = sm->n_cols;
+    for (int c = 1; c <= n_x; c++) {
+        int mi = sm->cmode[c];
+        if (mi < 0 || ms->res[ms->modes[mi].res].kind == CP_RES_POOL)
+            continue;
+        const cp_mode *m = &ms->modes[mi];
+        for (int k = 0; k < m->slots; k++) {
+            int t = sm->cstart[c] + k;
+            size_t key = (size_t)m->res * T + t;
+            if (sm->ycol[key])
+                continue;
+            int yc = new_col(sm, m->res, -2, t, u->slot_cost[key], y_room(u, m->res, t));
+            if (yc < 0 || touch(sm, MAP_Y, key))
+                return -1;
+            sm->ycol[key] = yc;
+            for (int d = 0; d < CP_DIMS; d++) {
+                int row = sm->row_res[((size_t)m->res * CP_DIMS + d) * T + t];
+                if (row && nz(sm, row, yc, -cp_machine_dim(ms->res[m->res].mach, d)))
+                    return -1;
+            }
+            if (budget_row && nz(sm, budget_row, yc, u->slot_cost[key]))
+                return -1;
+        }
+    }
+    return 0;
+}
+
+/* The warm start: the free jobs' own choices and the fewest new
+ * instances that hold them; warm_ok false when it breaks a row (then
+ * GLPK starts without it). */
+static int make_warm(cp_submip *sm, const int *cur_mode, const int *cur_start)
+{
+    size_t cap = sm->cap_warm;
+    if (CP_GROW(sm->warm, cap, (size_t)sm->n_cols + 1))
+        return -1;
+    sm->cap_warm = cap;
+    cap = sm->cap_act;
+    if (CP_GROW(sm->act, cap, (size_t)sm->n_rows + 1))
+        return -1;
+    sm->cap_act = cap;
+    memset(sm->warm, 0, ((size_t)sm->n_cols + 1) * sizeof *sm->warm);
+    memset(sm->act, 0, ((size_t)sm->n_rows + 1) * sizeof *sm->act);
+    for (int c = 1; c <= sm->n_cols; c++) {
+        int i = sm->cjob[c], mi = sm->cmode[c];
+        if (mi == -1 ? cur_mode[i] < 0
+                     : mi >= 0 && mi == cur_mode[i] && sm->cstart[c] == cur_start[i])
+            sm->warm[c] = 1;
+    }
+    for (size_t k = 1; k <= sm->nnz; k++)
+        if (sm->cmode[sm->ja[k]] != -2)
+            sm->act[sm->ia[k]] += sm->ar[k] * sm->warm[sm->ja[k]];
+    /* y' per market slot: the most any of its rows needs */
+    for (size_t k = 1; k <= sm->nnz; k++) {
+        int c = sm->ja[k];
+        if (sm->cmode[c] != -2 || sm->ar[k] >= 0)
+            continue;
+        int row = sm->ia[k];
+        double over = sm->act[row] - sm->row_ub[row];
+        double need = over > SUBMIP_EPS ? ceil(over / -sm->ar[k] - 1e-9) : 0;
+        if (need > sm->warm[c])
+            sm->warm[c] = need;
+    }
+    memset(sm->act, 0, ((size_t)sm->n_rows + 1) * sizeof *sm->act);
+    for (size_t k = 1; k <= sm->nnz; k++)
+        sm->act[sm->ia[k]] += sm->ar[k] * sm->warm[sm->ja[k]];
+    bool ok = sm->warm_ok;
+    for (int c = 1; c <= sm->n_cols && ok; c++)
+        ok = sm->warm[c] <= sm->cub[c] + 1e-9;
+    /* (the assignment rows hold: one column of each job is 1) */
+    for (int r = 1; r <= sm->n_rows && ok; r++)
+        ok = sm->act[r] <= sm->row_ub[r] + 1e-6 * (1 + fabs(sm->row_ub[r]));
+    sm->warm_ok = ok;
+    return 0;
+}
+
+static void callback(glp_tree *tree, void *info)
+{
+    cp_submip *sm = info;
+    const cp_submip_limits *lim = sm->lim;
+    if ((lim->stop && *lim->stop) || cp_now_seconds() > lim->deadline) {
+        glp_ios_terminate(tree);
+        return;
+    }
+    if (glp_ios_reason(tree) == GLP_IHEUR && sm->warm_ok && !sm->warm_sent) {
+        sm->warm_sent = true;
+        glp_ios_heur_sol(tree, sm->warm);
+    }
+    int a, nn, t;
+    glp_ios_tree_size(tree, &a, &nn, &t);
+    if (t > lim->nodes)
+        glp_ios_terminate(tree);
+}
+
+/* The built model in a new glp_prob: binaries and integers, or (lp) all
+ * continuous. */
+static glp_prob *load(const cp_submip *sm, int n, bool lp)
+{
+    glp_prob *P = glp_create_prob();
+    glp_set_obj_dir(P, GLP_MIN);
+    glp_add_rows(P, sm->n_rows);
+    glp_add_cols(P, sm->n_cols);
+    for (int r = 1; r <= sm->n_rows; r++) {
+        if (r <= n)
+            glp_set_row_bnds(P, r, GLP_FX, 1.0, 1.0);
+        else
+            glp_set_row_bnds(P, r, GLP_UP, 0.0, sm->row_ub[r]);
+    }
+    for (int c = 1; c <= sm->n_cols; c++) {
+        glp_set_obj_coef(P, c, sm->cobj[c]);
+        if (sm->cub[c] > 0)
+            glp_set_col_bnds(P, c, GLP_DB, 0.0, sm->cub[c]);
+        else
+            glp_set_col_bnds(P, c, GLP_FX, 0.0, 0.0);
+        if (!lp)
+            glp_set_col_kind(P, c, sm->cmode[c] == -2 ? GLP_IV : GLP_BV);
+    }
+    if (sm->nnz)
+        glp_load_matrix(P, (int)sm->nnz, sm->ia, sm->ja, sm->ar);
+    return P;
+}
+
+static int lp_solve(glp_prob *P, const cp_submip_limits *lim)
+{
+    glp_smcp sp;
+    glp_init_smcp(&sp);
+    sp.msg_lev = GLP_MSG_OFF;
+    sp.it_lim = lim->lp_iterations;
+    return glp_simplex(P, &sp) == 0 && glp_get_status(P) == GLP_OPT;
+}
+
+int cp_submip_solve(cp_submip *sm, const int *free, int n, const int *cur_mode,
+                    const int *cur_start, const cp_submip_limits *lim, int *mode, int *start)
+{
+    int rc = build(sm, free, n, cur_mode, cur_start);
+    if (rc == 0)
+        rc = make_warm(sm, cur_mode, cur_start);
+    reset_maps(sm);
+    if (rc)
+        return -1;
+    glp_prob *P = load(sm, n, false);
+    int found = 0;
+    if (lp_solve(P, lim)) {
+        glp_iocp io;
+        glp_init_iocp(&io);
+        io.msg_lev = GLP_MSG_OFF;
+        io.presolve = GLP_OFF; /* glp_ios_heur_sol needs the original columns */
+        io.mip_gap = 1e-7;
+        io.cb_func = callback;
+        io.cb_info = sm;
+        double left = lim->deadline - cp_now_seconds();
+        io.tm_lim = left > 0 ? (int)fmin(left * 1000, 1e9) : 1;
+        sm->lim = lim;
+        sm->warm_sent = false;
+        glp_intopt(P, &io);
+        int st = glp_mip_status(P);
+        if (st == GLP_OPT || st == GLP_FEAS) {
+            for (int i = 0; i < n; i++)
+                mode[i] = -1;
+            for (int c = 1; c <= sm->n_cols; c++)
+                if (sm->cmode[c] >= 0 && glp_mip_col_val(P, c) > 0.5) {
+                    mode[sm->cjob[c]] = sm->cmode[c];
+                    start[sm->cjob[c]] = sm->cstart[c];
+                }
+            found = 1;
+        }
+    }
+    glp_delete_prob(P);
+    return found;
+}
+
+int cp_submip_lp(cp_submip *sm, const int *free, int n, const cp_submip_limits *lim, int *mode,
+                 int *start, double *weight)
+{
+    int rc = build(sm, free, n, NULL, NULL);
+    reset_maps(sm);
+    if (rc)
+        return -1;
+    glp_prob *P = load(sm, n, true);
+    int found = 0;
+    if (lp_solve(P, lim)) {
+        for (int i = 0; i < n; i++) {
+            mode[i] = -1;
+            weight[i] = -1;
+        }
+        for (int c = 1; c <= sm->n_cols; c++) {
+            if (sm->cmode[c] == -2)
+                continue;
+            int i = sm->cjob[c];
+            double v = glp_get_col_prim(P, c);
+            if (v > weight[i]) {
+                weight[i] = v;
+                mode[i] = sm->cmode[c];
+                start[i] = sm->cstart[c];
+            }
+        }
+        found = 1;
+    }
+    glp_delete_prob(P);
+    return found;
+}
