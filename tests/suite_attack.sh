@@ -17,6 +17,8 @@
 #   - export slurm: a predecessor the plan does not list, named with a
 #     newline, in a script's "# after" line
 #   - whatif: an accelerator's name in the md and csv headers
+#   - fit dataflow (and --params): job names from the samples printed raw
+#     in the quality table, so an escape sequence reached the terminal
 SUITE=attack
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -217,5 +219,24 @@ if python3 -c 'import csv, sys; r = list(csv.reader(open(sys.argv[1], newline=""
 else
     bad whatif-csv "$(oneline "$tmp/w.csv" 3)"
 fi
+
+# ---- fit: names from the samples in the quality tables --------------------
+# an escape sequence in a job name would drive the terminal (retitle it)
+esc=$(printf '\033')
+awk -v e="$esc" 'BEGIN { print "job,type,machines,input_gb,seconds,k"
+    split("2 4 8", M, " "); split("5 10", S, " "); split("3 6", K, " ")
+    for (a = 1; a <= 3; a++) for (b = 1; b <= 2; b++) for (c = 1; c <= 2; c++)
+        printf "%s]0;pwned%c%s[31mx,t,%d,%d,%.10g,%d\n", e, 7, e, M[a], S[b],
+            10 + 50 * S[b] / M[a] + 3 * K[c] * S[b] / M[a] + 2 * M[a], K[c] }' >"$tmp/esc.csv"
+for p in "" "--params all"; do
+    # shellcheck disable=SC2086
+    $CAPPLAN fit dataflow "$tmp/esc.csv" $p --no-loo -o "$tmp/esc.yaml" >"$tmp/table" 2>"$tmp/err"
+    rc=$?
+    if [ "$rc" = 0 ] && grep -q 'x1b]0;pwned' "$tmp/table" && ! grep -q "$esc" "$tmp/table" "$tmp/err"; then
+        ok "fit table${p:+ $p}"
+    else
+        bad "fit table${p:+ $p}" "exit $rc: $(oneline "$tmp/err")"
+    fi
+done
 
 test_done

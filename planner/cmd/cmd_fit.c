@@ -406,11 +406,12 @@ int cp_cmd_fit(int argc, char **argv)
         goto out;
     }
     /* the table on standard output when the fragment goes to a file; with
-     * --quiet nowhere (a memory stream thrown away) */
-    char *discard = NULL;
-    size_t discard_len = 0;
-    FILE *table = quiet ? open_memstream(&discard, &discard_len)
-                        : outpath && strcmp(outpath, "-") ? stdout : stderr;
+     * --quiet nowhere. It is made in a memory stream and printed through
+     * cp_fputs_printable: job and type names come from the samples, and
+     * an escape sequence in one would drive the terminal */
+    char *text = NULL;
+    size_t text_len = 0;
+    FILE *table = open_memstream(&text, &text_len);
     if (!table) {
         fprintf(stderr, "capplan fit: out of memory\n");
         status = 1;
@@ -429,12 +430,12 @@ int cp_cmd_fit(int argc, char **argv)
         cp_buf_release(&line);
         cp_fit_tr_yaml(&b, trr, d.jobs, d.n_jobs, work);
     }
-    if (quiet) {
-        fclose(table);
-        free(discard); /* open_memstream's buffer: malloc'ed by libc */
-    } else {
-        fflush(table);
+    if (fclose(table) == 0 && !quiet) {
+        FILE *to = outpath && strcmp(outpath, "-") ? stdout : stderr;
+        cp_fputs_printable(text, true, to);
+        fflush(to);
     }
+    free(text); /* open_memstream's buffer: malloc'ed by libc */
     if (!cp_buf_ok(&b)) {
         fprintf(stderr, "capplan fit: out of memory\n");
         status = 1;

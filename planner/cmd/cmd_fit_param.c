@@ -261,8 +261,11 @@ int cp_fit_param_run(const cp_fit_param_args *a, const cp_fit_opts *o0, const ch
         status = 1;
         goto out;
     }
+    /* names come from the samples: what a terminal would act on is
+     * escaped (cmd_fit.c's table too) */
     FILE *table = outpath && strcmp(outpath, "-") ? stdout : stderr;
-    fwrite(t.s, 1, t.len, table);
+    if (t.s)
+        cp_fputs_printable(t.s, true, table);
     fflush(table);
     if ((status = cp_cli_output_loads("fit", b.s, b.len)))
         goto out;
