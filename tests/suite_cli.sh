@@ -99,6 +99,10 @@ same "fit -q: the same fragment" "$tmp/fit1.yaml" "$tmp/fit3.yaml"
 quietly import c3o tests/fit/c3o-sort-extract.tsv -o "$tmp/c3o1.csv"
 quietly import c3o -o "$tmp/c3o2.csv" tests/fit/c3o-sort-extract.tsv
 same "import: -o before the file" "$tmp/c3o1.csv" "$tmp/c3o2.csv"
+quietly import c3o --quiet tests/fit/c3o-sort-extract.tsv -o "$tmp/c3o3.csv"
+if [ "$rc" = 0 ] && [ ! -s "$tmp/err" ]; then ok; else
+    bad "import --quiet is accepted" "exit $rc: $(oneline "$tmp/err")"; fi
+same "import --quiet: the same file" "$tmp/c3o1.csv" "$tmp/c3o3.csv"
 
 # place: the plan itself as the solution
 quietly place --solution "$tmp/plan1.yaml" --solution-format plan --no-timing -q -o "$tmp/place1.yaml" "$tiny"
@@ -142,6 +146,25 @@ if [ "$rc" = 0 ] && [ ! -s "$tmp/out" ] && [ ! -s "$tmp/err" ]; then ok; else
     bad "verify -q: an OK plan prints nothing" "exit $rc"; fi
 quietly plan "$tiny" --method heuristic -q -o "$tmp/plan4.yaml"
 if [ "$rc" = 0 ] && [ ! -s "$tmp/err" ]; then ok; else bad "plan -q: no summary" "exit $rc"; fi
+# -q and --progress in either order: progress lines, no summary
+for order in "-q --progress" "--progress -q"; do
+    # shellcheck disable=SC2086 # the two options, split on purpose
+    quietly plan "$tiny" --method heuristic --no-timing $order -o "$tmp/plan5.yaml"
+    if [ "$rc" = 0 ] && grep -q '^capplan: incumbent' "$tmp/err" && ! grep -q '^plan:' "$tmp/err"
+    then ok; else bad "plan $order: progress lines, no summary" "exit $rc: $(oneline "$tmp/err" 3)"; fi
+done
+
+# ---- -h and --help, -q and --quiet: one rule (planner/cmd/cli.c) ----
+for cmd in check plan verify report whatif place "whatif merge" "export slurm" \
+    "import skypilot" "import gavel" "import c3o" "import series" "import inventory" \
+    "import pollux" "import accelerators"; do
+    # shellcheck disable=SC2086 # CMD is one or two words
+    $CAPPLAN $cmd -h >"$tmp/h1" 2>&1; r1=$?
+    # shellcheck disable=SC2086
+    $CAPPLAN $cmd --quiet --help >"$tmp/h2" 2>&1; r2=$?
+    if [ "$r1" = 0 ] && [ "$r2" = 0 ] && [ -s "$tmp/h1" ] && cmp -s "$tmp/h1" "$tmp/h2"; then ok
+    else bad "$cmd: -h and --quiet --help print the same help" "exit $r1 and $r2"; fi
+done
 
 # ---- one message per mistake, in every command ----
 : >"$tmp/messages"
@@ -164,6 +187,9 @@ msg whatif --format xml --scenarios "$scen" "$tiny"
 msg whatif merge --format yaml x.json
 msg plan --quiet=yes "$tiny"
 msg whatif --f md --scenarios "$scen" "$tiny"
+msg import gavel --bogus x.csv
+msg import c3o x.tsv --quiet=1
+msg import series --site
 test_cmp tests/cli/messages.expected "$tmp/messages"
 
 # ---- contradictions: check's errors, plan's reason ----

@@ -89,8 +89,37 @@ int cp_cli_args_init(cp_cli_args *a, const char *cmd, int argc, char **argv,
     return 0;
 }
 
+int cp_cli_args_std(cp_cli_args *a, const char *cmd, int argc, char **argv,
+                    const char *shortopts, const struct option *longopts, const char *help,
+                    cp_cli_usage_fn *usage)
+{
+    char shorts[sizeof a->shortopts];
+    snprintf(shorts, sizeof shorts, "%shq", shortopts);
+    if (cp_cli_args_init(a, cmd, argc, argv, shorts, longopts))
+        return 1;
+    size_t n = 0;
+    while (longopts && longopts[n].name)
+        n++;
+    a->own_longopts = cp_calloc(n + 3, sizeof *a->own_longopts);
+    if (!a->own_longopts) {
+        fprintf(stderr, "capplan %s: out of memory\n", cmd);
+        cp_cli_args_release(a);
+        return 1;
+    }
+    if (n)
+        memcpy(a->own_longopts, longopts, n * sizeof *longopts);
+    a->own_longopts[n] = (struct option){"help", no_argument, NULL, 'h'};
+    a->own_longopts[n + 1] = (struct option){"quiet", no_argument, NULL, 'q'};
+    a->longopts = a->own_longopts;
+    a->help = help;
+    a->usage = usage;
+    return 0;
+}
+
 int cp_cli_next(cp_cli_args *a)
 {
+    if (a->helped)
+        return -1;
     for (;;) {
         int c = -1;
         if (!a->rest) {
@@ -103,6 +132,18 @@ int cp_cli_next(cp_cli_args *a)
                 return a->last = -1;
             optarg = a->argv[optind++];
             c = 1;
+        }
+        if (a->own_longopts && c == 'h') {
+            if (a->help)
+                fputs(a->help, stdout);
+            else
+                a->usage(stdout);
+            a->helped = true;
+            return a->last = -1;
+        }
+        if (a->own_longopts && c == 'q') {
+            a->quiet = true;
+            continue;
         }
         if (c != 1)
             return a->last = c;
@@ -143,6 +184,8 @@ void cp_cli_args_release(cp_cli_args *a)
 {
     cp_free(a->operands);
     a->operands = NULL;
+    cp_free(a->own_longopts);
+    a->own_longopts = NULL;
 }
 
 bool cp_cli_format(const char *cmd, const char *word, const char *const *names, int *out)

@@ -100,18 +100,15 @@ static int modes_known(char *const *modes, int n, const cp_input *in)
 
 int cp_cmd_check(int argc, char **argv)
 {
-    enum { O_MODES = 256, O_HELP, O_QUIET };
+    enum { O_MODES = 256 };
     static const struct option longopts[] = {{"modes", required_argument, NULL, O_MODES},
-                                             {"help", no_argument, NULL, O_HELP},
-                                             {"quiet", no_argument, NULL, O_QUIET},
                                              {NULL, 0, NULL, 0}};
     /* the --modes JOB arguments, in order (at most one per word of argv) */
     char **modes = cp_calloc((size_t)argc + 1, sizeof *modes);
     const char *out_path = NULL;
     int n_modes = 0, c, st = -1;
-    bool quiet = false;
     cp_cli_args a;
-    if (!modes || cp_cli_args_init(&a, "check", argc, argv, "o:hq", longopts)) {
+    if (!modes || cp_cli_args_std(&a, "check", argc, argv, "o:", longopts, check_help, NULL)) {
         if (!modes)
             fprintf(stderr, "capplan check: out of memory\n");
         cp_free(modes);
@@ -125,19 +122,12 @@ int cp_cmd_check(int argc, char **argv)
         case 'o':
             out_path = optarg;
             break;
-        case 'q':
-        case O_QUIET:
-            quiet = true;
-            break;
-        case 'h':
-        case O_HELP:
-            fputs(check_help, stdout);
-            st = 0;
-            break;
         default:
             st = cp_cli_bad_option(&a);
         }
     }
+    if (st < 0 && a.helped)
+        st = 0;
     if (st < 0) {
         cp_fileset fs;
         const char *outs[] = {"-o", out_path, NULL};
@@ -149,7 +139,7 @@ int cp_cmd_check(int argc, char **argv)
     cp_input *in = NULL;
     if (st < 0 && !(st = cp_cli_load("check", a.operands, a.n_operands, &in)) &&
         !(st = modes_known(modes, n_modes, in)))
-        st = check_input(in, modes, n_modes, out_path, quiet);
+        st = check_input(in, modes, n_modes, out_path, a.quiet);
     cp_cli_args_release(&a);
     cp_free(modes);
     cp_input_free(in);

@@ -98,11 +98,9 @@ static int write_files(const char *dir, const cp_export *x)
 
 int cp_cmd_export(int argc, char **argv)
 {
-    enum { O_PLAN = 256, O_BEGIN, O_HELP, O_QUIET };
+    enum { O_PLAN = 256, O_BEGIN };
     static const struct option longopts[] = {{"plan", required_argument, NULL, O_PLAN},
                                              {"begin", required_argument, NULL, O_BEGIN},
-                                             {"help", no_argument, NULL, O_HELP},
-                                             {"quiet", no_argument, NULL, O_QUIET},
                                              {NULL, 0, NULL, 0}};
     if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
         fputs(export_help, argc < 2 ? stderr : stdout);
@@ -117,10 +115,9 @@ int cp_cmd_export(int argc, char **argv)
     cp_export_opts xo;
     cp_export_opts_init(&xo);
     const char *plan_path = NULL, *dir = NULL;
-    bool quiet = false;
     cp_cli_args a;
     /* argv[1] is the target: the options and files follow it */
-    if (cp_cli_args_init(&a, "export", argc - 1, argv + 1, "o:hq", longopts))
+    if (cp_cli_args_std(&a, "export", argc - 1, argv + 1, "o:", longopts, export_help, NULL))
         return 1;
     int c, st = -1;
     while (st < 0 && (c = cp_cli_next(&a)) != -1) {
@@ -140,19 +137,13 @@ int cp_cmd_export(int argc, char **argv)
             }
             xo.begin_now = true;
             break;
-        case 'q':
-        case O_QUIET:
-            quiet = true;
-            break;
-        case 'h':
-        case O_HELP:
-            fputs(export_help, stdout);
-            st = 0;
-            break;
         default:
             st = cp_cli_bad_option(&a);
         }
     }
+    if (st < 0 && a.helped)
+        st = 0;
+    bool quiet = a.quiet;
     if (st < 0 && (!plan_path || !dir)) {
         fprintf(stderr, "capplan export: %s is required (see 'capplan export --help')\n",
                 !plan_path ? "--plan PLAN" : "-o DIR");

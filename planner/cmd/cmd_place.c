@@ -137,32 +137,24 @@ static int parse_sol_format(const char *s, cp_sol_format *out)
 
 int cp_cmd_place(int argc, char **argv)
 {
-    enum { O_FORMAT = 256, O_HELP, O_LEASES, O_SOLUTION, O_SOLFMT, O_NOTIMING, O_QUIET };
+    enum { O_FORMAT = 256, O_LEASES, O_SOLUTION, O_SOLFMT, O_NOTIMING };
     static const struct option longopts[] = {{"format", required_argument, NULL, O_FORMAT},
-                                             {"help", no_argument, NULL, O_HELP},
                                              {"leases", required_argument, NULL, O_LEASES},
                                              {"solution", required_argument, NULL, O_SOLUTION},
                                              {"solution-format", required_argument, NULL, O_SOLFMT},
                                              {"no-timing", no_argument, NULL, O_NOTIMING},
-                                             {"quiet", no_argument, NULL, O_QUIET},
                                              {NULL, 0, NULL, 0}};
     cp_plan_write_opts wo = {CP_FMT_YAML, true, NULL};
     cp_sol_format sfmt = CP_SOL_AUTO;
     const char *out_path = NULL, *leases_path = NULL, *sol_path = NULL;
-    bool quiet = false;
     cp_cli_args a;
-    if (cp_cli_args_init(&a, "place", argc, argv, "o:hq", longopts))
+    if (cp_cli_args_std(&a, "place", argc, argv, "o:", longopts, place_help, NULL))
         return 1;
     int c, st = -1;
     while (st < 0 && (c = cp_cli_next(&a)) != -1) {
         switch (c) {
         case 'o':
             out_path = optarg;
-            break;
-        case 'h':
-        case O_HELP:
-            fputs(place_help, stdout);
-            st = 0;
             break;
         case O_LEASES:
             leases_path = optarg;
@@ -172,10 +164,6 @@ int cp_cmd_place(int argc, char **argv)
             break;
         case O_NOTIMING:
             wo.timing = false;
-            break;
-        case 'q':
-        case O_QUIET:
-            quiet = true;
             break;
         case O_FORMAT:
             if (!cp_cli_plan_format("place", optarg, &wo.format))
@@ -194,6 +182,9 @@ int cp_cmd_place(int argc, char **argv)
             st = cp_cli_bad_option(&a);
         }
     }
+    if (st < 0 && a.helped)
+        st = 0;
+    bool quiet = a.quiet;
     if (st < 0 && !sol_path) {
         fprintf(stderr, "capplan place: --solution FILE is required\n");
         fputs(place_help, stderr);

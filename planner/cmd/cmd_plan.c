@@ -126,27 +126,23 @@ static void summary(const cp_plan *p, FILE *f)
 
 int cp_cmd_plan(int argc, char **argv)
 {
-    enum { O_FORMAT = 256, O_HELP, O_LEASES };
-    static const struct option longopts[] = {
-        {"format", required_argument, NULL, O_FORMAT}, {"help", no_argument, NULL, O_HELP},
-        {"leases", required_argument, NULL, O_LEASES}, CP_PLAN_LONGOPTS, {NULL, 0, NULL, 0}};
+    enum { O_FORMAT = 256, O_LEASES };
+    static const struct option longopts[] = {{"format", required_argument, NULL, O_FORMAT},
+                                             {"leases", required_argument, NULL, O_LEASES},
+                                             CP_PLAN_LONGOPTS,
+                                             {NULL, 0, NULL, 0}};
     cp_plan_opts po;
     cp_plan_opts_init(&po);
     cp_plan_write_opts wo = {CP_FMT_YAML, true, NULL};
     const char *out_path = NULL, *leases_path = NULL;
     cp_cli_args a;
-    if (cp_cli_args_init(&a, "plan", argc, argv, "o:hq", longopts))
+    if (cp_cli_args_std(&a, "plan", argc, argv, "o:", longopts, NULL, plan_usage))
         return 1;
     int c, st = -1;
     while (st < 0 && (c = cp_cli_next(&a)) != -1) {
         switch (c) {
         case 'o':
             out_path = optarg;
-            break;
-        case 'h':
-        case O_HELP:
-            plan_usage(stdout);
-            st = 0;
             break;
         case O_LEASES:
             leases_path = optarg;
@@ -167,7 +163,9 @@ int cp_cmd_plan(int argc, char **argv)
             }
         }
     }
-    if (st < 0 && !cp_plan_opts_finish(&po, "plan"))
+    if (st < 0 && a.helped)
+        st = 0;
+    if (st < 0 && !cp_plan_opts_finish(&po, "plan", a.quiet))
         st = 2;
     if (st < 0) {
         /* before any work: no output may be an input or another output */

@@ -43,13 +43,10 @@ static const char report_help[] =
 
 int cp_cmd_report(int argc, char **argv)
 {
-    enum { O_HELP = 256, O_QUIET };
-    static const struct option longopts[] = {{"help", no_argument, NULL, O_HELP},
-                                             {"quiet", no_argument, NULL, O_QUIET},
-                                             {NULL, 0, NULL, 0}};
+    static const struct option longopts[] = {{NULL, 0, NULL, 0}};
     const char *out_path = NULL, *plan_path = NULL;
     cp_cli_args a;
-    if (cp_cli_args_init(&a, "report", argc, argv, "o:hq", longopts))
+    if (cp_cli_args_std(&a, "report", argc, argv, "o:", longopts, report_help, NULL))
         return 1;
     int c, st = -1;
     while (st < 0 && (c = cp_cli_next(&a)) != -1) {
@@ -57,18 +54,12 @@ int cp_cmd_report(int argc, char **argv)
         case 'o':
             out_path = optarg;
             break;
-        case 'q':
-        case O_QUIET:
-            break; /* report prints nothing but errors */
-        case 'h':
-        case O_HELP:
-            fputs(report_help, stdout);
-            st = 0;
-            break;
-        default:
+        default: /* report prints nothing but errors: -q changes nothing */
             st = cp_cli_bad_option(&a);
         }
     }
+    if (st < 0 && a.helped)
+        st = 0;
     if (st < 0 && a.n_operands == 0) {
         fprintf(stderr, "capplan report: missing the plan file\n%s", report_help);
         st = 2;

@@ -71,15 +71,12 @@ static bool is_csv_plan(const char *path)
 
 int cp_cmd_verify(int argc, char **argv)
 {
-    enum { O_PLAN = 256, O_HELP, O_QUIET };
+    enum { O_PLAN = 256 };
     static const struct option longopts[] = {{"plan", required_argument, NULL, O_PLAN},
-                                             {"help", no_argument, NULL, O_HELP},
-                                             {"quiet", no_argument, NULL, O_QUIET},
                                              {NULL, 0, NULL, 0}};
     const char *plan_path = NULL, *out_path = NULL;
-    bool quiet = false;
     cp_cli_args a;
-    if (cp_cli_args_init(&a, "verify", argc, argv, "o:hq", longopts))
+    if (cp_cli_args_std(&a, "verify", argc, argv, "o:", longopts, verify_help, NULL))
         return 1;
     int c, st = -1;
     while (st < 0 && (c = cp_cli_next(&a)) != -1) {
@@ -90,19 +87,12 @@ int cp_cmd_verify(int argc, char **argv)
         case 'o':
             out_path = optarg;
             break;
-        case 'q':
-        case O_QUIET:
-            quiet = true;
-            break;
-        case 'h':
-        case O_HELP:
-            fputs(verify_help, stdout);
-            st = 0;
-            break;
         default:
             st = cp_cli_bad_option(&a);
         }
     }
+    if (st < 0 && a.helped)
+        st = 0;
     if (st < 0 && !plan_path) {
         fprintf(stderr, "capplan verify: missing --plan PLAN\n%s", verify_help);
         st = 2;
@@ -170,7 +160,7 @@ int cp_cmd_verify(int argc, char **argv)
     for (int i = 0; i < rep.n; i++)
         print_violation(&rep.items[i], plan_path, f);
     if (cp_verify_report_is_ok(&rep)) {
-        if (quiet) {
+        if (a.quiet) {
             /* nothing: the exit status says OK */
         } else if (rep.infeasible) {
             fprintf(f, "verify: OK status=infeasible (nothing to re-cost)\n");

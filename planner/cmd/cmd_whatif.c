@@ -182,7 +182,7 @@ static int load_inputs(char *const *paths, int n, cp_node ***roots_out, cp_diags
 
 int cp_cmd_whatif(int argc, char **argv)
 {
-    enum { O_FORMAT = 256, O_SCEN, O_EMIT, O_REPORT, O_HELP, O_FORCE, O_SHARD, O_ARRAY, O_SHARDS };
+    enum { O_FORMAT = 256, O_SCEN, O_EMIT, O_REPORT, O_FORCE, O_SHARD, O_ARRAY, O_SHARDS };
     if (argc > 1 && !strcmp(argv[1], "merge"))
         return cp_whatif_merge_main(argc - 1, argv + 1);
     static const struct option longopts[] = {
@@ -191,8 +191,7 @@ int cp_cmd_whatif(int argc, char **argv)
         {"force", no_argument, NULL, O_FORCE},
         {"shard", required_argument, NULL, O_SHARD}, {"slurm-array", required_argument, NULL, O_ARRAY},
         {"shards", required_argument, NULL, O_SHARDS},
-        {"jobs", required_argument, NULL, 'j'}, {"help", no_argument, NULL, O_HELP},
-        CP_PLAN_LONGOPTS, {NULL, 0, NULL, 0}};
+        {"jobs", required_argument, NULL, 'j'}, CP_PLAN_LONGOPTS, {NULL, 0, NULL, 0}};
     cp_plan_opts po;
     cp_plan_opts_init(&po);
     cp_whatif_format fmt = CP_WHATIF_MD;
@@ -204,18 +203,13 @@ int cp_cmd_whatif(int argc, char **argv)
     static const char *const formats[] = {"md", "csv", "json", NULL};
     static const cp_whatif_format format_of[] = {CP_WHATIF_MD, CP_WHATIF_CSV, CP_WHATIF_JSON};
     cp_cli_args a;
-    if (cp_cli_args_init(&a, "whatif", argc, argv, "o:j:hq", longopts))
+    if (cp_cli_args_std(&a, "whatif", argc, argv, "o:j:", longopts, NULL, whatif_usage))
         return 1;
     int c, f, st = -1;
     while (st < 0 && (c = cp_cli_next(&a)) != -1) {
         switch (c) {
         case 'o':
             out_path = optarg;
-            break;
-        case 'h':
-        case O_HELP:
-            whatif_usage(stdout);
-            st = 0;
             break;
         case O_FORMAT:
             if (cp_cli_format("whatif", optarg, formats, &f)) {
@@ -272,7 +266,9 @@ int cp_cmd_whatif(int argc, char **argv)
             }
         }
     }
-    if (st < 0 && !cp_plan_opts_finish(&po, "whatif"))
+    if (st < 0 && a.helped)
+        st = 0;
+    if (st < 0 && !cp_plan_opts_finish(&po, "whatif", a.quiet))
         st = 2;
     if (st < 0 && po.so.export_lp) {
         fprintf(stderr, "capplan whatif: --export-lp is for one plan: write the inputs with "

@@ -44,17 +44,15 @@ static const char merge_help[] =
 
 int cp_whatif_merge_main(int argc, char **argv)
 {
-    enum { O_FORMAT = 256, O_HELP, O_QUIET };
+    enum { O_FORMAT = 256 };
     static const struct option longopts[] = {{"format", required_argument, NULL, O_FORMAT},
-                                             {"help", no_argument, NULL, O_HELP},
-                                             {"quiet", no_argument, NULL, O_QUIET},
                                              {NULL, 0, NULL, 0}};
     cp_whatif_format fmt = CP_WHATIF_MD;
     const char *out_path = NULL;
     static const char *const formats[] = {"md", "csv", "json", NULL};
     static const cp_whatif_format format_of[] = {CP_WHATIF_MD, CP_WHATIF_CSV, CP_WHATIF_JSON};
     cp_cli_args a;
-    if (cp_cli_args_init(&a, "whatif merge", argc, argv, "o:hq", longopts))
+    if (cp_cli_args_std(&a, "whatif merge", argc, argv, "o:", longopts, merge_help, NULL))
         return 1;
     int c, f, st = -1;
     while (st < 0 && (c = cp_cli_next(&a)) != -1) {
@@ -68,18 +66,12 @@ int cp_whatif_merge_main(int argc, char **argv)
             else
                 st = 2;
             break;
-        case 'q':
-        case O_QUIET:
-            break; /* merge prints nothing but errors */
-        case 'h':
-        case O_HELP:
-            fputs(merge_help, stdout);
-            st = 0;
-            break;
-        default:
+        default: /* merge prints nothing but errors: -q changes nothing */
             st = cp_cli_bad_option(&a);
         }
     }
+    if (st < 0 && a.helped)
+        st = 0;
     if (st < 0 && a.n_operands == 0) {
         fprintf(stderr, "capplan whatif merge: no shard files (see 'capplan whatif merge --help')\n");
         st = 2;

@@ -35,6 +35,9 @@ int cp_cli_output_loads(const char *cmd, const char *text, size_t len);
 /* True when argv holds --help or -h (before any "--"). */
 bool cp_cli_wants_help(int argc, char **argv);
 
+/* A command's --help text, printed to the stream. */
+typedef void cp_cli_usage_fn(FILE *f);
+
 /*
  * Options anywhere on the line, as GNU tools take them: getopt_long
  * walks argv in order ("-" mode: an operand is returned where it stands,
@@ -44,11 +47,17 @@ bool cp_cli_wants_help(int argc, char **argv);
  * this way, so `capplan plan f.yaml -o p.yaml` and `capplan plan -o
  * p.yaml f.yaml` are the same command.
  *
+ * The options every command has are handled here, once, when the
+ * command gives its help (cp_cli_args_std): -h/--help prints it to
+ * standard output and ends the line (a.helped: exit 0), -q/--quiet sets
+ * a.quiet. The command lists neither in its options.
+ *
  *     cp_cli_args a;
- *     if (cp_cli_args_init(&a, "plan", argc, argv, "o:hq", longopts)) return 1;
+ *     if (cp_cli_args_std(&a, "plan", argc, argv, "o:", longopts, help, NULL)) return 1;
  *     while ((c = cp_cli_next(&a)) != -1) switch (c) { ... default:
  *         cp_cli_bad_option(&a); ... }
- *     ... a.operands[0 .. a.n_operands) ...
+ *     if (a.helped) ... exit 0 ...
+ *     ... a.operands[0 .. a.n_operands), a.quiet ...
  *     cp_cli_args_release(&a);
  */
 typedef struct cp_cli_args {
@@ -61,14 +70,28 @@ typedef struct cp_cli_args {
     int n_operands;
     int last;        /* the result of the last cp_cli_next */
     bool rest;       /* after "--" */
+    /* cp_cli_args_std: the help (text, or a function printing it) */
+    const char *help;
+    cp_cli_usage_fn *usage;
+    struct option *own_longopts; /* longopts with help and quiet; owned */
+    bool helped;                 /* -h/--help was given and printed */
+    bool quiet;                  /* -q/--quiet was given */
 } cp_cli_args;
 
-/* `shortopts` as for getopt_long, without a leading '+', '-' or ':'.
+/* `shortopts` as for getopt_long, without a leading '+', '-' or ':',
+ * and without 'h' and 'q'; `longopts` without "help" and "quiet": they
+ * are added here. `help` (or, when NULL, `usage`) is the --help text.
  * Returns 0, or 1 (out of memory, printed). */
+int cp_cli_args_std(cp_cli_args *a, const char *cmd, int argc, char **argv,
+                    const char *shortopts, const struct option *longopts, const char *help,
+                    cp_cli_usage_fn *usage);
+/* The same without the standard options: the command handles every
+ * option itself (`fit` does, until it moves to cp_cli_args_std). */
 int cp_cli_args_init(cp_cli_args *a, const char *cmd, int argc, char **argv,
                      const char *shortopts, const struct option *longopts);
 /* The next option (getopt_long's value, with optarg), or -1 at the end
- * of the line; operands are appended to a->operands. '?' is an unknown
+ * of the line, or after --help (printed, a->helped); operands are
+ * appended to a->operands. '?' is an unknown
  * option, ':' one without its value: see cp_cli_bad_option. */
 int cp_cli_next(cp_cli_args *a);
 /* After '?' or ':' from cp_cli_next: prints "capplan CMD: unknown option

@@ -17,14 +17,15 @@ typedef struct cp_plan_opts {
     cp_solve_opts so;
     const char *method;        /* --method NAME as given */
     const cp_solver_ops *ops;  /* set by cp_plan_opts_finish */
-    bool quiet, progress;
+    bool quiet, progress;      /* set by cp_plan_opts_finish */
+    bool progress_given;       /* --progress */
     bool timing;               /* false with --no-timing */
 } cp_plan_opts;
 
 /* Option codes of the shared long options (above any char value). */
 enum {
     CP_PO_TIME = 0x200, CP_PO_GAP, CP_PO_METHOD, CP_PO_THREADS, CP_PO_SEED, CP_PO_EXPORT,
-    CP_PO_QUIET, CP_PO_PROGRESS, CP_PO_NODES, CP_PO_NOTIMING
+    CP_PO_PROGRESS, CP_PO_NODES, CP_PO_NOTIMING
 };
 
 /* getopt_long entries of the shared options, to put in a command's table. */
@@ -35,7 +36,6 @@ enum {
         {"threads", required_argument, NULL, CP_PO_THREADS},                                  \
         {"seed", required_argument, NULL, CP_PO_SEED},                                        \
         {"export-lp", required_argument, NULL, CP_PO_EXPORT},                                 \
-        {"quiet", no_argument, NULL, CP_PO_QUIET},                                            \
         {"progress", no_argument, NULL, CP_PO_PROGRESS},                                      \
         {"node-limit", required_argument, NULL, CP_PO_NODES},                                 \
         {"no-timing", no_argument, NULL, CP_PO_NOTIMING}
@@ -46,11 +46,14 @@ void cp_plan_opts_help(FILE *f);
 
 /* Defaults of `plan` (progress when stderr is a terminal). */
 void cp_plan_opts_init(cp_plan_opts *o);
-/* Takes option `c` (a CP_PO_* code or 'q') with its argument. Returns 1
+/* Takes option `c` (a CP_PO_* code) with its argument (-q/--quiet is
+ * every command's: cp_cli_args_std). Returns 1
  * when handled, 0 when `c` is not a shared option, -1 when its value is
  * bad (the message, naming `cmd`, is printed on stderr). */
 int cp_plan_opts_parse(cp_plan_opts *o, const char *cmd, int c, const char *arg);
-/* Resolves --method; prints a message and returns false when unknown. */
-bool cp_plan_opts_finish(cp_plan_opts *o, const char *cmd);
+/* Resolves --method, and quiet and progress from the line's -q
+ * (`quiet`) and --progress; prints a message and returns false when the
+ * method is unknown. */
+bool cp_plan_opts_finish(cp_plan_opts *o, const char *cmd, bool quiet);
 
 #endif

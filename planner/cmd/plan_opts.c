@@ -16,7 +16,8 @@ void cp_plan_opts_init(cp_plan_opts *o)
     o->method = DEFAULT_METHOD;
     o->ops = NULL;
     o->quiet = false;
-    o->progress = isatty(2);
+    o->progress = false;
+    o->progress_given = false;
     o->timing = true;
 }
 
@@ -49,14 +50,8 @@ int cp_plan_opts_parse(cp_plan_opts *o, const char *cmd, int c, const char *arg)
     case CP_PO_EXPORT:
         o->so.export_lp = arg;
         return 1;
-    case 'q':
-    case CP_PO_QUIET:
-        o->quiet = true;
-        o->progress = false;
-        return 1;
     case CP_PO_PROGRESS:
-        o->progress = true;
-        o->quiet = false;
+        o->progress_given = true;
         return 1;
     case CP_PO_NOTIMING:
         o->timing = false;
@@ -82,12 +77,16 @@ void cp_plan_opts_help(FILE *f)
           "                         after 100 N steps: reproducible whatever the clock\n"
           "  --export-lp FILE       also write the MILP in CPLEX LP format\n"
           "  --no-timing            write solver.seconds as 0, so plans are byte-stable\n"
-          "  --quiet | --progress   progress lines and the summary on stderr\n"
-          "                         (default: progress when stderr is a terminal)\n", f);
+          "  -q, --quiet            no summary, and no progress lines unless --progress\n"
+          "  --progress             progress lines on stderr (default: when stderr is a\n"
+          "                         terminal and -q is not given)\n", f);
 }
 
-bool cp_plan_opts_finish(cp_plan_opts *o, const char *cmd)
+bool cp_plan_opts_finish(cp_plan_opts *o, const char *cmd, bool quiet)
 {
+    /* -q and --progress in either order: the line's options are a set */
+    o->quiet = quiet;
+    o->progress = o->progress_given || (!quiet && isatty(2));
     o->ops = cp_solver_find(o->method);
     if (!o->ops) {
         char names[256];
