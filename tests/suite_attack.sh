@@ -4,7 +4,8 @@
 # written; a NAME is never executed, never ends a line, and reads back as
 # itself). Each check failed before its fix:
 #   - import: a file or folder name that is not UTF-8 (the first comment
-#     line, pollux's job name, c3o's job column)
+#     line, pollux's job name, c3o's job column), and option values that
+#     are not (--site, --app, --type-map: written into the YAML)
 #   - import pollux: a step time so small that samples/s, a speedup or a
 #     trace job's work is one the loader refuses
 #   - import inventory: two node shapes that differ past %g's six digits
@@ -48,10 +49,20 @@ if [ "$rc" = 2 ] && [ ! -e "$tmp/o.yaml" ] && grep -q "dir/placements.csv: error
 else
     bad pollux-folder "exit $rc: $(oneline "$tmp/err")"
 fi
-$CAPPLAN import pollux $A/placements.csv --app "a${ff}" -o "$tmp/o.yaml" 2>"$tmp/err"
-rc=$?
-if [ "$rc" = 2 ] && grep -q "error: --app: the name is not UTF-8" "$tmp/err"; then ok pollux-app; else
-    bad pollux-app "exit $rc: $(oneline "$tmp/err")"; fi
+# option values go into the fragment: refused by the CLI, naming the option
+# (the files of these options exist and are good)
+for opt in "pollux $A/placements.csv --app" "series --start 2020-06-01T00:00 --slots 1 --carbon $DATA/lets-wait-awhile/gb_ci_2020-06-01_to_14.csv --site" \
+    "inventory tests/import/inventory-small.csv --site" "skypilot $DATA/cloud-catalog/vast_vms.csv --type-map"; do
+    # shellcheck disable=SC2086
+    $CAPPLAN import $opt "a${ff}=b" -o "$tmp/o.yaml" 2>"$tmp/err"
+    rc=$?
+    o=${opt##* }
+    if [ "$rc" = 2 ] && [ ! -e "$tmp/o.yaml" ] && grep -q "option '$o': the value is not UTF-8" "$tmp/err"; then
+        ok "${opt%% *} $o"
+    else
+        bad "${opt%% *} $o" "exit $rc: $(oneline "$tmp/err")"
+    fi
+done
 # the file's name is only in the first comment line: written as \xff
 printf 'horizon: {slots: 4}\n' >"$tmp/h.yaml"
 $CAPPLAN import pollux "$tmp/p${ff}.csv" --app ok -o "$tmp/p.yaml" 2>"$tmp/err"
