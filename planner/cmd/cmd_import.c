@@ -38,9 +38,9 @@ static const char usage_text[] =
     "                      [--scaling per-type|shared|amdahl] [--unconsolidated]\n"
     "                      [--accel-table FILE]\n"
     "       capplan import c3o FILE.tsv [-o FILE] [--job NAME]\n"
-    "       capplan import series SERIES.csv --site NAME --start TIME --slots N\n"
-    "                      [--slot-hours H] [--what energy_price|carbon_intensity]\n"
-    "                      [--column NAME] [--scale X] [--pue P] [-o FILE]\n"
+    "       capplan import series --site NAME --start TIME --slots N [--slot-hours H]\n"
+    "                      [--energy-price FILE] [--carbon FILE] [--column NAME]\n"
+    "                      [--scale X] [--pue P] [--horizon] [-o FILE]\n"
     "       capplan import inventory NODES.csv --site NAME [--max-nodes N]\n"
     "                      [--accel-table FILE] [-o FILE]\n"
     "       capplan import pollux placements.csv [--trace PHILLY.csv] [options]\n"
@@ -134,8 +134,9 @@ enum {
 
 #define MAX_TYPE_MAP 256
 
+/* The end of an importer's options: -o, -h/--help and -q/--quiet are
+ * every command's (cp_cli_args_std). */
 #define COMMON_LONGOPTS                                                                            \
-    {"help", no_argument, NULL, 'h'},                                                              \
     {                                                                                              \
         NULL, 0, NULL, 0                                                                           \
     }
@@ -143,7 +144,6 @@ enum {
 /* The command line of one import: the input, -o, the importer's options. */
 typedef struct args {
     const char *in, *out;
-    bool rest; /* after "--": inputs only */
     const char *type_map[MAX_TYPE_MAP];
     union {
         cp_import_skypilot_opts sky;
@@ -162,7 +162,7 @@ enum { OPT_TAKEN = -1, OPT_OTHER = -2 };
 /* One importer as a subcommand: its options and how to run it. */
 typedef struct importer {
     const char *name;
-    const char *usage;     /* printed for --help and after a bad option */
+    const char *usage;     /* printed for --help */
     const char *one_input; /* the error for a second input; NULL: takes no input */
     const struct option *longopts;
     void (*init)(args *a);
@@ -336,7 +336,8 @@ static const char series_usage[] =
     "                 Carbon Intensity..., else the second column)\n"
     "  --scale X      USD per unit of the price's currency (default 1)\n"
     "  --pue P        the site's PUE\n"
-    "  --horizon      also write horizon: {slots, slot_hours, start}\n";
+    "  --horizon      also write horizon: {slots, slot_hours, start}\n"
+    "The full reference: man ./capplan.1 in the source tree.\n";
 
 static const struct option series_longopts[] = {
     {"site", required_argument, NULL, O_SITE},
@@ -414,7 +415,8 @@ static const char inventory_usage[] =
     "import series'), with the accelerators from capplan's accelerator table.\n"
     "  --models A,B   keep nodes of these GPU models (the list's spelling)\n"
     "  --max-nodes N  at most N nodes per pool (a small example)\n"
-    "  --cpu-nodes    keep the nodes without GPUs too\n";
+    "  --cpu-nodes    keep the nodes without GPUs too\n"
+    "The full reference: man ./capplan.1 in the source tree.\n";
 
 static const struct option inventory_longopts[] = {
     {"site", required_argument, NULL, O_SITE},
@@ -482,7 +484,8 @@ static const char pollux_usage[] =
     "  --cluster ID    keep the trace's jobs of one virtual cluster\n"
     "  --start TIME    slot 0 (default: the first submission); earlier jobs skipped\n"
     "  --max-jobs N    at most N jobs from the trace\n"
-    "  --accelerator A the measured type (default T4, Pollux's testbed)\n";
+    "  --accelerator A the measured type (default T4, Pollux's testbed)\n"
+    "The full reference: man ./capplan.1 in the source tree.\n";
 
 static const struct option pollux_longopts[] = {
     {"app", required_argument, NULL, O_APP},
@@ -558,7 +561,8 @@ static const char accelerators_usage[] =
     "\n"
     "Prints the accelerator table the importers name types from (name, memory_gb,\n"
     "power_w, idle_power_w, spellings; sources in docs/import.md) as the CSV that\n"
-    "--accel-table reads; with --accel-table, the table with that file's entries.\n";
+    "--accel-table reads; with --accel-table, the table with that file's entries.\n"
+    "The full reference: man ./capplan.1 in the source tree.\n";
 
 static const struct option accelerators_longopts[] = {
     {"accel-table", required_argument, NULL, O_ACCEL_TABLE}, COMMON_LONGOPTS};
@@ -598,67 +602,6 @@ static const importer importers[] = {
 
 /* ---- the command ---- */
 
-/* The next option of argv, as getopt_long returns it (1 for an input,
- * in optarg); -1 at the end. Arguments after "--" are inputs. */
-static int next_opt(args *a, int argc, char **argv, const struct option *longopts)
-{
-    if (!a->rest) {
-        /* ':' first: a missing value is ':', told apart from '?' */
-        int c = getopt_long(argc, argv, "-:o:hq", longopts, NULL);
-        if (c != -1)
-            return c;
-        a->rest = true;
-    }
-    if (optind >= argc)
-        return -1;
-    optarg = argv[optind++];
-    return 1;
-}
-
-/* The options every importer has, and the errors: OPT_TAKEN or the exit
- * status. */
-static int common_opt(const importer *im, args *a, int c, char **argv)
-{
-    switch (c) {
-    case 1:
-        if (!im->one_input) {
-            fprintf(stderr, "capplan import %s: takes no input file ('%s'); see --help\n", im->name,
-                    optarg);
-            return 2;
-        }
-        if (!a->in) {
-            a->in = optarg;
-            return OPT_TAKEN;
-        }
-        fprintf(stderr, "capplan import %s: %s\n", im->name, im->one_input);
-        return 2;
-    case 'o':
-        a->out = optarg;
-        return OPT_TAKEN;
-    case 'h':
-        fputs(im->usage, stdout);
-        if (!strstr(im->usage, "man ./capplan.1")) /* every --help names the reference */
-            fputs("The full reference: man ./capplan.1 in the source tree.\n", stdout);
-        return 0;
-    case 'q':
-        return OPT_TAKEN; /* import prints only warnings and errors */
-    default: {            /* '?' an unknown option, ':' one without its value: the
-                           * words of every command (planner/cmd/cli.c) */
-        const char *w = argv[optind - 1];
-        if (optopt > 0 && optopt < 256 && strncmp(w, "--", 2))
-            fprintf(stderr, "capplan import %s: %s '-%c'%s\n", im->name,
-                    c == ':' ? "option" : "unknown option", optopt,
-                    c == ':' ? " needs a value" : "");
-        else
-            fprintf(stderr, "capplan import %s: %s '%.*s'%s\n", im->name,
-                    c == ':' ? "option" : "unknown option", (int)strcspn(w, "="), w,
-                    c == ':' ? " needs a value" : "");
-        fputs(im->usage, stderr);
-        return 2;
-    }
-    }
-}
-
 /* Option values are written into the fragment (a site, a type label, a
  * provider, a job's name) or matched against UTF-8 text, and YAML holds
  * UTF-8 only: a value that is not is refused here, for every importer
@@ -687,17 +630,39 @@ static int run_importer(const importer *im, int argc, char **argv)
     args a;
     memset(&a, 0, sizeof a);
     im->init(&a);
-    optind = 0; /* glibc: start over (tests and fuzzers run commands again) */
-    opterr = 0;
-    int c, st;
-    while ((c = next_opt(&a, argc, argv, im->longopts)) != -1) {
-        if (c != 1 && (st = utf8_value(im, c, optarg)) != OPT_TAKEN)
-            return st;
-        if ((st = im->option(&a, c, optarg)) == OPT_OTHER)
-            st = common_opt(im, &a, c, argv);
-        if (st != OPT_TAKEN)
-            return st;
+    char cmd[40];
+    snprintf(cmd, sizeof cmd, "import %s", im->name);
+    cp_cli_args ca;
+    if (cp_cli_args_std(&ca, cmd, argc, argv, "o:", im->longopts, im->usage, NULL))
+        return 1;
+    int c, st = -1;
+    while (st < 0 && (c = cp_cli_next(&ca)) != -1) {
+        if (c == 'o') {
+            a.out = optarg;
+            continue;
+        }
+        int r = utf8_value(im, c, optarg);
+        if (r == OPT_TAKEN)
+            r = im->option(&a, c, optarg);
+        if (r == OPT_OTHER)
+            st = cp_cli_bad_option(&ca);
+        else if (r != OPT_TAKEN)
+            st = r;
     }
+    if (st < 0 && ca.helped)
+        st = 0;
+    if (st < 0 && ca.n_operands > 0 && !im->one_input) {
+        fprintf(stderr, "capplan import %s: takes no input file ('%s'); see --help\n", im->name,
+                ca.operands[0]);
+        st = 2;
+    } else if (st < 0 && ca.n_operands > 1) {
+        fprintf(stderr, "capplan import %s: %s\n", im->name, im->one_input);
+        st = 2;
+    }
+    a.in = ca.n_operands > 0 ? ca.operands[0] : NULL;
+    cp_cli_args_release(&ca); /* a.in stays: it is argv's */
+    if (st >= 0)
+        return st;
     if (!a.in && im->one_input) {
         fputs(im->usage, stderr);
         return 2;
