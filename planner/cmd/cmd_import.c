@@ -660,7 +660,7 @@ static int run_importer(const importer *im, int argc, char **argv)
         st = 2;
     }
     a.in = ca.n_operands > 0 ? ca.operands[0] : NULL;
-    cp_cli_args_release(&ca); /* a.in stays: argv's */
+    cp_cli_args_release(&ca); /* a.in stays: it is argv's */
     if (st >= 0)
         return st;
     if (!a.in && im->one_input) {
