@@ -24,49 +24,30 @@
 # never skips. About 60 s.
 SUITE=execution
 . "$(dirname "$0")/lib.sh"
-wait_s=${CP_SLURM_TIMEOUT:-60}
-PATH=$PATH:/usr/sbin:/sbin
+# shellcheck source=tests/slurm_lib.sh
+. "$(dirname "$0")/slurm_lib.sh"
 S=$tmp/slurm
 nightly="examples/nightly/fleet.yaml examples/nightly/jobs-dataflow.yaml examples/nightly/jobs-training.yaml examples/nightly/offers.yaml examples/nightly/sites.yaml"
-pids=
+ctld_pid= pids=
 
+# stop_fleet: the fleet's jobs cancelled, its daemons stopped (slurm_lib.sh)
 stop_fleet() {
-    if [ -n "${SLURM_CONF:-}" ]; then
-        scancel --quiet --full -u "$(id -un)" 2>/dev/null
-    fi
-    for p in $pids; do kill "$p" 2>/dev/null; done
-    for p in $pids; do
-        n=0
-        while kill -0 "$p" 2>/dev/null && [ $n -lt 50 ]; do sleep 0.1; n=$((n + 1)); done
-        kill -9 "$p" 2>/dev/null
-    done
-    pids=
+    # shellcheck disable=SC2086 # one pid a word
+    slurm_stop "$ctld_pid" $pids
+    ctld_pid= pids=
 }
 trap 'stop_fleet; chmod -R u+w "$tmp" 2>/dev/null; rm -rf "$tmp"' EXIT
 trap 'exit 130' INT TERM HUP
 
-# poll SECONDS CMD...: CMD every 0.3 s until it succeeds (0) or time is up (1)
-poll() {
-    po_end=$(($(date +%s) + $1))
-    shift
-    while ! "$@"; do
-        [ "$(date +%s)" -ge "$po_end" ] && return 1
-        sleep 0.3
-    done
-}
-
 fleet_fail() {
     bad "fleet" "$1"
-    for l in "$S"/*.out "$S"/log/*.log; do
-        [ -s "$l" ] || continue
-        grep -iE 'error|fatal' "$l" | grep -vE 'pmix|PMIx|MPI: Cannot|state file|backup state|not a valid character|hwloc' | head -n 5
-    done
+    slurm_errors "$S"/*.out "$S"/munged.log "$S"/log/*.log
     test_done
 }
 
-for c in munged munge unmunge slurmctld slurmd sbatch scontrol squeue scancel python3; do
-    command -v "$c" >/dev/null 2>&1 || fleet_fail "'$c' is not installed ('make test' installs it: Makefile, deps and slurm-deps)"
-done
+if sm=$(slurm_missing python3); then
+    fleet_fail "'$sm' is not installed ('make test' installs it: Makefile, deps and slurm-deps)"
+fi
 python3 -c 'import yaml' 2>/dev/null || fleet_fail "PyYAML is missing (Debian's python3-yaml: make deps)"
 
 # ---- the plan, and its export without daemons -------------------------------
@@ -96,13 +77,11 @@ else bad "export skypilot: $tasks tasks and $rows launch.md rows for $leases lea
 
 # ---- a Slurm shaped like the fleet ----------------------------------------
 
-mkdir -p "$S/state" "$S/log" "$S/munge" && chmod 755 "$S/munge"
-dd if=/dev/urandom of="$S/munge.key" bs=1024 count=1 2>/dev/null && chmod 600 "$S/munge.key"
-munged -F -f --socket="$S/munge/socket" --key-file="$S/munge.key" --pid-file="$S/munged.pid" \
-    --seed-file="$S/munged.seed" --num-threads=2 >"$S/munged.out" 2>&1 &
-pids="$pids $!"
-poll "$wait_s" sh -c "munge -n -S '$S/munge/socket' 2>/dev/null | unmunge -S '$S/munge/socket' >/dev/null 2>&1" ||
-    fleet_fail "munged did not answer within $wait_s s"
+mkdir -p "$S/state" "$S/log"
+slurm_munged "$S"
+mrc=$?
+pids=$munge_pid
+[ "$mrc" = 0 ] || fleet_fail "munged did not answer within $wait_s s"
 # a free run of ports: slurmctld's, then one per node
 CP_PORT=$((20000 + ($$ * 37 + $(date +%s)) % 30000))
 export CP_PORT
@@ -110,44 +89,24 @@ if ! python3 tests/execution/fleet_conf.py "$S" $nightly >"$S/nodes" 2>"$tmp/err
     fleet_fail "fleet_conf.py: $(oneline "$tmp/err")"
 fi
 host=$(hostname -s)
-user=$(id -un)
 cat >"$S/slurm.conf" <<EOF
 # written by tests/suite_execution.sh: the nightly fleet on this machine
 ClusterName=fleet$$
 SlurmctldHost=$host(127.0.0.1)
 SlurmctldPort=$CP_PORT
-SlurmUser=$user
-SlurmdUser=$user
-AuthType=auth/munge
-CredType=cred/munge
-AuthInfo=socket=$S/munge/socket
-StateSaveLocation=$S/state
+$(slurm_conf_common "$S")
 SlurmdSpoolDir=$S/spool/%n
-SlurmctldPidFile=$S/slurmctld.pid
 SlurmdPidFile=$S/slurmd.%n.pid
-SlurmctldLogFile=$S/log/slurmctld.log
 SlurmdLogFile=$S/log/slurmd.%n.log
 SlurmdParameters=config_overrides
-ProctrackType=proctrack/linuxproc
-TaskPlugin=task/none
-JobAcctGatherType=jobacct_gather/none
-AccountingStorageType=accounting_storage/none
-JobCompType=jobcomp/filetxt
-JobCompLoc=$S/log/jobcomp.log
 SchedulerType=sched/backfill
-SelectType=select/cons_tres
-SelectTypeParameters=CR_Core_Memory
 GresTypes=gpu
-MpiDefault=none
-MailProg=/bin/true
-ReturnToService=2
-MinJobAge=600
 EOF
 sed "s/NodeAddr=127.0.0.1/NodeAddr=127.0.0.1 NodeHostname=$host/" "$S/nodes.conf" >>"$S/slurm.conf"
 SLURM_CONF=$S/slurm.conf
 export SLURM_CONF
 slurmctld -D -i -f "$S/slurm.conf" >"$S/slurmctld.out" 2>&1 &
-pids="$pids $!"
+ctld_pid=$!
 n_nodes=0
 while read -r node; do
     mkdir -p "$S/spool/$node"

@@ -30,9 +30,8 @@
 # daemons and the array's tasks (which re-run the binary itself) natively.
 SUITE=slurm
 . "$(dirname "$0")/lib.sh"
-wait_s=${CP_SLURM_TIMEOUT:-60}
-# the daemons live in /usr/sbin, which a user's PATH may lack
-PATH=$PATH:/usr/sbin:/sbin
+# shellcheck source=tests/slurm_lib.sh
+. "$(dirname "$0")/slurm_lib.sh"
 
 # ---- helpers -------------------------------------------------------------
 
@@ -50,18 +49,6 @@ dir_cmp() {
         [ "$CP_GOLDEN_UPDATE" = 1 ] && mkdir -p "$(dirname "$1/$f")"
         test_cmp "$1/$f" "$2/$f"
     done <"$tmp/dc.actual"
-}
-
-# poll SECONDS CMD...: runs CMD every 0.2 s until it succeeds (0) or
-# SECONDS pass (1).
-poll() {
-    po_end=$(($(date +%s) + $1))
-    shift
-    while ! "$@"; do
-        [ "$(date +%s)" -ge "$po_end" ] && return 1
-        sleep 0.2
-    done
-    return 0
 }
 
 # field LINE KEY: the value of KEY= in a `scontrol -o` line
@@ -186,17 +173,9 @@ host=$(hostname -s 2>/dev/null || hostname)
 started=0
 munge_pid= ctld_pid= slurmd_pid=
 S=$tmp/slurm
-# stop_slurm: cancels this cluster's jobs, then stops the daemons this suite
-# started (by pid), waiting for each; SIGKILL after 10 s
+# stop_slurm: this cluster's jobs cancelled, the daemons stopped (slurm_lib.sh)
 stop_slurm() {
-    if [ -n "$ctld_pid" ] && kill -0 "$ctld_pid" 2>/dev/null; then
-        timeout 10 scancel --quiet --user="$(id -un)" >/dev/null 2>&1
-        poll 10 sh -c '[ -z "$(squeue -h -o %i 2>/dev/null)" ]' 2>/dev/null
-    fi
-    for p in $slurmd_pid $ctld_pid $munge_pid; do kill "$p" 2>/dev/null; done
-    for p in $slurmd_pid $ctld_pid $munge_pid; do
-        poll 10 sh -c "! kill -0 $p 2>/dev/null" || kill -9 "$p" 2>/dev/null
-    done
+    slurm_stop "$ctld_pid" "$slurmd_pid" "$munge_pid"
     slurmd_pid= ctld_pid= munge_pid=
 }
 trap 'stop_slurm; chmod -R u+w "$tmp" 2>/dev/null; rm -rf "$tmp"' EXIT
@@ -212,13 +191,7 @@ slurm_fail() {
         [ -n "$sf_pid" ] && ! kill -0 "$sf_pid" 2>/dev/null && sf_why="$sf_why; ${sf%%:*} exited"
     done
     bad "slurm" "$sf_why"
-    for l in "$S"/slurmd.out "$S"/slurmctld.out "$S"/munged.log "$S"/log/slurmd.log "$S"/log/slurmctld.log; do
-        [ -s "$l" ] || continue
-        grep -iE 'error|fatal' "$l" | grep -vE 'pmix|PMIx|MPI: Cannot create|state file|Trying backup state' >"$tmp/sf.err"
-        [ -s "$tmp/sf.err" ] || continue
-        echo "--- $l"
-        head -n 10 "$tmp/sf.err"
-    done
+    slurm_errors "$S"/slurmd.out "$S"/slurmctld.out "$S"/munged.log "$S"/log/slurmd.log "$S"/log/slurmctld.log
 }
 
 # port_free PORT: nobody listens on it (IPv4 or IPv6)
@@ -228,19 +201,12 @@ port_free() {
 }
 
 start_slurm() {
-    for c in munged munge slurmctld slurmd sbatch scontrol squeue scancel; do
-        if ! command -v "$c" >/dev/null 2>&1; then
-            slurm_fail "'$c' is not installed: 'make test' installs slurmctld slurmd slurm-client munge (Makefile, slurm-deps)"
-            return 1
-        fi
-    done
-    mkdir -p "$S/state" "$S/spool" "$S/log" "$S/munge" && chmod 755 "$S/munge" || return 1
-    # munge with its own key and socket
-    dd if=/dev/urandom of="$S/munge.key" bs=1024 count=1 2>/dev/null && chmod 600 "$S/munge.key"
-    munged -F -f --socket="$S/munge/socket" --key-file="$S/munge.key" --pid-file="$S/munged.pid" \
-        --seed-file="$S/munged.seed" --num-threads=2 >"$S/munged.log" 2>&1 &
-    munge_pid=$!
-    if ! poll "$wait_s" sh -c "munge -n -S '$S/munge/socket' 2>/dev/null | unmunge -S '$S/munge/socket' >/dev/null 2>&1"; then
+    if sm=$(slurm_missing); then
+        slurm_fail "'$sm' is not installed: 'make test' installs slurmctld slurmd slurm-client munge (Makefile, slurm-deps)"
+        return 1
+    fi
+    mkdir -p "$S/state" "$S/spool" "$S/log" || return 1
+    if ! slurm_munged "$S"; then
         slurm_fail "munged did not answer on $S/munge/socket within $wait_s s"
         return 1
     fi
@@ -268,37 +234,17 @@ start_slurm() {
         [ "$port" -gt 65000 ] && port=20000
         if [ "$tries" -gt 1000 ]; then slurm_fail "no free TCP port pair found"; return 1; fi
     done
-    user=$(id -un)
     cat >"$S/slurm.conf" <<EOF
 # written by tests/suite_slurm.sh: one node, this host, loopback only
 ClusterName=cptest$$
 SlurmctldHost=$host(127.0.0.1)
 SlurmctldPort=$port
 SlurmdPort=$((port + 1))
-SlurmUser=$user
-SlurmdUser=$user
-AuthType=auth/munge
-CredType=cred/munge
-AuthInfo=socket=$S/munge/socket
-StateSaveLocation=$S/state
+$(slurm_conf_common "$S")
 SlurmdSpoolDir=$S/spool
-SlurmctldPidFile=$S/slurmctld.pid
 SlurmdPidFile=$S/slurmd.pid
-SlurmctldLogFile=$S/log/slurmctld.log
 SlurmdLogFile=$S/log/slurmd.log
-ProctrackType=proctrack/linuxproc
-TaskPlugin=task/none
-JobAcctGatherType=jobacct_gather/none
-AccountingStorageType=accounting_storage/none
-JobCompType=jobcomp/filetxt
-JobCompLoc=$S/log/jobcomp.log
 SchedulerType=sched/builtin
-SelectType=select/cons_tres
-SelectTypeParameters=CR_Core_Memory
-MpiDefault=none
-MailProg=/bin/true
-ReturnToService=2
-MinJobAge=600
 SlurmctldTimeout=60
 SlurmdTimeout=60
 NodeName=$host NodeAddr=127.0.0.1 NodeHostname=$host CPUs=$cpus RealMemory=$mem State=UNKNOWN
