@@ -127,9 +127,10 @@ typedef struct cp_import_inventory_opts {
 } cp_import_inventory_opts;
 
 void cp_import_inventory_opts_init(cp_import_inventory_opts *o);
-/* Alibaba's node list (sn,cpu_milli,memory_mib,gpu,model) -> `sites:`
- * (the site, if not given elsewhere: see --no-site), `accelerators:` and
- * one pool per node shape. */
+/* Alibaba's node list (sn,cpu_milli,memory_mib,gpu,model) ->
+ * `accelerators:` and one pool per node shape at site o->site (the site
+ * itself is not written: it comes from `import series` or the user's
+ * inventory, and a site defined twice is an error). */
 int cp_import_inventory(const char *path, const cp_import_inventory_opts *o, cp_buf *out,
                         cp_diags *d);
 

@@ -326,6 +326,15 @@ int cp_import_series(const cp_import_series_opts *o, cp_buf *out, cp_diags *d)
             cp_buf_printf(&c, " --energy-price %s", o->energy_price);
         if (o->carbon)
             cp_buf_printf(&c, " --carbon %s", o->carbon);
+        /* every option that changes the output, so the line re-runs it */
+        if (o->column)
+            cp_buf_printf(&c, " --column %s", o->column);
+        if (!isnan(o->scale))
+            cp_buf_printf(&c, " --scale %g", o->scale);
+        if (!isnan(o->pue))
+            cp_buf_printf(&c, " --pue %g", o->pue);
+        if (o->horizon)
+            cp_buf_puts(&c, " --horizon");
         cp_yaml_put_comment(&b, cp_buf_ok(&c) ? c.s : "capplan import series");
         cp_buf_release(&c);
     }
