@@ -25,6 +25,7 @@ void cp_fit_opts_init(cp_fit_opts *o)
     o->loo = true;
     o->holdout = false;
     o->amdahl = false;
+    o->shared = false;
     o->params = false;
     o->param_names = NULL;
 }

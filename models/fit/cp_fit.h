@@ -7,9 +7,11 @@
  * and optionally the error when each input size in turn is held out.
  *
  * Training: per job, one-accelerator throughput per accelerator type and
- * one speedup curve for the job (a table of measured speedups, or
+ * a speedup table per type (SPEC 1.1: each type's own measured speedups),
+ * or one speedup curve for the job (a table of mean measured speedups, or
  * Amdahl's law with a least-squares serial fraction); see docs/models.md
- * for how several accelerator types are combined into one curve.
+ * for how several accelerator types are combined. `fit training` and
+ * `import gavel` both write what this fit gives (cp_fit_write.h).
  *
  * Everything here returns data: reports own copies of every name, and
  * warnings go to a cp_diags (cp_diags_warn) for the command to print. The
@@ -111,6 +113,8 @@ typedef struct cp_fit_opts {
     bool loo;      /* leave-one-out (default true) */
     bool holdout;  /* hold out each input size (default false) */
     bool amdahl;   /* training: Amdahl instead of a table */
+    bool shared;   /* training tables: one over all types (before SPEC 1.1)
+                    * instead of one per type (default false) */
     bool params;   /* dataflow: also fit the parameter-dependent model */
     const cp_df_params *param_names; /* borrowed, with params */
 } cp_fit_opts;
@@ -134,6 +138,12 @@ typedef struct cp_tr_type {
     double thr1;      /* work units / s on one accelerator */
     bool thr1_fitted; /* count 1 not measured: fitted (see docs/models.md) */
     int samples;
+    /* The type's own table, S_a(counts[c]) of its cp_tr_fit: the measured
+     * thr_a(k) / thr1, and where the type was not measured at k the
+     * job's mean table S(k) (filled[c] true; also for count 1 when thr1
+     * is fitted, where S_a(1) = 1 by the definition of thr1). */
+    double *speedup;
+    bool *filled;
 } cp_tr_type;
 
 typedef struct cp_tr_point {
@@ -149,11 +159,13 @@ typedef struct cp_tr_fit {
     cp_tr_type *types;
     int n_types;
     int *counts; /* measured counts, ascending, always with 1 */
-    double *speedup; /* table: S(counts[i]) */
+    double *speedup; /* the job's mean table: S(counts[i]) (also per type) */
     int n_counts;
     bool amdahl;
+    bool shared; /* a table: the mean one (else each type's own) */
     double serial_fraction; /* least squares, also computed for tables */
-    cp_tr_point *points; /* one per (type, count), repeats averaged */
+    cp_tr_point *points; /* one per (type, count), repeats averaged;
+                          * predicted by the scaling written */
     int n_points;
     double mape;
 } cp_tr_fit;
@@ -168,7 +180,11 @@ int cp_tr_samples_read(const cp_csv *csv, cp_tr_sample **out, int *n, cp_diags *
 int cp_tr_fit_all(const cp_tr_sample *s, int n, const cp_fit_opts *o, cp_tr_report **out,
                   cp_diags *warnings, cp_err *err);
 void cp_tr_report_free(cp_tr_report *r);
-/* S(k) of a fit (table or Amdahl); table counts not measured give NAN. */
+/* S(k) of a fit's one curve (the mean table or Amdahl); table counts not
+ * measured by any type give NAN. */
 double cp_tr_speedup(const cp_tr_fit *f, int k);
+/* S_a(k) of type index a's own table; counts not measured by any type
+ * give NAN. *filled (may be NULL) says the type was not measured at k. */
+double cp_tr_type_speedup(const cp_tr_fit *f, int a, int k, bool *filled);
 
 #endif

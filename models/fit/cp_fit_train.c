@@ -1,9 +1,9 @@
 /*
  * Training throughput fits (see cp_fit.h and docs/models.md).
  *
- * SPEC 1.7 gives a training job one `throughput` per accelerator type but
- * ONE `scaling` curve, while measurements come per (type, count). We
- * combine them this way:
+ * SPEC 1.7 gives a training job one `throughput` per accelerator type and
+ * a `scaling` that is one curve or, since 1.1, one per type, while
+ * measurements come per (type, count). We combine them this way:
  *  - T_a, the one-accelerator throughput of type a, is the mean of its
  *    count-1 measurements; when count 1 was not measured on a type, T_a is
  *    fitted with Amdahl's law (below) on that type's points.
@@ -13,9 +13,17 @@
  *    outweigh a slow one). For a fixed s each free T_a has a closed form,
  *    so s is found by a 1-D search: a grid of 1000 steps on [0, 1), then
  *    golden-section refinement.
- *  - Table: S(k) is the mean over the types that measured k of
- *    thr_a(k) / T_a. Types that disagree by more than 10% at some k get a
- *    warning, since one curve cannot fit them all.
+ *  - Table per type (the default): S_a(k) = thr_a(k) / T_a, the type's
+ *    own measured speedup; at a count k the type was not measured at, the
+ *    job's mean table S(k) below, so that every type has a value at every
+ *    count some type measured (a warning names those counts). Gavel's
+ *    speedups differ between types by up to 226 %, which no single curve
+ *    can follow. This is the one rule of `fit training` and `import
+ *    gavel`: both write the tables computed here (fit_write.c).
+ *  - Mean table (`shared`, the one curve before SPEC 1.1): S(k) is the
+ *    mean over the types that measured k of thr_a(k) / T_a. Types that
+ *    disagree by more than 10% at some k get a warning, since one curve
+ *    cannot fit them all.
  * Repeated measurements of one (type, count) are averaged first.
  */
 #include "cp_fit.h"
@@ -119,6 +127,54 @@ double cp_tr_speedup(const cp_tr_fit *f, int k)
     return NAN;
 }
 
+double cp_tr_type_speedup(const cp_tr_fit *f, int a, int k, bool *filled)
+{
+    for (int i = 0; i < f->n_counts; i++)
+        if (f->counts[i] == k) {
+            if (filled)
+                *filled = f->types[a].filled[i];
+            return f->types[a].speedup[i];
+        }
+    if (filled)
+        *filled = true;
+    return NAN;
+}
+
+/* Each type's own table (cp_tr_type.speedup), once T_a and the mean
+ * table are known; warns of the counts a type takes from the mean table
+ * when the tables per type are written. */
+static int type_tables(cp_tr_fit *f, const pt *p, int np, const cp_fit_opts *o, cp_diags *warnings)
+{
+    for (int a = 0; a < f->n_types; a++) {
+        cp_tr_type *t = &f->types[a];
+        if (!(t->speedup = cp_malloc(sizeof *t->speedup * (size_t)f->n_counts)) ||
+            !(t->filled = cp_malloc(sizeof *t->filled * (size_t)f->n_counts)))
+            return CP_ERR_NOMEM;
+        char miss[96] = "";
+        size_t len = 0;
+        int n_miss = 0;
+        for (int c = 0; c < f->n_counts; c++) {
+            int i = 0;
+            while (i < np && !(p[i].type == a && p[i].count == f->counts[c]))
+                i++;
+            t->filled[c] = i == np;
+            t->speedup[c] = f->counts[c] == 1 ? 1 : i < np ? p[i].thr / t->thr1 : f->speedup[c];
+            if (i == np && f->counts[c] != 1) {
+                if (len < sizeof miss - 16)
+                    len += (size_t)snprintf(miss + len, sizeof miss - len, "%s%d",
+                                            n_miss ? ", " : "", f->counts[c]);
+                n_miss++;
+            }
+        }
+        if (n_miss && !o->amdahl && !o->shared)
+            cp_diags_warn(warnings, f->pos,
+                          "job '%s' accelerator '%s': not measured at %s accelerator%s; the "
+                          "table there takes the mean speedup of the types measured",
+                          f->job, t->acc, miss, n_miss > 1 ? "s" : "");
+    }
+    return CP_OK;
+}
+
 /* Fits one job from its samples (indices idx[0..ni)). */
 static int fit_job(const cp_tr_sample *s, const int *idx, int ni, const cp_fit_opts *o,
                    cp_tr_fit *f, cp_diags *warnings)
@@ -191,6 +247,7 @@ static int fit_job(const cp_tr_sample *s, const int *idx, int ni, const cp_fit_o
                           f->job, f->types[a].acc, f->types[a].thr1, f->serial_fraction);
         }
     f->amdahl = o->amdahl;
+    f->shared = o->shared;
     for (int c = 0; c < f->n_counts; c++) {
         double sum = 0, lo = INFINITY, hi = -INFINITY;
         int cnt = 0;
@@ -203,19 +260,27 @@ static int fit_job(const cp_tr_sample *s, const int *idx, int ni, const cp_fit_o
                 cnt++;
             }
         f->speedup[c] = f->counts[c] == 1 || cnt == 0 ? 1 : sum / cnt;
-        if (!o->amdahl && cnt > 1 && hi > 1.10 * lo)
+        if (!o->amdahl && o->shared && cnt > 1 && hi > 1.10 * lo)
             cp_diags_warn(warnings, f->pos,
                           "job '%s': speedup at %d accelerators differs by %.0f%% between types "
                           "(%.4g to %.4g); the table uses their mean %.4g",
                           f->job, f->counts[c], 100 * (hi / lo - 1), lo, hi, f->speedup[c]);
     }
+    if (type_tables(f, p, np, o, warnings) != CP_OK)
+        goto nomem;
     double ape = 0;
     for (int i = 0; i < np; i++) {
         cp_tr_point *q = &f->points[f->n_points++];
         q->acc = f->types[p[i].type].acc;
         q->count = p[i].count;
         q->measured = p[i].thr;
-        q->predicted = f->types[p[i].type].thr1 * cp_tr_speedup(f, p[i].count);
+        /* predicted by the scaling written; a type's own table gives
+         * T_a * (thr / T_a), the measurement up to rounding, taken as the
+         * measurement so that the report's errors are 0 on every CPU
+         * rather than 1e-16 on some */
+        q->predicted = !f->amdahl && !f->shared
+                           ? p[i].thr
+                           : f->types[p[i].type].thr1 * cp_tr_speedup(f, p[i].count);
         q->err_pct = 100 * (q->predicted - q->measured) / q->measured;
         q->pos = p[i].pos;
         ape += fabs(q->err_pct);
@@ -281,8 +346,11 @@ void cp_tr_report_free(cp_tr_report *r)
     for (int k = 0; k < r->n_fits; k++) {
         cp_tr_fit *f = &r->fits[k];
         cp_free(f->job);
-        for (int a = 0; a < f->n_types; a++)
+        for (int a = 0; a < f->n_types; a++) {
             cp_free(f->types[a].acc);
+            cp_free(f->types[a].speedup);
+            cp_free(f->types[a].filled);
+        }
         cp_free(f->types);
         cp_free(f->counts);
         cp_free(f->speedup);

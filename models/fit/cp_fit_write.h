@@ -16,6 +16,13 @@ struct cp_node;
  * `work` is written for jobs without one. */
 void cp_fit_tr_yaml(cp_buf *b, const cp_tr_report *r, const struct cp_node *const *jobs,
                     int n_jobs, double work);
+/* A training fit's `    throughput:` and `    scaling:` lines for the
+ * allowed counts ks[0..nk), each of them measured by some type: the
+ * scaling is Amdahl's curve, the mean table (f->shared), or a table per
+ * type where a count the type was not measured at takes the mean table's
+ * speedup (and a comment says so). The one writer of both keys for `fit
+ * training` and `import gavel`. */
+void cp_fit_tr_put_model(cp_buf *b, const cp_tr_fit *f, const int *ks, int nk);
 /* The job map named `name` among `jobs`, or NULL. */
 const struct cp_node *cp_fit_find_def(const struct cp_node *const *jobs, int n_jobs,
                                       const char *name);

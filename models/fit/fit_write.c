@@ -35,6 +35,48 @@ void cp_fit_put_def_keys(cp_buf *b, const cp_node *def, const char *const *skip)
     }
 }
 
+void cp_fit_tr_put_model(cp_buf *b, const cp_tr_fit *f, const int *ks, int nk)
+{
+    cp_buf_puts(b, "    throughput:\n");
+    for (int a = 0; a < f->n_types; a++) {
+        cp_buf_puts(b, "      ");
+        cp_yaml_put_str(b, f->types[a].acc);
+        cp_buf_puts(b, ": ");
+        cp_yaml_put_num(b, f->types[a].thr1);
+        cp_buf_puts(b, f->types[a].thr1_fitted ? "  # fitted: count 1 not measured\n" : "\n");
+    }
+    if (f->amdahl) {
+        cp_buf_puts(b, "    scaling: {model: amdahl, serial_fraction: ");
+        cp_yaml_put_num(b, f->serial_fraction);
+        cp_buf_puts(b, "}\n");
+        return;
+    }
+    if (f->shared) {
+        cp_buf_puts(b, "    scaling:\n      model: table\n      speedup: {");
+        for (int c = 0; c < nk; c++) {
+            cp_buf_printf(b, "%s%d: ", c ? ", " : "", ks[c]);
+            cp_yaml_put_num(b, cp_tr_speedup(f, ks[c]));
+        }
+        cp_buf_puts(b, "}\n");
+        return;
+    }
+    cp_buf_puts(b, "    scaling:\n");
+    for (int t = 0; t < f->n_types; t++) {
+        int n_filled = 0;
+        cp_buf_puts(b, "      ");
+        cp_yaml_put_str(b, f->types[t].acc);
+        cp_buf_puts(b, ": {model: table, speedup: {");
+        for (int c = 0; c < nk; c++) {
+            bool filled;
+            double v = cp_tr_type_speedup(f, t, ks[c], &filled);
+            n_filled += filled;
+            cp_buf_printf(b, "%s%d: ", c ? ", " : "", ks[c]);
+            cp_yaml_put_num(b, v);
+        }
+        cp_buf_puts(b,
+                    n_filled ? "}}  # counts not measured on this type: the shared fit\n" : "}}\n");
+    }
+}
 
 void cp_fit_tr_yaml(cp_buf *b, const cp_tr_report *r, const cp_node *const *jobs, int n_jobs,
                     double work)
@@ -63,25 +105,6 @@ void cp_fit_tr_yaml(cp_buf *b, const cp_tr_report *r, const cp_node *const *jobs
             }
             cp_buf_puts(b, "]\n");
         }
-        cp_buf_puts(b, "    throughput:\n");
-        for (int a = 0; a < f->n_types; a++) {
-            cp_buf_puts(b, "      ");
-            cp_yaml_put_str(b, f->types[a].acc);
-            cp_buf_puts(b, ": ");
-            cp_yaml_put_num(b, f->types[a].thr1);
-            cp_buf_puts(b, f->types[a].thr1_fitted ? "  # fitted: count 1 not measured\n" : "\n");
-        }
-        if (f->amdahl) {
-            cp_buf_puts(b, "    scaling: {model: amdahl, serial_fraction: ");
-            cp_yaml_put_num(b, f->serial_fraction);
-            cp_buf_puts(b, "}\n");
-        } else {
-            cp_buf_puts(b, "    scaling:\n      model: table\n      speedup: {");
-            for (int c = 0; c < f->n_counts; c++) {
-                cp_buf_printf(b, "%s%d: ", c ? ", " : "", f->counts[c]);
-                cp_yaml_put_num(b, f->speedup[c]);
-            }
-            cp_buf_puts(b, "}\n");
-        }
+        cp_fit_tr_put_model(b, f, f->counts, f->n_counts);
     }
 }

@@ -36,7 +36,7 @@
 static const char usage_text[] =
     "usage: capplan fit dataflow SAMPLES.csv [-o FILE] [--holdout] [--no-loo]\n"
     "                            [--jobs FILE]... [JOBS.yaml...]\n"
-    "       capplan fit training SAMPLES.csv [-o FILE] [--scaling table|amdahl]\n"
+    "       capplan fit training SAMPLES.csv [-o FILE] [--scaling per-type|shared|amdahl]\n"
     "                            [--work N] [--jobs FILE]... [JOBS.yaml...]\n"
     "\n"
     "dataflow: CSV columns job,type,machines,input_gb,seconds (any order).\n"
@@ -52,8 +52,10 @@ static const char usage_text[] =
     "  --samples FILE  another sample file (--params)\n"
     "training: CSV columns job,accelerator,count,throughput (work units/s of\n"
     "  the whole job). Writes per job the one-accelerator throughput per type\n"
-    "  and one scaling: a table of mean measured speedups (default) or\n"
-    "  Amdahl's law with the least-squares serial fraction.\n"
+    "  and its scaling (--scaling): per-type (default; also 'table') a table\n"
+    "  per type of its own measured speedups, shared one table of the types'\n"
+    "  mean speedups, amdahl Amdahl's law with the least-squares serial\n"
+    "  fraction.\n"
     "  --work N   work units written for jobs without a definition (default 1e6)\n"
     "\n"
     "  -o FILE      write the YAML fragment there (atomically); default stdout\n"
@@ -223,17 +225,26 @@ static void tr_table(FILE *out, const cp_tr_report *r)
 {
     for (int i = 0; i < r->n_fits; i++) {
         const cp_tr_fit *f = &r->fits[i];
-        fprintf(out, "job %s: scaling %s", f->job, f->amdahl ? "amdahl" : "table");
+        fprintf(out, "job %s: scaling %s", f->job,
+                f->amdahl ? "amdahl" : f->shared ? "shared table" : "table per type");
         if (f->amdahl)
             fprintf(out, " (serial_fraction %.6g)", f->serial_fraction);
         fprintf(out, ", MAPE %.3g%%\n", f->mape);
         for (int a = 0; a < f->n_types; a++)
             fprintf(out, "  throughput %-12s %12.6g per accelerator%s\n", f->types[a].acc,
                     f->types[a].thr1, f->types[a].thr1_fitted ? " (fitted: count 1 not measured)" : "");
-        if (!f->amdahl) {
+        if (f->shared) {
             fprintf(out, "  speedup");
             for (int c = 0; c < f->n_counts; c++)
                 fprintf(out, " %d:%.4g", f->counts[c], f->speedup[c]);
+            fputc('\n', out);
+        }
+        for (int a = 0; !f->amdahl && !f->shared && a < f->n_types; a++) {
+            /* '*': not measured on the type, the mean of the others */
+            fprintf(out, "  speedup %-12s", f->types[a].acc);
+            for (int c = 0; c < f->n_counts; c++)
+                fprintf(out, " %d:%.4g%s", f->counts[c], f->types[a].speedup[c],
+                        f->types[a].filled[c] && f->counts[c] != 1 ? "*" : "");
             fputc('\n', out);
         }
         fprintf(out, "  %-12s %5s %12s %12s %8s\n", "accelerator", "count", "measured",
@@ -317,11 +328,17 @@ int cp_cmd_fit(int argc, char **argv)
             jobfiles[n_jobfiles++] = optarg;
             break;
         case O_SCALING:
-            if (strcmp(optarg, "table") && strcmp(optarg, "amdahl")) {
-                fprintf(stderr, "capplan fit: --scaling must be table or amdahl, not '%s'\n", optarg);
+            /* the spellings of import gavel's --scaling */
+            if (strcmp(optarg, "table") && strcmp(optarg, "per-type") && strcmp(optarg, "shared") &&
+                strcmp(optarg, "amdahl")) {
+                fprintf(stderr,
+                        "capplan fit: --scaling must be per-type (or table), shared or amdahl, "
+                        "not '%s'\n",
+                        optarg);
                 goto usage;
             }
             opts.amdahl = !strcmp(optarg, "amdahl");
+            opts.shared = !strcmp(optarg, "shared");
             break;
         case O_WORK: {
             char *end;
@@ -425,7 +442,7 @@ int cp_cmd_fit(int argc, char **argv)
         cp_buf line;
         cp_buf_init(&line);
         cp_buf_printf(&line, "capplan fit training %s (scaling: %s)", samples,
-                      opts.amdahl ? "amdahl" : "table");
+                      opts.amdahl ? "amdahl" : opts.shared ? "shared" : "per-type");
         cp_yaml_put_comment(&b, line.s ? line.s : "");
         cp_buf_release(&line);
         cp_fit_tr_yaml(&b, trr, d.jobs, d.n_jobs, work);

@@ -20,6 +20,8 @@
  * not measured at takes the speedup fitted over all types (so every
  * allowed k has a value), and says so in a comment. --scaling shared
  * writes the one table over all types (before 1.1), amdahl one Amdahl fit.
+ * The rule and the writer are the fit's (models/fit/cp_fit_train.c,
+ * cp_fit_tr_put_model), shared with `fit training`.
  *
  * --trace FILE turns the jobs of a Gavel trace (physical_cluster_*.trace,
  * 10 columns, or the older 7-column msr_*.trace from Philly's job
@@ -295,16 +297,6 @@ static int read_trace(const char *path, cp_csv **csv_out, tjob **out, int *n_out
     return CP_OK;
 }
 
-/* S(k) of type t: measured_t(k) / thr1_t, or -1 when t was not measured
- * at k. */
-static double type_speedup(const cp_tr_fit *f, int t, int k)
-{
-    for (int p = 0; p < f->n_points; p++)
-        if (f->points[p].count == k && !strcmp(f->points[p].acc, f->types[t].acc))
-            return f->points[p].measured / f->types[t].thr1;
-    return -1;
-}
-
 static double shared_speedup(const cp_tr_fit *f, int k)
 {
     for (int c = 0; c < f->n_counts; c++)
@@ -314,54 +306,14 @@ static double shared_speedup(const cp_tr_fit *f, int k)
 }
 
 /* A job's accelerators, throughput and scaling, for the allowed counts
- * ks[0..nk). */
-static void put_model(cp_buf *b, const cp_tr_fit *f, const cp_import_gavel_opts *o, const int *ks,
-                      int nk)
+ * ks[0..nk): the fit's own writer (models/fit), as `fit training`'s. */
+static void put_model(cp_buf *b, const cp_tr_fit *f, const int *ks, int nk)
 {
     cp_buf_puts(b, "    accelerators: [");
     for (int c = 0; c < nk; c++)
         cp_buf_printf(b, "%s%d", c ? ", " : "", ks[c]);
-    cp_buf_puts(b, "]\n    throughput:\n");
-    for (int t = 0; t < f->n_types; t++) {
-        cp_buf_puts(b, "      ");
-        cp_yaml_put_str(b, f->types[t].acc);
-        cp_buf_puts(b, ": ");
-        cp_yaml_put_num(b, f->types[t].thr1);
-        cp_buf_puts(b, f->types[t].thr1_fitted ? "  # fitted: count 1 not measured\n" : "\n");
-    }
-    if (o->amdahl) {
-        cp_buf_puts(b, "    scaling: {model: amdahl, serial_fraction: ");
-        cp_yaml_put_num(b, f->serial_fraction);
-        cp_buf_puts(b, "}\n");
-        return;
-    }
-    if (o->shared) {
-        cp_buf_puts(b, "    scaling:\n      model: table\n      speedup: {");
-        for (int c = 0; c < nk; c++) {
-            cp_buf_printf(b, "%s%d: ", c ? ", " : "", ks[c]);
-            cp_yaml_put_num(b, shared_speedup(f, ks[c]));
-        }
-        cp_buf_puts(b, "}\n");
-        return;
-    }
-    cp_buf_puts(b, "    scaling:\n");
-    for (int t = 0; t < f->n_types; t++) {
-        int filled = 0;
-        cp_buf_puts(b, "      ");
-        cp_yaml_put_str(b, f->types[t].acc);
-        cp_buf_puts(b, ": {model: table, speedup: {");
-        for (int c = 0; c < nk; c++) {
-            double v = type_speedup(f, t, ks[c]);
-            if (!(v > 0) || !isfinite(v)) {
-                v = shared_speedup(f, ks[c]);
-                filled++;
-            }
-            cp_buf_printf(b, "%s%d: ", c ? ", " : "", ks[c]);
-            cp_yaml_put_num(b, v);
-        }
-        cp_buf_puts(b,
-                    filled ? "}}  # counts not measured on this type: the shared fit\n" : "}}\n");
-    }
+    cp_buf_puts(b, "]\n");
+    cp_fit_tr_put_model(b, f, ks, nk);
 }
 
 /* The fragment: the accelerators the jobs name (from the canonical table,
@@ -425,7 +377,7 @@ static void gavel_yaml(cp_buf *b, const char *path, const cp_import_gavel_opts *
             cp_buf_puts(b, "\n    kind: training\n    work: ");
             cp_yaml_put_num(b, o->work);
             cp_buf_puts(b, "  # set with --work, or take each job's from a trace (--trace)\n");
-            put_model(b, f, o, f->counts, f->n_counts);
+            put_model(b, f, f->counts, f->n_counts);
         }
         return;
     }
@@ -467,7 +419,7 @@ static void gavel_yaml(cp_buf *b, const char *path, const cp_import_gavel_opts *
             cp_yaml_put_num(b, round(tj[j].arrival_s / 3600 * 1e6) / 1e6);
             cp_buf_putc(b, '\n');
         }
-        put_model(b, f, o, &tj[j].k, 1);
+        put_model(b, f, &tj[j].k, 1);
     }
 }
 
@@ -486,6 +438,7 @@ int cp_import_gavel(const char *path, const cp_import_gavel_opts *o, cp_buf *out
     cp_fit_opts fo;
     cp_fit_opts_init(&fo);
     fo.amdahl = o->amdahl;
+    fo.shared = o->shared;
     cp_imp_accel_table *tab = NULL;
     cp_diags *scratch = NULL;
     cp_csv *tcsv = NULL;
@@ -513,9 +466,9 @@ int cp_import_gavel(const char *path, const cp_import_gavel_opts *o, cp_buf *out
                           "no measurements left after filtering");
         goto out;
     }
-    /* The fit warns where speedups differ between types and it takes
-     * their mean: true of the shared table only. Per type, no mean is
-     * taken, so its warnings are dropped. */
+    /* Per type, the fit's warnings (count 1 fitted, counts a type takes
+     * from the mean table) are dropped: the fragment's comments say both
+     * (kept as before the rule moved into models/fit). */
     scratch = o->shared || o->amdahl ? NULL : cp_malloc(sizeof *scratch);
     if (!o->shared && !o->amdahl && !scratch) {
         rc = cp_diags_add(d, CP_ERR_NOMEM, cp_pos_none(), "out of memory");

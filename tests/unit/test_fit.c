@@ -179,6 +179,57 @@ TEST(training_amdahl_recovers_serial_fraction_and_missing_count_one)
     cp_tr_report_free(r);
 }
 
+TEST(training_tables_per_type_by_hand)
+{
+    /* A: 10, 18, 30 samples/s at 1, 2, 4; B: 5, 10 at 1, 2 (not at 4).
+     * By hand: S_A = {1, 1.8, 3}, S_B = {1, 2, 3 (A's, the only type at
+     * 4)}; the mean table {1, 1.9, 3}. */
+    cp_tr_sample s[5];
+    const char *acc[5] = {"A", "A", "A", "B", "B"};
+    int ks[5] = {1, 2, 4, 1, 2};
+    double thr[5] = {10, 18, 30, 5, 10};
+    for (int i = 0; i < 5; i++)
+        s[i] = (cp_tr_sample){"j", acc[i], ks[i], thr[i], {"f", i + 2, 0}};
+    cp_fit_opts o;
+    cp_fit_opts_init(&o);
+    cp_tr_report *r = NULL;
+    cp_diags w;
+    cp_diags_init(&w);
+    CHECK_INT(cp_tr_fit_all(s, 5, &o, &r, &w, NULL), 0);
+    if (!r)
+        return;
+    const cp_tr_fit *f = &r->fits[0];
+    bool filled = false;
+    CHECK(!f->shared && !f->amdahl);
+    CHECK_NEAR(cp_tr_type_speedup(f, 0, 2, &filled), 1.8, 1e-15);
+    CHECK(!filled);
+    CHECK_NEAR(cp_tr_type_speedup(f, 0, 4, &filled), 3, 1e-15);
+    CHECK_NEAR(cp_tr_type_speedup(f, 1, 2, &filled), 2, 1e-15);
+    CHECK(!filled);
+    CHECK_NEAR(cp_tr_type_speedup(f, 1, 4, &filled), 3, 1e-15);
+    CHECK(filled);
+    CHECK(isnan(cp_tr_type_speedup(f, 1, 8, &filled)));
+    CHECK_NEAR(cp_tr_speedup(f, 2), 1.9, 1e-15);
+    CHECK(f->mape == 0); /* each type's table is its measurements */
+    CHECK_INT(w.n, 1);   /* B takes the mean at 4; no spread warning */
+    cp_tr_report_free(r);
+
+    /* shared: the mean table, 5 % off each type at 2, and the spread of
+     * 11 % (1.8 to 2) warned of */
+    o.shared = true;
+    cp_diags_init(&w);
+    CHECK_INT(cp_tr_fit_all(s, 5, &o, &r, &w, NULL), 0);
+    if (!r)
+        return;
+    f = &r->fits[0];
+    CHECK(f->shared);
+    CHECK_NEAR(f->points[1].predicted, 19, 1e-12);
+    CHECK_NEAR(f->points[4].predicted, 9.5, 1e-12);
+    CHECK_NEAR(f->mape, (100.0 / 18 + 5) / 5, 1e-9);
+    CHECK_INT(w.n, 1);
+    cp_tr_report_free(r);
+}
+
 TEST(yaml_plain_or_quoted)
 {
     CHECK(cp_yaml_plain_ok("gcp:us-central1-a:a2-highgpu-1g"));
