@@ -17,6 +17,8 @@
 #     PyYAML; launch.md keeps its columns and passes no HTML
 #   - export slurm: a predecessor the plan does not list, named with a
 #     newline, in a script's "# after" line
+#   - export -o DIR, whatif --slurm-array DIR: a link planted in DIR to
+#     an input (the write replaced the input)
 #   - whatif: an accelerator's name in the md and csv headers
 #   - fit dataflow (and --params): job names from the samples printed raw
 #     in the quality table, so an escape sequence reached the terminal
@@ -210,6 +212,36 @@ if [ "$rc" = 0 ] && ! grep -q "^- name: .pre" "$tmp/nopre.plan.yaml"; then
 else
     bad slurm-predecessor "the fixture: plan exit $rc: $(oneline "$tmp/err")"
 fi
+
+# ---- files written into a folder: a link planted there -------------------
+# export's -o DIR and whatif --slurm-array DIR: a link in DIR to an input
+# made the write replace the input (files are replaced through links)
+L=$tmp/links
+mkdir -p "$L/sky" "$L/sl/jobs" "$L/arr"
+cp tests/slurm/cloud.yaml tests/slurm/cloud.plan.yaml examples/tiny.yaml "$L/"
+ln -s ../cloud.yaml "$L/sky/launch.md"
+ln -s ../cloud.plan.yaml "$L/sl/submit.sh"
+ln -s ../tiny.yaml "$L/arr/submit.sh"
+sums=$(cd "$L" && cksum cloud.yaml cloud.plan.yaml tiny.yaml)
+link_refused() { # NAME WANT CMD...: exit 2, the message WANT, no input changed
+    lr_name=$1 lr_want=$2
+    shift 2
+    $CAPPLAN "$@" >/dev/null 2>"$tmp/err"
+    lr_rc=$?
+    if [ "$lr_rc" = 2 ] && grep -qF -e "$lr_want" "$tmp/err" && [ "$(cd "$L" && cksum cloud.yaml cloud.plan.yaml tiny.yaml)" = "$sums" ]; then
+        ok "$lr_name"
+    else
+        bad "$lr_name" "exit $lr_rc: $(oneline "$tmp/err")"
+        (cd "$L" && cp "$OLDPWD/tests/slurm/cloud.yaml" "$OLDPWD/tests/slurm/cloud.plan.yaml" "$OLDPWD/examples/tiny.yaml" .)
+    fi
+}
+link_refused export-skypilot-link "-o '$L/sky/launch.md' is the input '$L/cloud.yaml'" \
+    export skypilot --plan "$L/cloud.plan.yaml" -o "$L/sky" "$L/cloud.yaml"
+link_refused export-slurm-link "-o '$L/sl/submit.sh' is the --plan '$L/cloud.plan.yaml'" \
+    export slurm --begin now --plan "$L/cloud.plan.yaml" -o "$L/sl" "$L/cloud.yaml"
+printf 'scenarios:\n  - name: s1\n    changes: []\n' >"$tmp/s1.yaml"
+link_refused whatif-array-link "--slurm-array '$L/arr/submit.sh' is the input '$L/tiny.yaml'" \
+    whatif --slurm-array "$L/arr" --scenarios "$tmp/s1.yaml" -o "$L/t.md" "$L/tiny.yaml"
 
 # ---- whatif: accelerator names in the table headers -----------------------
 sed 's/V100/"V|1,0\\"0 <i>"/g' examples/tiny.yaml >"$tmp/acc.yaml"

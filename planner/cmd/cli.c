@@ -240,6 +240,26 @@ int cp_cli_outputs(const char *cmd, cp_fileset *fs, char *const *in, int n_in,
     return rc == CP_ERR_NOMEM ? 1 : 2;
 }
 
+int cp_cli_dir_outputs(const char *cmd, cp_fileset *fs, const char *role, const char *dir,
+                       const char *const *names, int n)
+{
+    cp_err err;
+    cp_err_init(&err);
+    cp_buf path;
+    cp_buf_init(&path);
+    int rc = CP_OK;
+    for (int i = 0; i < n && rc == CP_OK; i++) {
+        cp_buf_reset(&path);
+        cp_buf_printf(&path, "%s/%s", dir, names[i]);
+        rc = cp_buf_ok(&path) ? cp_fileset_output(fs, path.s, role, &err) : cp_err_nomem(&err);
+    }
+    cp_buf_release(&path);
+    if (rc == CP_OK)
+        return 0;
+    fprintf(stderr, "capplan %s: %s\n", cmd, err.msg);
+    return rc == CP_ERR_NOMEM ? 1 : 2;
+}
+
 /* The first plain scalar under n that is a number but not a finite one. */
 static const cp_node *non_finite(const cp_node *n)
 {

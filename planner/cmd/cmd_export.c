@@ -158,11 +158,19 @@ int cp_cmd_export(int argc, char **argv)
         return st;
     }
     xo.plan_name = plan_path;
+    /* the inputs, against which every file written into DIR is checked
+     * once the export knows its names (cp_cli_dir_outputs) */
+    cp_fileset fs;
+    const char *plan_in[] = {"--plan", plan_path, NULL};
+    int status = cp_cli_outputs("export", &fs, a.operands, a.n_operands, plan_in, NULL);
     cp_input *in = NULL;
-    int status = cp_cli_load("export", a.operands, a.n_operands, &in);
+    if (!status)
+        status = cp_cli_load("export", a.operands, a.n_operands, &in);
     cp_cli_args_release(&a);
-    if (status)
+    if (status) {
+        cp_fileset_release(&fs);
         return status;
+    }
     cp_node *root = NULL;
     cp_plan_file pf;
     cp_plan_file_init(&pf);
@@ -210,6 +218,20 @@ int cp_cmd_export(int argc, char **argv)
         status = rc == CP_ERR_NOMEM ? 1 : 2;
         goto out;
     }
+    {
+        const char **names = cp_calloc((size_t)(x.n ? x.n : 1), sizeof *names);
+        if (!names) {
+            fprintf(stderr, "capplan export: out of memory\n");
+            status = 1;
+            goto out;
+        }
+        for (int i = 0; i < x.n; i++)
+            names[i] = x.files[i].name;
+        status = cp_cli_dir_outputs("export", &fs, "-o", dir, names, x.n);
+        cp_free(names);
+        if (status)
+            goto out;
+    }
     if ((status = write_files(dir, &x)))
         goto out;
     if (quiet)
@@ -222,6 +244,7 @@ int cp_cmd_export(int argc, char **argv)
         fprintf(stderr, "capplan export: %d lease%s as SkyPilot tasks and launch.md in %s\n",
                 x.n_leases, x.n_leases == 1 ? "" : "s", dir);
 out:
+    cp_fileset_release(&fs);
     cp_export_release(&x);
     cp_plan_file_release(&pf);
     cp_node_free(root);

@@ -330,6 +330,12 @@ int cp_cmd_whatif(int argc, char **argv)
         goto done;
     }
     if (array_dir) {
+        /* the three files go into DIR: none may be an input (through a
+         * link planted there) */
+        static const char *const array_files[] = {"whatif-array.sbatch", "whatif-merge.sbatch",
+                                                  "submit.sh"};
+        if ((status = cp_cli_dir_outputs("whatif", &fs, "--slurm-array", array_dir, array_files, 3)))
+            goto done;
         int rows = cp_whatif_count(w);
         long ns = array_shards ? array_shards : rows;
         status = cp_whatif_array_write(argc, argv, array_dir, (int)(ns < rows ? ns : rows), rows,

@@ -27,6 +27,15 @@ bool cp_cli_long(const char *cmd, const char *opt, const char *s, long lo, long 
  * 0 when every output may be written. */
 int cp_cli_outputs(const char *cmd, cp_fileset *fs, char *const *in, int n_in,
                    const char *const *extra_in, const char *const *outs);
+/* The same for the files a command writes into a folder (export's
+ * scripts and tasks, whatif --slurm-array's): DIR/NAME for each of the
+ * n names is recorded in fs (which holds the inputs) with role `role` and
+ * refused when it is an input or another output, whatever links the
+ * folder holds (a link launch.md -> ../in.yaml would make the write
+ * replace the input). Before anything is written; same messages and
+ * status as cp_cli_outputs. */
+int cp_cli_dir_outputs(const char *cmd, cp_fileset *fs, const char *role, const char *dir,
+                       const char *const *names, int n);
 /* The last check of a YAML fragment that fit or import wrote: it must
  * read back (cp_yaml_load_string) and hold no number the loader refuses
  * (.inf, .nan). Prints "capplan CMD: ..." and returns 2 when not; 0
