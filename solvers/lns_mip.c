@@ -78,6 +78,11 @@ int cp_submip_new(const cp_usage *u, cp_submip **out)
     return 0;
 }
 
+void cp_submip_thread_done(void)
+{
+    glp_free_env();
+}
+
 void cp_submip_free(cp_submip *sm)
 {
     if (!sm)

@@ -192,6 +192,17 @@ static void *work(void *arg)
     return NULL;
 }
 
+/* A stream's thread: its sub-MIPs and LPs (lns_mip.c) make GLPK create
+ * an environment for the thread, which GLPK frees only when that thread
+ * asks: without it each thread left 5,296 bytes (LeakSanitizer, on the
+ * pipeline example's plan). The calling thread keeps its own. */
+static void *thread_main(void *arg)
+{
+    work(arg);
+    cp_submip_thread_done();
+    return NULL;
+}
+
 static void run_all(pool *p)
 {
     pthread_t tid[LNS_STREAMS];
@@ -200,7 +211,7 @@ static void run_all(pool *p)
     for (int i = 1; i < p->threads; i++) {
         w[i].p = p;
         w[i].first = i;
-        if (pthread_create(&tid[i], NULL, work, &w[i]) != 0)
+        if (pthread_create(&tid[i], NULL, thread_main, &w[i]) != 0)
             break;
         started = i;
     }
