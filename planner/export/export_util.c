@@ -6,7 +6,9 @@
 #include "export_internal.h"
 
 #include "cp_alloc.h"
+#include "cp_time.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -114,77 +116,22 @@ void cp_xp_file_word(cp_buf *b, const char *s, size_t max)
     }
 }
 
-/* Days from 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's
- * days_from_civil). */
-static long days_from_civil(long y, long m, long d)
-{
-    y -= m <= 2;
-    long era = (y >= 0 ? y : y - 399) / 400;
-    long yoe = y - era * 400;
-    long doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
-    long doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-    return era * 146097 + doe - 719468;
-}
-
-static void civil_from_days(long z, long *y, long *m, long *d)
-{
-    z += 719468;
-    long era = (z >= 0 ? z : z - 146096) / 146097;
-    long doe = z - era * 146097;
-    long yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
-    long doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    long mp = (5 * doy + 2) / 153;
-    *d = doy - (153 * mp + 2) / 5 + 1;
-    *m = mp + (mp < 10 ? 3 : -9);
-    *y = yoe + era * 400 + (*m <= 2);
-}
-
 bool cp_xp_parse_start(const char *s, long *secs, bool *utc)
 {
-    long y, mo, d, h = 0, mi = 0, se = 0;
-    int n = 0;
-    if (sscanf(s, "%4ld-%2ld-%2ld%n", &y, &mo, &d, &n) != 3 || n != 10)
+    double t;
+    if (!cp_time_parse(s, &t, utc))
         return false;
-    const char *p = s + n;
-    if (*p == 'T' || *p == ' ') {
-        int k = 0;
-        if (sscanf(p + 1, "%2ld:%2ld%n", &h, &mi, &k) != 2 || k != 5)
-            return false;
-        p += 1 + k;
-        if (*p == ':') {
-            if (sscanf(p + 1, "%2ld%n", &se, &k) != 1 || k != 2)
-                return false;
-            p += 3;
-            if (*p == '.') /* fractions of a second: dropped */
-                for (p++; *p >= '0' && *p <= '9'; p++)
-                    ;
-        }
-    }
-    long off = 0;
-    *utc = false;
-    if (*p == 'Z') {
-        *utc = true;
-        p++;
-    } else if (*p == '+' || *p == '-') {
-        long oh, om;
-        int k = 0;
-        if (sscanf(p + 1, "%2ld:%2ld%n", &oh, &om, &k) != 2 || k != 5)
-            return false;
-        off = (oh * 60 + om) * 60 * (*p == '-' ? -1 : 1);
-        *utc = true;
-        p += 1 + k;
-    }
-    if (*p || mo < 1 || mo > 12 || d < 1 || d > 31 || h > 23 || mi > 59 || se > 60)
-        return false;
-    *secs = days_from_civil(y, mo, d) * 86400 + h * 3600 + mi * 60 + se - off;
+    *secs = (long)floor(t); /* fractions of a second: dropped */
     return true;
 }
 
 void cp_xp_put_time(cp_buf *b, long secs)
 {
     long days = secs >= 0 ? secs / 86400 : -((-secs + 86399) / 86400);
-    long rem = secs - days * 86400, y, m, d;
-    civil_from_days(days, &y, &m, &d);
-    cp_buf_printf(b, "%04ld-%02ld-%02ldT%02ld:%02ld:%02ld", y, m, d, rem / 3600, rem / 60 % 60,
+    long rem = secs - days * 86400;
+    long long y;
+    int m, d;
+    cp_civil_from_days(days, &y, &m, &d);
+    cp_buf_printf(b, "%04lld-%02d-%02dT%02ld:%02ld:%02ld", y, m, d, rem / 3600, rem / 60 % 60,
                   rem % 60);
 }

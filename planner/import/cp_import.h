@@ -113,9 +113,6 @@ typedef struct cp_import_series_opts {
 void cp_import_series_opts_init(cp_import_series_opts *o);
 /* One site with the series resampled to the slots. */
 int cp_import_series(const cp_import_series_opts *o, cp_buf *out, cp_diags *d);
-/* "YYYY-MM-DD[ T]HH:MM[:SS][Z|+HH:MM]" -> seconds since 1970 (an offset is
- * taken away; none: as written). */
-bool cp_import_parse_time(const char *s, double *out);
 
 /* capplan import inventory (import_inventory.c) */
 typedef struct cp_import_inventory_opts {

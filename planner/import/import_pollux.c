@@ -35,6 +35,7 @@
 #include "cp_alloc.h"
 #include "cp_csv.h"
 #include "cp_input.h"
+#include "cp_time.h"
 #include "cp_yaml_put.h"
 
 #include <math.h>
@@ -208,7 +209,7 @@ static int put_trace(cp_buf *b, const cp_import_pollux_opts *o, const char *app,
         goto out;
     }
     double start = 0;
-    bool have_start = o->start && cp_import_parse_time(o->start, &start);
+    bool have_start = o->start && cp_time_parse(o->start, &start, NULL);
     if (o->start && !have_start) {
         rc = cp_diags_add(d, CP_ERR_INPUT, cp_pos_none(),
                           "--start: expected a time like "
@@ -217,14 +218,14 @@ static int put_trace(cp_buf *b, const cp_import_pollux_opts *o, const char *app,
     }
     for (int i = 0; i < csv->n_rows && !have_start; i++) { /* the first submission */
         double t;
-        if (cp_import_parse_time(cp_csv_get(&csv->rows[i], c_ts), &t) && (i == 0 || t < start))
+        if (cp_time_parse(cp_csv_get(&csv->rows[i], c_ts), &t, NULL) && (i == 0 || t < start))
             start = t;
     }
     int kept = 0, unmeasured = 0;
     for (int i = 0; i < csv->n_rows && rc == CP_OK; i++) {
         const cp_csv_row *r = &csv->rows[i];
         double t, dur, k;
-        int bad = !cp_import_parse_time(cp_csv_get(r, c_ts), &t)                     ? c_ts
+        int bad = !cp_time_parse(cp_csv_get(r, c_ts), &t, NULL)                     ? c_ts
                   : !cp_csv_number(cp_csv_get(r, c_dur), &dur) || !(dur >= 0)        ? c_dur
                   : !cp_csv_number(cp_csv_get(r, c_k), &k) || k != floor(k) || k < 1 ? c_k
                                                                                      : -1;

@@ -31,6 +31,7 @@
 #include "cp_alloc.h"
 #include "cp_csv.h"
 #include "cp_input.h"
+#include "cp_time.h"
 #include "cp_yaml_put.h"
 
 #include <math.h>
@@ -44,84 +45,6 @@ void cp_import_series_opts_init(cp_import_series_opts *o)
     o->slot_hours = 1;
     o->scale = NAN;
     o->pue = NAN;
-}
-
-/* Days from 1970-01-01 of a proleptic Gregorian date (H. Hinnant). */
-static long days_from_civil(long y, long m, long d)
-{
-    y -= m <= 2;
-    long era = (y >= 0 ? y : y - 399) / 400;
-    long yoe = y - era * 400;
-    long doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
-    long doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-    return era * 146097 + doe - 719468;
-}
-
-/* n decimal digits at s (no sign, no blank: sscanf's %2d took "-1" and
- * " 1"), or -1. */
-static int digits(const char *s, int n)
-{
-    int v = 0;
-    for (int i = 0; i < n; i++) {
-        if (s[i] < '0' || s[i] > '9')
-            return -1;
-        v = v * 10 + (s[i] - '0');
-    }
-    return v;
-}
-
-/* "YYYY-MM-DD[ T]HH:MM[:SS[.frac]][Z|+HH:MM|-HH:MM]" -> seconds; false if
- * not, or if the date does not exist (2023-02-30). */
-bool cp_import_parse_time(const char *s, double *out)
-{
-    static const int mdays[12] = {31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
-    while (*s == ' ')
-        s++;
-    /* each field is read only once the text before it matched, so no
-     * byte past a short string's end is read */
-    int y = digits(s, 4), mo = y < 0 || s[4] != '-' ? -1 : digits(s + 5, 2);
-    int d = mo < 1 || mo > 12 || s[7] != '-' ? -1 : digits(s + 8, 2);
-    if (d < 1 || d > mdays[mo - 1] ||
-        (mo == 2 && d == 29 && !(y % 4 == 0 && (y % 100 != 0 || y % 400 == 0))))
-        return false;
-    s += 10;
-    if (*s != ' ' && *s != 'T')
-        return false;
-    int h = digits(s + 1, 2), mi = h < 0 || h > 23 || s[3] != ':' ? -1 : digits(s + 4, 2);
-    if (mi < 0 || mi > 59)
-        return false;
-    s += 6;
-    double sec = 0;
-    if (*s == ':') {
-        int whole = digits(s + 1, 2);
-        if (whole < 0 || whole > 60)
-            return false;
-        sec = whole;
-        s += 3;
-        if (*s == '.') {
-            double f = 0.1;
-            if (*++s < '0' || *s > '9')
-                return false;
-            for (; *s >= '0' && *s <= '9'; s++, f /= 10)
-                sec += (*s - '0') * f;
-        }
-    }
-    double off = 0;
-    if (*s == 'Z') {
-        s++;
-    } else if (*s == '+' || *s == '-') {
-        int oh = digits(s + 1, 2), om = oh < 0 || oh > 23 || s[3] != ':' ? -1 : digits(s + 4, 2);
-        if (om < 0 || om > 59)
-            return false;
-        off = (*s == '+' ? 1 : -1) * (oh * 3600.0 + om * 60.0);
-        s += 6;
-    }
-    while (*s == ' ')
-        s++;
-    if (*s)
-        return false;
-    *out = (double)days_from_civil(y, mo, d) * 86400 + h * 3600.0 + mi * 60.0 + sec - off;
-    return true;
 }
 
 typedef struct series {
@@ -195,7 +118,7 @@ static int read_series(const char *path, const cp_import_series_opts *o, bool pr
     for (int i = 0; i < csv->n_rows; i++) {
         const cp_csv_row *r = &csv->rows[i];
         double t, v;
-        if (!cp_import_parse_time(cp_csv_get(r, 0), &t)) {
+        if (!cp_time_parse(cp_csv_get(r, 0), &t, NULL)) {
             rc = cp_diags_add(d, CP_ERR_INPUT, import_field_pos(csv, r, 0),
                               "expected a time like 2023-06-01 00:00:00, got '%.40s'",
                               cp_csv_get(r, 0));
@@ -278,7 +201,7 @@ int cp_import_series(const cp_import_series_opts *o, cp_buf *out, cp_diags *d)
     if (!o->site || !*o->site || strlen(o->site) > CP_NAME_MAX)
         return cp_diags_add(d, CP_ERR_INPUT, cp_pos_none(),
                             "--site NAME is required (1 to %d bytes)", CP_NAME_MAX);
-    if (!o->start || !cp_import_parse_time(o->start, &start))
+    if (!o->start || !cp_time_parse(o->start, &start, NULL))
         return cp_diags_add(d, CP_ERR_INPUT, cp_pos_none(),
                             "--start TIME is required, like 2023-06-01T00:00");
     if (o->slots < 1 || o->slots > 10000 || !(o->slot_hours > 0) || !isfinite(o->slot_hours))

@@ -8,6 +8,8 @@
  */
 #include "report_internal.h"
 
+#include "cp_time.h"
+
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -16,29 +18,6 @@ typedef struct cp_rp_clock {
     long long minutes; /* minutes since 1970-01-01 00:00 in the stamp's own offset */
     char zone[32];     /* "UTC", "+02:00", or "" (no offset given) */
 } cp_rp_clock;
-
-/* Days since 1970-01-01 of a proleptic Gregorian date (H. Hinnant). */
-static long long days_from_civil(long long y, unsigned m, unsigned d)
-{
-    y -= m <= 2;
-    long long era = (y >= 0 ? y : y - 399) / 400;
-    unsigned yoe = (unsigned)(y - era * 400);
-    unsigned doy = (153 * (m > 2 ? m - 3 : m + 9) + 2) / 5 + d - 1;
-    unsigned doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-    return era * 146097 + (long long)doe - 719468;
-}
-
-static void civil_from_days(long long z, unsigned *m, unsigned *d)
-{
-    z += 719468;
-    long long era = (z >= 0 ? z : z - 146096) / 146097;
-    unsigned doe = (unsigned)(z - era * 146097);
-    unsigned yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
-    unsigned doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    unsigned mp = (5 * doy + 2) / 153;
-    *d = doy - (153 * mp + 2) / 5 + 1;
-    *m = mp < 10 ? mp + 3 : mp - 9;
-}
 
 static bool digits(const char *s, int n, int *out)
 {
@@ -92,7 +71,7 @@ static bool clock_parse(const char *s, cp_rp_clock *c)
     }
     if (*p)
         return false;
-    c->minutes = days_from_civil(y, (unsigned)mo, (unsigned)d) * 1440 + hh * 60 + mi;
+    c->minutes = cp_days_from_civil(y, mo, d) * 1440 + hh * 60 + mi;
     return true;
 }
 
@@ -107,10 +86,11 @@ static void clock_fmt(const cp_rp_clock *c, double hours, bool with_day, char *o
     long long m = c->minutes + llround(hours * 60);
     long long day = m >= 0 ? m / 1440 : -((-m + 1439) / 1440);
     long long mod = m - day * 1440;
-    unsigned mo, d;
-    civil_from_days(day, &mo, &d);
+    long long y;
+    int mo, d;
+    cp_civil_from_days(day, &y, &mo, &d);
     if (with_day)
-        snprintf(out, size, "%02u-%02u %02lld:%02lld", mo, d, mod / 60, mod % 60);
+        snprintf(out, size, "%02d-%02d %02lld:%02lld", mo, d, mod / 60, mod % 60);
     else
         snprintf(out, size, "%02lld:%02lld", mod / 60, mod % 60);
 }
