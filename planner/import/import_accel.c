@@ -137,14 +137,10 @@ static bool opt_num(const char *s, double *v)
 /* The user's entries, in file order, before the built-in ones. */
 static int load_file(cp_imp_accel_table *t, const char *path, cp_diags *d)
 {
-    cp_err err;
-    cp_err_init(&err);
     cp_csv *csv = NULL;
-    int rc = cp_csv_read(path, ',', &csv, &err);
-    if (rc != CP_OK) {
-        cp_diags_add_err(d, &err);
+    int rc = import_csv_read(path, &csv, d);
+    if (rc != CP_OK)
         return rc;
-    }
     static const char *const names[] = {"name", "memory_gb", "power_w", "idle_power_w",
                                         "spellings"};
     int col[5];

@@ -22,6 +22,18 @@ static inline cp_pos import_field_pos(const cp_csv *csv, const cp_csv_row *r, in
     return p;
 }
 
+/* Reads the CSV file at path (cp_csv_read, ','): CP_OK and *out, or the
+ * error (at the file, or its line and column) added to d. */
+static inline int import_csv_read(const char *path, cp_csv **out, cp_diags *d)
+{
+    cp_err err;
+    cp_err_init(&err);
+    int rc = cp_csv_read(path, ',', out, &err);
+    if (rc != CP_OK)
+        cp_diags_add_err(d, &err);
+    return rc;
+}
+
 /* Hands the finished text b to the caller's out, whose old text is
  * released (cp_import.h: out changes only on success); b is left empty.
  * When an append to b failed, out is untouched and the failure is

@@ -60,8 +60,6 @@ int cp_import_inventory(const char *path, const cp_import_inventory_opts *o, cp_
                         cp_diags *d)
 {
     int rc = CP_OK;
-    cp_err err;
-    cp_err_init(&err);
     cp_csv *csv = NULL;
     cp_imp_accel_table *tab = NULL;
     shape *sh = NULL;
@@ -74,10 +72,8 @@ int cp_import_inventory(const char *path, const cp_import_inventory_opts *o, cp_
                             "--site NAME is required (1 to %d bytes)", CP_NAME_MAX);
     if ((rc = cp_imp_accel_table_load(o->accel_table, &tab, d)) != CP_OK)
         goto out;
-    if ((rc = cp_csv_read(path, ',', &csv, &err)) != CP_OK) {
-        cp_diags_add_err(d, &err);
+    if ((rc = import_csv_read(path, &csv, d)) != CP_OK)
         goto out;
-    }
     static const char *const names[] = {"cpu_milli", "memory_mib", "gpu", "model"};
     int col[4];
     for (int i = 0; i < 4; i++)

@@ -82,14 +82,10 @@ static bool loadable(double v)
 /* The measurements of placements.csv or scalability.csv. */
 static int read_meas(const char *path, cp_csv **csv_out, meas **out, int *n_out, cp_diags *d)
 {
-    cp_err err;
-    cp_err_init(&err);
     cp_csv *csv = NULL;
-    int rc = cp_csv_read(path, ',', &csv, &err);
-    if (rc != CP_OK) {
-        cp_diags_add_err(d, &err);
+    int rc = import_csv_read(path, &csv, d);
+    if (rc != CP_OK)
         return rc;
-    }
     int c_pl = cp_csv_col(csv, "placement"), c_rep = cp_csv_col(csv, "num_replicas");
     int c_bsz = cp_csv_col(csv, "local_bsz"), c_st = cp_csv_col(csv, "step_time");
     if ((c_pl < 0 && c_rep < 0) || c_bsz < 0 || c_st < 0) {
@@ -193,14 +189,10 @@ static char *app_name(const char *path, const char *app)
 static int put_trace(cp_buf *b, const cp_import_pollux_opts *o, const char *app, const char *acc,
                      const double *thr, const bool *allowed, cp_diags *d)
 {
-    cp_err err;
-    cp_err_init(&err);
     cp_csv *csv = NULL;
-    int rc = cp_csv_read(o->trace, ',', &csv, &err);
-    if (rc != CP_OK) {
-        cp_diags_add_err(d, &err);
+    int rc = import_csv_read(o->trace, &csv, d);
+    if (rc != CP_OK)
         return rc;
-    }
     int c_ts = cp_csv_col(csv, "timestamp"), c_dur = cp_csv_col(csv, "duration");
     int c_k = cp_csv_col(csv, "num_gpus"), c_cl = cp_csv_col(csv, "cluster");
     if (c_ts < 0 || c_dur < 0 || c_k < 0) {

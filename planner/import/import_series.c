@@ -75,14 +75,10 @@ static int value_col(const cp_csv *csv, const char *want)
 static int read_series(const char *path, const cp_import_series_opts *o, bool price, series *s,
                        cp_diags *d)
 {
-    cp_err err;
-    cp_err_init(&err);
     cp_csv *csv = NULL;
-    int rc = cp_csv_read(path, ',', &csv, &err);
-    if (rc != CP_OK) {
-        cp_diags_add_err(d, &err);
+    int rc = import_csv_read(path, &csv, d);
+    if (rc != CP_OK)
         return rc;
-    }
     int col = value_col(csv, o->column);
     double scale = 1;
     if (col < 0) {

@@ -631,8 +631,6 @@ int cp_import_skypilot(const char *path, const cp_import_skypilot_opts *o, cp_bu
     cp_buf offers, b;
     cp_buf_init(&offers);
     cp_buf_init(&b);
-    cp_err err;
-    cp_err_init(&err);
     if ((rc = check_type_map(o, d)) != CP_OK)
         goto out;
     if (!(o->spot_rate >= 0) && !isnan(o->spot_rate)) {
@@ -657,10 +655,8 @@ int cp_import_skypilot(const char *path, const cp_import_skypilot_opts *o, cp_bu
         for (char *tok = strtok(accs_copy, ","); tok; tok = strtok(NULL, ","))
             s.want[s.n_want++] = tok;
     }
-    if ((rc = cp_csv_read(path, ',', &s.csv, &err)) != CP_OK) {
-        cp_diags_add_err(d, &err);
+    if ((rc = import_csv_read(path, &s.csv, d)) != CP_OK)
         goto out;
-    }
     if (!find_cols(&s)) {
         rc = cp_diags_add(d, CP_ERR_INPUT, cp_csv_pos(s.csv, &s.csv->head),
                           "not a SkyPilot catalog: need columns InstanceType, vCPUs, MemoryGiB "
