@@ -17,6 +17,9 @@ int cp_plan_explain_drops(cp_plan *plan, cp_err *err);
  * that start too early move later or are dropped, each with its reason;
  * *changed says whether anything changed (units are then cleared). */
 int cp_plan_precedence(cp_plan *plan, bool *changed, cp_err *err);
+/* Whether every scheduled job starts after all its predecessors end and
+ * none of them is dropped (true for an input without `after`). */
+bool cp_plan_precedence_ok(const cp_plan *plan);
 /* After placement: drops what its repairs put before a predecessor's end. */
 int cp_plan_precedence_final(cp_plan *plan, bool *changed, cp_err *err);
 /* Reasons for jobs dropped with a predecessor the optimizer dropped. */

@@ -39,6 +39,8 @@ typedef struct cp_plan {
     double seconds;
     double objective;    /* as the solver saw it (re-costed by eval) */
     double bound;        /* best lower bound, NAN when none */
+    const char *bound_kind; /* what that bound is (static text; not in
+                             * SPEC 5's file, so the summary says it), or NULL */
     double gap;          /* relative, NAN when unknown */
 } cp_plan;
 

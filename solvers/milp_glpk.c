@@ -20,6 +20,7 @@
  * is solved first by glp_simplex, and its value is the first bound.
  */
 #include "solver_internal.h"
+#include "cp_placement.h"
 
 #include "cp_alloc.h"
 #include "cp_cost.h"
@@ -960,8 +961,8 @@ int cp_milp_run(const cp_input *in, const cp_modeset *ms, const cp_solve_opts *o
             /* no better than the warm start (whose objective the caller
              * set: the whole problem only): keep the warm plan itself,
              * whose units already pack */
-            if (!sc && warm && mp.warm && plan->objective >= warm->objective - 1e-9 * (1 + fabs(warm->objective)) &&
-                cp_plan_copy(plan, warm))
+            if (!sc && warm && mp.warm && cp_plan_precedence_ok(warm) &&
+                plan->objective >= warm->objective - 1e-9 * (1 + fabs(warm->objective)) && cp_plan_copy(plan, warm))
                 rc = cp_err_nomem(err);
             if (mrc == 0 && st == GLP_OPT)
                 mp.bound = plan->objective;
@@ -971,8 +972,10 @@ int cp_milp_run(const cp_input *in, const cp_modeset *ms, const cp_solve_opts *o
             goto out;
         }
     }
-    if (mip_ok && warm && warm->status != CP_STATUS_INFEASIBLE) {
-        /* never worse than the heuristic, whatever branch-and-cut kept */
+    if (mip_ok && warm && warm->status != CP_STATUS_INFEASIBLE && cp_plan_precedence_ok(warm)) {
+        /* never worse than the heuristic, whatever branch-and-cut kept
+         * (but a heuristic plan that breaks precedence, SPEC 9.2, is
+         * cheaper only for that: the tree's rows hold it) */
         cp_plan_figures fm, fw;
         if (cp_plan_eval(plan, &fm, err) == CP_OK) {
             if (cp_plan_eval(warm, &fw, err) == CP_OK) {

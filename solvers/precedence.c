@@ -529,6 +529,18 @@ static int pair_moves(cp_plan *p, cp_usage *u, const int *order)
     return moved;
 }
 
+bool cp_plan_precedence_ok(const cp_plan *p)
+{
+    if (!any_after(p->in))
+        return true;
+    for (int j = 0; j < p->n_jobs; j++) {
+        int dead, est, by;
+        if (broken(p, j, &dead, &est, &by))
+            return false;
+    }
+    return true;
+}
+
 int cp_plan_precedence(cp_plan *p, bool *changed, cp_err *err)
 {
     const cp_input *in = p->in;

@@ -58,6 +58,8 @@ static void summary(const cp_plan *p, FILE *f)
     fprintf(f, "\nplan: %s (%s, %.2f s)", cp_plan_status_name(p->status), p->method, p->seconds);
     if (!isnan(p->bound))
         fprintf(f, ", bound %.2f", p->bound);
+    if (!isnan(p->bound) && p->bound_kind)
+        fprintf(f, " by %s", p->bound_kind);
     fprintf(f, "\n  total $%.2f = cloud $%.2f + energy $%.2f + carbon $%.2f", fig.total, fig.cloud,
             fig.energy, fig.carbon);
     if (p->in->uses_egress) /* SPEC 9.3; 1.0 inputs print as before */

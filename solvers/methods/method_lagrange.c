@@ -26,7 +26,10 @@ static int lagrange_solve(const cp_input *in, const cp_modeset *ms, const cp_sol
     cp_bound_kind kind;
     int rc = cp_lagrange_plan(in, ms, opts, cp_lns_stall(in), 1.0, plan, &kind, err);
     if (rc == CP_OK && plan->status != CP_STATUS_INFEASIBLE)
-        cp_solver_log(opts, "bound: %s", cp_bound_kind_text(kind));
+    {
+        plan->bound_kind = cp_bound_kind_text(kind);
+        cp_solver_log(opts, "bound: %s", plan->bound_kind);
+    }
     return rc;
 }
 

@@ -5,6 +5,7 @@
  * rebuilt on concrete nodes.
  */
 #include "cp_methods.h"
+#include "cp_placement.h"
 #include "solver_internal.h"
 
 #include "cp_alloc.h"
@@ -27,13 +28,73 @@
  * best (mode, start) at true cost, and the plan is compared with the
  * heuristic's (packed by construction); the cheaper is kept, so the MILP
  * is never worse than the heuristic in what is written. */
+/* Whether p packs onto the nodes and instances as it is (on a copy: the
+ * load drops what does not fit). */
+static int packs_as_is(const cp_input *in, const cp_modeset *ms, const cp_plan *p, bool *ok)
+{
+    cp_plan *t = NULL;
+    cp_usage u;
+    if (cp_plan_new(in, ms, &t) || cp_plan_copy(t, p) || cp_usage_init(&u, in, ms)) {
+        cp_plan_free(t);
+        return CP_ERR_NOMEM;
+    }
+    *ok = cp_usage_load_plan(&u, t) == 0;
+    cp_usage_release(&u);
+    cp_plan_free(t);
+    return CP_OK;
+}
+
+/* cp_improve and cp_lns search without precedence (SPEC 9.2): when they
+ * turn the tree's plan, which holds it, into one that breaks it, the
+ * repair's result is kept only if it beats the tree's plan as it was
+ * (when that packs). */
+static int keep_precedence(const cp_input *in, const cp_modeset *ms, cp_plan *plan, const cp_plan *orig,
+                           double *tp, cp_err *err)
+{
+    bool moved, ok;
+    int rc;
+    if (!orig || cp_plan_precedence_ok(plan))
+        return CP_OK;
+    if ((rc = cp_plan_precedence(plan, &moved, err)) || (rc = packs_as_is(in, ms, orig, &ok)))
+        return rc == CP_ERR_NOMEM ? cp_err_nomem(err) : rc;
+    cp_plan_figures fp, fo;
+    if ((rc = cp_plan_eval(plan, &fp, err)))
+        return rc;
+    *tp = fp.total;
+    cp_plan_figures_release(&fp);
+    if (!ok)
+        return CP_OK;
+    if ((rc = cp_plan_eval(orig, &fo, err)))
+        return rc;
+    double to = fo.total;
+    cp_plan_figures_release(&fo);
+    if (to <= *tp) {
+        /* the tree's plan with its own status: it packs as it is */
+        if (cp_plan_copy(plan, orig))
+            return cp_err_nomem(err);
+        plan->status = orig->status;
+        *tp = to;
+    }
+    return CP_OK;
+}
+
 static int keep_best_packed(const cp_input *in, const cp_modeset *ms, const cp_solve_opts *opts,
                             cp_plan *plan, const cp_plan *warm, cp_err *err)
 {
     int n = plan->n_jobs, rc;
-    int *before = cp_calloc((size_t)(n ? 2 * n : 1), sizeof *before);
-    if (!before)
+    cp_plan *orig = NULL;
+    bool has_after = false;
+    for (int j = 0; j < n && !has_after; j++)
+        has_after = in->jobs[j].n_after > 0;
+    if (has_after && cp_plan_precedence_ok(plan) && (cp_plan_new(in, ms, &orig) || cp_plan_copy(orig, plan))) {
+        cp_plan_free(orig);
         return cp_err_nomem(err);
+    }
+    int *before = cp_calloc((size_t)(n ? 2 * n : 1), sizeof *before);
+    if (!before) {
+        cp_plan_free(orig);
+        return cp_err_nomem(err);
+    }
     for (int j = 0; j < n; j++) {
         before[2 * j] = plan->mode[j];
         before[2 * j + 1] = plan->start[j];
@@ -41,6 +102,7 @@ static int keep_best_packed(const cp_input *in, const cp_modeset *ms, const cp_s
     double tp, tw = INFINITY;
     if ((rc = cp_improve(in, ms, opts, plan, &tp, err))) {
         cp_free(before);
+        cp_plan_free(orig);
         return rc;
     }
     bool changed = false;
@@ -55,15 +117,24 @@ static int keep_best_packed(const cp_input *in, const cp_modeset *ms, const cp_s
          * for the swap that makes room */
         double end = fmax(opts->t_start + opts->time_limit, cp_now_seconds() + MILP_REPAIR_GRACE);
         if ((rc = cp_lns(in, ms, opts, NULL, -INFINITY, cp_lns_budget(opts), MILP_LNS_STALL / 4, end, plan, &tp,
-                         err)))
+                         err))) {
+            cp_plan_free(orig);
             return rc;
+        }
     }
+    rc = keep_precedence(in, ms, plan, orig, &tp, err);
+    cp_plan_free(orig);
+    if (rc)
+        return rc;
     cp_plan_figures fw;
     if ((rc = cp_plan_eval(warm, &fw, err)))
         return rc;
     tw = fw.total;
     cp_plan_figures_release(&fw);
-    if (tw < tp - 1e-9 * (1 + fabs(tp))) {
+    /* the Lagrangian stage searches without precedence (SPEC 9.2): its
+     * plan may be cheaper only because it breaks an `after` edge, which
+     * the tree's rows forbid */
+    if (cp_plan_precedence_ok(warm) && tw < tp - 1e-9 * (1 + fabs(tp))) {
         if (cp_plan_copy(plan, warm))
             return cp_err_nomem(err);
         plan->status = CP_STATUS_FEASIBLE;
@@ -86,8 +157,10 @@ static int milp_solve(const cp_input *in, const cp_modeset *ms, const cp_solve_o
     rc = cp_lagrange_plan(in, ms, opts, MILP_LNS_STALL, MILP_LNS_SHARE, warm, &kind, err);
     if (rc == CP_OK && warm->status == CP_STATUS_INFEASIBLE) {
         plan->status = CP_STATUS_INFEASIBLE;
-    } else if (rc == CP_OK && warm->status == CP_STATUS_OPTIMAL) {
-        /* the Lagrangian bound already proves it within the gap */
+    } else if (rc == CP_OK && warm->status == CP_STATUS_OPTIMAL && cp_plan_precedence_ok(warm)) {
+        /* the Lagrangian bound already proves it within the gap (a plan
+         * that breaks precedence proves nothing: branch-and-cut, whose
+         * rows hold precedence, decides) */
         if (cp_plan_copy(plan, warm))
             rc = cp_err_nomem(err);
         plan->status = CP_STATUS_OPTIMAL;
@@ -102,7 +175,10 @@ static int milp_solve(const cp_input *in, const cp_modeset *ms, const cp_solve_o
     if (rc == CP_OK && !isnan(warm->bound) && (isnan(plan->bound) || warm->bound > plan->bound))
         plan->bound = warm->bound;
     if (rc == CP_OK && plan->status != CP_STATUS_INFEASIBLE)
-        cp_solver_log(opts, "bound: %s", cp_bound_kind_text(tree ? CP_BOUND_MILP : kind));
+    {
+        plan->bound_kind = cp_bound_kind_text(tree ? CP_BOUND_MILP : kind);
+        cp_solver_log(opts, "bound: %s", plan->bound_kind);
+    }
     if (rc == CP_OK && plan->status != CP_STATUS_INFEASIBLE && plan->status != CP_STATUS_NOPLAN)
         rc = keep_best_packed(in, ms, opts, plan, warm, err);
     cp_plan_free(warm);
