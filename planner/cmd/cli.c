@@ -31,6 +31,14 @@ int cp_cli_load(const char *cmd, char *const *paths, int n, cp_input **out)
     return rc == 0 ? 0 : 2;
 }
 
+void cp_cli_diags_print(const char *cmd, cp_diags *d)
+{
+    for (int i = 0; i < d->n; i++)
+        if (!d->items[i].file[0])
+            snprintf(d->items[i].file, sizeof d->items[i].file, "capplan %s", cmd);
+    cp_diags_print(d, stderr);
+}
+
 bool cp_cli_double(const char *cmd, const char *opt, const char *s, double lo, double *out)
 {
     char *end;

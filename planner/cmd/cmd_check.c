@@ -84,10 +84,10 @@ static bool modes_wanted(char *const *modes, int n, const char *name)
     return false;
 }
 
-/* Every --modes JOB names a job: 0, or 2 with the message printed. */
 static int check_input(const cp_input *in, char *const *modes, int n_modes, const char *out_path,
                        bool quiet);
 
+/* Every --modes JOB names a job: 0, or 2 with the message printed. */
 static int modes_known(char *const *modes, int n, const cp_input *in)
 {
     for (int i = 0; i < n; i++)

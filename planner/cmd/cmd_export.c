@@ -213,7 +213,7 @@ int cp_cmd_export(int argc, char **argv)
     }
     int rc = slurm ? cp_export_slurm(in, &pf, &xo, &x, d) : cp_export_launch(in, &pf, &xo, &x, d);
     if (d->n)
-        cp_diags_print(d, stderr);
+        cp_cli_diags_print("export", d);
     if (rc) {
         status = rc == CP_ERR_NOMEM ? 1 : 2;
         goto out;

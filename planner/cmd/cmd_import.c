@@ -705,12 +705,7 @@ static int run_importer(const importer *im, int argc, char **argv)
     cp_buf b;
     cp_buf_init(&b);
     int rc = im->run(&a, &b, d);
-    /* a diagnostic of no file is about the command line ('--start TIME is
-     * required'): it names the command, as every usage message does */
-    for (int i = 0; i < d->n; i++)
-        if (!d->items[i].file[0])
-            snprintf(d->items[i].file, sizeof d->items[i].file, "capplan import %s", im->name);
-    cp_diags_print(d, stderr);
+    cp_cli_diags_print(cmd, d);
     cp_free(d);
     st = rc == CP_OK ? 0 : rc == CP_ERR_NOMEM ? 1 : 2;
     /* c3o and accelerators write CSV, bounded on reading */

@@ -41,6 +41,11 @@ int cp_cli_dir_outputs(const char *cmd, cp_fileset *fs, const char *role, const 
  * (.inf, .nan). Prints "capplan CMD: ..." and returns 2 when not; 0
  * when it is fine (1 for out of memory). */
 int cp_cli_output_loads(const char *cmd, const char *text, size_t len);
+/* Prints d on stderr; a diagnostic of no file (about the command line,
+ * or the inputs as a whole: "--start TIME is required", "the inputs
+ * have no horizon.start") is given "capplan CMD" as its place, so it
+ * says who speaks: "capplan import series: error: ...". */
+void cp_cli_diags_print(const char *cmd, cp_diags *d);
 /* True when argv holds --help or -h (before any "--"). */
 bool cp_cli_wants_help(int argc, char **argv);
 
