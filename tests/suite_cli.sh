@@ -103,6 +103,13 @@ quietly import c3o --quiet tests/fit/c3o-sort-extract.tsv -o "$tmp/c3o3.csv"
 if [ "$rc" = 0 ] && [ ! -s "$tmp/err" ]; then ok; else
     bad "import --quiet is accepted" "exit $rc: $(oneline "$tmp/err")"; fi
 same "import --quiet: the same file" "$tmp/c3o1.csv" "$tmp/c3o3.csv"
+# a file an importer's option reads is an input no -o may replace
+printf 'Time,Carbon Intensity\n2023-06-01 00:00:00,100\n' >"$tmp/ci.csv"
+cp "$tmp/ci.csv" "$tmp/ci.keep"
+quietly import series --site s --start 2023-06-01 --slots 1 --carbon "$tmp/ci.csv" -o "$tmp/ci.csv"
+if [ "$rc" = 2 ] && grep -q "is the --carbon '$tmp/ci.csv': refusing to overwrite an input" "$tmp/err" &&
+    cmp -s "$tmp/ci.csv" "$tmp/ci.keep"; then ok; else
+    bad "import: -o the --carbon file is refused" "exit $rc: $(oneline "$tmp/err")"; fi
 
 # place: the plan itself as the solution
 quietly place --solution "$tmp/plan1.yaml" --solution-format plan --no-timing -q -o "$tmp/place1.yaml" "$tiny"

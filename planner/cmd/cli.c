@@ -268,6 +268,15 @@ int cp_cli_dir_outputs(const char *cmd, cp_fileset *fs, const char *role, const 
     return rc == CP_ERR_NOMEM ? 1 : 2;
 }
 
+int cp_cli_outputs_ok(const char *cmd, char *const *in, int n_in, const char *const *extra_in,
+                      const char *const *outs)
+{
+    cp_fileset fs;
+    int rc = cp_cli_outputs(cmd, &fs, in, n_in, extra_in, outs);
+    cp_fileset_release(&fs);
+    return rc;
+}
+
 /* The first plain scalar under n that is a number but not a finite one. */
 static const cp_node *non_finite(const cp_node *n)
 {

@@ -129,10 +129,8 @@ int cp_cmd_check(int argc, char **argv)
     if (st < 0 && a.helped)
         st = 0;
     if (st < 0) {
-        cp_fileset fs;
         const char *outs[] = {"-o", out_path, NULL};
-        int orc = cp_cli_outputs("check", &fs, a.operands, a.n_operands, NULL, outs);
-        cp_fileset_release(&fs);
+        int orc = cp_cli_outputs_ok("check", a.operands, a.n_operands, NULL, outs);
         if (orc)
             st = orc;
     }

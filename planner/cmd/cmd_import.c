@@ -602,6 +602,21 @@ static const importer importers[] = {
 
 /* ---- the command ---- */
 
+/* The options whose value is a file the importer reads: the one list,
+ * for the UTF-8 rule below and for the inputs no output may replace. */
+static bool file_option(const struct option *lo)
+{
+    static const char *const names[] = {"energy-price", "carbon", "trace", "accel-table", NULL};
+    for (int i = 0; lo->name && names[i]; i++)
+        if (!strcmp(lo->name, names[i]))
+            return true;
+    return false;
+}
+
+/* The files an importer's options name, as cp_cli_outputs' pairs "--NAME",
+ * PATH, NULL-terminated (in: at most 2 * MAX_FILE_OPTS + 1 entries). */
+#define MAX_FILE_OPTS 8
+
 /* Option values are written into the fragment (a site, a type label, a
  * provider, a job's name) or matched against UTF-8 text, and YAML holds
  * UTF-8 only: a value that is not is refused here, for every importer
@@ -610,15 +625,11 @@ static const importer importers[] = {
  * comment line, which escapes such bytes (cp_yaml_put_comment). */
 static int utf8_value(const importer *im, int c, const char *v)
 {
-    static const char *const paths[] = {"energy-price", "carbon", "trace", "accel-table", NULL};
     const struct option *lo = im->longopts;
     while (lo->name && lo->val != c)
         lo++;
-    if (!lo->name || !v || cp_utf8_ok((const unsigned char *)v, strlen(v)))
+    if (!lo->name || !v || cp_utf8_ok((const unsigned char *)v, strlen(v)) || file_option(lo))
         return OPT_TAKEN;
-    for (int i = 0; paths[i]; i++)
-        if (!strcmp(lo->name, paths[i]))
-            return OPT_TAKEN;
     fprintf(stderr, "capplan import %s: option '--%s': the value is not UTF-8\n", im->name,
             lo->name);
     return 2;
@@ -635,7 +646,9 @@ static int run_importer(const importer *im, int argc, char **argv)
     cp_cli_args ca;
     if (cp_cli_args_std(&ca, cmd, argc, argv, "o:", im->longopts, im->usage, NULL))
         return 1;
-    int c, st = -1;
+    /* the files the options name: pairs option name, path */
+    const char *files[2 * MAX_FILE_OPTS + 1];
+    int n_files = 0, c, st = -1;
     while (st < 0 && (c = cp_cli_next(&ca)) != -1) {
         if (c == 'o') {
             a.out = optarg;
@@ -644,6 +657,11 @@ static int run_importer(const importer *im, int argc, char **argv)
         int r = utf8_value(im, c, optarg);
         if (r == OPT_TAKEN)
             r = im->option(&a, c, optarg);
+        for (const struct option *lo = im->longopts; r == OPT_TAKEN && lo->name; lo++)
+            if (lo->val == c && file_option(lo) && n_files < 2 * MAX_FILE_OPTS) {
+                files[n_files++] = lo->name;
+                files[n_files++] = optarg;
+            }
         if (r == OPT_OTHER)
             st = cp_cli_bad_option(&ca);
         else if (r != OPT_TAKEN)
@@ -668,31 +686,18 @@ static int run_importer(const importer *im, int argc, char **argv)
         return 2;
     }
     {
-        cp_fileset fs;
         const char *outs[] = {"-o", a.out, NULL};
         char *ins[] = {(char *)a.in};
-        /* the files read through options: pairs role, path */
-        const char *opt_in[][2] = {
-            {"--energy-price", !strcmp(im->name, "series") ? a.o.series.energy_price : NULL},
-            {"--carbon", !strcmp(im->name, "series") ? a.o.series.carbon : NULL},
-            {"--trace", !strcmp(im->name, "gavel")    ? a.o.gavel.trace
-                        : !strcmp(im->name, "pollux") ? a.o.pollux.trace
-                                                      : NULL},
-            {"--accel-table", !strcmp(im->name, "skypilot")       ? a.o.sky.accel_table
-                              : !strcmp(im->name, "gavel")        ? a.o.gavel.accel_table
-                              : !strcmp(im->name, "inventory")    ? a.o.inv.accel_table
-                              : !strcmp(im->name, "accelerators") ? a.o.accel_table
-                                                                  : NULL}};
-        const char *extra[2 * 4 + 1];
-        int ne = 0;
-        for (int i = 0; i < 4; i++)
-            if (opt_in[i][1]) {
-                extra[ne++] = opt_in[i][0];
-                extra[ne++] = opt_in[i][1];
-            }
-        extra[ne] = NULL;
-        int orc = cp_cli_outputs("import", &fs, ins, a.in ? 1 : 0, extra, outs);
-        cp_fileset_release(&fs);
+        /* roles as the messages name them: "--trace" */
+        char roles[MAX_FILE_OPTS][24];
+        const char *extra[2 * MAX_FILE_OPTS + 1];
+        for (int i = 0; i < n_files; i += 2) {
+            snprintf(roles[i / 2], sizeof roles[i / 2], "--%s", files[i]);
+            extra[i] = roles[i / 2];
+            extra[i + 1] = files[i + 1];
+        }
+        extra[n_files] = NULL;
+        int orc = cp_cli_outputs_ok("import", ins, a.in ? 1 : 0, extra, outs);
         if (orc)
             return orc;
     }

@@ -197,11 +197,9 @@ int cp_cmd_place(int argc, char **argv)
     }
     if (st < 0) {
         /* before any work: no output may be an input or another output */
-        cp_fileset fs;
         const char *ins[] = {"--solution", sol_path, NULL};
         const char *outs[] = {"-o", out_path, "--leases", leases_path, NULL};
-        int orc = cp_cli_outputs("place", &fs, a.operands, a.n_operands, ins, outs);
-        cp_fileset_release(&fs);
+        int orc = cp_cli_outputs_ok("place", a.operands, a.n_operands, ins, outs);
         if (orc)
             st = orc;
     }

@@ -74,11 +74,9 @@ int cp_cmd_report(int argc, char **argv)
     int n_files = a.n_operands - 1;
 
     {
-        cp_fileset fs;
         const char *plan_in[] = {"plan", plan_path, NULL};
         const char *outs[] = {"-o", out_path, NULL};
-        int orc = cp_cli_outputs("report", &fs, files, n_files, plan_in, outs);
-        cp_fileset_release(&fs);
+        int orc = cp_cli_outputs_ok("report", files, n_files, plan_in, outs);
         if (orc) {
             cp_cli_args_release(&a);
             return orc;

@@ -98,11 +98,9 @@ int cp_cmd_verify(int argc, char **argv)
         st = 2;
     }
     if (st < 0) {
-        cp_fileset fs;
         const char *plan_in[] = {"--plan", plan_path, NULL};
         const char *outs[] = {"-o", out_path, NULL};
-        int orc = cp_cli_outputs("verify", &fs, a.operands, a.n_operands, plan_in, outs);
-        cp_fileset_release(&fs);
+        int orc = cp_cli_outputs_ok("verify", a.operands, a.n_operands, plan_in, outs);
         if (orc)
             st = orc;
     }

@@ -27,6 +27,10 @@ bool cp_cli_long(const char *cmd, const char *opt, const char *s, long lo, long 
  * 0 when every output may be written. */
 int cp_cli_outputs(const char *cmd, cp_fileset *fs, char *const *in, int n_in,
                    const char *const *extra_in, const char *const *outs);
+/* The same check for a command that writes its outputs once, by name:
+ * the set is released here. */
+int cp_cli_outputs_ok(const char *cmd, char *const *in, int n_in, const char *const *extra_in,
+                      const char *const *outs);
 /* The same for the files a command writes into a folder (export's
  * scripts and tasks, whatif --slurm-array's): DIR/NAME for each of the
  * n names is recorded in fs (which holds the inputs) with role `role` and
