@@ -14,11 +14,8 @@
 typedef struct cp_submip cp_submip;
 
 int cp_submip_new(const cp_usage *u, cp_submip **out);
+/* Also frees GLPK's environment of the calling thread. */
 void cp_submip_free(cp_submip *sm);
-/* Called by a thread that ran sub-MIPs before it ends: frees the GLPK
- * environment GLPK made for the thread (glp_free_env), which nothing
- * else frees (kept here: only lns_mip.c of the search includes glpk.h). */
-void cp_submip_thread_done(void);
 
 /* What one sub-MIP may spend: branch-and-bound nodes and simplex
  * iterations (work limits, so a run is reproducible), and a clock and

@@ -78,15 +78,15 @@ int cp_submip_new(const cp_usage *u, cp_submip **out)
     return 0;
 }
 
-void cp_submip_thread_done(void)
-{
-    glp_free_env();
-}
-
 void cp_submip_free(cp_submip *sm)
 {
     if (!sm)
         return;
+    /* GLPK's environment is per thread (thread-local storage) and lives
+     * until freed: the search streams' threads would leak it. No glp_prob
+     * outlives the call that made it (docs/architecture.md), so none is
+     * alive on this thread now. */
+    glp_free_env();
     cp_free(sm->row_res);
     cp_free(sm->row_site);
     cp_free(sm->ycol);

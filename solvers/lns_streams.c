@@ -192,36 +192,27 @@ static void *work(void *arg)
     return NULL;
 }
 
-/* A stream's thread: its sub-MIPs and LPs (lns_mip.c) make GLPK create
- * an environment for the thread, which GLPK frees only when that thread
- * asks: without it each thread left 5,296 bytes (LeakSanitizer, on the
- * pipeline example's plan). The calling thread keeps its own. */
-static void *thread_main(void *arg)
-{
-    work(arg);
-    cp_submip_thread_done();
-    return NULL;
-}
-
 static void run_all(pool *p)
 {
     pthread_t tid[LNS_STREAMS];
     worker w[LNS_STREAMS];
-    int started = 0;
-    for (int i = 1; i < p->threads; i++) {
+    bool started[LNS_STREAMS] = {false};
+    /* the stride (p->threads) is fixed before any thread starts: a thread
+     * that fails to start leaves its streams to this one, which runs them
+     * after its own */
+    for (int i = 0; i < p->threads; i++) {
         w[i].p = p;
         w[i].first = i;
-        if (pthread_create(&tid[i], NULL, thread_main, &w[i]) != 0)
-            break;
-        started = i;
     }
-    /* streams no thread took (threads that failed to start) run here */
-    p->threads = started + 1;
-    w[0].p = p;
-    w[0].first = 0;
+    for (int i = 1; i < p->threads; i++)
+        started[i] = pthread_create(&tid[i], NULL, work, &w[i]) == 0;
     work(&w[0]);
-    for (int i = 1; i <= started; i++)
-        pthread_join(tid[i], NULL);
+    for (int i = 1; i < p->threads; i++)
+        if (!started[i])
+            work(&w[i]);
+    for (int i = 1; i < p->threads; i++)
+        if (started[i])
+            pthread_join(tid[i], NULL);
 }
 
 int cp_lns(const cp_input *in, const cp_modeset *ms, const cp_solve_opts *opts, const cp_prices *pr,
