@@ -291,11 +291,8 @@ int cp_cmd_fit(int argc, char **argv)
     }
     cp_diags_init(diags);
 
-    enum { O_HELP = 256, O_QUIET, O_JOBS, O_SCALING, O_WORK, O_HOLDOUT, O_NOLOO, O_PARAMS,
-           O_SAMPLES, O_CONCRETE };
-    static const struct option longopts[] = {{"help", no_argument, NULL, O_HELP},
-                                             {"quiet", no_argument, NULL, O_QUIET},
-                                             {"jobs", required_argument, NULL, O_JOBS},
+    enum { O_JOBS = 256, O_SCALING, O_WORK, O_HOLDOUT, O_NOLOO, O_PARAMS, O_SAMPLES, O_CONCRETE };
+    static const struct option longopts[] = {{"jobs", required_argument, NULL, O_JOBS},
                                              {"scaling", required_argument, NULL, O_SCALING},
                                              {"work", required_argument, NULL, O_WORK},
                                              {"holdout", no_argument, NULL, O_HOLDOUT},
@@ -304,25 +301,15 @@ int cp_cmd_fit(int argc, char **argv)
                                              {"samples", required_argument, NULL, O_SAMPLES},
                                              {"concrete", required_argument, NULL, O_CONCRETE},
                                              {NULL, 0, NULL, 0}};
-    bool quiet = false;
-    if (cp_cli_args_init(&args, "fit", argc, argv, "o:hq", longopts)) {
+    if (cp_cli_args_std(&args, "fit", argc, argv, "o:", longopts, usage_text, NULL)) {
         status = 1;
         goto out;
     }
     int c;
     while ((c = cp_cli_next(&args)) != -1) {
         switch (c) {
-        case 'h':
-        case O_HELP:
-            fputs(usage_text, stdout);
-            status = 0;
-            goto out;
         case 'o':
             outpath = optarg;
-            break;
-        case 'q':
-        case O_QUIET:
-            quiet = true;
             break;
         case O_JOBS:
             jobfiles[n_jobfiles++] = optarg;
@@ -369,6 +356,11 @@ int cp_cmd_fit(int argc, char **argv)
             goto out;
         }
     }
+    if (args.helped) {
+        status = 0;
+        goto out;
+    }
+    bool quiet = args.quiet;
     /* operands: the kind, the samples, then job definitions */
     for (int i = 0; i < args.n_operands; i++) {
         if (i == 0)
