@@ -70,7 +70,8 @@ void cp_plan_opts_help(FILE *f)
         fprintf(f, "%s%s%s", i == 0 ? "" : cp_solvers[i + 1] ? ", " : " or ", cp_solvers[i]->name,
                 strcmp(cp_solvers[i]->name, DEFAULT_METHOD) ? "" : " (default)");
     fputs("\n"
-          "  --threads N            threads for pop's parts (default: the cores); plans\n"
+          "  --threads N            threads for the search streams and pop's parts\n"
+          "                         (default: the cores); under --node-limit plans\n"
           "                         never depend on it\n"
           "  --seed N               for randomized steps (default 1)\n"
           "  --node-limit N         stop branch-and-bound after N nodes and the search\n"
