@@ -23,11 +23,6 @@
 #define MILP_LNS_SHARE 1.0
 #define MILP_REPAIR_GRACE 0.3
 
-/* The MILP sees only aggregate pool capacity: its plan is rebuilt on
- * concrete nodes, where a job that does not pack is placed again at its
- * best (mode, start) at true cost, and the plan is compared with the
- * heuristic's (packed by construction); the cheaper is kept, so the MILP
- * is never worse than the heuristic in what is written. */
 /* Whether p packs onto the nodes and instances as it is (on a copy: the
  * load drops what does not fit). */
 static int packs_as_is(const cp_input *in, const cp_modeset *ms, const cp_plan *p, bool *ok)
@@ -78,6 +73,11 @@ static int keep_precedence(const cp_input *in, const cp_modeset *ms, cp_plan *pl
     return CP_OK;
 }
 
+/* The MILP sees only aggregate pool capacity: its plan is rebuilt on
+ * concrete nodes, where a job that does not pack is placed again at its
+ * best (mode, start) at true cost, and the plan is compared with the
+ * heuristic's (packed by construction); the cheaper is kept, so the MILP
+ * is never worse than the heuristic in what is written. */
 static int keep_best_packed(const cp_input *in, const cp_modeset *ms, const cp_solve_opts *opts,
                             cp_plan *plan, const cp_plan *warm, cp_err *err)
 {
