@@ -13,12 +13,21 @@ CAPPLAN=${1:-build/capplan}
 OUT=${2:-build/pipeline}
 DATA=${3:-${CP_DATA:-/work/shared/data}}
 TIME_LIMIT=${CP_PIPELINE_TIME_LIMIT:-30}
-case $CAPPLAN in /*) ;; *) CAPPLAN=$PWD/$CAPPLAN ;; esac
+# CAPPLAN may be a command line (make valgrind passes "valgrind -q ...
+# build/capplan"), so it is split into words (a path with a blank is not
+# supported) and every word that names a file here is made absolute
+# before the cd below.
+abs=
+for w in $CAPPLAN; do
+    case $w in /* | -*) ;; *) [ -e "$w" ] && w=$PWD/$w ;; esac
+    abs="$abs $w"
+done
+CAPPLAN=${abs# }
 mkdir -p "$OUT"
 cd "$OUT"
 run() {
     echo "== capplan $*"
-    "$CAPPLAN" "$@"
+    $CAPPLAN "$@"
 }
 
 # 1. Sites and the horizon: one day of hourly prices and carbon for the
