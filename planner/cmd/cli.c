@@ -2,6 +2,7 @@
 #include "cp_cli.h"
 
 #include "cp_alloc.h"
+#include "cp_atomic.h"
 #include "cp_yaml.h"
 
 #include <errno.h>
@@ -342,4 +343,18 @@ int cp_cli_output_loads(const char *cmd, const char *text, size_t len)
     cp_node_free(root);
     cp_free(d);
     return rc;
+}
+
+int cp_cli_write_fragment(const char *cmd, const char *path, const char *text, size_t len, bool check)
+{
+    int st = check ? cp_cli_output_loads(cmd, text ? text : "", len) : 0;
+    if (st)
+        return st;
+    cp_err err;
+    cp_err_init(&err);
+    if (cp_write_file_atomic(path, text, len, &err) != CP_OK) {
+        cp_err_print(&err, stderr);
+        return 1;
+    }
+    return 0;
 }

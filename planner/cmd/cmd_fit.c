@@ -450,14 +450,7 @@ int cp_cmd_fit(int argc, char **argv)
         status = 1;
         goto out;
     }
-    if ((status = cp_cli_output_loads("fit", b.s, b.len)))
-        goto out;
-    if (cp_write_file_atomic(outpath, b.s, b.len, &err) != CP_OK) {
-        cp_err_print(&err, stderr);
-        status = 1;
-        goto out;
-    }
-    status = 0;
+    status = cp_cli_write_fragment("fit", outpath, b.s, b.len, true);
     goto out;
 usage:
     fputs(usage_text, stderr);

@@ -267,14 +267,7 @@ int cp_fit_param_run(const cp_fit_param_args *a, const cp_fit_opts *o0, const ch
     if (t.s)
         cp_fputs_printable(t.s, true, table);
     fflush(table);
-    if ((status = cp_cli_output_loads("fit", b.s, b.len)))
-        goto out;
-    if (cp_write_file_atomic(outpath, b.s, b.len, &err) != CP_OK) {
-        cp_err_print(&err, stderr);
-        status = 1;
-        goto out;
-    }
-    status = 0;
+    status = cp_cli_write_fragment("fit", outpath, b.s, b.len, true);
 out:
     cp_buf_release(&b);
     cp_buf_release(&t);

@@ -714,16 +714,9 @@ static int run_importer(const importer *im, int argc, char **argv)
     cp_free(d);
     st = rc == CP_OK ? 0 : rc == CP_ERR_NOMEM ? 1 : 2;
     /* c3o and accelerators write CSV, bounded on reading */
-    if (st == 0 && strcmp(im->name, "c3o") != 0 && strcmp(im->name, "accelerators") != 0)
-        st = cp_cli_output_loads("import", b.s ? b.s : "", b.len);
-    if (st == 0) {
-        cp_err err;
-        cp_err_init(&err);
-        if (cp_write_file_atomic(a.out, b.s, b.len, &err) != CP_OK) {
-            cp_err_print(&err, stderr);
-            st = 1;
-        }
-    }
+    if (st == 0)
+        st = cp_cli_write_fragment("import", a.out, b.s, b.len,
+                                   strcmp(im->name, "c3o") != 0 && strcmp(im->name, "accelerators") != 0);
     cp_buf_release(&b);
     return st;
 }

@@ -45,6 +45,11 @@ int cp_cli_dir_outputs(const char *cmd, cp_fileset *fs, const char *role, const 
  * (.inf, .nan). Prints "capplan CMD: ..." and returns 2 when not; 0
  * when it is fine (1 for out of memory). */
 int cp_cli_output_loads(const char *cmd, const char *text, size_t len);
+/* Writes a fragment of fit or import to path (atomically; "-" or NULL:
+ * stdout) after cp_cli_output_loads when `check` (CSV outputs skip it).
+ * Prints what failed; returns cp_cli_output_loads's status, or 1 when
+ * the write fails. */
+int cp_cli_write_fragment(const char *cmd, const char *path, const char *text, size_t len, bool check);
 /* Prints d on stderr; a diagnostic of no file (about the command line,
  * or the inputs as a whole: "--start TIME is required", "the inputs
  * have no horizon.start") is given "capplan CMD" as its place, so it
