@@ -20,6 +20,8 @@ int cp_plan_precedence(cp_plan *plan, bool *changed, cp_err *err);
 /* Whether every scheduled job starts after all its predecessors end and
  * none of them is dropped (true for an input without `after`). */
 bool cp_plan_precedence_ok(const cp_plan *plan);
+/* Whether any job of the input has `after` (SPEC 9.2). */
+bool cp_input_has_after(const cp_input *in);
 /* After placement: drops what its repairs put before a predecessor's end. */
 int cp_plan_precedence_final(cp_plan *plan, bool *changed, cp_err *err);
 /* Reasons for jobs dropped with a predecessor the optimizer dropped. */

@@ -28,7 +28,7 @@
 #include <stdio.h>
 #include <string.h>
 
-static bool any_after(const cp_input *in)
+bool cp_input_has_after(const cp_input *in)
 {
     for (int j = 0; j < in->n_jobs; j++)
         if (in->jobs[j].n_after)
@@ -531,7 +531,7 @@ static int pair_moves(cp_plan *p, cp_usage *u, const int *order)
 
 bool cp_plan_precedence_ok(const cp_plan *p)
 {
-    if (!any_after(p->in))
+    if (!cp_input_has_after(p->in))
         return true;
     for (int j = 0; j < p->n_jobs; j++) {
         int dead, est, by;
@@ -546,7 +546,7 @@ int cp_plan_precedence(cp_plan *p, bool *changed, cp_err *err)
     const cp_input *in = p->in;
     const cp_modeset *ms = p->ms;
     *changed = false;
-    if (!any_after(in))
+    if (!cp_input_has_after(in))
         return CP_OK;
     bool need = false;
     for (int j = 0; j < p->n_jobs && !need; j++) {
@@ -634,7 +634,7 @@ int cp_plan_precedence_final(cp_plan *p, bool *changed, cp_err *err)
 {
     const cp_input *in = p->in;
     *changed = false;
-    if (!any_after(in))
+    if (!cp_input_has_after(in))
         return CP_OK;
     int *order = cp_calloc((size_t)p->n_jobs, sizeof *order);
     if (!order || !topo(in, order)) {

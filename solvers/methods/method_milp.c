@@ -83,10 +83,7 @@ static int keep_best_packed(const cp_input *in, const cp_modeset *ms, const cp_s
 {
     int n = plan->n_jobs, rc;
     cp_plan *orig = NULL;
-    bool has_after = false;
-    for (int j = 0; j < n && !has_after; j++)
-        has_after = in->jobs[j].n_after > 0;
-    if (has_after && cp_plan_precedence_ok(plan) && (cp_plan_new(in, ms, &orig) || cp_plan_copy(orig, plan))) {
+    if (cp_input_has_after(in) && cp_plan_precedence_ok(plan) && (cp_plan_new(in, ms, &orig) || cp_plan_copy(orig, plan))) {
         cp_plan_free(orig);
         return cp_err_nomem(err);
     }
