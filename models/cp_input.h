@@ -11,22 +11,10 @@
 #define CP_INPUT_H
 
 #include "cp_err.h"
+#include "cp_limits.h"
 
 #include <stdbool.h>
 #include <stddef.h>
-
-/* The longest string an input may give (names, references, sites), in
- * bytes: long enough for any real name, short enough that every id built
- * from names and a what-if file name DIR/NAME.yaml with the writer's
- * temporary suffix stay within NAME_MAX (255). docs/reliability.md. */
-#define CP_NAME_MAX 200
-
-/* The largest magnitude of a number in an input (1e15, CSV's bound too).
- * A total multiplies at most a handful of input numbers (a price, a power,
- * a PUE, hours, counts up to 1e6, slots up to 10000, jobs up to 100000),
- * so with every factor at most 1e15 no total can overflow a double.
- * docs/reliability.md. */
-#define CP_INPUT_NUM_MAX 1e15
 
 /* A value per slot: either one value for every slot (n == 1) or exactly
  * horizon.slots values. Read it with cp_series_at(). */

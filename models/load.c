@@ -460,7 +460,7 @@ static void load_machine(lctx *c, const cp_node *m, const char *ent, const char 
         }
     }
     cp_node *cn = cp_map_get(m, "accelerators");
-    if (cn && cp_load_int(c, cn, sub, "accelerators", 0, 1000000, &out->accelerators)) {
+    if (cn && cp_load_int(c, cn, sub, "accelerators", 0, CP_INPUT_COUNT_MAX, &out->accelerators)) {
         if (an && out->accelerators == 0)
             cp_load_err(c, cn, sub, "'accelerators' must be > 0 when 'accelerator' is set");
         if (!an && out->accelerators > 0)
@@ -515,9 +515,9 @@ static void load_pools(lctx *c, const nodevec *v)
         require(c, m, ent, "nodes");
         bool nodes_ok = false;
         if ((n = cp_map_get(m, "nodes")))
-            nodes_ok = cp_load_int(c, n, ent, "nodes", 0, 1000000, &p->nodes);
+            nodes_ok = cp_load_int(c, n, ent, "nodes", 0, CP_INPUT_COUNT_MAX, &p->nodes);
         if ((n = cp_map_get(m, "available")))
-            cp_load_series(c, n, ent, "available", R_NONNEG, true, 0, nodes_ok ? p->nodes : 1000000,
+            cp_load_series(c, n, ent, "available", R_NONNEG, true, 0, nodes_ok ? p->nodes : CP_INPUT_COUNT_MAX,
                            &p->available);
         if (!p->available.v)
             zero_series(c, &p->available, p->nodes);

@@ -360,7 +360,7 @@ bool cp_load_int_list(lctx *c, const cp_node *n, const char *ent, const char *ke
     for (size_t i = 0; i < n->n; i++) {
         char what[160];
         snprintf(what, sizeof what, "%s[%zu]", key, i);
-        if (!cp_load_int(c, n->kids[i], ent, what, 1, 1000000, &v[i])) {
+        if (!cp_load_int(c, n->kids[i], ent, what, 1, CP_INPUT_COUNT_MAX, &v[i])) {
             ok = false;
             continue;
         }

@@ -150,7 +150,7 @@ static void load_scaling_model(lctx *c, const cp_node *m, const char *sub, const
             char what[200];
             snprintf(what, sizeof what, "speedup.%s", kn->str);
             double kd;
-            if (!cp_scalar_number(kn, &kd) || kd != floor(kd) || kd < 1 || kd > 1000000) {
+            if (!cp_scalar_number(kn, &kd) || kd != floor(kd) || kd < 1 || kd > CP_INPUT_COUNT_MAX) {
                 char got[120];
                 cp_load_err(
                     c, kn, sub,

@@ -51,6 +51,7 @@ checks() {
 golden fit-ernest 0 fit dataflow $G/ernest-samples.csv -o -
 golden fit-ernest-merge 0 fit dataflow $G/ernest-samples.csv --holdout --jobs $G/jobs-def.yaml -o -
 golden fit-bad 2 fit dataflow $G/bad-samples.csv
+golden fit-bad-names 2 fit training $G/bad-training-names.csv
 golden fit-training-table 0 fit training $G/training-samples.csv --work 5000 -o -
 golden fit-training-amdahl 0 fit training $G/training-samples.csv --scaling amdahl -o -
 golden fit-training-shared 0 fit training $G/training-samples.csv --work 5000 --scaling shared -o -

@@ -189,15 +189,26 @@ static bool get_num(const cp_csv *csv, const cp_csv_row *r, int col, const char 
     return true;
 }
 
+bool cp_fit_name_ok(const char *s, const char *what, cp_pos pos, cp_diags *diags)
+{
+    size_t len = strlen(s);
+    if (!len) {
+        cp_diags_add(diags, CP_ERR_INPUT, pos, "%s is empty", what);
+        return false;
+    }
+    if (len > CP_NAME_MAX) { /* the fit writes it into an input */
+        cp_diags_add(diags, CP_ERR_INPUT, pos, "%s is %zu bytes long; the limit is %d", what, len,
+                     CP_NAME_MAX);
+        return false;
+    }
+    return true;
+}
+
 static bool get_name(const cp_csv *csv, const cp_csv_row *r, int col, const char *name,
                      const char **out, cp_diags *diags)
 {
     *out = cp_csv_get(r, col);
-    if (!**out) {
-        cp_diags_add(diags, CP_ERR_INPUT, cp_csv_pos(csv, r), "%s is empty", name);
-        return false;
-    }
-    return true;
+    return cp_fit_name_ok(*out, name, cp_csv_pos(csv, r), diags);
 }
 
 void cp_df_params_release(cp_df_params *p)

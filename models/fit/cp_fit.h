@@ -22,6 +22,7 @@
 
 #include "cp_csv.h"
 #include "cp_err.h"
+#include "cp_limits.h"
 
 #include <stdbool.h>
 
@@ -93,6 +94,11 @@ typedef struct cp_df_report {
     cp_df_fit *fits; /* in order of first appearance of (job, type) */
     int n_fits;
 } cp_df_report;
+
+/* A sample's name (WHAT: "job", "type", "accelerator") is not empty and
+ * at most CP_NAME_MAX bytes, else an error at POS; the fits write names
+ * into inputs, which must load. */
+bool cp_fit_name_ok(const char *s, const char *what, cp_pos pos, cp_diags *diags);
 
 /* Reads `job,type,machines,input_gb,seconds` (any column order, extra
  * columns ignored). Every bad field is reported to diags with FILE:LINE;

@@ -384,11 +384,10 @@ int cp_tr_samples_read(const cp_csv *csv, cp_tr_sample **out, int *n_out, cp_dia
         x->job = cp_csv_get(r, cols[0]);
         x->acc = cp_csv_get(r, cols[1]);
         const char *cs = cp_csv_get(r, cols[2]), *ts = cp_csv_get(r, cols[3]);
-        if (!*x->job || !*x->acc) {
-            cp_diags_add(diags, CP_ERR_INPUT, pos, "%s is empty", !*x->job ? "job" : "accelerator");
+        if (!cp_fit_name_ok(x->job, "job", pos, diags) ||
+            !cp_fit_name_ok(x->acc, "accelerator", pos, diags))
             ok = false;
-        }
-        if (!cp_csv_number(cs, &c) || c != floor(c) || c < 1 || c > 1e6) {
+        if (!cp_csv_number(cs, &c) || c != floor(c) || c < 1 || c > CP_INPUT_COUNT_MAX) {
             cp_diags_add(diags, CP_ERR_INPUT, pos, "count: '%s' is not an integer >= 1", cs);
             ok = false;
         }

@@ -428,7 +428,7 @@ static int one_row(sky *s, const cp_csv_row *r, cp_buf *b)
             return 0;
         }
         if (!cp_csv_number(F(s, r, s->c_cnt), &f.count) || f.count != floor(f.count) ||
-            f.count < 1) {
+            f.count < 1 || f.count > CP_INPUT_COUNT_MAX) {
             s->fractional++;
             return 0;
         }
@@ -448,7 +448,7 @@ static int one_row(sky *s, const cp_csv_row *r, cp_buf *b)
         if (!f.count) { /* a2-highgpu-4g -> 4 */
             char *end;
             f.count = strtol(type + strlen(gcp_hosts[k].type), &end, 10);
-            if (strcmp(end, "g") != 0 || f.count < 1) {
+            if (strcmp(end, "g") != 0 || f.count < 1 || f.count > CP_INPUT_COUNT_MAX) {
                 warn(s, r, "'%s': GPU host with an unknown GPU bundle; skipped", type);
                 return 0;
             }
