@@ -9,6 +9,7 @@
 #include "load_internal.h"
 
 #include "cp_alloc.h"
+#include "cp_time.h"
 
 #include <limits.h>
 #include <math.h>
@@ -236,8 +237,16 @@ static void load_horizon(lctx *c, const nodevec *h, const cp_node *h_at,
     }
     if ((n = pair_get(h, "slot_hours")))
         cp_load_num(c, n, "horizon", "slot_hours", R_POS, &in->slot_hours);
-    if ((n = pair_get(h, "start")))
-        cp_load_str(c, n, "horizon", "start", &in->start);
+    /* read here, not first by export or the report, so that a bad
+     * timestamp is refused with its position (SPEC 1.2; cp_time.h) */
+    double secs;
+    char got[120];
+    if ((n = pair_get(h, "start")) && cp_load_str(c, n, "horizon", "start", &in->start) &&
+        !cp_time_parse(in->start, &secs, NULL))
+        cp_load_err(c, n, "horizon",
+                    "'start' must be an ISO-8601 time, YYYY-MM-DD[THH:MM[:SS[.frac]]] with an "
+                    "optional Z or +HH:MM, got %s",
+                    cp_load_value_desc(n, got, sizeof got));
 }
 
 static void load_objective(lctx *c, const nodevec *o)
