@@ -1,6 +1,8 @@
 /* Timestamps and the calendar; see cp_time.h. */
 #include "cp_time.h"
 
+#include <stddef.h>
+
 long long cp_days_from_civil(long long y, int m, int d)
 {
     y -= m <= 2;
@@ -39,6 +41,16 @@ static int digits(const char *s, int n)
 
 bool cp_time_parse(const char *s, double *secs, bool *zoned)
 {
+    cp_time_zone zone;
+    if (!cp_time_parse_zone(s, secs, &zone, NULL))
+        return false;
+    if (zoned)
+        *zoned = zone != CP_TZ_NONE;
+    return true;
+}
+
+bool cp_time_parse_zone(const char *s, double *secs, cp_time_zone *zone, int *offset_minutes)
+{
     static const int mdays[12] = {31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
     while (*s == ' ')
         s++;
@@ -75,25 +87,27 @@ bool cp_time_parse(const char *s, double *secs, bool *zoned)
     } else if (*s == 'T') {
         return false;
     }
-    double off = 0;
-    bool z = false;
+    int off = 0; /* minutes east of UTC */
+    cp_time_zone z = CP_TZ_NONE;
     if (*s == 'Z') {
         s++;
-        z = true;
+        z = CP_TZ_Z;
     } else if (*s == '+' || *s == '-') {
         int oh = digits(s + 1, 2), om = oh < 0 || oh > 23 || s[3] != ':' ? -1 : digits(s + 4, 2);
         if (om < 0 || om > 59)
             return false;
-        off = (*s == '+' ? 1 : -1) * (oh * 3600.0 + om * 60.0);
+        off = (*s == '+' ? 1 : -1) * (oh * 60 + om);
         s += 6;
-        z = true;
+        z = CP_TZ_OFFSET;
     }
     while (*s == ' ')
         s++;
     if (*s)
         return false;
-    *secs = (double)cp_days_from_civil(y, mo, d) * 86400 + h * 3600.0 + mi * 60.0 + sec - off;
-    if (zoned)
-        *zoned = z;
+    *secs = (double)cp_days_from_civil(y, mo, d) * 86400 + h * 3600.0 + mi * 60.0 + sec - off * 60.0;
+    if (zone)
+        *zone = z;
+    if (offset_minutes)
+        *offset_minutes = off;
     return true;
 }

@@ -1,10 +1,10 @@
 /*
  * The report's time axis: hours from the horizon start (SPEC 1.2: slot t
  * covers [t*h, (t+1)*h)), and the wall clock when the inputs give
- * horizon.start. The timestamp is parsed here (ISO-8601 date, optional
- * time and UTC offset) and shifted with civil-calendar arithmetic in the
- * timestamp's own offset, never through the machine's time zone, so the
- * page is the same on every machine.
+ * horizon.start. The timestamp is read by cp_time.h's one parser (ISO-8601
+ * date, optional time and UTC offset) and shifted with civil-calendar
+ * arithmetic in the timestamp's own offset, never through the machine's
+ * time zone, so the page is the same on every machine.
  */
 #include "report_internal.h"
 
@@ -12,6 +12,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 typedef struct cp_rp_clock {
@@ -19,59 +20,24 @@ typedef struct cp_rp_clock {
     char zone[32];     /* "UTC", "+02:00", or "" (no offset given) */
 } cp_rp_clock;
 
-static bool digits(const char *s, int n, int *out)
-{
-    int v = 0;
-    for (int i = 0; i < n; i++) {
-        if (s[i] < '0' || s[i] > '9')
-            return false;
-        v = v * 10 + (s[i] - '0');
-    }
-    *out = v;
-    return true;
-}
-
+/* The one timestamp reader (cp_time.h), which the loader has already
+ * applied to horizon.start; the wall clock is shown in the stamp's own
+ * offset, seconds dropped. */
 static bool clock_parse(const char *s, cp_rp_clock *c)
 {
-    int y, mo, d, hh = 0, mi = 0, ss = 0;
-    if (!s || strlen(s) < 10 || !digits(s, 4, &y) || s[4] != '-' || !digits(s + 5, 2, &mo) ||
-        s[7] != '-' || !digits(s + 8, 2, &d) || mo < 1 || mo > 12 || d < 1 || d > 31)
+    double secs;
+    cp_time_zone zone;
+    int off;
+    if (!s || !cp_time_parse_zone(s, &secs, &zone, &off))
         return false;
-    const char *p = s + 10;
-    if (*p == 'T' || *p == 't' || *p == ' ') {
-        if (!digits(p + 1, 2, &hh) || p[3] != ':' || !digits(p + 4, 2, &mi) || hh > 23 || mi > 59)
-            return false;
-        p += 6;
-        if (*p == ':') {
-            if (!digits(p + 1, 2, &ss) || ss > 60)
-                return false;
-            p += 3;
-            if (*p == '.' || *p == ',')
-                for (p++; *p >= '0' && *p <= '9'; p++)
-                    ;
-        }
-    }
-    c->zone[0] = '\0';
-    if (*p == 'Z' || *p == 'z') {
+    c->minutes = (long long)floor(secs / 60) + off;
+    if (zone == CP_TZ_Z)
         snprintf(c->zone, sizeof c->zone, "UTC");
-        p++;
-    } else if (*p == '+' || *p == '-') {
-        int oh, om = 0;
-        if (!digits(p + 1, 2, &oh) || oh > 23)
-            return false;
-        const char *q = p + 3;
-        if (*q == ':')
-            q++;
-        if (*q && (!digits(q, 2, &om) || om > 59))
-            return false;
-        if (*q)
-            q += 2;
-        snprintf(c->zone, sizeof c->zone, "%c%02d:%02d", *p, oh, om);
-        p = q;
-    }
-    if (*p)
-        return false;
-    c->minutes = cp_days_from_civil(y, mo, d) * 1440 + hh * 60 + mi;
+    else if (zone == CP_TZ_OFFSET)
+        snprintf(c->zone, sizeof c->zone, "%c%02d:%02d", off < 0 ? '-' : '+', abs(off) / 60,
+                 abs(off) % 60);
+    else
+        c->zone[0] = '\0';
     return true;
 }
 
