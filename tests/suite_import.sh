@@ -55,6 +55,7 @@ golden bad-series-span 2 series --site s --start 2023-06-01T00:00 --slots 5 --en
 golden bad-series-start 2 series --site s --start tomorrow --slots 2 --carbon $B/series-negative.csv
 golden bad-inventory 2 inventory $B/inventory-model.csv --site s
 golden bad-type-map 2 skypilot $G/../fit/gcp-extract.csv --type-map nothing
+golden bad-type-map-two 2 skypilot $G/../fit/gcp-extract.csv --type-map a=b=c
 golden bad-spot-rate 2 skypilot $G/../fit/gcp-extract.csv --spot-interruptions -1
 golden bad-trace 2 gavel $G/../fit/gavel-extract.csv --trace $B/trace-steps.trace
 golden bad-pollux 2 pollux $B/pollux-placement.csv

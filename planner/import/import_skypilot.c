@@ -600,7 +600,9 @@ static void sky_yaml(cp_buf *b, const char *path, const cp_import_skypilot_opts 
     }
 }
 
-/* Each --type-map is MEASURED=OFFERED, each OFFERED at most once. */
+/* Each --type-map is MEASURED=OFFERED with one '=' (neither name can
+ * hold one: 'a=b=c' has no one reading, and label_of would take it as
+ * a for the type 'b=c'), each OFFERED at most once. */
 static int check_type_map(const cp_import_skypilot_opts *o, cp_diags *d)
 {
     for (int i = 0; i < o->n_type_map; i++) {
@@ -608,6 +610,10 @@ static int check_type_map(const cp_import_skypilot_opts *o, cp_diags *d)
         if (!eq || eq == m || !eq[1])
             return cp_diags_add(d, CP_ERR_INPUT, cp_pos_none(),
                                 "--type-map '%s': expected MEASURED=OFFERED", m);
+        if (strchr(eq + 1, '='))
+            return cp_diags_add(d, CP_ERR_INPUT, cp_pos_none(),
+                                "--type-map '%s': expected MEASURED=OFFERED with one '=' "
+                                "(a machine type has none)", m);
         for (int j = 0; j < i; j++)
             if (!strcmp(strchr(o->type_map[j], '=') + 1, eq + 1))
                 return cp_diags_add(d, CP_ERR_INPUT, cp_pos_none(),
