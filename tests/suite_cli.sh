@@ -197,7 +197,13 @@ msg whatif --f md --scenarios "$scen" "$tiny"
 msg import gavel --bogus x.csv
 msg import c3o x.tsv --quiet=1
 msg import series --site
+# "--" as an option's separate value is refused as a missing one (cli.c),
+# not written to as a file named "--"
+msg plan "$tiny" -o --
+msg whatif --scenarios "$scen" -o -- "$tiny"
+msg import series --site s --start 2023-06-01 --slots 2 --carbon --
 test_cmp tests/cli/messages.expected "$tmp/messages"
+if [ -e ./-- ]; then bad "plan -o --: a file named -- was written"; rm -f ./--; else ok; fi
 
 # ---- contradictions: check's errors, plan's reason ----
 for c in cap budget; do

@@ -154,6 +154,16 @@ int cp_cli_next(cp_cli_args *a)
             a->quiet = true;
             continue;
         }
+        /* "-o --": getopt takes "--" as -o's value, and would write a
+         * file named "--" (and read what follows as options); the user
+         * meant the end of the options, or forgot the value. One rule
+         * for every option of every command: refused, like a missing
+         * value. "-o./--" or "--output=--" say what they mean. */
+        if (c != 1 && c != '?' && c != ':' && optarg && !strcmp(optarg, "--") && optind >= 2 &&
+            a->argv[optind - 1] == optarg) {
+            a->dashdash_opt = a->argv[optind - 2];
+            return a->last = ':';
+        }
         if (c != 1)
             return a->last = c;
         a->operands[a->n_operands++] = optarg;
@@ -165,6 +175,14 @@ int cp_cli_bad_option(const cp_cli_args *a)
     /* the word getopt stopped at: "-x" of a cluster, or the long option
      * as written (up to its '=') */
     char shown[80];
+    if (a->dashdash_opt) {
+        fprintf(stderr,
+                "capplan %s: option '%.60s' needs a value, got '--' (the end of the options); "
+                "a file of that name is ./--\n",
+                a->cmd, a->dashdash_opt);
+        fprintf(stderr, "capplan %s: see 'capplan %s --help'\n", a->cmd, a->cmd);
+        return 2;
+    }
     const char *w = optind > 0 && optind <= a->argc ? a->argv[optind - 1] : "";
     if (optopt > 0 && optopt < 256 && strncmp(w, "--", 2))
         snprintf(shown, sizeof shown, "-%c", optopt);

@@ -66,7 +66,9 @@ typedef void cp_cli_usage_fn(FILE *f);
  * walks argv in order ("-" mode: an operand is returned where it stands,
  * so argv is never permuted and POSIXLY_CORRECT changes nothing), the
  * operands are collected in their order, and "--" ends the options
- * (everything after it is an operand). Every command parses its line
+ * (everything after it is an operand). "--" as the separate value of an
+ * option ("-o --") is refused as a missing value (cp_cli_next returns
+ * ':'), not taken as a file named "--". Every command parses its line
  * this way, so `capplan plan f.yaml -o p.yaml` and `capplan plan -o
  * p.yaml f.yaml` are the same command.
  *
@@ -93,6 +95,7 @@ typedef struct cp_cli_args {
     int n_operands;
     int last;        /* the result of the last cp_cli_next */
     bool rest;       /* after "--" */
+    const char *dashdash_opt; /* the option word given "--" as its value (refused) */
     /* cp_cli_args_std: the help (text, or a function printing it) */
     const char *help;
     cp_cli_usage_fn *usage;
