@@ -158,7 +158,7 @@ int cp_cli_next(cp_cli_args *a)
          * file named "--" (and read what follows as options); the user
          * meant the end of the options, or forgot the value. One rule
          * for every option of every command: refused, like a missing
-         * value. "-o./--" or "--output=--" say what they mean. */
+         * value. "-o./--" or "--leases=--" say what they mean. */
         if (c != 1 && c != '?' && c != ':' && optarg && !strcmp(optarg, "--") && optind >= 2 &&
             a->argv[optind - 1] == optarg) {
             a->dashdash_opt = a->argv[optind - 2];
@@ -239,6 +239,27 @@ bool cp_cli_plan_format(const char *cmd, const char *word, cp_plan_format *out)
         return false;
     *out = formats[i];
     return true;
+}
+
+int cp_cli_plan_option(const cp_cli_args *a, cp_plan_opts *po, int c)
+{
+    switch (cp_plan_opts_parse(po, a->cmd, c, optarg)) {
+    case 1:
+        return -1;
+    case 0:
+        return cp_cli_bad_option(a);
+    default:
+        return 2;
+    }
+}
+
+int cp_cli_plan_opts_end(const cp_cli_args *a, cp_plan_opts *po, int st)
+{
+    if (st < 0 && a->helped)
+        return 0;
+    if (st < 0 && !cp_plan_opts_finish(po, a->cmd, a->quiet))
+        return 2;
+    return st;
 }
 
 void cp_cli_log_line(void *arg, const char *line)

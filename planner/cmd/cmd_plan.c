@@ -154,28 +154,15 @@ int cp_cmd_plan(int argc, char **argv)
                 st = 2;
             break;
         default:
-            switch (cp_plan_opts_parse(&po, "plan", c, optarg)) {
-            case 1:
-                break;
-            case 0:
-                st = cp_cli_bad_option(&a);
-                break;
-            default:
-                st = 2;
-            }
+            st = cp_cli_plan_option(&a, &po, c);
         }
     }
-    if (st < 0 && a.helped)
-        st = 0;
-    if (st < 0 && !cp_plan_opts_finish(&po, "plan", a.quiet))
-        st = 2;
+    st = cp_cli_plan_opts_end(&a, &po, st);
     if (st < 0) {
         /* before any work: no output may be an input or another output */
-        cp_fileset fs;
         const char *outs[] = {"-o", out_path, "--leases", leases_path, "--export-lp",
                               po.so.export_lp, NULL};
-        int orc = cp_cli_outputs("plan", &fs, a.operands, a.n_operands, NULL, outs);
-        cp_fileset_release(&fs);
+        int orc = cp_cli_outputs_ok("plan", a.operands, a.n_operands, NULL, outs);
         if (orc)
             st = orc;
     }

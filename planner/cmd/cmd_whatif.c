@@ -255,21 +255,10 @@ int cp_cmd_whatif(int argc, char **argv)
                 st = 2;
             break;
         default:
-            switch (cp_plan_opts_parse(&po, "whatif", c, optarg)) {
-            case 1:
-                break;
-            case 0:
-                st = cp_cli_bad_option(&a);
-                break;
-            default:
-                st = 2;
-            }
+            st = cp_cli_plan_option(&a, &po, c);
         }
     }
-    if (st < 0 && a.helped)
-        st = 0;
-    if (st < 0 && !cp_plan_opts_finish(&po, "whatif", a.quiet))
-        st = 2;
+    st = cp_cli_plan_opts_end(&a, &po, st);
     if (st < 0 && po.so.export_lp) {
         fprintf(stderr, "capplan whatif: --export-lp is for one plan: write the inputs with "
                         "--emit-inputs DIR and run 'capplan plan --export-lp' on one of them\n");

@@ -5,6 +5,7 @@
 
 #include "cp_input.h"
 #include "cp_outpath.h"
+#include "cp_plan_opts.h"
 #include "cp_plan_write.h"
 
 #include <getopt.h>
@@ -132,6 +133,15 @@ void cp_cli_args_release(cp_cli_args *a);
 bool cp_cli_format(const char *cmd, const char *word, const char *const *names, int *out);
 /* --format yaml|json|csv of the commands that write a plan (plan, place). */
 bool cp_cli_plan_format(const char *cmd, const char *word, cp_plan_format *out);
+
+/* A plan option of `plan` and `whatif` (cp_plan_opts.h) in the loop of
+ * cp_cli_next: -1 when taken, else the exit status (2: a bad value,
+ * printed, or an option neither the command nor the shared set knows,
+ * through cp_cli_bad_option). */
+int cp_cli_plan_option(const cp_cli_args *a, cp_plan_opts *po, int c);
+/* After that loop: `st` (the loop's status, -1 while none), 0 after
+ * --help, 2 when cp_plan_opts_finish refuses the method. */
+int cp_cli_plan_opts_end(const cp_cli_args *a, cp_plan_opts *po, int st);
 
 /* The log callback of cp_solve_opts for `plan`, `whatif` and `place`:
  * "capplan: LINE" on standard error. */
