@@ -5,8 +5,9 @@
 # sends SIGINT or SIGTERM after a random delay (0..1500 ms, drawn from a
 # seeded generator so a failure can be replayed: CP_SIGNAL_SEED, default
 # 1; CP_SIGNAL_RUNS runs, default 40), and in some runs the same signal a
-# second time 0..300 ms later. The inputs run long enough to be hit in
-# every phase: examples/nightly (MILP, --time-limit 2), a generated
+# second time 0..300 ms later (the first is held until capplan catches
+# it: before its handler is installed any program dies of it; see
+# sigrun.c). The inputs run long enough to be hit in every phase: examples/nightly (MILP, --time-limit 2), a generated
 # instance of 4000 jobs x 100 slots (load, modes, heuristic, placement
 # and writing a 1 MB plan all take visible time) and examples/tiny.yaml
 # (usually done before the signal). Each run must:
