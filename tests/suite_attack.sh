@@ -158,6 +158,18 @@ $CAPPLAN import series --site s --start '2020-06-01T00:30:00.5Z' --slots 1 --car
 rc=$?
 if [ "$rc" = 0 ] && grep -q 'carbon_intensity: \[150.013888889\]' "$tmp/ci.yaml"; then ok series-fraction; else
     bad series-fraction "exit $rc: $(oneline "$tmp/err") $(oneline "$tmp/ci.yaml" 8)"; fi
+# the fragment's first line is the command that re-runs it, every text one
+# shell word: pasted into a shell, a file named '$(touch ...)' is a name
+# (run here with capplan a function that prints its arguments)
+hn="$tmp/c \$(touch pwned) it's.csv"
+cp "$tmp/ci.csv" "$hn"
+$CAPPLAN import series --site "s;x" --start '2020-06-01 00:00' --slots 1 --carbon "$hn" -o "$tmp/hn.yaml" 2>"$tmp/err"
+rc=$?
+line=$(sed -n '1s/^# //p' "$tmp/hn.yaml")
+words=$(cd "$tmp" && capplan() { printf '%s\n' "$@"; } && eval "$line")
+if [ "$rc" = 0 ] && [ ! -e "$tmp/pwned" ] && [ "$(printf '%s\n' "$words" | sed -n 12p)" = "$hn" ] &&
+    [ "$(printf '%s\n' "$words" | sed -n 4p)" = "s;x" ]; then ok series-comment-shell; else
+    bad series-comment-shell "exit $rc: $(oneline "$tmp/err") $(oneline "$tmp/hn.yaml" 1)"; fi
 
 # ---- export skypilot ------------------------------------------------------
 if python3 -c 'import yaml' 2>/dev/null; then

@@ -113,6 +113,27 @@ void cp_fmt_num(char *out, size_t size, double v)
     }
 }
 
+void cp_buf_sh_quote(cp_buf *b, const char *s)
+{
+    cp_buf_putc(b, '\'');
+    for (; *s; s++) {
+        if (*s == '\'')
+            cp_buf_puts(b, "'\\''");
+        else
+            cp_buf_putc(b, *s);
+    }
+    cp_buf_putc(b, '\'');
+}
+
+void cp_buf_sh_word(cp_buf *b, const char *s)
+{
+    size_t n = strlen(s);
+    if (n && strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_./:=+,@%-") == n)
+        cp_buf_puts(b, s);
+    else
+        cp_buf_sh_quote(b, s);
+}
+
 void cp_buf_num(cp_buf *b, double v)
 {
     char tmp[40];

@@ -27,6 +27,15 @@ void cp_buf_printf(cp_buf *b, const char *fmt, ...) __attribute__((format(printf
  * locale-dependent; integers print without a fraction. */
 void cp_buf_num(cp_buf *b, double v);
 bool cp_buf_ok(const cp_buf *b);
+/* Appends s single-quoted for the POSIX shell ('it'\''s): the one shell
+ * quoting rule (export's scripts, the command lines importers write). */
+void cp_buf_sh_quote(cp_buf *b, const char *s);
+/* Appends s as one shell word: as it is when it is not empty and holds
+ * only letters, digits and _ . / : = + , @ % - (no expansion, no
+ * splitting), else as cp_buf_sh_quote. For a command line in a comment
+ * that may be pasted into a shell: a file named '$(id).csv' is a name,
+ * not a command. */
+void cp_buf_sh_word(cp_buf *b, const char *s);
 /* Takes the string out (caller frees with cp_free); NULL after oom. */
 char *cp_buf_detach(cp_buf *b);
 

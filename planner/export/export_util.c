@@ -54,14 +54,7 @@ cp_export_file *cp_export_add(cp_export *x, const char *name, bool executable)
 
 void cp_sh_quote(cp_buf *b, const char *s)
 {
-    cp_buf_putc(b, '\'');
-    for (; *s; s++) {
-        if (*s == '\'')
-            cp_buf_puts(b, "'\\''");
-        else
-            cp_buf_putc(b, *s);
-    }
-    cp_buf_putc(b, '\'');
+    cp_buf_sh_quote(b, s); /* the one rule, models/base/cp_buf.h */
 }
 
 bool cp_export_has_control(const char *s)

@@ -239,15 +239,22 @@ int cp_import_series(const cp_import_series_opts *o, cp_buf *out, cp_diags *d)
     {
         cp_buf c;
         cp_buf_init(&c);
-        cp_buf_printf(&c, "capplan import series --site %s --start %s --slots %d --slot-hours %g",
-                      o->site, o->start, o->slots, o->slot_hours);
-        if (o->energy_price)
-            cp_buf_printf(&c, " --energy-price %s", o->energy_price);
-        if (o->carbon)
-            cp_buf_printf(&c, " --carbon %s", o->carbon);
-        /* every option that changes the output, so the line re-runs it */
-        if (o->column)
-            cp_buf_printf(&c, " --column %s", o->column);
+        /* every option that changes the output, so the line re-runs it;
+         * each text as one shell word (a file named '$(id).csv' must not
+         * run when the line is pasted), then the comment made one YAML
+         * comment line (control characters, U+2028: cp_yaml_put_comment) */
+        cp_buf_puts(&c, "capplan import series --site ");
+        cp_buf_sh_word(&c, o->site);
+        cp_buf_puts(&c, " --start ");
+        cp_buf_sh_word(&c, o->start);
+        cp_buf_printf(&c, " --slots %d --slot-hours %g", o->slots, o->slot_hours);
+        const char *const flag[] = {"--energy-price", "--carbon", "--column"};
+        const char *const val[] = {o->energy_price, o->carbon, o->column};
+        for (int i = 0; i < 3; i++)
+            if (val[i]) {
+                cp_buf_printf(&c, " %s ", flag[i]);
+                cp_buf_sh_word(&c, val[i]);
+            }
         if (!isnan(o->scale))
             cp_buf_printf(&c, " --scale %g", o->scale);
         if (!isnan(o->pue))
