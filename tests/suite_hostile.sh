@@ -308,6 +308,28 @@ if [ "$rc" = 0 ] && ! grep -q "$esc" "$tmp/sum.err" && grep -q 'etl\\x1b\[2J' "$
 else
     bad summary-escape "exit $rc: $(oneline "$tmp/sum.err" 4)"
 fi
+# bidirectional controls (U+202E, U+2066..U+2069) and C1 controls in a name
+# are escaped too, in check's listing, in messages and in plan's summary: a
+# raw U+202E shows the rest of the line reversed (Trojan Source)
+bidi=$(printf '\342\200\256')
+sed 's/^  - name: etl$/  - name: "etl\\u202Eevil\\u2066x\\u2069\\u0085"/; s/drop_penalty: 500/drop_penalty: 0/' "$tiny" >"$tmp/bidi.yaml"
+timeout "$limit" $CAPPLAN check "$tmp/bidi.yaml" >"$tmp/bidi.out" 2>&1
+rc=$?
+timeout "$limit" $CAPPLAN plan --no-timing -o "$tmp/bidi.plan" "$tmp/bidi.yaml" >/dev/null 2>"$tmp/bidi.err"
+rc2=$?
+sed 's/^  - name: train-small$/  - name: "etl\\u202Eevil\\u2066x\\u2069\\u0085"/; s/^  - name: train-wide$/  - name: "etl\\u202Eevil\\u2066x\\u2069\\u0085"/' "$tiny" >"$tmp/bidi2.yaml"
+timeout "$limit" $CAPPLAN check "$tmp/bidi2.yaml" >"$tmp/bidi2.out" 2>&1
+rc3=$?
+want='etl\\u202eevil\\u2066x\\u2069\\u0085'
+if [ "$rc" = 0 ] && [ "$rc2" = 0 ] && [ "$rc3" = 2 ] &&
+    ! grep -q "$bidi" "$tmp/bidi.out" "$tmp/bidi.err" "$tmp/bidi2.out" &&
+    ! grep -q "$(printf '\342\201\246')" "$tmp/bidi.out" "$tmp/bidi.err" "$tmp/bidi2.out" &&
+    ! grep -q "$(printf '\302\205')" "$tmp/bidi.out" "$tmp/bidi.err" "$tmp/bidi2.out" &&
+    grep -q "$want" "$tmp/bidi.out" && grep -q "$want" "$tmp/bidi.err" && grep -q "$want" "$tmp/bidi2.out"; then
+    ok bidi-escape
+else
+    bad bidi-escape "exit $rc/$rc2/$rc3: $(oneline "$tmp/bidi.err" 4) $(oneline "$tmp/bidi2.out" 2)"
+fi
 # 7. import gavel refuses a fitted throughput that is not > 0
 printf 'worker_type,job_type,scale_factor,throughput_steps_per_s\nv100,A,2,5e-324\nk80,A,1,1\nk80,A,2,3\n' >"$tmp/gz.csv"
 capture "$tmp/gz.out" import gavel "$tmp/gz.csv" -o "$tmp/gz.yaml"

@@ -52,6 +52,13 @@ void cp_fputs_printable(const char *s, bool lines, FILE *out)
             fprintf(out, "\\x%02x", *p);
         else if (p[0] == 0xc2 && p[1] >= 0x80 && p[1] <= 0x9f) /* C1: U+0080..U+009F */
             fprintf(out, "\\u%04x", p[1]), p++;
+        else if (p[0] == 0xe2 && p[1] == 0x80 && ((p[2] >= 0xaa && p[2] <= 0xae) || p[2] == 0x8e ||
+                                                 p[2] == 0x8f)) /* U+202A..U+202E, U+200E/F */
+            fprintf(out, "\\u%04x", 0x2000 + (p[2] - 0x80)), p += 2;
+        else if (p[0] == 0xe2 && p[1] == 0x81 && p[2] >= 0xa6 && p[2] <= 0xa9) /* U+2066..U+2069 */
+            fprintf(out, "\\u%04x", 0x2040 + (p[2] - 0x80)), p += 2;
+        else if (p[0] == 0xd8 && p[1] == 0x9c) /* U+061C, the Arabic letter mark */
+            fputs("\\u061c", out), p++;
         else
             putc(*p, out);
     }

@@ -67,7 +67,11 @@ void cp_err_print(const cp_err *err, FILE *out);
 /* Writes `s` with what a terminal would act on escaped, so a name in an
  * input cannot clear the screen or retitle the window: C0 controls and
  * DEL as \xHH (newline and tab kept when `lines`), C1 controls
- * (U+0080..U+009F) as \uXXXX. cp_err_print writes messages through it. */
+ * (U+0080..U+009F) as \uXXXX. So are the bidirectional controls (U+202A..
+ * U+202E embeddings and overrides, U+2066..U+2069 isolates, the marks
+ * U+200E, U+200F, U+061C): a name holding U+202E would show the rest of
+ * the line reversed, so "job 'x' (dropped)" could read as something else
+ * (Trojan Source, CVE-2021-42574). cp_err_print writes messages through it. */
 void cp_fputs_printable(const char *s, bool lines, FILE *out);
 cp_pos cp_pos_none(void);
 
