@@ -12,11 +12,24 @@
  * jobs to cheaper hours and consolidates cloud instances, since a
  * market's cost is the whole instances its slot needs) until a pass gains
  * nothing. Everything is deterministic.
+ *
+ * Precedence (SPEC 9.2) is kept while building, not repaired after: a job
+ * becomes eligible once its predecessors are decided (the order's next
+ * eligible job goes next), starts within the window they and its running
+ * successors leave (cp_prec.h), is dropped with a dropped predecessor,
+ * and a predecessor ranks its runs by what its successors would then cost
+ * (cp_prec_best), so it does not take the cheap slot that leaves them no
+ * room. The slack order counts a job's successors: its latest start is
+ * at most theirs less its own shortest run. Local search moves a job
+ * within its window and drops only a job no running job follows.
  */
 #include "solver_internal.h"
 
+#include "cp_prec.h"
+
 #include "cp_alloc.h"
 
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -86,8 +99,9 @@ static double scoped_total(const cp_usage *u, const order_key *keys, int nk, con
 /* First improvement, job by job, until a pass gains nothing or time is
  * up: each job is taken out and put back at its best position, or
  * dropped when its penalty is cheaper. */
-static void local_search(cp_usage *u, const order_key *keys, int nk, cp_plan *plan,
-                         const cp_solve_opts *opts, double deadline)
+static void local_search(cp_usage *u, const cp_prec *g, const unsigned char *skip,
+                         const order_key *keys, int nk, cp_plan *plan, const cp_solve_opts *opts,
+                         double deadline)
 {
     const cp_input *in = u->in;
     for (int pass = 0; pass < 50; pass++) {
@@ -97,16 +111,25 @@ static void local_search(cp_usage *u, const order_key *keys, int nk, cp_plan *pl
                 return;
             int j = keys[q].job;
             int om = plan->mode[j], os = plan->start[j];
+            int est = 0, lend = INT_MAX;
+            bool alive = true, follows = false;
+            if (g->any) {
+                alive = cp_prec_window(g, u->ms, plan->mode, plan->start, skip, j, &est, &lend);
+                follows = cp_prec_has_running_succ(g, plan->mode, skip, j);
+            }
+            if (!alive)
+                continue; /* dropped with a predecessor: stays so */
             double before = u->spend + (om < 0 ? in->jobs[j].drop_penalty : 0);
             if (om >= 0)
                 cp_usage_remove(u, om, os);
             int m, s;
             double c;
-            bool fits = cp_usage_best(u, j, &m, &s, &c);
+            bool fits = cp_usage_best_in(u, j, NULL, false, est, lend, &m, &s, &c);
             double run = fits ? u->spend + c : INFINITY;
-            double drop = u->spend + in->jobs[j].drop_penalty;
+            /* a job a running job follows stays: its drop would drop them */
+            double drop = follows ? INFINITY : u->spend + in->jobs[j].drop_penalty;
             double after = run < drop ? run : drop;
-            if (after < before - 1e-9 * (1 + fabs(before))) {
+            if (isfinite(after) && after < before - 1e-9 * (1 + fabs(before))) {
                 improved = true;
                 if (run < drop) {
                     cp_usage_add(u, m, s);
@@ -127,32 +150,112 @@ static void local_search(cp_usage *u, const order_key *keys, int nk, cp_plan *pl
 /* Construction in the order of `keys`, then local search; leaves the
  * choices (and pool nodes) in plan and its total within the keys' jobs
  * in *total. */
-static int construct(cp_usage *u, const order_key *keys, int nk, const cp_prices *pr, bool share,
-                     const cp_solve_opts *opts, double deadline, cp_plan *plan, double *total)
+/* A min-heap of positions in the order (the eligible jobs). */
+static void heap_push(int *h, int *n, int v)
+{
+    int i = (*n)++;
+    for (; i > 0 && h[(i - 1) / 2] > v; i = (i - 1) / 2)
+        h[i] = h[(i - 1) / 2];
+    h[i] = v;
+}
+
+static int heap_pop(int *h, int *n)
+{
+    int top = h[0], v = h[--*n], i = 0;
+    for (;;) {
+        int c = 2 * i + 1;
+        if (c >= *n)
+            break;
+        if (c + 1 < *n && h[c + 1] < h[c])
+            c++;
+        if (h[c] >= v)
+            break;
+        h[i] = h[c];
+        i = c;
+    }
+    if (*n)
+        h[i] = v;
+    return top;
+}
+
+/* Places keys[q]'s job (mask: jobs not yet decided or out of the scope). */
+static void place_one(cp_usage *u, cp_prec *g, const unsigned char *mask, const order_key *keys,
+                      int q, const cp_prices *pr, bool share, cp_plan *plan)
+{
+    int j = keys[q].job;
+    cp_prec_pick pk;
+    if (cp_prec_best(g, u, plan->mode, plan->start, mask, j, pr, share, &pk) && pk.score < pk.drop) {
+        cp_usage_add(u, pk.mode, pk.start);
+        plan->mode[j] = pk.mode;
+        plan->start[j] = pk.start;
+    }
+}
+
+/* The order of `keys`, each job once its predecessors in the scope are
+ * decided (the eligible job first in the order next); false on out of
+ * memory. Without `after` this is the order itself. */
+static bool place_all(cp_usage *u, cp_prec *g, const unsigned char *skip, const order_key *keys,
+                      int nk, const cp_prices *pr, bool share, cp_plan *plan)
+{
+    const cp_input *in = u->in;
+    if (!g->any) {
+        for (int q = 0; q < nk; q++)
+            place_one(u, g, NULL, keys, q, pr, share, plan);
+        return true;
+    }
+    size_t nj = (size_t)(in->n_jobs ? in->n_jobs : 1);
+    int *pos = cp_calloc(nj, sizeof *pos), *wait = cp_calloc(nj, sizeof *wait);
+    int *heap = cp_calloc(nj, sizeof *heap);
+    unsigned char *mask = cp_calloc(nj, 1);
+    bool ok = pos && wait && heap && mask;
+    if (ok) {
+        int nh = 0;
+        for (int j = 0; j < in->n_jobs; j++)
+            mask[j] = CP_PREC_ABSENT | (skip && skip[j] ? 0 : CP_PREC_PENDING);
+        for (int q = 0; q < nk; q++)
+            pos[keys[q].job] = q;
+        for (int q = 0; q < nk; q++) {
+            int j = keys[q].job;
+            for (int a = 0; a < in->jobs[j].n_after; a++)
+                wait[j] += !(skip && skip[in->jobs[j].after[a]]);
+            if (!wait[j])
+                heap_push(heap, &nh, q);
+        }
+        while (nh) {
+            int q = heap_pop(heap, &nh), j = keys[q].job;
+            mask[j] = 0; /* decided now: its choice counts for the others */
+            place_one(u, g, mask, keys, q, pr, share, plan);
+            for (int k = g->succ_first[j]; k < g->succ_first[j + 1]; k++) {
+                int x = g->succ[k];
+                if (!(skip && skip[x]) && --wait[x] == 0)
+                    heap_push(heap, &nh, pos[x]);
+            }
+        }
+    }
+    cp_free(pos);
+    cp_free(wait);
+    cp_free(heap);
+    cp_free(mask);
+    return ok;
+}
+
+static int construct(cp_usage *u, cp_prec *g, const unsigned char *skip, const order_key *keys,
+                     int nk, const cp_prices *pr, bool share, const cp_solve_opts *opts,
+                     double deadline, cp_plan *plan, double *total)
 {
     const cp_input *in = u->in;
     for (int j = 0; j < in->n_jobs; j++)
         plan->mode[j] = -1;
-    for (int q = 0; q < nk; q++) {
-        int j = keys[q].job, m, s;
-        double c;
-        bool fits = share ? cp_usage_best_shared(u, j, pr, &m, &s, &c)
-                    : pr  ? cp_usage_best_priced(u, j, pr, &m, &s, &c)
-                          : cp_usage_best(u, j, &m, &s, &c);
-        if (fits && c < in->jobs[j].drop_penalty) {
-            cp_usage_add(u, m, s);
-            plan->mode[j] = m;
-            plan->start[j] = s;
-        }
-    }
-    local_search(u, keys, nk, plan, opts, deadline);
+    if (!place_all(u, g, skip, keys, nk, pr, share, plan))
+        return CP_ERR_NOMEM;
+    local_search(u, g, skip, keys, nk, plan, opts, deadline);
     memcpy(plan->y, u->y, (size_t)u->ms->n_res * (size_t)in->slots * sizeof *plan->y);
     *total = scoped_total(u, keys, nk, plan);
     return cp_usage_export_units(u, plan);
 }
 
 /* The keys of the scope's jobs (regret needs an empty usage u). */
-static order_key *make_keys(const cp_usage *u, const cp_scope *sc, int *nk)
+static order_key *make_keys(const cp_usage *u, const cp_prec *g, const cp_scope *sc, int *nk)
 {
     const cp_input *in = u->in;
     const cp_modeset *ms = u->ms;
@@ -173,6 +276,34 @@ static order_key *make_keys(const cp_usage *u, const cp_scope *sc, int *nk)
                 k->latest = ms->modes[m].s_max;
     }
     *nk = n;
+    if (g->any) {
+        /* a predecessor must end before its successors' latest start:
+         * successors first, so a chain's latest starts come down it */
+        int *latest = cp_calloc((size_t)(in->n_jobs ? in->n_jobs : 1), sizeof *latest);
+        if (!latest) {
+            cp_free(keys);
+            return NULL;
+        }
+        for (int j = 0; j < in->n_jobs; j++)
+            latest[j] = INT_MAX;
+        for (int q = 0; q < n; q++)
+            latest[keys[q].job] = keys[q].latest;
+        for (int q = in->n_jobs; q-- > 0;) {
+            int i = g->order[q], shortest = INT_MAX;
+            if (latest[i] == INT_MAX)
+                continue; /* out of the scope */
+            for (int m = ms->job_first[i]; m < ms->job_first[i + 1]; m++)
+                shortest = ms->modes[m].slots < shortest ? ms->modes[m].slots : shortest;
+            for (int k = g->succ_first[i]; k < g->succ_first[i + 1] && shortest < INT_MAX; k++) {
+                int x = g->succ[k];
+                if (latest[x] != INT_MAX && latest[x] >= 0 && latest[x] - shortest < latest[i])
+                    latest[i] = latest[x] - shortest;
+            }
+        }
+        for (int q = 0; q < n; q++)
+            keys[q].latest = latest[keys[q].job];
+        cp_free(latest);
+    }
     return keys;
 }
 
@@ -193,10 +324,20 @@ int cp_heuristic_scoped(const cp_input *in, const cp_modeset *ms, const cp_solve
         return CP_OK;
     }
     int nk = 0;
-    order_key *keys = make_keys(&u, sc, &nk);
+    cp_prec g;
+    unsigned char *skip = NULL; /* jobs out of the scope */
+    order_key *keys = NULL;
     cp_plan *alt = NULL;
-    if (!keys || cp_plan_new(in, ms, &alt)) {
+    bool ok = cp_prec_init(&g, in) == CP_OK;
+    if (ok && sc && sc->active && g.any) {
+        ok = (skip = cp_calloc((size_t)(in->n_jobs ? in->n_jobs : 1), 1)) != NULL;
+        for (int j = 0; ok && j < in->n_jobs; j++)
+            skip[j] = !sc->active[j];
+    }
+    if (!ok || !(keys = make_keys(&u, &g, sc, &nk)) || cp_plan_new(in, ms, &alt)) {
         cp_free(keys);
+        cp_free(skip);
+        cp_prec_release(&g);
         cp_usage_release(&u);
         return cp_err_nomem(err);
     }
@@ -222,7 +363,7 @@ int cp_heuristic_scoped(const cp_input *in, const cp_modeset *ms, const cp_solve
             break;
         }
         double t = INFINITY;
-        rc = construct(&w, keys, nk, pr, o >= 2, opts, deadline, alt, &t);
+        rc = construct(&w, &g, skip, keys, nk, pr, o >= 2, opts, deadline, alt, &t);
         cp_usage_release(&w);
         if (rc) {
             rc = cp_err_nomem(err);
@@ -241,6 +382,8 @@ int cp_heuristic_scoped(const cp_input *in, const cp_modeset *ms, const cp_solve
     }
     cp_plan_free(alt);
     cp_free(keys);
+    cp_free(skip);
+    cp_prec_release(&g);
     cp_usage_release(&u);
     if (rc)
         return rc;
@@ -267,41 +410,47 @@ int cp_improve(const cp_input *in, const cp_modeset *ms, const cp_solve_opts *op
     if (cp_usage_init(&u, in, ms))
         return cp_err_nomem(err);
     int nk = 0;
-    order_key *keys = make_keys(&u, NULL, &nk);
-    if (!keys) {
+    cp_prec g;
+    order_key *keys = NULL;
+    int *had = NULL;
+    if (cp_prec_init(&g, in) || !(keys = make_keys(&u, &g, NULL, &nk)) ||
+        !(had = cp_calloc((size_t)(in->n_jobs ? in->n_jobs : 1), sizeof *had))) {
+        cp_free(keys);
+        cp_prec_release(&g);
         cp_usage_release(&u);
         return cp_err_nomem(err);
     }
     qsort(keys, (size_t)nk, sizeof *keys, slack_cmp);
-    int *had = cp_calloc((size_t)(in->n_jobs ? in->n_jobs : 1), sizeof *had);
-    if (!had) {
-        cp_free(keys);
-        cp_usage_release(&u);
-        return cp_err_nomem(err);
-    }
     for (int j = 0; j < in->n_jobs; j++)
         had[j] = plan->mode[j];
     int lost = cp_usage_load_plan(&u, plan);
     if (lost)
         cp_solver_log(opts, "improve: %d jobs did not pack onto nodes; placing them again", lost);
     /* those are placed again whatever the clock says: a plan must not
-     * lose jobs to fragmentation because the search used its time */
-    for (int j = 0; j < in->n_jobs && lost; j++) {
-        int m, s;
+     * lose jobs to fragmentation because the search used its time
+     * (predecessors first, each within the window the others leave it) */
+    for (int q = 0; q < in->n_jobs && lost; q++) {
+        int j = g.order[q], m, s, est = 0, lend = INT_MAX;
         double c;
-        if (had[j] >= 0 && plan->mode[j] < 0 && cp_usage_best(&u, j, &m, &s, &c) &&
-            c < in->jobs[j].drop_penalty) {
+        if (had[j] >= 0 && plan->mode[j] < 0 &&
+            (!g.any || cp_prec_window(&g, ms, plan->mode, plan->start, NULL, j, &est, &lend)) &&
+            cp_usage_best_in(&u, j, NULL, false, est, lend, &m, &s, &c) && c < in->jobs[j].drop_penalty) {
             cp_usage_add(&u, m, s);
             plan->mode[j] = m;
             plan->start[j] = s;
         }
     }
     cp_free(had);
-    local_search(&u, keys, nk, plan, opts, deadline);
+    /* a merged plan (POP's parts) or one that lost a predecessor above */
+    int fixed = cp_prec_enforce(&g, &u, plan->mode, plan->start);
+    if (fixed)
+        cp_solver_log(opts, "improve: %d jobs moved or dropped to keep precedence", fixed);
+    local_search(&u, &g, NULL, keys, nk, plan, opts, deadline);
     memcpy(plan->y, u.y, (size_t)ms->n_res * (size_t)in->slots * sizeof *plan->y);
     *total = scoped_total(&u, keys, nk, plan);
     int rc = cp_usage_export_units(&u, plan);
     cp_free(keys);
+    cp_prec_release(&g);
     cp_usage_release(&u);
     return rc ? cp_err_nomem(err) : CP_OK;
 }

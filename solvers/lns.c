@@ -18,8 +18,17 @@
  * The random numbers come from the seed alone (cp_rng), and the work
  * is bounded by step counts, so a run that is not cut by the time limit
  * is reproducible.
+ *
+ * Every step keeps precedence (SPEC 9.2; cp_prec.h): the jobs taken out
+ * go back predecessors first, each within the window its predecessors'
+ * ends and its running successors' starts leave it (a predecessor ranked
+ * by what its successors taken out with it would then cost), and a job
+ * that goes out of the plan takes its running successors with it, in the
+ * same step, so their penalties are in the step's total. A step's seed
+ * takes its direct predecessors and successors along. What a sub-MIP's
+ * answer breaks when packed is mended within the step (fix_set).
  */
-#include "lns_internal.h"
+#include "lns_search.h"
 
 #include "cp_alloc.h"
 #include "cp_rng.h"
@@ -29,8 +38,6 @@
 #include <stdint.h>
 #include <string.h>
 
-#define LNS_MAX_REMOVE 14
-#define LNS_MAX_UNITS 16
 #define LNS_SAMPLE 256
 /* --node-limit N also bounds the search to N times this many steps, so
  * a node-limited run is reproducible whatever the clock says. */
@@ -70,7 +77,6 @@
  * 80-job night, seed 2, for 1 gain in 62). */
 #define LNS_MIP_EVERY 4000
 #define LNS_MIP_MIN 8
-#define LNS_MIP_MAX 18
 #define LNS_MIP_NODES 150L
 #define LNS_MIP_ITERS 10000
 /* One in LNS_EJECT_IN of the other steps is an ejection (eject_pick).
@@ -78,11 +84,7 @@
  * 1,600.65, 1,765.68, 2,686.82, 1,845.13 without; 1,600.65, 1,624.57,
  * 2,682.76, 1,841.67 with a quarter of the steps. */
 #define LNS_EJECT_IN 4
-/* the largest set a step takes out */
-#define LNS_SET_MAX (LNS_MIP_MAX > LNS_MAX_REMOVE ? LNS_MIP_MAX : LNS_MAX_REMOVE)
 
-/* How the jobs of a step were put back. */
-enum { REPAIR_PLAIN, REPAIR_PRICED, REPAIR_SHARED, REPAIR_EJECT, REPAIR_MIP, REPAIRS };
 static const char *const repair_name[REPAIRS] = {"cheapest", "priced", "shared", "ejection",
                                                  "sub-MIP"};
 
@@ -112,41 +114,6 @@ static double job_size(const cp_modeset *ms, int j)
     return best;
 }
 
-typedef struct lns {
-    const cp_input *in;
-    const cp_modeset *ms;
-    cp_usage u;
-    cp_plan *plan;
-    double penalties; /* of dropped jobs that have modes */
-    int *jobs;        /* jobs with modes */
-    int n_jobs;
-    unsigned char *can_use; /* [n_res] resources the seed job has modes on */
-    unsigned *seen;         /* [n_jobs] step stamp of the last sample that took it */
-    unsigned step;
-    int *cand;
-    long tries[REPAIRS], gains[REPAIRS]; /* steps and new best plans per repair */
-    cp_submip *sub;                      /* NULL: no MIP repair */
-    long mip_solved;                     /* sub-MIPs that gave an answer */
-    double mip_seconds;
-} lns;
-
-static void take_out(lns *l, int j)
-{
-    if (l->plan->mode[j] >= 0)
-        cp_usage_remove(&l->u, l->plan->mode[j], l->plan->start[j]);
-    else
-        l->penalties -= l->in->jobs[j].drop_penalty;
-}
-
-static void put_back(lns *l, int j, int m, int s)
-{
-    l->plan->mode[j] = m;
-    l->plan->start[j] = s;
-    if (m >= 0)
-        cp_usage_add(&l->u, m, s);
-    else
-        l->penalties += l->in->jobs[j].drop_penalty;
-}
 
 /* Puts every dropped job that now fits for less than its penalty back in
  * (job order, repeated while one goes in): the steps' re-insertions see
@@ -160,12 +127,15 @@ static int reinsert_dropped(lns *l)
         for (int j = 0; j < l->in->n_jobs; j++) {
             int m, s;
             double c;
+            int est = 0, lend = INT_MAX;
             if (l->plan->mode[j] >= 0 || l->ms->job_first[j] == l->ms->job_first[j + 1])
                 continue;
-            if (cp_usage_best(&l->u, j, &m, &s, &c) &&
+            if (l->g.any && !cp_prec_window(&l->g, l->ms, l->plan->mode, l->plan->start, NULL, j, &est, &lend))
+                continue;
+            if (cp_usage_best_in(&l->u, j, NULL, false, est, lend, &m, &s, &c) &&
                 c < l->in->jobs[j].drop_penalty - 1e-9 * (1 + l->in->jobs[j].drop_penalty)) {
-                take_out(l, j);
-                put_back(l, j, m, s);
+                lns_take_out(l, j);
+                lns_put_back(l, j, m, s);
                 added++;
                 again = true;
             }
@@ -267,6 +237,10 @@ static int eject_pick(lns *l, cp_rng *rs, int *out, int q, int *fm, int *fs)
     int s = md->s_min + cp_rng_below(rs, md->s_max - md->s_min + 1);
     if ((m == l->plan->mode[j0] && s == l->plan->start[j0]) || !cp_usage_start_fits(&l->u, m, s))
         return 0;
+    int est, lend;
+    if (l->g.any && (!cp_prec_window(&l->g, ms, l->plan->mode, l->plan->start, NULL, j0, &est, &lend) ||
+                     s < est || s + md->slots > lend))
+        return 0; /* precedence forbids that run */
     int nc = 0;
     unsigned stamp = ++l->step;
     for (int k = 0; k < scan; k++) {
@@ -333,8 +307,8 @@ static int mip_pick(lns *l, cp_rng *rs, int *out, int q)
  * goes to the job's cheapest (mode, start) instead, or is dropped. */
 static void mip_put_back(lns *l, const int *set, int n, const int *mode, const int *start)
 {
-    int ord[LNS_SET_MAX];
-    double size[LNS_SET_MAX];
+    int ord[LNS_ALL];
+    double size[LNS_ALL];
     for (int i = 0; i < n; i++) {
         ord[i] = i;
         size[i] = job_size(l->ms, set[i]);
@@ -346,15 +320,15 @@ static void mip_put_back(lns *l, const int *set, int n, const int *mode, const i
             ord[k - 1] = t;
         }
     /* the MIP's choices first, so that a fallback takes what they leave */
-    bool done[LNS_SET_MAX] = {false};
+    bool done[LNS_ALL] = {false};
     for (int q = 0; q < n; q++) {
         int i = ord[q];
         double c;
         if (mode[i] < 0) {
-            put_back(l, set[i], -1, 0);
+            lns_put_back(l, set[i], -1, 0);
             done[i] = true;
         } else if (cp_usage_try(&l->u, mode[i], start[i], &c)) {
-            put_back(l, set[i], mode[i], start[i]);
+            lns_put_back(l, set[i], mode[i], start[i]);
             done[i] = true;
         }
     }
@@ -364,9 +338,9 @@ static void mip_put_back(lns *l, const int *set, int n, const int *mode, const i
         if (done[i])
             continue;
         if (cp_usage_best(&l->u, j, &m, &s, &c) && c < l->in->jobs[j].drop_penalty)
-            put_back(l, j, m, s);
+            lns_put_back(l, j, m, s);
         else
-            put_back(l, j, -1, 0);
+            lns_put_back(l, j, -1, 0);
     }
 }
 
@@ -447,6 +421,18 @@ static int snap_restore(const snapshot *b, lns *l)
     return CP_OK;
 }
 
+static void lns_free(lns *l)
+{
+    cp_free(l->jobs);
+    cp_free(l->cand);
+    cp_free(l->can_use);
+    cp_free(l->seen);
+    cp_free(l->mask);
+    cp_free(l->inset);
+    cp_prec_release(&l->g);
+    cp_usage_release(&l->u);
+}
+
 long cp_lns_budget(const cp_solve_opts *opts)
 {
     return opts->node_limit > 0 ? opts->node_limit * LNS_STEPS_PER_NODE : LONG_MAX;
@@ -474,15 +460,17 @@ int cp_lns_stream(const cp_input *in, const cp_modeset *ms, const cp_solve_opts 
     l.cand = cp_calloc(nj, sizeof *l.cand);
     l.can_use = cp_calloc((size_t)(ms->n_res ? ms->n_res : 1), 1);
     l.seen = cp_calloc(nj, sizeof *l.seen);
-    if (!l.jobs || !l.cand || !l.can_use || !l.seen) {
-        cp_free(l.seen);
-        cp_free(l.jobs);
-        cp_free(l.cand);
-        cp_free(l.can_use);
-        cp_usage_release(&l.u);
+    l.mask = cp_calloc(nj, 1);
+    l.inset = cp_calloc(nj, sizeof *l.inset);
+    if (!l.jobs || !l.cand || !l.can_use || !l.seen || !l.mask || !l.inset || cp_prec_init(&l.g, in)) {
+        lns_free(&l);
         return cp_err_nomem(err);
     }
     cp_usage_load_plan(&l.u, plan);
+    /* a start that breaks precedence (it should not come) is mended first */
+    int broke = cp_prec_enforce(&l.g, &l.u, plan->mode, plan->start);
+    if (broke)
+        cp_solver_log(opts, "lns: %d jobs of the start plan moved or dropped to keep precedence", broke);
     for (int j = 0; j < in->n_jobs; j++) {
         if (ms->job_first[j] == ms->job_first[j + 1])
             continue;
@@ -504,16 +492,14 @@ int cp_lns_stream(const cp_input *in, const cp_modeset *ms, const cp_solve_opts 
      * seen is kept apart and restored at the end. */
     snapshot best;
     if (snap_init(&best, &l) != CP_OK) {
-        cp_free(l.seen);
-        cp_free(l.jobs);
-        cp_free(l.cand);
-        cp_free(l.can_use);
-        cp_usage_release(&l.u);
+        lns_free(&l);
         return cp_err_nomem(err);
     }
     snap_take(&best, &l, cur);
     if (cp_submip_new(&l.u, &l.sub))
         nomem = true;
+    else
+        cp_submip_prec(l.sub, &l.g, plan->mode, plan->start);
     double t_begin = cp_now_seconds(), t0 = LNS_T0 * fabs(cur) * fmin(1.0, LNS_T0_JOBS / (double)l.n_jobs);
     for (; !nomem && it < iterations && it - last_gain < stall && l.n_jobs > 1; it++) {
         if ((it & 15) == 0 && ((opts->stop && *opts->stop) || cp_now_seconds() > deadline))
@@ -522,66 +508,65 @@ int cp_lns_stream(const cp_input *in, const cp_modeset *ms, const cp_solve_opts 
             break; /* proven within the gap */
         /* one step in LNS_MIP_EVERY re-plans a larger window exactly */
         bool mip = l.sub && it % LNS_MIP_EVERY == LNS_MIP_EVERY - 1;
-        int set[LNS_SET_MAX], om[LNS_SET_MAX], os[LNS_SET_MAX];
-        int on[LNS_SET_MAX], ou[LNS_SET_MAX][LNS_MAX_UNITS];
+        int pk[LNS_SET_MAX];
         /* a share of the others forces one job in and ejects its blockers */
         bool eject = !mip && cp_rng_below(&rs, LNS_EJECT_IN) == 0;
         int fm = -1, fs = 0;
-        int n = mip     ? mip_pick(&l, &rs, set,
+        int n = mip     ? mip_pick(&l, &rs, pk,
                                    LNS_MIP_MIN + cp_rng_below(&rs, LNS_MIP_MAX - LNS_MIP_MIN + 1))
-                : eject ? eject_pick(&l, &rs, set, LNS_MAX_REMOVE, &fm, &fs)
-                        : pick(&l, &rs, set, 2 + cp_rng_below(&rs, LNS_MAX_REMOVE - 1));
-        int j_forced = n > 0 ? set[0] : -1;
+                : eject ? eject_pick(&l, &rs, pk, LNS_MAX_REMOVE, &fm, &fs)
+                        : pick(&l, &rs, pk, 2 + cp_rng_below(&rs, LNS_MAX_REMOVE - 1));
+        int j_forced = n > 0 ? pk[0] : -1;
         /* jobs on many nodes stay: their old nodes could not be restored */
-        int kept = 0;
-        for (int i = 0; i < n; i++) {
-            const int *units;
-            int k = cp_usage_job_units(&l.u, set[i], &units);
-            if (k > LNS_MAX_UNITS)
-                continue;
-            set[kept] = set[i];
-            on[kept] = k;
-            memcpy(ou[kept], units, (size_t)k * sizeof(int));
-            kept++;
+        stepset st;
+        st.n = 0;
+        l.set_stamp++;
+        for (int i = 0; i < n; i++)
+            cp_lns_set_add(&l, &st, pk[i]);
+        if (eject && (st.n == 0 || st.set[0] != j_forced))
+            st.n = 0; /* the forced job holds many units: no ejection */
+        if (l.g.any && st.n > 0 && !eject) {
+            /* the seed's direct predecessors and successors come along, so
+             * a chain can move as one (a few: room stays for drops) */
+            const cp_job *jb = &in->jobs[st.set[0]];
+            int seed = st.set[0];
+            for (int a = 0; a < jb->n_after && st.n < LNS_SET_MAX + LNS_PREC_EXTRA / 2; a++)
+                if (l.inset[jb->after[a]] != l.set_stamp && ms->job_first[jb->after[a]] < ms->job_first[jb->after[a] + 1])
+                    cp_lns_set_add(&l, &st, jb->after[a]);
+            for (int q = l.g.succ_first[seed]; q < l.g.succ_first[seed + 1] && st.n < LNS_SET_MAX + LNS_PREC_EXTRA / 2; q++)
+                if (l.inset[l.g.succ[q]] != l.set_stamp)
+                    cp_lns_set_add(&l, &st, l.g.succ[q]);
         }
-        if (eject && (n == 0 || kept == 0 || set[0] != j_forced))
-            kept = 0; /* the forced job holds many units: no ejection */
-        n = kept;
+        n = st.n;
         if (n == 0)
             continue;
-        for (int i = 0; i < n; i++) {
-            om[i] = plan->mode[set[i]];
-            os[i] = plan->start[set[i]];
-            take_out(&l, set[i]);
-        }
+        for (int i = 0; i < n; i++)
+            lns_take_out(&l, st.set[i]);
         bool give_up = false;
         int repair = REPAIR_MIP;
         if (mip) {
-            int nm[LNS_SET_MAX], ns[LNS_SET_MAX];
+            int nm[LNS_ALL], ns[LNS_ALL];
             cp_submip_limits lim = {LNS_MIP_NODES, LNS_MIP_ITERS, deadline, opts->stop};
             double t = cp_now_seconds();
-            int got = cp_submip_solve(l.sub, set, n, om, os, &lim, nm, ns);
+            int got = cp_submip_solve(l.sub, st.set, n, st.om, st.os, &lim, nm, ns);
             l.mip_seconds += cp_now_seconds() - t;
             l.tries[REPAIR_MIP]++;
             if (got < 0)
                 nomem = true;
             if (got > 0) {
                 l.mip_solved++;
-                mip_put_back(&l, set, n, nm, ns);
+                mip_put_back(&l, st.set, n, nm, ns);
+                give_up = l.g.any && !cp_lns_fix_set(&l, &st);
             } else {
                 give_up = true;
-                for (int i = 0; i < n; i++)
-                    put_back(&l, set[i], -1, 0); /* taken out again below */
             }
         } else if (eject && !cp_usage_try(&l.u, fm, fs, &(double){0})) {
             give_up = true; /* the room made is not enough for it */
             l.tries[REPAIR_EJECT]++;
-            for (int i = 0; i < n; i++)
-                put_back(&l, set[i], -1, 0);
         } else {
             int base = 0;
             if (eject) {
-                put_back(&l, set[0], fm, fs);
+                lns_put_back(&l, st.set[0], fm, fs);
                 base = 1;
             }
             /* re-insertion order: random, or the largest first (what
@@ -594,7 +579,7 @@ int cp_lns_stream(const cp_input *in, const cp_modeset *ms, const cp_solve_opts 
                      : priced ? REPAIR_PRICED
                               : REPAIR_PLAIN;
             l.tries[repair]++;
-            int ord[LNS_SET_MAX];
+            int ord[LNS_ALL];
             for (int i = 0; i < n - base; i++)
                 ord[i] = base + i;
             n -= base;
@@ -606,9 +591,9 @@ int cp_lns_stream(const cp_input *in, const cp_modeset *ms, const cp_solve_opts 
                     ord[k] = t;
                 }
             } else {
-                double size[LNS_SET_MAX];
+                double size[LNS_ALL];
                 for (int i = 0; i < base + n; i++)
-                    size[i] = job_size(ms, set[i]);
+                    size[i] = job_size(ms, st.set[i]);
                 for (int i = 1; i < n; i++)
                     for (int k = i; k > 0 && size[ord[k]] > size[ord[k - 1]]; k--) {
                         int t = ord[k];
@@ -616,19 +601,16 @@ int cp_lns_stream(const cp_input *in, const cp_modeset *ms, const cp_solve_opts 
                         ord[k - 1] = t;
                     }
             }
-            for (int q = 0; q < n; q++) {
-                int j = set[ord[q]], m, s;
-                double c;
-                bool fits = shared   ? cp_usage_best_shared(&l.u, j, priced ? pr : NULL, &m, &s, &c)
-                            : priced ? cp_usage_best_priced(&l.u, j, pr, &m, &s, &c)
-                                     : cp_usage_best(&l.u, j, &m, &s, &c);
-                if (fits && c < in->jobs[j].drop_penalty)
-                    put_back(&l, j, m, s);
-                else
-                    put_back(&l, j, -1, 0);
-            }
-            n += base;
+            if (l.g.any)
+                cp_lns_prec_order(&l, &st, ord, n);
+            for (int q = 0; q < n && !give_up; q++)
+                give_up = !cp_lns_reinsert(&l, &st, st.set[ord[q]], priced ? pr : NULL, shared);
         }
+        if (give_up) /* what is still out goes back dropped, restored below */
+            for (int i = 0; i < st.n; i++)
+                if (l.mask[st.set[i]])
+                    lns_put_back(&l, st.set[i], -1, 0);
+        n = st.n;
         double now = l.u.spend + l.penalties;
         double frac = iterations < LONG_MAX
                           ? (double)it / (double)iterations
@@ -647,14 +629,16 @@ int cp_lns_stream(const cp_input *in, const cp_modeset *ms, const cp_solve_opts 
         }
         /* back exactly as they were, on the same nodes */
         for (int i = 0; i < n; i++)
-            take_out(&l, set[i]);
+            lns_take_out(&l, st.set[i]);
         for (int i = 0; i < n; i++) {
-            plan->mode[set[i]] = om[i];
-            plan->start[set[i]] = os[i];
-            if (om[i] < 0)
-                l.penalties += in->jobs[set[i]].drop_penalty;
+            int j = st.set[i];
+            plan->mode[j] = st.om[i];
+            plan->start[j] = st.os[i];
+            l.mask[j] = 0;
+            if (st.om[i] < 0)
+                l.penalties += in->jobs[j].drop_penalty;
             else
-                cp_usage_add_on(&l.u, om[i], os[i], ou[i], on[i]);
+                cp_usage_add_on(&l.u, st.om[i], st.os[i], st.ou[i], st.on[i]);
         }
         if (nomem)
             break;
@@ -679,12 +663,10 @@ int cp_lns_stream(const cp_input *in, const cp_modeset *ms, const cp_solve_opts 
         rc = CP_ERR_NOMEM;
     if (rc)
         rc = cp_err_nomem(err);
+    if (l.fixed)
+        cp_solver_log(opts, "lns: %ld jobs of sub-MIP answers moved or dropped to keep precedence", l.fixed);
     snap_release(&best);
     cp_submip_free(l.sub);
-    cp_free(l.jobs);
-    cp_free(l.cand);
-    cp_free(l.can_use);
-    cp_free(l.seen);
-    cp_usage_release(&l.u);
+    lns_free(&l);
     return rc;
 }

@@ -14,6 +14,11 @@
 typedef struct cp_submip cp_submip;
 
 int cp_submip_new(const cp_usage *u, cp_submip **out);
+/* Precedence for the sub-MIPs (SPEC 9.2): g (NULL, or one without edges:
+ * none) and the plan's choices mode[]/start[], read at each solve, for
+ * the jobs outside the window (borrowed; they must outlive sm). */
+struct cp_prec;
+void cp_submip_prec(cp_submip *sm, const struct cp_prec *g, const int *mode, const int *start);
 /* Also frees GLPK's environment of the calling thread. */
 void cp_submip_free(cp_submip *sm);
 

@@ -22,10 +22,13 @@
  */
 #include "lns_internal.h"
 
+#include "cp_prec.h"
+
 #include "cp_alloc.h"
 #include "cp_cost.h"
 
 #include <glpk.h>
+#include <limits.h>
 #include <math.h>
 #include <string.h>
 
@@ -55,6 +58,9 @@ struct cp_submip {
     /* solve state for the callback */
     const cp_submip_limits *lim;
     bool warm_ok, warm_sent;
+    /* precedence (cp_submip_prec): the graph and the plan's choices */
+    const cp_prec *g;
+    const int *plan_mode, *plan_start;
 };
 
 int cp_submip_new(const cp_usage *u, cp_submip **out)
@@ -237,6 +243,99 @@ static bool col_fits(const cp_usage *u, int mi, int s)
     return true;
 }
 
+/* ---- precedence (SPEC 9.2) in the sub-MIP ------------------------------
+ * The jobs outside the window are fixed: a free job starts after its
+ * fixed predecessors end (none of its columns when one is dropped) and
+ * ends by its running fixed successors' starts, which also make it run
+ * (no drop column). Between two free jobs i -> j, the rows of
+ * milp_glpk.c's add_precedence: for each start tau of j's columns,
+ * sum x_j(s <= tau) - sum x_i(s + slots <= tau) <= 0. */
+
+static int free_index(const int *free, int n, int j)
+{
+    for (int i = 0; i < n; i++)
+        if (free[i] == j)
+            return i;
+    return -1;
+}
+
+/* The window the fixed jobs leave free job j; false when it cannot run;
+ * *must when a fixed successor runs. */
+static bool fixed_window(const cp_submip *sm, const int *free, int n, int j, int *est, int *lend,
+                         bool *must)
+{
+    const cp_prec *g = sm->g;
+    const cp_job *jb = &g->in->jobs[j];
+    *est = 0;
+    *lend = INT_MAX;
+    *must = false;
+    for (int a = 0; a < jb->n_after; a++) {
+        int i = jb->after[a];
+        if (free_index(free, n, i) >= 0)
+            continue;
+        if (sm->plan_mode[i] < 0)
+            return false;
+        int e = sm->plan_start[i] + sm->u->ms->modes[sm->plan_mode[i]].slots;
+        *est = e > *est ? e : *est;
+    }
+    for (int q = g->succ_first[j]; q < g->succ_first[j + 1]; q++) {
+        int k = g->succ[q];
+        if (free_index(free, n, k) >= 0 || sm->plan_mode[k] < 0)
+            continue;
+        *must = true;
+        *lend = sm->plan_start[k] < *lend ? sm->plan_start[k] : *lend;
+    }
+    return true;
+}
+
+static int prec_rows(cp_submip *sm, const int *free, int n)
+{
+    const cp_modeset *ms = sm->u->ms;
+    int n_x = sm->n_cols;
+    for (int jf = 0; jf < n; jf++) {
+        const cp_job *jb = &sm->g->in->jobs[free[jf]];
+        for (int a = 0; a < jb->n_after; a++) {
+            int ifr = free_index(free, n, jb->after[a]);
+            if (ifr < 0)
+                continue;
+            /* one row per distinct start of j's columns (in column order) */
+            unsigned char *seen = cp_calloc((size_t)sm->T + 1, 1);
+            if (!seen)
+                return -1;
+            for (int c = 1; c <= n_x; c++) {
+                if (sm->cjob[c] != jf || sm->cmode[c] < 0 || seen[sm->cstart[c]])
+                    continue;
+                int tau = sm->cstart[c];
+                seen[tau] = 1;
+                int row = new_row(sm, 0.0);
+                if (row < 0) {
+                    cp_free(seen);
+                    return -1;
+                }
+                for (int k = 1; k <= n_x; k++) {
+                    if (sm->cmode[k] < 0)
+                        continue;
+                    if ((sm->cjob[k] == jf && sm->cstart[k] <= tau && nz(sm, row, k, 1.0)) ||
+                        (sm->cjob[k] == ifr && sm->cstart[k] + ms->modes[sm->cmode[k]].slots <= tau &&
+                         nz(sm, row, k, -1.0))) {
+                        cp_free(seen);
+                        return -1;
+                    }
+                }
+            }
+            cp_free(seen);
+        }
+    }
+    return 0;
+}
+
+void cp_submip_prec(cp_submip *sm, const cp_prec *g, const int *mode, const int *start)
+{
+    sm->g = g && g->any ? g : NULL;
+    sm->plan_mode = mode;
+    sm->plan_start = start;
+}
+
 static int build(cp_submip *sm, const int *free, int n, const int *cur_mode, const int *cur_start)
 {
     const cp_usage *u = sm->u;
@@ -256,6 +355,10 @@ static int build(cp_submip *sm, const int *free, int n, const int *cur_mode, con
         int j = free[i];
         int cm = cur_mode ? cur_mode[i] : -1, cs = cur_start ? cur_start[i] : 0;
         bool warm_found = cm < 0;
+        int est = 0, lend = INT_MAX;
+        bool alive = true, must = false;
+        if (sm->g)
+            alive = fixed_window(sm, free, n, j, &est, &lend, &must);
         for (int mi = ms->job_first[j]; mi < ms->job_first[j + 1]; mi++) {
             const cp_mode *m = &ms->modes[mi];
             const cp_resource *r = &ms->res[m->res];
@@ -266,6 +369,8 @@ static int build(cp_submip *sm, const int *free, int n, const int *cur_mode, con
                  * warm start */
                 if (!is_cur && (dominated || !cp_usage_start_fits(u, mi, s) || !col_fits(u, mi, s)))
                     continue;
+                if (!alive || s < est || s + m->slots > lend)
+                    continue; /* precedence with a fixed job */
                 double cost = m->egress;
                 if (r->kind == CP_RES_POOL) {
                     cp_run_cost rc;
@@ -313,11 +418,13 @@ static int build(cp_submip *sm, const int *free, int n, const int *cur_mode, con
                 }
             }
         }
-        int z = new_col(sm, i, -1, 0, in->jobs[j].drop_penalty, 1.0);
+        int z = new_col(sm, i, -1, 0, in->jobs[j].drop_penalty, must ? 0.0 : 1.0);
         if (z < 0 || nz(sm, i + 1, z, 1.0))
             return -1;
         sm->warm_ok &= warm_found;
     }
+    if (sm->g && prec_rows(sm, free, n))
+        return -1;
     /* y' of every market row made above, with -dim in its rows */
     int n_x = sm->n_cols;
     for (int c = 1; c <= n_x; c++) {

@@ -38,10 +38,16 @@ int cp_plan_solve(const cp_input *in, const cp_modeset *ms, const cp_solver_ops 
     bool moved = false, moved2 = false;
     if ((rc = cp_plan_precedence(plan, &moved, err)))
         return rc;
+    /* the searches keep precedence themselves (cp_prec.h): the repair is
+     * a safety net, and --progress says when it had to act */
+    if (moved)
+        cp_solver_log(&o, "precedence: the repair changed the %s plan", plan->method);
     if (!plan->placed && (rc = cp_plan_place(plan, &repairs, err)))
         return rc;
     if (repairs && (rc = cp_plan_precedence_final(plan, &moved2, err)))
         return rc;
+    if (moved2)
+        cp_solver_log(&o, "precedence: placement's repairs broke an edge; jobs dropped");
     if ((repairs || moved || moved2) && plan->status == CP_STATUS_OPTIMAL)
         plan->status = CP_STATUS_FEASIBLE;
     if ((rc = cp_plan_precedence_reasons(plan, err)) || (rc = cp_plan_explain_drops(plan, err)))

@@ -1,8 +1,11 @@
 /*
  * Precedence for every method (SPEC 9.2): if job j is scheduled, each job
  * in its `after` list is scheduled too and ends before j starts. The MILP
- * holds this in its rows (milp_glpk.c); the other methods search without
- * it, so their plan is repaired here, once, before concrete placement, in
+ * holds this in its rows (milp_glpk.c), and the greedy, local search, LNS
+ * and its sub-MIPs keep it while they search (cp_prec.h); what a plan
+ * still breaks (none of the tests' plans: --progress says "precedence:
+ * the repair changed ..." when it acts) is repaired here, once, before
+ * concrete placement, in
  * topological order (predecessors first, so a moved job's successors are
  * looked at after it): a successor of a dropped job is dropped with it and
  * pays its own penalty; one that starts too early moves to its cheapest
@@ -18,6 +21,7 @@
  */
 #include "cp_explain.h"
 #include "cp_placement.h"
+#include "cp_prec.h"
 #include "cp_usage.h"
 
 #include "cp_alloc.h"
@@ -34,35 +38,6 @@ bool cp_input_has_after(const cp_input *in)
         if (in->jobs[j].n_after)
             return true;
     return false;
-}
-
-/* A topological order of the jobs (the loader refuses cycles); false on
- * out of memory. Repeated passes are fine for the few jobs with
- * predecessors; the order is deterministic. */
-static bool topo(const cp_input *in, int *order)
-{
-    int n = in->n_jobs, k = 0;
-    unsigned char *done = cp_calloc((size_t)(n ? n : 1), 1);
-    if (!done)
-        return false;
-    while (k < n) {
-        int before = k;
-        for (int j = 0; j < n; j++) {
-            if (done[j])
-                continue;
-            bool ready = true;
-            for (int a = 0; a < in->jobs[j].n_after && ready; a++)
-                ready = done[in->jobs[j].after[a]];
-            if (ready) {
-                done[j] = 1;
-                order[k++] = j;
-            }
-        }
-        if (k == before)
-            break; /* cannot happen for an acyclic input */
-    }
-    cp_free(done);
-    return k == n;
 }
 
 /* The end slot of job i in the plan, or -1 when it is dropped. */
@@ -559,7 +534,7 @@ int cp_plan_precedence(cp_plan *p, bool *changed, cp_err *err)
     cp_usage u;
     bool have_u = false;
     int rc = CP_OK;
-    if (!order || !topo(in, order) || cp_usage_init(&u, in, ms)) {
+    if (!order || !cp_prec_topo(in, order) || cp_usage_init(&u, in, ms)) {
         rc = CP_ERR_NOMEM;
         goto out;
     }
@@ -637,7 +612,7 @@ int cp_plan_precedence_final(cp_plan *p, bool *changed, cp_err *err)
     if (!cp_input_has_after(in))
         return CP_OK;
     int *order = cp_calloc((size_t)p->n_jobs, sizeof *order);
-    if (!order || !topo(in, order)) {
+    if (!order || !cp_prec_topo(in, order)) {
         cp_free(order);
         return cp_err_nomem(err);
     }
@@ -667,6 +642,72 @@ int cp_plan_precedence_final(cp_plan *p, bool *changed, cp_err *err)
     return rc == CP_ERR_NOMEM ? cp_err_nomem(err) : rc;
 }
 
+/* The cheapest run of dropped job j (out of u) from slot est on; INFINITY
+ * when none fits. */
+static double cheapest_from(const cp_plan *p, const cp_usage *u, int j, int est)
+{
+    const cp_modeset *ms = p->ms;
+    double best = INFINITY;
+    for (int m = ms->job_first[j]; m < ms->job_first[j + 1]; m++) {
+        const cp_mode *md = &ms->modes[m];
+        for (int s = md->s_min > est ? md->s_min : est; s <= md->s_max; s++) {
+            double d;
+            if (cp_usage_try(u, m, s, &d) && d < best)
+                best = d;
+        }
+    }
+    return best;
+}
+
+/* A job the search dropped itself (it keeps precedence, so the repair
+ * above had nothing to do) because its predecessors end too late: it
+ * would run for less than its penalty from its modes' own earliest start,
+ * but not from their end. Its reason names the predecessor, as the
+ * repair's would. */
+static int late_reasons(cp_plan *p)
+{
+    const cp_input *in = p->in;
+    cp_usage u;
+    bool have_u = false;
+    int rc = CP_OK;
+    for (int j = 0; j < p->n_jobs && rc == CP_OK; j++) {
+        int dead, est, by;
+        if (p->mode[j] >= 0 || p->reason[j] || !in->jobs[j].n_after ||
+            p->ms->job_first[j] == p->ms->job_first[j + 1])
+            continue;
+        broken(p, j, &dead, &est, &by);
+        if (dead >= 0 || by < 0)
+            continue;
+        if (!have_u) {
+            if (cp_usage_init(&u, in, p->ms))
+                return CP_ERR_NOMEM;
+            have_u = true;
+            for (int k = 0; k < p->n_jobs; k++)
+                if (p->mode[k] >= 0)
+                    cp_usage_add(&u, p->mode[k], p->start[k]);
+        }
+        double pen = in->jobs[j].drop_penalty, late = cheapest_from(p, &u, j, est);
+        if (late < pen || !(cheapest_from(p, &u, j, 0) < pen))
+            continue; /* not the predecessor's doing */
+        cp_buf b;
+        cp_buf_init(&b);
+        if (isfinite(late))
+            cp_buf_printf(&b,
+                          "dropped after its predecessor '%s' (ends in slot %d): its cheapest "
+                          "later run adds $%.2f, more than its penalty $%.2f",
+                          in->jobs[by].name, est, late, pen);
+        else if (cp_explain_blocked(p, &u, j, est, by, &b))
+            rc = CP_ERR_NOMEM;
+        if (rc == CP_OK)
+            rc = set_reason(p, j, &b);
+        else
+            cp_buf_release(&b);
+    }
+    if (have_u)
+        cp_usage_release(&u);
+    return rc;
+}
+
 int cp_plan_precedence_reasons(cp_plan *p, cp_err *err)
 {
     const cp_input *in = p->in;
@@ -689,5 +730,5 @@ int cp_plan_precedence_reasons(cp_plan *p, cp_err *err)
             break;
         }
     }
-    return CP_OK;
+    return late_reasons(p) ? cp_err_nomem(err) : CP_OK;
 }

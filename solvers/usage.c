@@ -447,8 +447,8 @@ static double score_of(const cp_usage *u, const cp_prices *pr, bool share, int m
 /* The cheapest (by cost plus opportunity under pr, when given) feasible
  * (mode, start) of job j. Every column's aggregate cost is cheap; the
  * concrete check is done in order of that cost, on a few candidates. */
-static bool best_of(const cp_usage *u, int j, const cp_prices *pr, bool share, int *mode, int *start,
-                    double *delta)
+static bool best_of(const cp_usage *u, int j, const cp_prices *pr, bool share, int est, int lend,
+                    int *mode, int *start, double *delta)
 {
     const cp_modeset *ms = u->ms;
     bool found = false;
@@ -458,7 +458,7 @@ static bool best_of(const cp_usage *u, int j, const cp_prices *pr, bool share, i
             const cp_mode *m = &ms->modes[mi];
             if (u->dominated && u->dominated[mi])
                 continue;
-            for (int s = m->s_min; s <= m->s_max; s++) {
+            for (int s = m->s_min > est ? m->s_min : est; s <= m->s_max && s + m->slots <= lend; s++) {
                 double c;
                 if (!try_agg(u, mi, s, &c, NULL, 0))
                     continue;
@@ -481,7 +481,7 @@ static bool best_of(const cp_usage *u, int j, const cp_prices *pr, bool share, i
         const cp_mode *m = &ms->modes[mi];
         if (u->dominated && u->dominated[mi])
             continue;
-        for (int s = m->s_min; s <= m->s_max; s++) {
+        for (int s = m->s_min > est ? m->s_min : est; s <= m->s_max && s + m->slots <= lend; s++) {
             double c;
             if (!try_agg(u, mi, s, &c, NULL, 0))
                 continue;
@@ -524,16 +524,22 @@ static bool best_of(const cp_usage *u, int j, const cp_prices *pr, bool share, i
 bool cp_usage_best_priced(const cp_usage *u, int j, const cp_prices *pr, int *mode, int *start,
                           double *delta)
 {
-    return best_of(u, j, pr, false, mode, start, delta);
+    return best_of(u, j, pr, false, 0, INT_MAX, mode, start, delta);
 }
 
 bool cp_usage_best_shared(const cp_usage *u, int j, const cp_prices *pr, int *mode, int *start,
                           double *delta)
 {
-    return best_of(u, j, pr, true, mode, start, delta);
+    return best_of(u, j, pr, true, 0, INT_MAX, mode, start, delta);
 }
 
 bool cp_usage_best(const cp_usage *u, int j, int *mode, int *start, double *delta)
 {
-    return best_of(u, j, NULL, false, mode, start, delta);
+    return best_of(u, j, NULL, false, 0, INT_MAX, mode, start, delta);
+}
+
+bool cp_usage_best_in(const cp_usage *u, int j, const cp_prices *pr, bool share, int est, int lend,
+                      int *mode, int *start, double *delta)
+{
+    return best_of(u, j, pr, share, est, lend, mode, start, delta);
 }

@@ -10,7 +10,12 @@
  * the Debian build: glp_config("TLS")). The merged plan is then improved
  * on the full capacities: dropped jobs re-inserted, one-job moves, and
  * large neighbourhood search; the Lagrangian relaxation gives the bound.
+ *
+ * Jobs that `after` joins (SPEC 9.2) go to one part together, dealt as one
+ * unit of their summed size: a part's MILP holds the precedence rows of
+ * its own jobs only, so an edge between two parts could not be kept.
  */
+#include "cp_placement.h"
 #include "solver_internal.h"
 
 #include "cp_alloc.h"
@@ -148,20 +153,63 @@ static int pop_plan(const cp_input *in, const cp_modeset *ms, const cp_solve_opt
             pj[j].size = 0;
         pj[j].key = cp_rng_next(&rng);
     }
-    qsort(pj, (size_t)n, sizeof *pj, size_cmp);
+    /* precedence components: one unit each, at its lowest job */
+    int nu = n;
+    int *root = cp_calloc((size_t)(n ? 2 * n : 1), sizeof *root);
+    if (!root) {
+        rc = cp_err_nomem(err);
+        goto out;
+    }
+    for (int j = 0; j < n; j++)
+        root[j] = j;
+    if (cp_input_has_after(in)) {
+        for (int j = 0; j < n; j++)
+            for (int a = 0; a < in->jobs[j].n_after; a++) {
+                int x = j, y = in->jobs[j].after[a];
+                while (root[x] != x)
+                    x = root[x];
+                while (root[y] != y)
+                    y = root[y];
+                if (x != y)
+                    root[x > y ? x : y] = x < y ? x : y;
+            }
+        nu = 0;
+        for (int j = 0; j < n; j++) {
+            int r = j;
+            while (root[r] != r)
+                r = root[r];
+            root[j] = r; /* r <= j: its entry is already in place */
+            int *at = root + n; /* a unit's entry */
+            if (r != j) {
+                pj[at[r]].size += pj[j].size;
+                pj[at[r]].penalty += pj[j].penalty;
+            } else {
+                at[j] = nu;
+                pj[nu++] = pj[j];
+            }
+        }
+    }
+    qsort(pj, (size_t)nu, sizeof *pj, size_cmp);
     for (int p = 0; p < k && rc == CP_OK; p++) {
         parts[p].active = cp_calloc((size_t)(n ? n : 1), 1);
         if (!parts[p].active || cp_plan_new(in, ms, &parts[p].plan))
             rc = cp_err_nomem(err);
     }
-    if (rc)
+    if (rc) {
+        cp_free(root);
         goto out;
+    }
     /* snake order keeps the parts' sizes close */
-    for (int i = 0; i < n; i++) {
+    for (int i = 0; i < nu; i++) {
         int round = i / k, pos = i % k;
         int p = round % 2 ? k - 1 - pos : pos;
         parts[p].active[pj[i].job] = 1;
     }
+    for (int j = 0; j < n; j++) /* a component's jobs where its first went */
+        for (int p = 0; p < k && root[j] != j; p++)
+            if (parts[p].active[root[j]])
+                parts[p].active[j] = 1;
+    cp_free(root);
     pop_ctx c = {in, ms, *opts, parts, k, opts->threads < 1 ? 1 : opts->threads};
     if (c.threads > k)
         c.threads = k;

@@ -1,0 +1,96 @@
+/*
+ * The state of one stream of the neighbourhood search (lns.c), shared
+ * with its precedence moves (lns_prec.c) and no one else.
+ */
+#ifndef CP_LNS_SEARCH_H
+#define CP_LNS_SEARCH_H
+
+#include "lns_internal.h"
+
+#include "cp_prec.h"
+
+#define LNS_MAX_REMOVE 14
+#define LNS_MAX_UNITS 16
+/* the largest window of a sub-MIP (its other limits: lns.c) */
+#define LNS_MIP_MAX 18
+/* the largest set a step takes out */
+#define LNS_SET_MAX (LNS_MIP_MAX > LNS_MAX_REMOVE ? LNS_MIP_MAX : LNS_MAX_REMOVE)
+/* room for the neighbours a seed takes along and the successors a drop
+ * takes out with it (a step that needs more is given up) */
+#define LNS_PREC_EXTRA 16
+#define LNS_ALL (LNS_SET_MAX + LNS_PREC_EXTRA)
+
+/* How the jobs of a step were put back. */
+enum { REPAIR_PLAIN, REPAIR_PRICED, REPAIR_SHARED, REPAIR_EJECT, REPAIR_MIP, REPAIRS };
+
+typedef struct lns {
+    const cp_input *in;
+    const cp_modeset *ms;
+    cp_usage u;
+    cp_plan *plan;
+    double penalties; /* of dropped jobs that have modes */
+    int *jobs;        /* jobs with modes */
+    int n_jobs;
+    unsigned char *can_use; /* [n_res] resources the seed job has modes on */
+    unsigned *seen;         /* [n_jobs] step stamp of the last sample that took it */
+    unsigned step;
+    int *cand;
+    long tries[REPAIRS], gains[REPAIRS]; /* steps and new best plans per repair */
+    cp_submip *sub;                      /* NULL: no MIP repair */
+    long mip_solved;                     /* sub-MIPs that gave an answer */
+    double mip_seconds;
+    cp_prec g;
+    unsigned char *mask; /* [n_jobs] taken out and not yet back (CP_PREC_ABSENT|PENDING) */
+    unsigned *inset;     /* [n_jobs] step stamp: in the step's set */
+    unsigned set_stamp;
+    long fixed;          /* jobs cp_lns_fix_set had to move or drop */
+} lns;
+
+static inline void lns_take_out(lns *l, int j)
+{
+    if (l->plan->mode[j] >= 0)
+        cp_usage_remove(&l->u, l->plan->mode[j], l->plan->start[j]);
+    else
+        l->penalties -= l->in->jobs[j].drop_penalty;
+    l->mask[j] = CP_PREC_ABSENT | CP_PREC_PENDING;
+}
+
+static inline void lns_put_back(lns *l, int j, int m, int s)
+{
+    l->plan->mode[j] = m;
+    l->plan->start[j] = s;
+    if (m >= 0)
+        cp_usage_add(&l->u, m, s);
+    else
+        l->penalties += l->in->jobs[j].drop_penalty;
+    l->mask[j] = 0;
+}
+
+/* A step's set with what restores it: the jobs, their choices and units
+ * before the step. */
+typedef struct stepset {
+    int n;
+    int set[LNS_ALL], om[LNS_ALL], os[LNS_ALL], on[LNS_ALL];
+    int ou[LNS_ALL][LNS_MAX_UNITS];
+} stepset;
+
+/* Adds job j (still in the plan) to the set; false when the set is full
+ * or j holds too many units to be put back where it was. */
+bool cp_lns_set_add(lns *l, stepset *st, int j);
+/* Job j has just gone out of the plan (dropped): its running successors
+ * that are not taken out go too, and theirs, each added to the set so a
+ * rejected step restores it. False when the set cannot hold them. */
+bool cp_lns_cascade(lns *l, stepset *st, int j);
+/* ord[0..n) (indices into st->set) reordered so that no job comes before
+ * one of its ancestors in the set, each taking the first place it may in
+ * the given order. */
+void cp_lns_prec_order(const lns *l, const stepset *st, int *ord, int n);
+/* Job j (taken out) back at its best run within its window (ranked as
+ * cp_usage_best_in ranks with pr, share), or dropped with its running
+ * successors. False when the set is full. */
+bool cp_lns_reinsert(lns *l, stepset *st, int j, const cp_prices *pr, bool share);
+/* Mends what a sub-MIP's packed answer breaks (see lns_prec.c). False
+ * when the set is full. */
+bool cp_lns_fix_set(lns *l, stepset *st);
+
+#endif
