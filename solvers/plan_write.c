@@ -290,7 +290,9 @@ static int write_tree(const cp_plan *p, const cp_plan_write_opts *w, cp_buf *buf
     if (have_leases)
         cp_leases_release(&ls);
     rc = cp_out_finish(o, err);
-    return rc ? rc : oom ? cp_err_nomem(err) : CP_OK;
+    /* an id that could not be built left its key without a value, which
+     * the emitter refuses ("cannot write YAML"): the cause is the memory */
+    return oom ? cp_err_nomem(err) : rc;
 }
 
 /* The 1.1 columns (shape, egress) come last and only for inputs that

@@ -141,6 +141,14 @@ TEST(alloc_fail_through_plan_shapes)
     sweep_file("heuristic", "tests/plan/shape_thin.yaml");
 }
 
+/* SPEC 1.1: instance leases in the plan (cloud offers): the writer's
+ * lease ids are built in a buffer of their own, whose failure must read
+ * "out of memory", not "cannot write YAML" */
+TEST(alloc_fail_through_plan_leases)
+{
+    sweep_file("heuristic", "tests/lp/lifted.yaml");
+}
+
 TEST(alloc_fail_through_plan_heuristic)
 {
     sweep("heuristic");
