@@ -50,6 +50,20 @@ if plan_verify nightly "$tmp/n.yaml" --method heuristic -- $files; then
     else bad summary "the parts do not add up to the total, or no egress: $(grep '^  total' "$tmp/sum")"; fi
     if grep -q '^  egress: ' "$tmp/n.yaml" && grep -q '^  shape: ' "$tmp/n.yaml"; then ok
     else bad spec11 "no totals.egress or no shape in the plan"; fi
+    # r18-bs32-x2's three shapes (Synergy's CPU counts, README "Three
+    # shapes"): the plan's shape is one of the input's, and its cpus are
+    # that shape's cpus_per_accelerator times the count
+    # shellcheck disable=SC2016
+    cpg=$(awk '/^  - name: r18-bs32-x2$/ {j = 1} j && /^  - name: / && !/r18-bs32-x2/ {j = 0}
+        j && /cpus_per_accelerator:/ { sub(/.*cpus_per_accelerator: */, ""); sub(/,.*/, ""); printf "%s ", $0 }' \
+        examples/nightly/jobs-training.yaml)
+    set -- $(awk '/^- name: r18-bs32-x2$/ {j = 1; next} j && /^- name: / {exit}
+        j && /^  (count|shape|cpus): / {printf "%s ", $2}' "$tmp/n.yaml")
+    n=$1 sh=$2 cpus=$3
+    # shellcheck disable=SC2086
+    want=$(echo $cpg | awk -v s="$sh" -v n="$n" '{ print (s >= 0 && s < NF) ? $(s + 1) * n : "none" }')
+    if [ "$(echo $cpg | wc -w)" = 3 ] && [ "$cpus" = "$want" ]; then ok
+    else bad shapes "r18-bs32-x2: count $n, shape $sh, cpus $cpus; the input's CPUs per GPU: $cpg"; fi
     # shellcheck disable=SC2086
     if $CAPPLAN report "$tmp/n.yaml" -o "$tmp/n.html" $files 2>"$tmp/err"; then
         links=$(grep -c '<g class="link"><title>' "$tmp/n.html")
