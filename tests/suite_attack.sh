@@ -135,7 +135,7 @@ printf '%s\n' 'InstanceType,AcceleratorName,AcceleratorCount,vCPUs,MemoryGiB,Gpu
 $CAPPLAN import skypilot "$tmp/tiny_vms.csv" -o "$tmp/tiny.yaml" 2>"$tmp/err"
 rc=$?
 if [ "$rc" = 0 ] && $CAPPLAN check "$tmp/h.yaml" "$tmp/tiny.yaml" >/dev/null 2>"$tmp/err2" &&
-    grep -q "tiny_vms.csv:2: warning: accelerator 'ZZ9': memory unknown" "$tmp/err"; then
+    grep -q "tiny_vms.csv:2:4: warning: accelerator 'ZZ9': memory unknown" "$tmp/err"; then
     ok skypilot-tiny-memory
 else
     bad skypilot-tiny-memory "exit $rc: $(oneline "$tmp/err") $(oneline "$tmp/err2")"

@@ -1,8 +1,14 @@
 /*
  * CSV over libcsv (see cp_csv.h). libcsv reports fields and row ends but
- * no positions, so the text is fed one physical line at a time: when the
- * first field of a row arrives, the row started on the current line minus
- * the newlines inside that field (a quoted first field may span lines).
+ * no positions, so the text is fed in pieces that each end at the first
+ * delimiter, CR or LF (libcsv ends a field only on one of those, outside
+ * quotes, or at the end of the text): when a field arrives, the byte that
+ * ended it is the last of the piece, and the next field starts right
+ * after it. Its first byte is found from there by skipping the blanks
+ * libcsv skips (and, before a row, the line ends of blank lines). When
+ * the first field of a row arrives, the row started on the current line
+ * minus the newlines inside that field (a quoted first field may span
+ * lines).
  */
 #include "cp_csv.h"
 
@@ -26,6 +32,14 @@ typedef struct reader {
     cp_csv_row cur;
     size_t cur_cap;
     int line;   /* line being fed */
+    const char *text; /* the whole text (after a byte order mark) */
+    size_t len;
+    char delim;
+    bool ended;       /* a field ended in the piece being fed */
+    size_t line_off;  /* offset in text of the line being fed */
+    size_t next_off;  /* where the next field's text starts */
+    int bom;          /* bytes of a byte order mark before text (line 1) */
+    size_t at_cap;
     bool oom;
     const char *bad;  /* a limit or rule broken (message), at bad_line */
     int bad_line;
@@ -38,8 +52,39 @@ static void row_release(cp_csv_row *r)
     for (int i = 0; i < r->n; i++)
         cp_free(r->f[i]);
     cp_free(r->f);
+    cp_free(r->at);
     r->f = NULL;
+    r->at = NULL;
     r->n = 0;
+}
+
+/* Line and column of the field that starts at or after rd->next_off (see
+ * the top of the file); `first` when it is the first of its row, before
+ * which libcsv also skips the line ends of blank lines. */
+static cp_csv_at field_start(const reader *rd, bool first)
+{
+    size_t s = rd->next_off;
+    while (s < rd->len && (rd->text[s] == ' ' ||
+                           (first && (rd->text[s] == '\r' || rd->text[s] == '\n'))))
+        s++;
+    /* blanks up to the end of the field: an empty field, which starts
+     * where its text would (a row's first field is never empty here:
+     * libcsv skips what holds nothing before a row) */
+    if (!first && (s == rd->len || rd->text[s] == rd->delim || rd->text[s] == '\r' ||
+                   rd->text[s] == '\n'))
+        s = rd->next_off;
+    cp_csv_at at = {rd->line, 0};
+    size_t line_start = rd->line_off;
+    if (s < rd->line_off) {
+        /* a field that ends on a later line than it starts: count back */
+        for (size_t k = s; k < rd->line_off; k++)
+            at.line -= rd->text[k] == '\n';
+        line_start = s;
+        while (line_start > 0 && rd->text[line_start - 1] != '\n')
+            line_start--;
+    }
+    at.col = (int)(s - line_start) + 1 + (at.line == 1 ? rd->bom : 0);
+    return at;
 }
 
 bool cp_utf8_ok(const unsigned char *s, size_t len)
@@ -93,12 +138,15 @@ static void on_field(void *data, size_t len, void *ctx)
         rd->cur.line = rd->line - nl;
     }
     char *s = cp_strndup(data ? data : "", data ? len : 0);
-    if (!s || CP_GROW(rd->cur.f, rd->cur_cap, (size_t)rd->cur.n + 1) != 0) {
+    if (!s || CP_GROW(rd->cur.f, rd->cur_cap, (size_t)rd->cur.n + 1) != 0 ||
+        CP_GROW(rd->cur.at, rd->at_cap, (size_t)rd->cur.n + 1) != 0) {
         cp_free(s);
         rd->oom = true;
         return;
     }
+    rd->cur.at[rd->cur.n] = field_start(rd, rd->cur.n == 0);
     rd->cur.f[rd->cur.n++] = s;
+    rd->ended = true;
 }
 
 static void on_row(int c, void *ctx)
@@ -107,14 +155,14 @@ static void on_row(int c, void *ctx)
     reader *rd = ctx;
     if (rd->oom || rd->bad) {
         row_release(&rd->cur);
-        rd->cur_cap = 0;
+        rd->cur_cap = rd->at_cap = 0;
         return;
     }
     /* A row of one empty field is a blank line (libcsv already skips
      * most; a line of spaces still arrives this way). */
     if (rd->cur.n == 0 || (rd->cur.n == 1 && rd->cur.f[0][0] == '\0')) {
         row_release(&rd->cur);
-        rd->cur_cap = 0;
+        rd->cur_cap = rd->at_cap = 0;
         return;
     }
     cp_csv *csv = rd->csv;
@@ -138,7 +186,7 @@ static void on_row(int c, void *ctx)
         csv->rows[csv->n_rows++] = rd->cur;
     }
     memset(&rd->cur, 0, sizeof rd->cur);
-    rd->cur_cap = 0;
+    rd->cur_cap = rd->at_cap = 0;
 }
 
 static int is_blank(unsigned char c)
@@ -178,7 +226,10 @@ int cp_csv_read_string(const char *name, const char *text, size_t len, char deli
     if (len >= 3 && !memcmp(text, "\xef\xbb\xbf", 3)) {
         text += 3;
         len -= 3;
+        rd.bom = 3;
     }
+    rd.text = text;
+    rd.len = len;
     if (delim == 0) {
         const char *eol = memchr(text, '\n', len);
         size_t hl = eol ? (size_t)(eol - text) : len;
@@ -191,19 +242,34 @@ int cp_csv_read_string(const char *name, const char *text, size_t len, char deli
     }
     p_init = true;
     csv_set_delim(&p, (unsigned char)delim);
+    rd.delim = delim;
     /* Only spaces are trimmed: a tab may be the delimiter. */
     csv_set_space_func(&p, is_blank);
 
     size_t pos = 0;
     rd.line = 0;
+    char stops[4] = {delim, '\r', '\n', '\0'};
     while (pos < len) {
         const char *eol = memchr(text + pos, '\n', len - pos);
         size_t end = eol ? (size_t)(eol - text) + 1 : len;
         rd.line++;
-        if (csv_parse(&p, text + pos, end - pos, on_field, on_row, &rd) != end - pos) {
-            rc = cp_err_set(err, CP_ERR_INPUT, (cp_pos){csv->file, rd.line, 0}, "%s",
-                            csv_strerror(csv_error(&p)));
-            goto out;
+        rd.line_off = pos;
+        /* the line in pieces, each ending at a delimiter, CR or LF */
+        for (size_t at = pos; at < end;) {
+            size_t k = at;
+            while (k < end && !memchr(stops, text[k], 3))
+                k++;
+            size_t stop = k < end ? k + 1 : end;
+            /* a NUL in the text ends no piece: it is refused in on_field */
+            if (csv_parse(&p, text + at, stop - at, on_field, on_row, &rd) != stop - at) {
+                rc = cp_err_set(err, CP_ERR_INPUT, (cp_pos){csv->file, rd.line, 0}, "%s",
+                                csv_strerror(csv_error(&p)));
+                goto out;
+            }
+            if (rd.ended)
+                rd.next_off = stop;
+            rd.ended = false;
+            at = stop;
         }
         if (rd.oom) {
             rc = cp_err_nomem(err);
@@ -300,6 +366,14 @@ const char *cp_csv_get(const cp_csv_row *row, int col)
 cp_pos cp_csv_pos(const cp_csv *csv, const cp_csv_row *row)
 {
     cp_pos p = {csv->file, row->line, 0};
+    return p;
+}
+
+cp_pos cp_csv_field_pos(const cp_csv *csv, const cp_csv_row *row, int field)
+{
+    if (field < 0 || field >= row->n || !row->at)
+        return cp_csv_pos(csv, row);
+    cp_pos p = {csv->file, row->at[field].line, row->at[field].col};
     return p;
 }
 

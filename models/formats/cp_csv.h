@@ -1,6 +1,7 @@
 /*
- * CSV/TSV tables read with Debian's libcsv, keeping the line number of
- * every row so that errors found later can say FILE:LINE.
+ * CSV/TSV tables read with Debian's libcsv, keeping the line of every
+ * row and the line and column of every field, so that errors and
+ * warnings found later can say FILE:LINE:COLUMN.
  *
  * The whole file is read into one cp_csv that owns every string. The
  * first row is the header. A row whose field count differs from the
@@ -22,10 +23,21 @@
 /* The largest magnitude cp_csv_number takes. */
 #define CP_CSV_MAX_NUMBER 1e15
 
+/* Where a field starts: its first byte as written (the opening quote of
+ * a quoted field; blanks before it skipped), 1-based line and byte
+ * column, the column counted in bytes from the start of the line as the
+ * file holds it (a byte order mark included), which is what editors and
+ * `sed -n` take; a field after one that spans lines is on a later line
+ * than its row. */
+typedef struct cp_csv_at {
+    int line, col;
+} cp_csv_at;
+
 typedef struct cp_csv_row {
     char **f;  /* fields, NUL-terminated, never NULL */
     int n;     /* number of fields */
     int line;  /* 1-based line where the row starts */
+    cp_csv_at *at; /* n positions, one per field (NULL in a row built by hand) */
 } cp_csv_row;
 
 typedef struct cp_csv {
@@ -55,8 +67,12 @@ void cp_csv_free(cp_csv *csv);
 int cp_csv_col(const cp_csv *csv, const char *name);
 /* Field `col` of `row`, "" when the row is short or col < 0. */
 const char *cp_csv_get(const cp_csv_row *row, int col);
-/* Position of a row for errors. */
+/* Position of a row for errors (FILE:LINE). */
 cp_pos cp_csv_pos(const cp_csv *csv, const cp_csv_row *row);
+/* Position of field `field` of a row (FILE:LINE:COLUMN, cp_csv_at); the
+ * row's when the row has no such field (a short row, field < 0). For
+ * every message about one field. */
+cp_pos cp_csv_field_pos(const cp_csv *csv, const cp_csv_row *row, int field);
 
 /* Appends `s` as one field of a comma-separated row (RFC 4180): as it is,
  * or, when it holds a comma, a double quote, CR or LF, between double

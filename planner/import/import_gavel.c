@@ -214,6 +214,7 @@ out:
 typedef struct tjob {
     const char *type; /* borrowed from the trace's CSV */
     int line, k;
+    int k_col; /* where the GPU count stands on its line */
     double steps, arrival_s;
 } tjob;
 
@@ -284,7 +285,8 @@ static int read_trace(const char *path, cp_csv **csv_out, tjob **out, int *n_out
                               "with total steps > 0, a GPU count and an arrival time >= 0");
             continue;
         }
-        jobs[n++] = (tjob){cp_csv_get(r, 0), pos.line, (int)k, steps, arr};
+        jobs[n++] = (tjob){cp_csv_get(r, 0), pos.line, (int)k, import_field_pos(csv, r, c_k).col,
+                           steps, arr};
     }
     if (rc != CP_OK) {
         cp_free(jobs);
@@ -395,6 +397,7 @@ static void gavel_yaml(cp_buf *b, const char *path, const cp_import_gavel_opts *
             continue;
         }
         if (!(shared_speedup(f, tj[j].k) > 0)) {
+            pos.col = tj[j].k_col; /* about the count */
             cp_diags_warn(d, pos, "job type '%s' was not measured on %d GPUs; skipped", tj[j].type,
                           tj[j].k);
             continue;

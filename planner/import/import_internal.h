@@ -8,18 +8,12 @@
 
 #include <string.h>
 
-/* The position of field `field` of a CSV row: its line and the column
- * where the field starts, counting the fields before it as read plus
- * their separators (a quoted field's quotes are not counted, so after
- * one the column is early by two). */
+/* The position of field `field` of a CSV row: FILE:LINE:COLUMN, where
+ * the field starts as written (cp_csv_field_pos); the row's line alone
+ * for a field the row does not have. */
 static inline cp_pos import_field_pos(const cp_csv *csv, const cp_csv_row *r, int field)
 {
-    cp_pos p = cp_csv_pos(csv, r);
-    int col = 1;
-    for (int i = 0; i < field && i < r->n; i++)
-        col += (int)strlen(r->f[i]) + 1;
-    p.col = col;
-    return p;
+    return cp_csv_field_pos(csv, r, field);
 }
 
 /* Reads the CSV file at path (cp_csv_read, ','): CP_OK and *out, or the

@@ -118,7 +118,7 @@ int cp_import_inventory(const char *path, const cp_import_inventory_opts *o, cp_
                 for (int k = 0; k < n_sh && !told; k++)
                     told = sh[k].acc == -2 && !strcmp(sh[k].model, model);
                 if (!told) {
-                    cp_diags_warn(d, cp_csv_pos(csv, r),
+                    cp_diags_warn(d, import_field_pos(csv, r, col[3]),
                                   "GPU model '%s' is not in the accelerator table (no memory "
                                   "figure): its nodes are skipped (add it with --accel-table)",
                                   model);

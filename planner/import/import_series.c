@@ -93,10 +93,10 @@ static int read_series(const char *path, const cp_import_series_opts *o, bool pr
         const char *cur = strchr(h, '(');
         scale = isnan(o->scale) ? 1 : o->scale;
         if (!strstr(h, "/MWh") && isnan(o->scale))
-            cp_diags_warn(d, cp_csv_pos(csv, &csv->head),
+            cp_diags_warn(d, import_field_pos(csv, &csv->head, col),
                           "column '%s' does not say /MWh: taken as per MWh", h);
         if (cur && strncmp(cur, "(USD", 4) != 0 && isnan(o->scale))
-            cp_diags_warn(d, cp_csv_pos(csv, &csv->head),
+            cp_diags_warn(d, import_field_pos(csv, &csv->head, col),
                           "column '%s' is not in USD: written as if it were; give --scale "
                           "(USD per unit of its currency)",
                           h);

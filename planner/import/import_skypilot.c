@@ -144,9 +144,11 @@ static int info_gbs(const sky *s, const char *info, double count, double gb[2])
     return n;
 }
 
-static void warn(sky *s, const cp_csv_row *r, const char *msg, const char *arg)
+/* A warning about row r, at field `col`'s FILE:LINE:COLUMN (-1: the
+ * row's FILE:LINE, for a warning about the row as a whole). */
+static void warn(sky *s, const cp_csv_row *r, int col, const char *msg, const char *arg)
 {
-    cp_diags_warn(s->d, cp_csv_pos(s->csv, r), msg, arg);
+    cp_diags_warn(s->d, cp_csv_field_pos(s->csv, r, col), msg, arg);
 }
 
 /* The canonical accelerator for a catalog spelling, registered as used:
@@ -161,9 +163,12 @@ static int use_acc(sky *s, const cp_csv_row *r, const char *spelling, const char
     bool fresh = false;
     *skip = false;
     gb = n_gb ? gbs[0] : 0;
+    /* the name is the row's AcceleratorName, or comes from a GCP host's
+     * type */
+    int at = F(s, r, s->c_acc)[0] ? s->c_acc : s->c_type;
     const cp_imp_accel *a = cp_imp_accel_find(s->tab, spelling, gb, &mismatch);
     if (!a && mismatch) {
-        cp_diags_warn(s->d, cp_csv_pos(s->csv, r),
+        cp_diags_warn(s->d, cp_csv_field_pos(s->csv, r, at),
                       "accelerator '%s' with %g GB per device matches no entry of the "
                       "accelerator table; offer skipped (add it with --accel-table)",
                       spelling, round(gb * 10) / 10);
@@ -177,7 +182,7 @@ static int use_acc(sky *s, const cp_csv_row *r, const char *spelling, const char
          * memory_gb 0, which the loader refuses (a fuzz_fitout find), so
          * it counts as no size */
         if (!(round(gb * 100) / 100 > 0)) {
-            warn(s, r,
+            warn(s, r, at,
                  "accelerator '%s': memory unknown (no GpuInfo size, not in the "
                  "accelerator table); offer skipped",
                  spelling);
@@ -202,7 +207,7 @@ static int use_acc(sky *s, const cp_csv_row *r, const char *spelling, const char
         }
         i = s->tab->n++;
         fresh = true;
-        warn(s, r,
+        warn(s, r, at,
              "accelerator '%s' is not in the accelerator table: written with the "
              "catalog's memory and no power_w (add it with --accel-table)",
              spelling);
@@ -214,7 +219,7 @@ static int use_acc(sky *s, const cp_csv_row *r, const char *spelling, const char
         return -1;
     s->used[s->n_used++] = i;
     if (!fresh && s->tab->a[i].power_w < 0)
-        warn(s, r,
+        warn(s, r, at,
              "accelerator '%s': no published power figure; power_w not written "
              "(energy and carbon count its draw as 0)",
              s->tab->a[i].name);
@@ -308,7 +313,7 @@ static int emit(sky *s, const cp_csv_row *r, const offer *f, cp_buf *b)
     }
     for (int i = 0; i < s->n_names; i++)
         if (strcmp(s->names[i], name.s) == 0) {
-            warn(s, r, "offer '%s' already written; duplicate row skipped", name.s);
+            warn(s, r, -1, "offer '%s' already written; duplicate row skipped", name.s);
             cp_buf_release(&name);
             return 0;
         }
@@ -412,11 +417,14 @@ static int one_row(sky *s, const cp_csv_row *r, cp_buf *b)
     offer f = {type, "", accname, F(s, r, s->c_info), 0, 0, 0, 0, 0, false};
     if (!cp_csv_number(F(s, r, s->c_cpu), &f.cpus) || !(f.cpus > 0) ||
         !cp_csv_number(F(s, r, s->c_mem), &f.mem) || !(f.mem > 0)) {
-        warn(s, r, "'%s': no vCPUs or memory; skipped", type);
+        double x;
+        warn(s, r,
+             !cp_csv_number(F(s, r, s->c_cpu), &x) || !(x > 0) ? s->c_cpu : s->c_mem,
+             "'%s': no vCPUs or memory; skipped", type);
         return 0;
     }
     if (!cp_csv_number(F(s, r, s->c_price), &f.price) || f.price < 0) {
-        warn(s, r, "'%s': no price; skipped", type);
+        warn(s, r, s->c_price, "'%s': no price; skipped", type);
         return 0;
     }
     if (cp_csv_number(F(s, r, s->c_spot), &f.spot) && f.spot > 0)
@@ -440,7 +448,7 @@ static int one_row(sky *s, const cp_csv_row *r, cp_buf *b)
                                    : strncmp(type, gcp_hosts[k].type, strlen(gcp_hosts[k].type))))
             k++;
         if (!gcp_hosts[k].type) {
-            warn(s, r, "'%s': GPU host with an unknown GPU bundle; skipped", type);
+            warn(s, r, s->c_type, "'%s': GPU host with an unknown GPU bundle; skipped", type);
             return 0;
         }
         f.acc = gcp_hosts[k].acc;
@@ -449,14 +457,14 @@ static int one_row(sky *s, const cp_csv_row *r, cp_buf *b)
             char *end;
             f.count = strtol(type + strlen(gcp_hosts[k].type), &end, 10);
             if (strcmp(end, "g") != 0 || f.count < 1 || f.count > CP_INPUT_COUNT_MAX) {
-                warn(s, r, "'%s': GPU host with an unknown GPU bundle; skipped", type);
+                warn(s, r, s->c_type, "'%s': GPU host with an unknown GPU bundle; skipped", type);
                 return 0;
             }
         }
         const cp_csv_row *add = gcp_addon(s, r, f.acc, (int)f.count);
         double ap, as;
         if (!add || !cp_csv_number(F(s, add, s->c_price), &ap)) {
-            warn(s, r, "'%s': no price for its GPUs in this zone; skipped", type);
+            warn(s, r, -1, "'%s': no price for its GPUs in this zone; skipped", type);
             return 0;
         }
         f.price += ap;

@@ -123,3 +123,51 @@ TEST(yaml_emit_styles)
     cp_buf_release(&b);
     cp_node_free(t);
 }
+
+/* Field positions (cp_csv_field_pos): the 1-based byte column where each
+ * field starts as written, its opening quote for a quoted one, blanks
+ * before it skipped (an empty field starts right after the delimiter
+ * before it), on its own line when a field before it spans lines;
+ * a byte order mark counts on line 1. */
+TEST(csv_field_positions)
+{
+    static const char text[] = "\xef\xbb\xbf" "a,b,c\n"
+                               "\n"
+                               "\"x,1\",  22,\"q\"\"q\"\n"
+                               "\"two\nlines\",7,  \n"
+                               "   5,,9\r\n"
+                               "\xc3\xa9t\xc3\xa9,z,w\n";
+    cp_err err;
+    cp_err_init(&err);
+    cp_csv *csv = NULL;
+    CHECK_INT(cp_csv_read_string("t.csv", text, sizeof text - 1, ',', &csv, &err), CP_OK);
+    if (!csv)
+        return;
+    CHECK_INT(csv->n_rows, 4);
+    cp_pos p = cp_csv_field_pos(csv, &csv->head, 1);
+    CHECK_INT(p.line, 1);
+    CHECK_INT(p.col, 6); /* after the 3 bytes of the BOM and "a," */
+    const int want[4][3][2] = {{{3, 1}, {3, 9}, {3, 12}},
+                               {{4, 1}, {5, 8}, {5, 10}},
+                               {{6, 4}, {6, 6}, {6, 7}},
+                               {{7, 1}, {7, 7}, {7, 9}}}; /* bytes: é is two */
+    for (int r = 0; r < 4 && r < csv->n_rows; r++)
+        for (int f = 0; f < 3; f++) {
+            p = cp_csv_field_pos(csv, &csv->rows[r], f);
+            CHECK_INT(p.line, want[r][f][0]);
+            CHECK_INT(p.col, want[r][f][1]);
+        }
+    /* a field the row does not have: the row's line alone */
+    p = cp_csv_field_pos(csv, &csv->rows[0], 7);
+    CHECK_INT(p.line, 3);
+    CHECK_INT(p.col, 0);
+    cp_csv_free(csv);
+    /* tab-separated */
+    CHECK_INT(cp_csv_read_string("t.tsv", "a\tb\n1\t 2\n", 9, 0, &csv, &err), CP_OK);
+    if (csv) {
+        p = cp_csv_field_pos(csv, &csv->rows[0], 1);
+        CHECK_INT(p.line, 2);
+        CHECK_INT(p.col, 4);
+        cp_csv_free(csv);
+    }
+}
