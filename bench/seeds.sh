@@ -1,0 +1,92 @@
+#!/bin/sh
+# bench/seeds.sh: capplan against CBC on several seeds of one family and
+# size, both packed and verified (issue 12's 80-job target, docs/performance.md
+# "Cloud-heavy 80-job nights, seeds 1-6").
+#
+#     sh bench/seeds.sh [SEED...]        (default: 1 2 3 4 5 6)
+#
+# For each seed: `bench/gen [--family cloud] SEED JOBS SLOTS`; `capplan plan
+# --no-timing --progress --time-limit L` (the default method) under
+# /usr/bin/time; `capplan verify`; unless SEEDS_CBC is 0, the model of
+# `capplan plan --method milp --node-limit 1 --export-lp` solved by `cbc
+# ... sec C threads 1 solve solu`, packed by `capplan place --solution` and
+# verified. A CBC solution already in the run folder is reused (600-s runs
+# are long: delete it to solve again). One markdown row per seed goes to
+# stdout: capplan's total and dropped jobs, its bound, the LP optimum and
+# the lifted LP from its --progress lines, CBC's packed total, capplan / CBC,
+# CPU seconds and the load average before the run. Everything else stays in
+# the run folder.
+#
+# Environment: BUILD (default build), SEEDS_FAMILY (cloud, the default, or
+# onprem), SEEDS_JOBS (80), SEEDS_SLOTS (24), SEEDS_LIMIT (capplan's time
+# limit, 60), SEEDS_CBC (CBC's, 600; 0: no CBC), SEEDS_RUNS (the run folder,
+# $BUILD/bench/seeds-FAMILY-JOBS), SEEDS_TAG (names capplan's files, so two
+# builds can be compared in one folder; default "cp").
+set -u
+export LC_ALL=C
+
+BUILD=${BUILD:-build}
+CAPPLAN=${CAPPLAN:-$BUILD/capplan}
+GEN=${GEN:-$BUILD/bench/gen}
+CBC=${CBC:-cbc}
+FAMILY=${SEEDS_FAMILY:-cloud}
+JOBS=${SEEDS_JOBS:-80}
+SLOTS=${SEEDS_SLOTS:-24}
+LIMIT=${SEEDS_LIMIT:-60}
+CBC_LIMIT=${SEEDS_CBC:-600}
+RUNS=${SEEDS_RUNS:-$BUILD/bench/seeds-$FAMILY-$JOBS}
+TAG=${SEEDS_TAG:-cp}
+[ $# -gt 0 ] || set -- 1 2 3 4 5 6
+
+case $FAMILY in
+cloud) fam="--family cloud" ;;
+onprem) fam="" ;;
+*) echo "seeds: SEEDS_FAMILY must be cloud or onprem, not '$FAMILY'" >&2; exit 2 ;;
+esac
+for f in "$CAPPLAN" "$GEN"; do
+    [ -x "$f" ] || { echo "seeds: $f is missing (make BUILD=$BUILD bench-tools builds it)" >&2; exit 2; }
+done
+if [ "$CBC_LIMIT" != 0 ] && ! command -v "$CBC" >/dev/null 2>&1; then
+    echo "seeds: $CBC is missing (apt-get install coinor-cbc, or SEEDS_CBC=0)" >&2
+    exit 2
+fi
+mkdir -p "$RUNS" || exit 2
+
+# total PLAN: totals.total of a plan file, 2 decimals ("-" when none)
+total() {
+    awk '/^totals:/ { t = 1 } t && /^  total:/ { printf "%.2f", $2; f = 1; exit } END { if (!f) printf "-" }' "$1" 2>/dev/null || printf -
+}
+# prog LOG WORD: the optimum of the `capplan: lp:` line that has WORD
+prog() {
+    sed -n "s/^capplan: lp: $2optimum \\([0-9.]*\\).*/\\1/p" "$1" | tail -n 1 | awk '{ printf "%.2f", $1 } END { if (!NR) printf "-" }'
+}
+ok() { "$CAPPLAN" verify --plan "$1" "$2" >/dev/null 2>&1 && echo OK || echo FAIL; }
+
+echo "| seed | capplan \$ (dropped) | verify | its bound \$ | LP \$ | lifted LP \$ | CBC ${CBC_LIMIT} s packed \$ | capplan / CBC | CPU s | load |"
+echo "|---:|---:|---|---:|---:|---:|---:|---:|---:|---|"
+for s in "$@"; do
+    b=$RUNS/s$s
+    # shellcheck disable=SC2086
+    "$GEN" $fam "$s" "$JOBS" "$SLOTS" >"$b.yaml" || exit 2
+    load=$(sed 's/.*load average: //' /proc/loadavg 2>/dev/null | cut -d' ' -f1-3)
+    /usr/bin/time -f '%U %S' -o "$b.$TAG.time" "$CAPPLAN" plan --no-timing --progress --time-limit "$LIMIT" \
+        -o "$b.$TAG.plan.yaml" "$b.yaml" >"$b.$TAG.log" 2>&1
+    cpu=$(awk '{ printf "%.1f", $1 + $2 }' "$b.$TAG.time" 2>/dev/null)
+    t=$(total "$b.$TAG.plan.yaml")
+    d=$(grep -c '^  status: dropped' "$b.$TAG.plan.yaml" 2>/dev/null)
+    bd=$(awk '/^solver:/ { t = 1 } t && /^  bound:/ { printf "%.2f", $2; exit }' "$b.$TAG.plan.yaml" 2>/dev/null)
+    cbc=- ratio=-
+    if [ "$CBC_LIMIT" != 0 ]; then
+        if [ ! -s "$b.cbc.sol" ]; then
+            "$CAPPLAN" plan --quiet --no-timing --method milp --node-limit 1 --export-lp "$b.lp" \
+                -o "$b.export.yaml" "$b.yaml" 2>/dev/null
+            "$CBC" "$b.lp" timeMode elapsed sec "$CBC_LIMIT" threads 1 solve solu "$b.cbc.sol" >"$b.cbc.log" 2>&1
+        fi
+        if "$CAPPLAN" place --no-timing --solution "$b.cbc.sol" -o "$b.cbc.plan.yaml" "$b.yaml" >"$b.place.out" 2>&1 &&
+            [ "$(ok "$b.cbc.plan.yaml" "$b.yaml")" = OK ]; then
+            cbc=$(total "$b.cbc.plan.yaml")
+            ratio=$(awk -v a="$t" -v c="$cbc" 'BEGIN { if (c + 0 > 0 && a != "-") printf "%.3f", a / c; else printf "-" }')
+        fi
+    fi
+    echo "| $s | $t ($d) | $(ok "$b.$TAG.plan.yaml" "$b.yaml") | ${bd:--} | $(prog "$b.$TAG.log" "LP ") | $(prog "$b.$TAG.log" "lifted: ") | $cbc | $ratio | $cpu | $load |"
+done
