@@ -74,4 +74,11 @@ bool cp_prec_best(cp_prec *g, const cp_usage *u, const int *mode, const int *sta
  * the number of jobs changed. */
 int cp_prec_enforce(const cp_prec *g, cp_usage *u, int *mode, int *start);
 
+/* precedence.c's pair moves and chain insertion (which the repair runs
+ * after it) on a plan that keeps precedence, held in u: each edge's two
+ * jobs moved to their cheapest pair of runs, a dropped job put back with
+ * its ancestors, only when the plan gets cheaper. The plan must cover
+ * the whole problem (no scope). Returns the moves made, -1 out of memory. */
+int cp_plan_pair_moves(cp_plan *p, cp_usage *u);
+
 #endif

@@ -249,6 +249,16 @@ static int construct(cp_usage *u, cp_prec *g, const unsigned char *skip, const o
     if (!place_all(u, g, skip, keys, nk, pr, share, plan))
         return CP_ERR_NOMEM;
     local_search(u, g, skip, keys, nk, plan, opts, deadline);
+    /* what one-job moves cannot do across an edge: a predecessor later
+     * with its successor, a dropped chain back in (whole problem only:
+     * the moves do not know a scope) */
+    if (g->any && !skip && !out_of_time(opts, deadline)) {
+        int moved = cp_plan_pair_moves(plan, u);
+        if (moved < 0)
+            return CP_ERR_NOMEM;
+        if (moved)
+            local_search(u, g, skip, keys, nk, plan, opts, deadline);
+    }
     memcpy(plan->y, u->y, (size_t)u->ms->n_res * (size_t)in->slots * sizeof *plan->y);
     *total = scoped_total(u, keys, nk, plan);
     return cp_usage_export_units(u, plan);

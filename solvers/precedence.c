@@ -504,6 +504,20 @@ static int pair_moves(cp_plan *p, cp_usage *u, const int *order)
     return moved;
 }
 
+int cp_plan_pair_moves(cp_plan *p, cp_usage *u)
+{
+    if (!cp_input_has_after(p->in))
+        return 0;
+    int *order = cp_calloc((size_t)(p->n_jobs ? p->n_jobs : 1), sizeof *order);
+    if (!order || !cp_prec_topo(p->in, order)) {
+        cp_free(order);
+        return -1;
+    }
+    int moved = pair_moves(p, u, order);
+    cp_free(order);
+    return moved;
+}
+
 bool cp_plan_precedence_ok(const cp_plan *p)
 {
     if (!cp_input_has_after(p->in))

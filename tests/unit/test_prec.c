@@ -199,3 +199,86 @@ TEST(prec_lagrange_bound_holds_the_chain)
     cp_lagrange_release(&lg);
     cp_fx_release(&fx);
 }
+
+/* The same chain with penalties of $0.05 each: running both costs $0.65,
+ * etl alone in its cheap slot $0.10 + $0.05, dropping both $0.10, the
+ * optimum. From both running, a step that takes etl out alone must drop
+ * train with it (etl's window ends at train's start, its only run there
+ * costs $0.50); every plan kept holds precedence. */
+static const char cheap_drops[] =
+    "horizon: {slots: 4}\n"
+    "sites: [{name: dc, energy_price: [0.5, 0.5, 0.1, 0.1]}]\n"
+    "accelerators: [{name: V100, memory_gb: 32, power_w: 300}]\n"
+    "pools:\n"
+    "  - {name: cpu, site: dc, nodes: 1, node: {type: std, cpus: 16, memory_gb: 64, power_w: 1000}}\n"
+    "  - {name: gpu, site: dc, nodes: 1,\n"
+    "     node: {accelerator: V100, accelerators: 1, cpus: 8, memory_gb: 64}}\n"
+    "jobs:\n"
+    "  - {name: train, kind: training, work: 3600, throughput: {V100: 1}, after: [etl],\n"
+    "     deadline_hour: 2, drop_penalty: 0.05}\n"
+    "  - {name: etl, kind: dataflow, input_gb: 10, machines: [1],\n"
+    "     runtime: {model: ernest, theta: {std: [3600, 0, 0, 0]}}, drop_penalty: 0.05}\n";
+
+TEST(prec_lns_drops_a_predecessor_with_its_successor)
+{
+    if (!cp_fx_load(&fx, cheap_drops, NULL))
+        return;
+    for (unsigned long seed = 1; seed <= 3; seed++) {
+        cp_plan *p = NULL;
+        CHECK_INT(cp_plan_new(fx.in, fx.ms, &p), CP_OK);
+        if (!p)
+            break;
+        p->mode[ETL] = cp_fx_mode(&fx, "etl", "cpu", 1);
+        p->start[ETL] = 0;
+        p->mode[TRAIN] = cp_fx_mode(&fx, "train", "gpu", 1);
+        p->start[TRAIN] = 1;
+        CHECK_NEAR(total(p), 0.65, 1e-12);
+        cp_solve_opts o;
+        cp_solve_opts_init(&o);
+        o.seed = seed;
+        cp_err err;
+        cp_err_init(&err);
+        double t = NAN;
+        CHECK_INT(cp_lns(fx.in, fx.ms, &o, NULL, -INFINITY, 2000, 500, cp_now_seconds() + 600, p, &t, &err),
+                  CP_OK);
+        CHECK_NEAR(t, 0.1, 1e-9);
+        CHECK_INT(p->mode[ETL], -1);
+        CHECK_INT(p->mode[TRAIN], -1);
+        cp_plan_free(p);
+    }
+    cp_fx_release(&fx);
+}
+
+/* cp_prec_enforce on choices that break the edge: with etl in slot 1,
+ * train (which may start only in slots 0-1) has no start after etl's end
+ * and is dropped; with etl in slot 0, train moves from slot 0 to 1. */
+TEST(prec_enforce_mends_broken_choices)
+{
+    if (!cp_fx_load(&fx, input, NULL))
+        return;
+    cp_prec g;
+    cp_usage u;
+    CHECK_INT(cp_prec_init(&g, fx.in), CP_OK);
+    CHECK_INT(cp_usage_init(&u, fx.in, fx.ms), CP_OK);
+    int me = cp_fx_mode(&fx, "etl", "cpu", 1), mt = cp_fx_mode(&fx, "train", "gpu", 1);
+    int mode[2] = {mt, me}, start[2] = {1, 1};
+    cp_usage_add(&u, mt, 1);
+    cp_usage_add(&u, me, 1);
+    CHECK_INT(cp_prec_enforce(&g, &u, mode, start), 1);
+    CHECK_INT(mode[TRAIN], -1);
+    CHECK_INT(mode[ETL], me);
+    CHECK_INT(cp_prec_enforce(&g, &u, mode, start), 0);
+    /* etl in slot 0, train in slot 0: train moves to slot 1 */
+    cp_usage_remove(&u, me, 1);
+    start[ETL] = 0;
+    cp_usage_add(&u, me, 0);
+    mode[TRAIN] = mt;
+    start[TRAIN] = 0;
+    cp_usage_add(&u, mt, 0);
+    CHECK_INT(cp_prec_enforce(&g, &u, mode, start), 1);
+    CHECK_INT(mode[TRAIN], mt);
+    CHECK_INT(start[TRAIN], 1);
+    cp_usage_release(&u);
+    cp_prec_release(&g);
+    cp_fx_release(&fx);
+}
