@@ -170,6 +170,19 @@ words=$(cd "$tmp" && capplan() { printf '%s\n' "$@"; } && eval "$line")
 if [ "$rc" = 0 ] && [ ! -e "$tmp/pwned" ] && [ "$(printf '%s\n' "$words" | sed -n 12p)" = "$hn" ] &&
     [ "$(printf '%s\n' "$words" | sed -n 4p)" = "s;x" ]; then ok series-comment-shell; else
     bad series-comment-shell "exit $rc: $(oneline "$tmp/err") $(oneline "$tmp/hn.yaml" 1)"; fi
+# the same for the other importers' first lines (one rule, import_cmd_arg):
+# gavel with a hostile file name and --match
+gn="$tmp/g \$(touch pwned) it's.csv"
+cp "$DATA/gavel/isolated_throughputs.csv" "$gn" 2>/dev/null
+if [ -f "$gn" ]; then
+    $CAPPLAN import gavel "$gn" --match '^ResNet-50|$(touch pwned)' -o "$tmp/gn.yaml" 2>"$tmp/err"
+    rc=$?
+    line=$(sed -n '1s/^# //p' "$tmp/gn.yaml")
+    words=$(cd "$tmp" && capplan() { printf '%s\n' "$@"; } && eval "$line")
+    if [ "$rc" = 0 ] && [ ! -e "$tmp/pwned" ] && [ "$(printf '%s\n' "$words" | sed -n 3p)" = "$gn" ] &&
+        [ "$(printf '%s\n' "$words" | sed -n 5p)" = '^ResNet-50|$(touch pwned)' ]; then ok gavel-comment-shell; else
+        bad gavel-comment-shell "exit $rc: $(oneline "$tmp/err") $(oneline "$tmp/gn.yaml" 1)"; fi
+fi
 
 # ---- export skypilot ------------------------------------------------------
 if python3 -c 'import yaml' 2>/dev/null; then

@@ -327,13 +327,11 @@ static void gavel_yaml(cp_buf *b, const char *path, const cp_import_gavel_opts *
 {
     cp_buf c;
     cp_buf_init(&c);
-    cp_buf_printf(&c, "capplan import gavel %s", path);
-    if (o->match)
-        cp_buf_printf(&c, " --match %s", o->match);
-    if (o->trace)
-        cp_buf_printf(&c, " --trace %s", o->trace);
-    if (o->accel_table)
-        cp_buf_printf(&c, " --accel-table %s", o->accel_table);
+    cp_buf_puts(&c, "capplan import gavel");
+    import_cmd_arg(&c, NULL, path);
+    import_cmd_arg(&c, "--match", o->match);
+    import_cmd_arg(&c, "--trace", o->trace);
+    import_cmd_arg(&c, "--accel-table", o->accel_table);
     cp_yaml_put_comment(b, cp_buf_ok(&c) ? c.s : "capplan import gavel");
     cp_buf_release(&c);
     cp_buf_puts(b, "# Gavel (Narayanan et al., OSDI 2020; MIT licence): steps/s per GPU type\n");

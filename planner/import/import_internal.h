@@ -42,4 +42,20 @@ static inline int import_deliver(cp_buf *b, cp_buf *out, cp_diags *d)
     return CP_OK;
 }
 
+/* Appends " FLAG VALUE" to the command line c that a fragment's first
+ * comment gives (FLAG NULL: the value alone), the value as one shell
+ * word, so a file named '$(id).csv' does not run when the line is pasted;
+ * nothing when value is NULL. */
+static inline void import_cmd_arg(cp_buf *c, const char *flag, const char *value)
+{
+    if (!value)
+        return;
+    cp_buf_putc(c, ' ');
+    if (flag) {
+        cp_buf_puts(c, flag);
+        cp_buf_putc(c, ' ');
+    }
+    cp_buf_sh_word(c, value);
+}
+
 #endif

@@ -151,9 +151,10 @@ int cp_import_inventory(const char *path, const cp_import_inventory_opts *o, cp_
     {
         cp_buf c;
         cp_buf_init(&c);
-        cp_buf_printf(&c, "capplan import inventory %s --site %s", path, o->site);
-        if (o->models)
-            cp_buf_printf(&c, " --models %s", o->models);
+        cp_buf_puts(&c, "capplan import inventory");
+        import_cmd_arg(&c, NULL, path);
+        import_cmd_arg(&c, "--site", o->site);
+        import_cmd_arg(&c, "--models", o->models);
         if (o->max_nodes > 0)
             cp_buf_printf(&c, " --max-nodes %d", o->max_nodes);
         cp_yaml_put_comment(&b, cp_buf_ok(&c) ? c.s : "capplan import inventory");

@@ -344,9 +344,10 @@ int cp_import_pollux(const char *path, const cp_import_pollux_opts *o, cp_buf *o
     {
         cp_buf c;
         cp_buf_init(&c);
-        cp_buf_printf(&c, "capplan import pollux %s --local-bsz %g", path, bsz);
-        if (o->trace)
-            cp_buf_printf(&c, " --trace %s", o->trace);
+        cp_buf_puts(&c, "capplan import pollux");
+        import_cmd_arg(&c, NULL, path);
+        cp_buf_printf(&c, " --local-bsz %g", bsz);
+        import_cmd_arg(&c, "--trace", o->trace);
         cp_yaml_put_comment(&b, cp_buf_ok(&c) ? c.s : "capplan import pollux");
         cp_buf_release(&c);
     }

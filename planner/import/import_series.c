@@ -243,18 +243,14 @@ int cp_import_series(const cp_import_series_opts *o, cp_buf *out, cp_diags *d)
          * each text as one shell word (a file named '$(id).csv' must not
          * run when the line is pasted), then the comment made one YAML
          * comment line (control characters, U+2028: cp_yaml_put_comment) */
-        cp_buf_puts(&c, "capplan import series --site ");
-        cp_buf_sh_word(&c, o->site);
-        cp_buf_puts(&c, " --start ");
-        cp_buf_sh_word(&c, o->start);
+        cp_buf_puts(&c, "capplan import series");
+        import_cmd_arg(&c, "--site", o->site);
+        import_cmd_arg(&c, "--start", o->start);
         cp_buf_printf(&c, " --slots %d --slot-hours %g", o->slots, o->slot_hours);
         const char *const flag[] = {"--energy-price", "--carbon", "--column"};
         const char *const val[] = {o->energy_price, o->carbon, o->column};
         for (int i = 0; i < 3; i++)
-            if (val[i]) {
-                cp_buf_printf(&c, " %s ", flag[i]);
-                cp_buf_sh_word(&c, val[i]);
-            }
+            import_cmd_arg(&c, flag[i], val[i]);
         if (!isnan(o->scale))
             cp_buf_printf(&c, " --scale %g", o->scale);
         if (!isnan(o->pue))

@@ -581,12 +581,12 @@ static void sky_yaml(cp_buf *b, const char *path, const cp_import_skypilot_opts 
                                o->provider, o->site, o->accel_table};
     cp_buf c;
     cp_buf_init(&c);
-    cp_buf_printf(&c, "capplan import skypilot %s", path);
+    cp_buf_puts(&c, "capplan import skypilot");
+    import_cmd_arg(&c, NULL, path);
     for (int i = 0; i < 7; i++)
-        if (val[i])
-            cp_buf_printf(&c, " %s %s", flag[i], val[i]);
+        import_cmd_arg(&c, flag[i], val[i]);
     for (int i = 0; i < o->n_type_map; i++)
-        cp_buf_printf(&c, " --type-map %s", o->type_map[i]);
+        import_cmd_arg(&c, "--type-map", o->type_map[i]);
     if (o->spot_rate >= 0)
         cp_buf_printf(&c, " --spot-interruptions %g", o->spot_rate);
     if (!o->n1_gpus)
