@@ -1,8 +1,10 @@
 /*
  * The one path from modes to a finished plan, shared by `plan` and
  * `whatif` so that a scenario is planned exactly as `plan` would plan it:
- * the method, then precedence (SPEC 9.2) for methods that search without
- * it, then concrete placement with repair, then the reasons for dropped
+ * the method, then the precedence repair (SPEC 9.2; every method keeps
+ * precedence while it searches, so it is a safety net that --progress
+ * reports when it acts), then concrete placement with repair, then the
+ * reasons for dropped
  * jobs, then the interrupted status when a stop was requested.
  * What every method's plan gets at the end (its name, its seconds, the
  * interrupted status) is set here once, not in each method.
