@@ -20,6 +20,7 @@
 #include "cp_methods.h"
 #include "cp_verify.h"
 #include "cp_yaml.h"
+#include "fuzz_split.h"
 
 #include <stdint.h>
 #include <stdio.h>
@@ -126,19 +127,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     /* Split into files at "\n--8<--\n". */
     const char *part[MAX_FILES];
     size_t len[MAX_FILES];
-    int n = 0;
-    const char *p = text, *end = text + size;
-    while (n < MAX_FILES) {
-        const char *cut = n + 1 < MAX_FILES ? strstr(p, "\n--8<--\n") : NULL;
-        if (cut && cut >= end)
-            cut = NULL;
-        part[n] = p;
-        len[n] = cut ? (size_t)(cut - p) + 1 : (size_t)(end - p);
-        n++;
-        if (!cut)
-            break;
-        p = cut + 8;
-    }
+    int n = fuzz_split(text, size, MAX_FILES, part, len);
     cp_diags *d = malloc(sizeof *d);
     cp_node *roots[MAX_FILES] = {NULL};
     int n_roots = 0, rc = CP_OK;

@@ -4,11 +4,12 @@
 #   sh fuzz/run.sh BUILD_DIR SECONDS fuzz_load fuzz_csv ...
 # Seeds are gathered from examples/ and tests/ (good and bad inputs) and
 # tests/fuzz-regress/NAME/ (every input that ever crashed; fuzz_roundtrip
-# takes fuzz_load's seeds, fuzz_fitout fuzz_csv's); new inputs
-# found go to BUILD_DIR/corpus/NAME, which later runs reuse. fuzz_import
-# also takes the heads (60 lines) of the real series, node lists, Pollux
-# and Philly files and Gavel traces of CP_DATA (default
-# /work/shared/data). A crashing input is saved as BUILD_DIR/crash-NAME-*: copy it to
+# takes fuzz_load's seeds, fuzz_fitout fuzz_csv's, fuzz_export fuzz_load's
+# and each slurm test input followed by its plan); new inputs found go
+# to BUILD_DIR/corpus/NAME, which later runs reuse. fuzz_import also
+# takes the heads (60 lines) of the real series, node lists, Pollux and
+# Philly files and Gavel traces of CP_DATA (default /work/shared/data).
+# A crashing input is saved as BUILD_DIR/crash-NAME-*: copy it to
 # tests/fuzz-regress/NAME/ once fixed. Extra libFuzzer flags: FUZZ_FLAGS.
 set -u
 build=$1 secs=$2
@@ -20,7 +21,7 @@ for name in "$@"; do
     rm -rf "$seed"
     mkdir -p "$seed" "$corpus"
     case $short in
-    load | roundtrip) find examples tests -name '*.yaml' -not -path '*/fuzz-regress/*' ;;
+    load | roundtrip | export) find examples tests -name '*.yaml' -not -path '*/fuzz-regress/*' ;;
     csv | fitout) find tests -name '*.csv' -o -name '*.tsv' -o -name '*.json' | grep -v fuzz-regress ;;
     scenarios) { ls examples/*whatif*.yaml; find tests/whatif tests/bad -name '*.yaml'; } 2>/dev/null ;;
     import)
@@ -41,10 +42,21 @@ for name in "$@"; do
             for s in e E c C i I A p P h H t a; do
                 { printf '%s' "$s"; head -n 60 "$f"; } >"$dst.$s"
             done
+        elif [ "$short" = export ]; then
+            # tests/slurm's inputs name this machine's host as @HOST@
+            sed 's/@HOST@/cp-test-host/g' "$f" >"$dst"
         else
             cp "$f" "$dst"
         fi
     done
+    # fuzz_export: each input with its plan, as the harness splits them
+    if [ "$short" = export ]; then
+        for pair in slurm/input:slurm/plan slurm/cloud:slurm/cloud.plan; do
+            { sed 's/@HOST@/cp-test-host/g' "tests/${pair%:*}.yaml"; printf '\n--8<--\n'
+              cat "tests/${pair#*:}.yaml"; } \
+                >"$seed/pair_$(echo "$pair" | tr /: __)"
+        done
+    fi
     [ -d "tests/fuzz-regress/$short" ] && cp tests/fuzz-regress/"$short"/* "$seed"/ 2>/dev/null
     dict= mask=1
     # The importers warn on stderr for every odd row: keep it out of the

@@ -1,0 +1,523 @@
+/*
+ * libFuzzer harness for the exporters (planner/export/cp_export.h, what
+ * `capplan export slurm|skypilot` writes): names from the input and the
+ * plan end up in shell scripts, sbatch directives, SkyPilot YAML and a
+ * Markdown table, so every one of them is hostile.
+ *
+ * The input holds up to 3 files separated by a line "--8<--" (as in
+ * fuzz_load). When there are two or more and the last one is a map with
+ * a `status` key, it is the plan and the others are the inputs; else the
+ * files are the inputs and, when they are valid and small, the plan is
+ * the heuristic's (cp_plan_solve, as fuzz_load), written as YAML and read
+ * back. The plan goes through cp_plan_read as `capplan export` reads it
+ * (a plan with problems, or an infeasible one, is refused before any
+ * export), then through cp_export_slurm (--begin now when the input's
+ * size is odd) and cp_export_launch, with a plan name full of shell
+ * syntax in half the runs. Properties:
+ *   - each exporter returns CP_OK, CP_ERR_INPUT or CP_ERR_NOMEM, CP_OK
+ *     exactly when it reported no error (warnings are fine), else the
+ *     code of its first error;
+ *   - on success every file name is relative, unique, one or two parts of
+ *     [A-Za-z0-9._-] that do not start with '.' or '-', and no file holds
+ *     a NUL byte;
+ *   - the shell scripts (submit.sh, jobs/ *.sbatch, the run: of each
+ *     launch YAML) hold the names only quoted or in comments: with each
+ *     job's `run` command (shell code by design) swapped for a fixed word,
+ *     every line, once its single-quoted strings are read as one token Q
+ *     and its comment dropped, is one of the exporter's own line shapes
+ *     (shapes[] below), with only words of [A-Za-z0-9._/-] where a file
+ *     name or variable goes. A name that escaped its quotes (a newline,
+ *     `$(`, a backquote, a quote, a ';') makes a line of another shape.
+ *     Every `#SBATCH` line is `--KEY` or `--KEY=VALUE` with VALUE of
+ *     [A-Za-z0-9._:,-] (what sbatch reads as a directive cannot carry
+ *     anything else), and they all come before the first command (sbatch
+ *     ignores later ones);
+ *   - each launch YAML parses back as a map whose `run` holds every run
+ *     command of its lease's jobs as it is in the input;
+ *   - every row of launch.md's table has its 8 column bars (escaped bars
+ *     excepted), one row per lease.
+ * A mismatch aborts and prints the file. The exporters' shapes are
+ * template text: when an exporter's output changes on purpose, change
+ * shapes[] with it.
+ */
+#include "cp_alloc.h"
+#include "cp_export.h"
+#include "cp_input.h"
+#include "cp_methods.h"
+#include "cp_modes.h"
+#include "cp_plan_read.h"
+#include "cp_plan_write.h"
+#include "cp_yaml.h"
+#include "fuzz_split.h"
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_FILES 3
+/* "Small": bounded so one execution stays in milliseconds (fuzz_load's) */
+#define PLAN_MAX_MODES 400
+#define PLAN_MAX_SLOTS 200
+#define PLAN_MAX_JOBS 40
+
+/* what each job's run command becomes for the shape check */
+#define RUN_WORD "capplan_fuzz_run"
+
+static const char *const names[MAX_FILES] = {"a.yaml", "b.yaml", "c.yaml"};
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+/* The lines the exporters write as shell code, after abstract_line: Q is
+ * a single-quoted string, @ a word of [A-Za-z0-9._/-], ~ "$@" with any
+ * more ":$@" (afterok's list of job ids). */
+static const char *const shapes[] = {
+    "",
+    "set -eu",
+    "set -e",
+    "cd \"$(dirname \"$0\")\"",
+    "TZ=UTC0; export TZ",
+    "@=$(sbatch --parsable @)",
+    "@=$(sbatch --parsable --dependency=afterok:~ @)",
+    "@=${@%%;*}",
+    "echo \"$@\" Q",
+    "echo Q >&2",
+    "exit 1",
+    RUN_WORD,
+};
+
+static void fail(const char *what, const char *file, const char *text, size_t len)
+{
+    fprintf(stderr, "fuzz_export: %s\n--- %s\n%.*s\n---\n", what, file ? file : "", (int)len,
+            text ? text : "");
+    abort();
+}
+
+static bool is_word(char c)
+{
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+           c == '.' || c == '_' || c == '-' || c == '/';
+}
+
+/* Matches a word run at s; returns its length (0: none). */
+static size_t word_len(const char *s)
+{
+    size_t n = 0;
+    while (is_word(s[n]))
+        n++;
+    return n;
+}
+
+/* Whether line `s` (abstracted) has shape `p`. */
+static bool shape_match(const char *s, const char *p)
+{
+    for (; *p; p++) {
+        if (*p == '@') {
+            size_t n = word_len(s);
+            if (!n)
+                return false;
+            s += n;
+        } else if (*p == '~') {
+            do {
+                size_t n = s[0] == '$' ? word_len(s + 1) : 0;
+                if (!n)
+                    return false;
+                s += 1 + n;
+            } while (s[0] == ':' && s[1] == '$' && s++);
+        } else if (*s++ != *p) {
+            return false;
+        }
+    }
+    return !*s;
+}
+
+/* The shell line [s, s+len) as shapes[] spell it, into out (cap bytes):
+ * single-quoted strings, with the '\'' joins cp_sh_quote writes, become
+ * one Q; the comment is dropped (a '#' at the start of a word, outside
+ * quotes); runs of blanks become one space, none at either end. Returns
+ * false when a single quote is not closed on the line (no name may hold
+ * a newline, and the run commands are swapped out). */
+static bool abstract_line(const char *s, size_t len, char *out, size_t cap)
+{
+    size_t o = 0;
+    bool dq = false;
+    for (size_t i = 0; i < len && o + 2 < cap; i++) {
+        char c = s[i];
+        char last = o ? out[o - 1] : ' ';
+        if (c == '\'' && !dq) {
+            const char *q = memchr(s + i + 1, '\'', len - i - 1);
+            if (!q)
+                return false;
+            if (last != 'Q')
+                out[o++] = 'Q';
+            i = (size_t)(q - s);
+        } else if (c == '\\' && !dq && last == 'Q' && i + 2 < len && s[i + 1] == '\'' &&
+                   s[i + 2] == '\'') {
+            i++; /* the \' between two quoted parts: the next ' opens the next part */
+        } else if (c == '\\' && i + 1 < len) {
+            out[o++] = c;
+            out[o++] = s[++i];
+        } else if (c == '#' && !dq && last == ' ') {
+            break;
+        } else if (c == ' ' || c == '\t') {
+            if (!dq && last == ' ')
+                continue;
+            out[o++] = dq ? c : ' ';
+        } else {
+            if (c == '"')
+                dq = !dq;
+            out[o++] = c;
+        }
+    }
+    while (o && out[o - 1] == ' ')
+        o--;
+    out[o] = '\0';
+    return true;
+}
+
+/* An sbatch directive line: "#SBATCH --KEY[=VALUE]". */
+static bool directive_ok(const char *s, size_t len)
+{
+    static const char head[] = "#SBATCH --";
+    size_t i = sizeof head - 1;
+    if (len <= i || memcmp(s, head, i))
+        return false;
+    size_t k = i;
+    while (k < len && ((s[k] >= 'a' && s[k] <= 'z') || s[k] == '-'))
+        k++;
+    if (k == i)
+        return false;
+    if (k == len)
+        return true;
+    if (s[k] != '=' || k + 1 == len)
+        return false;
+    for (k++; k < len; k++) {
+        char c = s[k];
+        if (!(is_word(c) && c != '/') && c != ':' && c != ',')
+            return false;
+    }
+    return true;
+}
+
+/* Checks every line of shell text `t` against shapes[] (`run_swapped`:
+ * the run commands are RUN_WORD; else only the lines before the first
+ * run command, which follows the first empty line of an sbatch script,
+ * are checked), and an sbatch script's directives. */
+static void check_shell(const char *file, const char *t, size_t len, bool sbatch,
+                        bool run_swapped)
+{
+    char line[4096];
+    bool commands = false;
+    for (const char *l = t; l < t + len;) {
+        const char *e = memchr(l, '\n', (size_t)(t + len - l));
+        size_t n = e ? (size_t)(e - l) : (size_t)(t + len - l);
+        if (!run_swapped && sbatch && n == 0)
+            return; /* the run command follows */
+        if (sbatch && n >= 7 && !memcmp(l, "#SBATCH", 7)) {
+            if (!directive_ok(l, n))
+                fail("an #SBATCH line is not --KEY[=VALUE] of Slurm's words", file, t, len);
+            if (commands)
+                fail("an #SBATCH line after the first command (sbatch ignores it)", file, t,
+                     len);
+        }
+        if (!abstract_line(l, n, line, sizeof line))
+            fail("a single-quoted string spans lines", file, t, len);
+        bool known = false;
+        for (size_t k = 0; k < sizeof shapes / sizeof *shapes && !known; k++)
+            known = shape_match(line, shapes[k]);
+        if (!known) {
+            char m[4200];
+            snprintf(m, sizeof m, "a line of shell code is none of the exporter's shapes: '%s'",
+                     line);
+            fail(m, file, t, len);
+        }
+        commands |= line[0] != '\0';
+        l = e ? e + 1 : t + len;
+    }
+}
+
+static bool name_part_ok(const char *s, size_t n)
+{
+    if (!n || s[0] == '.' || s[0] == '-')
+        return false;
+    for (size_t i = 0; i < n; i++)
+        if (!is_word(s[i]) || s[i] == '/')
+            return false;
+    return true;
+}
+
+static void check_names(const cp_export *x)
+{
+    for (int i = 0; i < x->n; i++) {
+        const char *nm = x->files[i].name;
+        const char *slash = strchr(nm, '/');
+        size_t n1 = slash ? (size_t)(slash - nm) : strlen(nm);
+        if (!name_part_ok(nm, n1) || (slash && !name_part_ok(slash + 1, strlen(slash + 1))))
+            fail("a file name is not one or two safe parts", nm, "", 0);
+        for (int k = 0; k < i; k++)
+            if (!strcmp(nm, x->files[k].name))
+                fail("two files have one name", nm, "", 0);
+        const cp_buf *b = &x->files[i].text;
+        if (b->len && strlen(b->s) != b->len)
+            fail("a file holds a NUL byte", nm, b->s, b->len);
+    }
+}
+
+static const cp_node *map_get(const cp_node *m, const char *key)
+{
+    if (!m || m->kind != CP_NODE_MAP)
+        return NULL;
+    for (size_t i = 0; i < m->n; i++)
+        if (m->kids[2 * i]->kind == CP_NODE_SCALAR && !strcmp(m->kids[2 * i]->str, key))
+            return m->kids[2 * i + 1];
+    return NULL;
+}
+
+/* The lease of launch file number idx (1-based, in the exporter's order). */
+static const cp_plan_lease *lease_at(const cp_plan_file *pf, int idx)
+{
+    for (int i = 0; i < pf->n_prov; i++)
+        for (int k = 0; k < pf->prov[i].n_leases; k++)
+            if (--idx == 0)
+                return &pf->prov[i].leases[k];
+    return NULL;
+}
+
+static void check_launch_yaml(const cp_input *in, const cp_plan_file *pf, const cp_export_file *f,
+                              int idx, bool run_swapped)
+{
+    cp_diags *d = malloc(sizeof *d);
+    if (!d)
+        abort();
+    cp_diags_init(d);
+    cp_node *root = NULL;
+    const char *t = f->text.s ? f->text.s : "";
+    int rc = cp_yaml_load_string(f->name, t, f->text.len, &root, d);
+    if (rc == CP_ERR_NOMEM)
+        goto out;
+    if (rc != CP_OK) {
+        cp_diags_print(d, stderr);
+        fail("a launch file does not parse back", f->name, t, f->text.len);
+    }
+    const cp_node *run = map_get(root, "run");
+    if (!run || run->kind != CP_NODE_SCALAR || !map_get(root, "resources"))
+        fail("a launch file has no run: string or no resources:", f->name, t, f->text.len);
+    if (run_swapped) {
+        check_shell(f->name, run->str, strlen(run->str), false, true);
+    } else {
+        const cp_plan_lease *l = lease_at(pf, idx);
+        for (int j = 0; l && l->jobs.has == CP_PLAN_SET && j < l->jobs.n; j++) {
+            int ji = cp_input_find_job(in, l->jobs.s[j]);
+            if (ji >= 0 && in->jobs[ji].run && !strstr(run->str, in->jobs[ji].run))
+                fail("a launch file's run: does not hold a job's run command as it is",
+                     f->name, t, f->text.len);
+        }
+    }
+out:
+    cp_node_free(root);
+    free(d);
+}
+
+static void check_md(const cp_export_file *f, int n_leases)
+{
+    const char *t = f->text.s ? f->text.s : "";
+    int rows = 0;
+    for (const char *l = t; *l;) {
+        const char *e = strchr(l, '\n');
+        size_t n = e ? (size_t)(e - l) : strlen(l);
+        if (n && l[0] == '|') {
+            int bars = 0;
+            for (size_t i = 0; i < n; i++) {
+                if (l[i] == '\\')
+                    i++;
+                else
+                    bars += l[i] == '|';
+            }
+            if (bars != 8)
+                fail("a row of launch.md's table does not have 8 bars", f->name, t, f->text.len);
+            rows++;
+        }
+        l = e ? e + 1 : l + n;
+    }
+    if (rows != n_leases + 2)
+        fail("launch.md's table does not have one row per lease", f->name, t, f->text.len);
+}
+
+/* The exporter's contract on its return code and diagnostics. */
+static void check_rc(const char *who, int rc, const cp_diags *d)
+{
+    int errors = d->n - d->n_warnings + d->dropped;
+    bool known = rc == CP_OK || rc == CP_ERR_INPUT || rc == CP_ERR_NOMEM;
+    if (!known || (rc == CP_OK) != (errors == 0) || (rc != CP_OK && rc != d->worst)) {
+        cp_diags_print(d, stderr);
+        fprintf(stderr, "fuzz_export: %s returned %d with %d errors (first's code %d)\n", who,
+                rc, errors, d->worst);
+        abort();
+    }
+}
+
+static bool ends_with(const char *s, const char *suffix)
+{
+    size_t n = strlen(s), k = strlen(suffix);
+    return n >= k && !strcmp(s + n - k, suffix);
+}
+
+/* One export; on success the checks of the header comment. Returns rc. */
+static int export_one(const cp_input *in, const cp_plan_file *pf, bool slurm,
+                      const cp_export_opts *o, bool run_swapped, cp_diags *d)
+{
+    cp_export x;
+    cp_export_init(&x);
+    cp_diags_init(d);
+    int rc = slurm ? cp_export_slurm(in, pf, o, &x, d) : cp_export_launch(in, pf, o, &x, d);
+    check_rc(slurm ? "cp_export_slurm" : "cp_export_launch", rc, d);
+    if (rc == CP_OK) {
+        check_names(&x);
+        int idx = 0;
+        for (int i = 0; i < x.n; i++) {
+            const cp_export_file *f = &x.files[i];
+            const char *t = f->text.s ? f->text.s : "";
+            if (slurm)
+                check_shell(f->name, t, f->text.len, ends_with(f->name, ".sbatch"), run_swapped);
+            else if (!strcmp(f->name, "launch.md"))
+                check_md(f, x.n_leases);
+            else
+                check_launch_yaml(in, pf, f, ++idx, run_swapped);
+        }
+    }
+    cp_export_release(&x);
+    return rc;
+}
+
+/* Both exports, with the input's run commands and then with RUN_WORD
+ * for each (the same result: a run command only goes into scripts). */
+static void export_all(cp_input *in, const cp_plan_file *pf, unsigned sel)
+{
+    if (!cp_plan_file_is_ok(pf) || pf->infeasible)
+        return; /* refused by `capplan export` before any export */
+    cp_diags *d = malloc(sizeof *d);
+    char **runs = calloc((size_t)in->n_jobs + 1, sizeof *runs);
+    if (!d || !runs)
+        abort();
+    cp_export_opts o;
+    cp_export_opts_init(&o);
+    o.begin_now = sel & 1;
+    if (sel & 2)
+        o.plan_name = "it's \"$(touch x)\" `touch y`; rm -rf / # .yaml";
+    for (int slurm = 0; slurm < 2; slurm++) {
+        int rc = export_one(in, pf, slurm, &o, false, d);
+        for (int j = 0; j < in->n_jobs; j++) {
+            runs[j] = in->jobs[j].run;
+            if (runs[j])
+                in->jobs[j].run = (char *)RUN_WORD;
+        }
+        int rc2 = export_one(in, pf, slurm, &o, true, d);
+        for (int j = 0; j < in->n_jobs; j++)
+            in->jobs[j].run = runs[j];
+        if (rc != rc2 && rc != CP_ERR_NOMEM && rc2 != CP_ERR_NOMEM) {
+            fprintf(stderr, "fuzz_export: %s returned %d, and %d once the run commands are "
+                            "swapped out\n",
+                    slurm ? "slurm" : "launch", rc, rc2);
+            abort();
+        }
+    }
+    free(runs);
+    free(d);
+}
+
+static void export_tree(cp_input *in, const cp_node *plan_root, unsigned sel)
+{
+    cp_plan_read_opts ro;
+    cp_plan_read_opts_init(&ro);
+    ro.slots = in->slots;
+    cp_plan_file pf;
+    cp_plan_file_init(&pf);
+    cp_err err;
+    cp_err_init(&err);
+    if (cp_plan_read(plan_root, &ro, &pf, &err) == CP_OK)
+        export_all(in, &pf, sel);
+    cp_plan_file_release(&pf);
+}
+
+/* The heuristic's plan of `in` as `capplan plan` writes it, then the
+ * exports of that plan. */
+static void plan_and_export(cp_input *in, unsigned sel)
+{
+    cp_modeset *ms = NULL;
+    cp_plan *plan = NULL;
+    cp_err err;
+    cp_err_init(&err);
+    cp_buf b;
+    cp_buf_init(&b);
+    cp_node *root = NULL;
+    cp_diags *d = NULL;
+    if (cp_modes_build(in, &ms, &err) != CP_OK || ms->n_modes > PLAN_MAX_MODES ||
+        in->slots > PLAN_MAX_SLOTS || in->n_jobs > PLAN_MAX_JOBS)
+        goto out;
+    if (cp_plan_new(in, ms, &plan) != CP_OK)
+        goto out;
+    cp_solve_opts so;
+    cp_solve_opts_init(&so);
+    so.time_limit = 1;
+    so.node_limit = 50;
+    so.seed = sel;
+    int rc = cp_plan_solve(in, ms, &cp_solver_heuristic, &so, plan, &err);
+    if (rc != CP_OK || plan->status == CP_STATUS_NOPLAN || plan->status == CP_STATUS_INFEASIBLE)
+        goto out;
+    cp_plan_write_opts wo = {CP_FMT_YAML, false, NULL};
+    if (cp_plan_write(plan, &wo, &b, &err) != CP_OK)
+        goto out;
+    if (!(d = malloc(sizeof *d)))
+        goto out;
+    cp_diags_init(d);
+    rc = cp_yaml_load_string("plan.yaml", b.s, b.len, &root, d);
+    if (rc == CP_OK)
+        export_tree(in, root, sel);
+    else if (rc != CP_ERR_NOMEM)
+        fail("the plan written does not parse back", "plan.yaml", b.s, b.len);
+out:
+    free(d);
+    cp_node_free(root);
+    cp_buf_release(&b);
+    cp_plan_free(plan);
+    cp_modeset_free(ms);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    char *text = malloc(size + 1);
+    if (!text)
+        return 0;
+    memcpy(text, data, size);
+    text[size] = '\0';
+    const char *part[MAX_FILES];
+    size_t len[MAX_FILES];
+    int n = fuzz_split(text, size, MAX_FILES, part, len);
+    cp_diags *d = malloc(sizeof *d);
+    cp_node *roots[MAX_FILES] = {NULL};
+    int rc = CP_OK;
+    cp_input *in = NULL;
+    if (!d)
+        goto out;
+    cp_diags_init(d);
+    for (int i = 0; i < n && rc == CP_OK; i++)
+        rc = cp_yaml_load_string(names[i], part[i], len[i], &roots[i], d);
+    if (rc != CP_OK)
+        goto out;
+    /* the last of two or more files is the plan when it says a status */
+    bool plan_given = n >= 2 && map_get(roots[n - 1], "status");
+    int n_in = plan_given ? n - 1 : n;
+    if (cp_input_from_trees(roots, n_in, &in, d) != CP_OK)
+        goto out;
+    if (plan_given)
+        export_tree(in, roots[n - 1], (unsigned)size);
+    else
+        plan_and_export(in, (unsigned)size);
+out:
+    cp_input_free(in);
+    for (int i = 0; i < n; i++)
+        cp_node_free(roots[i]);
+    free(d);
+    free(text);
+    return 0;
+}
