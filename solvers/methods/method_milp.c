@@ -39,10 +39,10 @@ static int packs_as_is(const cp_input *in, const cp_modeset *ms, const cp_plan *
     return CP_OK;
 }
 
-/* cp_improve and cp_lns search without precedence (SPEC 9.2): when they
- * turn the tree's plan, which holds it, into one that breaks it, the
- * repair's result is kept only if it beats the tree's plan as it was
- * (when that packs). */
+/* cp_improve and cp_lns keep precedence while they search (SPEC 9.2,
+ * prec_graph.c); should they still turn the tree's plan, which holds it,
+ * into one that breaks it (the safety net), the repair's result is kept
+ * only if it beats the tree's plan as it was (when that packs). */
 static int keep_precedence(const cp_input *in, const cp_modeset *ms, cp_plan *plan, const cp_plan *orig,
                            double *tp, cp_err *err)
 {
@@ -128,9 +128,10 @@ static int keep_best_packed(const cp_input *in, const cp_modeset *ms, const cp_s
         return rc;
     tw = fw.total;
     cp_plan_figures_release(&fw);
-    /* the Lagrangian stage searches without precedence (SPEC 9.2): its
-     * plan may be cheaper only because it breaks an `after` edge, which
-     * the tree's rows forbid */
+    /* the Lagrangian stage prices each precedence component jointly but
+     * leaves out an edge that closes an undirected cycle (lagrange.c): its
+     * plan may be cheaper only because it breaks such an `after` edge,
+     * which the tree's rows forbid */
     if (cp_plan_precedence_ok(warm) && tw < tp - 1e-9 * (1 + fabs(tp))) {
         if (cp_plan_copy(plan, warm))
             return cp_err_nomem(err);
