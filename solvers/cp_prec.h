@@ -30,6 +30,10 @@ void cp_prec_release(cp_prec *g);
 /* A topological order of the jobs (the loader refuses cycles) into
  * order[n_jobs]; false on out of memory. */
 bool cp_prec_topo(const cp_input *in, int *order);
+/* The root of x in the union-find forest up (up[r] == r at a root), with
+ * path halving: the precedence components of the Lagrangian's DP and of
+ * POP's parts. */
+int cp_prec_find(int *up, int x);
 
 /* The window precedence leaves job j in the choices mode[]/start[] (mode
  * -1: dropped) of the other jobs, the jobs with skip[k] != 0 (skip may be

@@ -21,6 +21,7 @@
  * still contains every plan, so L stays a valid lower bound, and it is
  * never below the one without precedence.
  */
+#include "cp_prec.h"
 #include "solver_internal.h"
 
 #include "cp_alloc.h"
@@ -89,13 +90,6 @@ static void lag_release(lag *l)
     cp_free(l->vals);
 }
 
-static int uf_find(int *up, int x)
-{
-    while (up[x] != x)
-        x = up[x] = up[up[x]];
-    return x;
-}
-
 /* The spanning forest of the precedence components: union-find over the
  * edges in job order (an edge that joins what is already joined is cut),
  * then a breadth-first walk from each component's first job. */
@@ -130,7 +124,7 @@ static int dp_init(lag *l)
         goto out;
     for (int j = 0, e = 0; j < n; j++)
         for (int a = 0; a < in->jobs[j].n_after; a++, e++) {
-            int i = in->jobs[j].after[a], ri = uf_find(up, i), rj = uf_find(up, j);
+            int i = in->jobs[j].after[a], ri = cp_prec_find(up, i), rj = cp_prec_find(up, j);
             if (ri == rj) {
                 l->dp_cut++;
                 continue;

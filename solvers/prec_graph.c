@@ -17,6 +17,13 @@
 /* how many levels of pending successors cp_prec_best looks down */
 #define PREC_DEPTH 6
 
+int cp_prec_find(int *up, int x)
+{
+    while (up[x] != x)
+        x = up[x] = up[up[x]];
+    return x;
+}
+
 bool cp_prec_topo(const cp_input *in, int *order)
 {
     int n = in->n_jobs, k = 0;

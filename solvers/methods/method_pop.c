@@ -16,6 +16,7 @@
  * its own jobs only, so an edge between two parts could not be kept.
  */
 #include "cp_placement.h"
+#include "cp_prec.h"
 #include "solver_internal.h"
 
 #include "cp_alloc.h"
@@ -165,11 +166,7 @@ static int pop_plan(const cp_input *in, const cp_modeset *ms, const cp_solve_opt
     if (cp_input_has_after(in)) {
         for (int j = 0; j < n; j++)
             for (int a = 0; a < in->jobs[j].n_after; a++) {
-                int x = j, y = in->jobs[j].after[a];
-                while (root[x] != x)
-                    x = root[x];
-                while (root[y] != y)
-                    y = root[y];
+                int x = cp_prec_find(root, j), y = cp_prec_find(root, in->jobs[j].after[a]);
                 if (x != y)
                     root[x > y ? x : y] = x < y ? x : y;
             }
