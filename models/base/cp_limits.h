@@ -10,7 +10,7 @@
  * bytes: long enough for any real name, short enough that every id built
  * from names and a what-if file name DIR/NAME.yaml with the writer's
  * temporary suffix stay within NAME_MAX (255). */
-enum { CP_NAME_MAX = 200 };
+#define CP_NAME_MAX 200
 
 /* The largest magnitude of a number in an input (1e15, CSV's bound too).
  * A total multiplies at most a handful of input numbers (a price, a power,
@@ -20,6 +20,6 @@ enum { CP_NAME_MAX = 200 };
 
 /* The largest count an input may give: accelerators per node or instance,
  * nodes per pool, a job's accelerator counts and speedup keys. */
-enum { CP_INPUT_COUNT_MAX = 1000000 };
+#define CP_INPUT_COUNT_MAX 1000000
 
 #endif
