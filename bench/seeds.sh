@@ -1,25 +1,28 @@
 #!/bin/sh
-# bench/seeds.sh: capplan against CBC on several seeds of one family and
-# size, both packed and verified (issue 12's 80-job target, docs/performance.md
-# "Cloud-heavy 80-job nights, seeds 1-6").
+# bench/seeds.sh: capplan against CBC and HiGHS on several seeds of one
+# family and size, all packed and verified (issue 12's 80-job target,
+# docs/performance.md "Cloud-heavy 80-job nights, seeds 1-6").
 #
 #     sh bench/seeds.sh [SEED...]        (default: 1 2 3 4 5 6)
 #
 # For each seed: `bench/gen [--family cloud] SEED JOBS SLOTS`; `capplan plan
 # --no-timing --progress --time-limit L` (the default method) under
-# /usr/bin/time; `capplan verify`; unless SEEDS_CBC is 0, the model of
-# `capplan plan --method milp --node-limit 1 --export-lp` solved by `cbc
-# ... sec C threads 1 solve solu`, packed by `capplan place --solution` and
-# verified. A CBC solution already in the run folder is reused (600-s runs
-# are long: delete it to solve again). One markdown row per seed goes to
+# /usr/bin/time; `capplan verify`; then the model of `capplan plan --method
+# milp --node-limit 1 --export-lp`, solved by `cbc ... sec C threads 1
+# solve solu` (unless SEEDS_CBC is 0) and by HiGHS through
+# bench/highs_lp.py (unless SEEDS_HIGHS is 0; it needs Debian's
+# python3-scipy), each solution packed by `capplan place --solution` and
+# verified. A solution already in the run folder is reused (600-s runs are
+# long: delete it to solve again). One markdown row per seed goes to
 # stdout: capplan's total and dropped jobs, its bound, the LP optimum and
-# the lifted LP from its --progress lines, CBC's packed total, capplan / CBC,
-# CPU seconds and the load average before the run. Everything else stays in
-# the run folder.
+# the lifted LP from its --progress lines, CBC's and HiGHS's packed totals,
+# capplan / the better of them (issue 12's ratio), CPU seconds and the load
+# average before the run. Everything else stays in the run folder.
 #
 # Environment: BUILD (default build), SEEDS_FAMILY (cloud, the default, or
 # onprem), SEEDS_JOBS (80), SEEDS_SLOTS (24), SEEDS_LIMIT (capplan's time
-# limit, 60), SEEDS_CBC (CBC's, 600; 0: no CBC), SEEDS_RUNS (the run folder,
+# limit, 60), SEEDS_CBC (CBC's, 600; 0: no CBC), SEEDS_HIGHS (HiGHS's,
+# SEEDS_CBC's by default; 0: no HiGHS), SEEDS_RUNS (the run folder,
 # $BUILD/bench/seeds-FAMILY-JOBS), SEEDS_TAG (names capplan's files, so two
 # builds can be compared in one folder; default "cp").
 set -u
@@ -34,6 +37,9 @@ JOBS=${SEEDS_JOBS:-80}
 SLOTS=${SEEDS_SLOTS:-24}
 LIMIT=${SEEDS_LIMIT:-60}
 CBC_LIMIT=${SEEDS_CBC:-600}
+HIGHS_LIMIT=${SEEDS_HIGHS:-$CBC_LIMIT}
+PY=${PYTHON:-/usr/bin/python3}
+HIGHS=$(dirname "$0")/highs_lp.py
 RUNS=${SEEDS_RUNS:-$BUILD/bench/seeds-$FAMILY-$JOBS}
 TAG=${SEEDS_TAG:-cp}
 [ $# -gt 0 ] || set -- 1 2 3 4 5 6
@@ -50,6 +56,10 @@ if [ "$CBC_LIMIT" != 0 ] && ! command -v "$CBC" >/dev/null 2>&1; then
     echo "seeds: $CBC is missing (apt-get install coinor-cbc, or SEEDS_CBC=0)" >&2
     exit 2
 fi
+if [ "$HIGHS_LIMIT" != 0 ] && ! "$PY" -c 'import scipy.optimize' >/dev/null 2>&1; then
+    echo "seeds: $PY has no scipy, so no HiGHS (apt-get install python3-scipy, or SEEDS_HIGHS=0)" >&2
+    exit 2
+fi
 mkdir -p "$RUNS" || exit 2
 
 # total PLAN: totals.total of a plan file, 2 decimals ("-" when none)
@@ -62,8 +72,19 @@ prog() {
 }
 ok() { "$CAPPLAN" verify --plan "$1" "$2" >/dev/null 2>&1 && echo OK || echo FAIL; }
 
-echo "| seed | capplan \$ (dropped) | verify | its bound \$ | LP \$ | lifted LP \$ | CBC ${CBC_LIMIT} s packed \$ | capplan / CBC | CPU s | load |"
-echo "|---:|---:|---|---:|---:|---:|---:|---:|---:|---|"
+# packed B SOLVER: place's packing of B.SOLVER.sol, its total when it
+# verifies ("-" otherwise)
+packed() {
+    if "$CAPPLAN" place --no-timing --solution "$1.$2.sol" -o "$1.$2.plan.yaml" "$1.yaml" >"$1.$2.place.out" 2>&1 &&
+        [ "$(ok "$1.$2.plan.yaml" "$1.yaml")" = OK ]; then
+        total "$1.$2.plan.yaml"
+    else
+        printf -
+    fi
+}
+
+echo "| seed | capplan \$ (dropped) | verify | its bound \$ | LP \$ | lifted LP \$ | CBC ${CBC_LIMIT} s packed \$ | HiGHS ${HIGHS_LIMIT} s packed \$ | capplan / better | CPU s | load |"
+echo "|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---|"
 for s in "$@"; do
     b=$RUNS/s$s
     # shellcheck disable=SC2086
@@ -75,18 +96,24 @@ for s in "$@"; do
     t=$(total "$b.$TAG.plan.yaml")
     d=$(grep -c '^  status: dropped' "$b.$TAG.plan.yaml" 2>/dev/null)
     bd=$(awk '/^solver:/ { t = 1 } t && /^  bound:/ { printf "%.2f", $2; exit }' "$b.$TAG.plan.yaml" 2>/dev/null)
-    cbc=- ratio=-
-    if [ "$CBC_LIMIT" != 0 ]; then
-        if [ ! -s "$b.cbc.sol" ]; then
-            "$CAPPLAN" plan --quiet --no-timing --method milp --node-limit 1 --export-lp "$b.lp" \
-                -o "$b.export.yaml" "$b.yaml" 2>/dev/null
-            "$CBC" "$b.lp" timeMode elapsed sec "$CBC_LIMIT" threads 1 solve solu "$b.cbc.sol" >"$b.cbc.log" 2>&1
-        fi
-        if "$CAPPLAN" place --no-timing --solution "$b.cbc.sol" -o "$b.cbc.plan.yaml" "$b.yaml" >"$b.place.out" 2>&1 &&
-            [ "$(ok "$b.cbc.plan.yaml" "$b.yaml")" = OK ]; then
-            cbc=$(total "$b.cbc.plan.yaml")
-            ratio=$(awk -v a="$t" -v c="$cbc" 'BEGIN { if (c + 0 > 0 && a != "-") printf "%.3f", a / c; else printf "-" }')
-        fi
+    if { [ "$CBC_LIMIT" != 0 ] && [ ! -s "$b.cbc.sol" ]; } || { [ "$HIGHS_LIMIT" != 0 ] && [ ! -s "$b.highs.sol" ]; }; then
+        [ -s "$b.lp" ] || "$CAPPLAN" plan --quiet --no-timing --method milp --node-limit 1 --export-lp "$b.lp" \
+            -o "$b.export.yaml" "$b.yaml" 2>/dev/null
     fi
-    echo "| $s | $t ($d) | $(ok "$b.$TAG.plan.yaml" "$b.yaml") | ${bd:--} | $(prog "$b.$TAG.log" "LP ") | $(prog "$b.$TAG.log" "lifted: ") | $cbc | $ratio | $cpu | $load |"
+    cbc=- highs=-
+    if [ "$CBC_LIMIT" != 0 ]; then
+        [ -s "$b.cbc.sol" ] ||
+            "$CBC" "$b.lp" timeMode elapsed sec "$CBC_LIMIT" threads 1 solve solu "$b.cbc.sol" >"$b.cbc.log" 2>&1
+        cbc=$(packed "$b" cbc)
+    fi
+    if [ "$HIGHS_LIMIT" != 0 ]; then
+        [ -s "$b.highs.sol" ] || "$PY" "$HIGHS" "$b.lp" "$b.highs.sol" "$HIGHS_LIMIT" 2>"$b.highs.log"
+        highs=$(packed "$b" highs)
+    fi
+    ratio=$(awk -v a="$t" -v c="$cbc" -v h="$highs" 'BEGIN {
+        best = 0
+        if (c != "-") best = c + 0
+        if (h != "-" && (best == 0 || h + 0 < best)) best = h + 0
+        if (best > 0 && a != "-") printf "%.3f", a / best; else printf "-" }')
+    echo "| $s | $t ($d) | $(ok "$b.$TAG.plan.yaml" "$b.yaml") | ${bd:--} | $(prog "$b.$TAG.log" "LP ") | $(prog "$b.$TAG.log" "lifted: ") | $cbc | $highs | $ratio | $cpu | $load |"
 done
