@@ -47,6 +47,11 @@
  * above its LP, took them until half its time and was proved optimal at
  * 36 s instead of 14 s */
 #define LNS_FRESH_GAP 0.10
+/* at most this many fresh rounds: each gain measured above came from the
+ * first or second, and without a cap a small night's rounds of a few
+ * milliseconds went on to half its time (whatif's scenarios took 17 s
+ * instead of 0.2 s) */
+#define LNS_FRESH_ROUNDS 2
 /* (a round after the first starts every stream from the best plan, or,
  * after a round that gained less than LNS_ROUND_GAIN, from the given plan
  * and the LP again: a fresh round) */
@@ -260,6 +265,7 @@ int cp_lns(const cp_input *in, const cp_modeset *ms, const cp_solve_opts *opts, 
     if (rc == CP_OK && (cp_plan_new(in, ms, &given) || cp_plan_copy(given, plan)))
         rc = cp_err_nomem(err);
     bool fresh = true;
+    int n_fresh = 0;
     *total = INFINITY;
     /* new rounds start only in the first half of the time this call has:
      * the rest is the caller's (branch-and-cut after it in milp, which
@@ -330,9 +336,10 @@ int cp_lns(const cp_input *in, const cp_modeset *ms, const cp_solve_opts *opts, 
         /* fresh rounds only far above the bound: nearer, branch-and-cut
          * after the search may close the gap, and gets the time */
         bool far = isfinite(bound) && *total - bound > LNS_FRESH_GAP * fabs(*total);
-        if (!far && !gain)
+        fresh = far && stalled && n_fresh < LNS_FRESH_ROUNDS;
+        if (!fresh && !gain)
             break;
-        fresh = far && stalled;
+        n_fresh += fresh;
     }
     for (int k = 0; k < n; k++)
         cp_plan_free(s[k].plan);
