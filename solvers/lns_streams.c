@@ -315,8 +315,8 @@ int cp_lns(const cp_input *in, const cp_modeset *ms, const cp_solve_opts *opts, 
         if (rc)
             break;
         bool gain = s[best].total < *total - 1e-9 * (1 + fabs(s[best].total));
-        /* what a round from the best plan may still find, when it finds
-         * less than this share of the total */
+        /* a round that found less than LNS_ROUND_GAIN of the total: its
+         * basin is spent */
         bool stalled = isfinite(*total) && !(s[best].total < *total - LNS_ROUND_GAIN * fabs(*total));
         cp_solver_log(opts, "lns: round %d: %d streams on %d threads; stream %d %s", round, n, p.threads, best,
                       gain ? "kept" : "no better than the plan before");
