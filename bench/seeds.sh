@@ -97,7 +97,7 @@ for s in "$@"; do
     d=$(grep -c '^  status: dropped' "$b.$TAG.plan.yaml" 2>/dev/null)
     bd=$(awk '/^solver:/ { t = 1 } t && /^  bound:/ { printf "%.2f", $2; exit }' "$b.$TAG.plan.yaml" 2>/dev/null)
     if { [ "$CBC_LIMIT" != 0 ] && [ ! -s "$b.cbc.sol" ]; } || { [ "$HIGHS_LIMIT" != 0 ] && [ ! -s "$b.highs.sol" ]; }; then
-        [ -s "$b.lp" ] || "$CAPPLAN" plan --quiet --no-timing --method milp --node-limit 1 --export-lp "$b.lp" \
+        "$CAPPLAN" plan --quiet --no-timing --method milp --node-limit 1 --export-lp "$b.lp" \
             -o "$b.export.yaml" "$b.yaml" 2>/dev/null
     fi
     cbc=- highs=-

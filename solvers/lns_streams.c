@@ -37,8 +37,10 @@
 #define LNS_NODE_STREAMS 2
 /* share of the call's time after which no new round starts */
 #define LNS_ROUND_SHARE 0.5
-/* a round that gains less than this share of the total is the last from
- * the best plan: the next is fresh */
+/* A round after the first starts every stream from the best plan; after
+ * one that gained less than LNS_ROUND_GAIN of the total, while the plan is
+ * more than LNS_FRESH_GAP above the bound, the next is fresh: from the
+ * given plan and the LP again, with new seeds (at most LNS_FRESH_ROUNDS) */
 #define LNS_ROUND_GAIN 1e-4
 /* fresh rounds only while the plan is more than this share of its total
  * above the bound. Measured (60 s, idle): cloud-heavy and on-prem 80-job
@@ -50,11 +52,8 @@
 /* at most this many fresh rounds: each gain measured above came from the
  * first or second, and without a cap a small night's rounds of a few
  * milliseconds went on to half its time (whatif's scenarios took 17 s
- * instead of 0.2 s) */
+ * instead of 0.2 s; tests/plan/search/fresh_rounds.yaml in suite_plan) */
 #define LNS_FRESH_ROUNDS 2
-/* (a round after the first starts every stream from the best plan, or,
- * after a round that gained less than LNS_ROUND_GAIN, from the given plan
- * and the LP again: a fresh round) */
 /* the LP-guided start only up to this many start columns (as auto's
  * milp threshold: GLPK's simplex solves such LPs in about a second) */
 #define LNS_LP_COLUMNS 20000L

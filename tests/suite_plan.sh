@@ -314,6 +314,28 @@ for f in tests/plan/regress/*.yaml; do
     gencheck "regress/${b%.yaml}" "$f"
 done
 
+# fresh rounds of the search (lns_streams.c): at most two after round 0,
+# so at most three lines of streams "from the given plan" (one per round
+# that starts there). A 12-job cloud night whose rounds take milliseconds
+# and end far above the bound: without the cap its rounds ran on to half
+# the limit (8 such lines in 4 s); the plan must still verify.
+f=tests/plan/search/fresh_rounds.yaml
+# shellcheck disable=SC2086
+timeout -k 5 "$limit" $CAPPLAN plan --progress --no-timing --time-limit 4 -o "$tmp/fresh.yaml" "$f" \
+    >/dev/null 2>"$tmp/fresh.err"
+rc=$?
+given=$(grep -c 'from the given plan' "$tmp/fresh.err")
+# shellcheck disable=SC2086
+if [ "$rc" != 0 ]; then
+    bad fresh-rounds "exit $rc: $(oneline "$tmp/fresh.err")"
+elif [ "$given" -lt 1 ] || [ "$given" -gt 3 ]; then
+    bad fresh-rounds "$given rounds from the given plan, expected 1 to 3"
+elif ! $CAPPLAN verify --plan "$tmp/fresh.yaml" "$f" >"$tmp/vout" 2>&1; then
+    bad fresh-rounds "verify: $(oneline "$tmp/vout")"
+else
+    ok
+fi
+
 # --- 3. output errors ----------------------------------------------------
 : >"$tmp/afile"
 for dest in "$tmp/afile/plan.yaml" "$tmp/no/such/dir/plan.yaml"; do
