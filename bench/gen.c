@@ -5,7 +5,7 @@
  *
  * Two families of instances.  `--family cloud` writes a "cloud-heavy
  * night" (bench/gen_cloud.c, included below).  The default, `onprem`,
- * writes one SPEC-valid input file: two on-prem sites with real hourly
+ * writes one valid input file (capplan.5): two on-prem sites with real hourly
  * energy prices and carbon intensity (CAISO and PJM, green-dcc), a facility
  * power cap on the east site, 8-GPU pools of Gavel's three measured
  * accelerator types (V100, P100, K80) and two CPU pools, 25 cloud offers

@@ -72,7 +72,7 @@ static double cl_speedup(int type, int a, int k)
 }
 
 /* The job's one scaling table: the least speedup over the types, as in the
- * default family (it never over-promises).  SPEC 1.1's per-type `scaling`
+ * default family (it never over-promises).  version 1.1's per-type `scaling`
  * map would carry cl_speedup() per type, but `capplan check` does not
  * accept that form yet. */
 static double cl_table_speedup(int type, int k)

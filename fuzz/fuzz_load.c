@@ -8,7 +8,7 @@
  * that fed capplan a slightly odd file.
  *
  * The input may hold up to 3 files separated by a line "--8<--", so the
- * merge rules (SPEC 1) are fuzzed too. Oracle: no sanitizer report, no
+ * merge rules (capplan.5 §1) are fuzzed too. Oracle: no sanitizer report, no
  * leak, and return codes in the documented set; a plan the verifier
  * rejects aborts only when CP_FUZZ_VERIFY=1 (a solver bug, not a crash,
  * and solvers/ is owned elsewhere: see docs/reliability.md).

@@ -1,5 +1,5 @@
 /*
- * libFuzzer harness for the what-if scenario loader (SPEC 8): bytes ->
+ * libFuzzer harness for the what-if scenario loader (capplan.5 §8): bytes ->
  * cp_scenarios_parse -> cp_whatif_prepare over a small built-in input
  * (pool, offer with a spot market, site series, a training and a
  * dataflow job), then, for at most a few scenarios, the changed inputs

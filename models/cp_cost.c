@@ -1,4 +1,4 @@
-/* SPEC section 4 arithmetic shared by the planner and `check`. */
+/* capplan.5 §4 arithmetic shared by the planner and `check`. */
 #include "cp_cost.h"
 
 #include <limits.h>

@@ -1,7 +1,7 @@
 /*
- * Cost and energy arithmetic of SPEC section 4 that the planner's model
+ * Cost and energy arithmetic of capplan.5 §4 that the planner's model
  * builder, `check` and the plan writer share. (The verifier re-derives
- * its figures on its own from SPEC 3-4 and does not call these.)
+ * its figures on its own from capplan.5 §3-4 and does not call these.)
  */
 #ifndef CP_COST_H
 #define CP_COST_H
@@ -9,12 +9,12 @@
 #include "cp_input.h"
 #include "cp_modes.h"
 
-/* Idle baseline of a site in slot t, W before PUE (SPEC 3.3). */
+/* Idle baseline of a site in slot t, W before PUE (capplan.5 §3.3). */
 double cp_site_baseline_w(const cp_input *in, int site, int t);
 /* $ per kWh of facility energy at a site in slot t, carbon price included. */
 double cp_site_kwh_cost(const cp_input *in, int site, int t);
 
-/* The hard contradictions of SPEC 4 that no plan meets, whatever it
+/* The hard contradictions of capplan.5 §4 that no plan meets, whatever it
  * schedules (dropping every job included): a site whose idle baseline
  * alone, after PUE, exceeds its power cap in some slot, and a budget below
  * the baseline's energy and carbon cost. The one rule: `check` reports
@@ -25,7 +25,7 @@ double cp_site_kwh_cost(const cp_input *in, int site, int t);
  * many were found (0: none). */
 int cp_input_contradictions(const cp_input *in, cp_diags *d, char *first, size_t first_size);
 
-/* Energy and carbon of a pool mode started at slot s (SPEC 4): */
+/* Energy and carbon of a pool mode started at slot s (capplan.5 §4): */
 typedef struct cp_run_cost {
     double energy_cost, carbon_cost, kwh, carbon_kg;
 } cp_run_cost;
@@ -51,7 +51,7 @@ int cp_floor_int(double x);
 
 /* Cost of running mode m once with its first slot's prices (for
  * `check`'s "cheapest mode"): energy and carbon on a pool; whole
- * instances for whole slots on a market; plus its egress (SPEC 9.3). */
+ * instances for whole slots on a market; plus its egress (capplan.5 §9.3). */
 double cp_mode_cost_slot0(const cp_input *in, const cp_modeset *ms, const cp_mode *m);
 
 #endif

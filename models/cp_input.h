@@ -1,5 +1,5 @@
 /*
- * The planner's input model (SPEC section 1), after loading, merging and
+ * The planner's input model (capplan.5 §1), after loading, merging and
  * validation: every default applied, every cross reference resolved to an
  * index, every entity carrying the position of its YAML node so checks
  * made later still point into the file.
@@ -46,7 +46,7 @@ typedef struct cp_site {
     cp_series energy_price;     /* $/kWh */
     cp_series carbon_intensity; /* gCO2/kWh */
     cp_series power_cap_kw;     /* .set false: no cap */
-    double egress_per_gb;       /* 1.1 (SPEC 9.3): $ per GB moved out of the site */
+    double egress_per_gb;       /* 1.1 (capplan.5 §9.3): $ per GB moved out of the site */
 } cp_site;
 
 typedef struct cp_accel {
@@ -106,7 +106,7 @@ typedef struct cp_throughput {
     double value; /* work units / s on ONE accelerator */
 } cp_throughput;
 
-/* 1.1 (SPEC 1.7): a speedup model for one accelerator type. */
+/* 1.1 (capplan.5 §1.7): a speedup model for one accelerator type. */
 typedef struct cp_type_scaling {
     int acc; /* accelerator index */
     cp_scaling_model model;
@@ -114,7 +114,7 @@ typedef struct cp_type_scaling {
     double *speedup; /* table: speedup[i] for the job's counts[i] */
 } cp_type_scaling;
 
-/* 1.1 (SPEC 9.1): host resources per accelerator and the speed they give. */
+/* 1.1 (capplan.5 §9.1): host resources per accelerator and the speed they give. */
 typedef struct cp_shape {
     double cpus_per_accelerator, memory_gb_per_accelerator;
     double speed; /* multiplies the throughput */
@@ -186,11 +186,11 @@ typedef struct cp_job {
     double deadline_confidence;
     bool has_deadline_confidence;
 
-    /* 1.1 (SPEC 9.2): jobs that must end before this one starts (indices,
+    /* 1.1 (capplan.5 §9.2): jobs that must end before this one starts (indices,
      * no repeats, acyclic) */
     int *after;
     int n_after;
-    /* 1.1 (SPEC 9.3): where the input lives; data_site -1 when no `data` */
+    /* 1.1 (capplan.5 §9.3): where the input lives; data_site -1 when no `data` */
     int data_site;
     double data_gb;
     /* extension (docs/spec-notes.md, "Execution"): the shell command that
@@ -229,7 +229,7 @@ typedef struct cp_input {
     int n_files;
 } cp_input;
 
-/* Loads, merges (SPEC 1: sequences concatenated in order, mappings merged
+/* Loads, merges (capplan.5 §1: sequences concatenated in order, mappings merged
  * key by key) and validates the files. All errors found (up to the cap)
  * go to `diags`. On success *out owns a new input. Returns CP_OK,
  * CP_ERR_INPUT or CP_ERR_NOMEM. */

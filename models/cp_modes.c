@@ -1,5 +1,5 @@
 /*
- * Mode enumeration (SPEC 2). Candidates are filtered in the order a user
+ * Mode enumeration (capplan.5 §2). Candidates are filtered in the order a user
  * thinks about them: placement rules, then eligibility (accelerator type
  * and memory, or machine-type label), then the time window. The counts
  * kept at each stage give the reason for a job that ends with no mode.
@@ -183,7 +183,7 @@ static const cp_theta *theta_for(const cp_job *j, const char *type)
 }
 
 /* Base hours of job j with `count` units on machine m in shape `shape`
- * (SPEC 9.1: the shape's speed multiplies the throughput); 0 when
+ * (capplan.5 §9.1: the shape's speed multiplies the throughput); 0 when
  * ineligible. */
 static double base_hours(const cp_input *in, const cp_job *j, const cp_machine *m, int count,
                          int shape)
@@ -205,7 +205,7 @@ static double base_hours(const cp_input *in, const cp_job *j, const cp_machine *
     return t / 3600.0 + cp_margin_hours(in, j, m);
 }
 
-/* SPEC 2: a spot run is stretched by its expected lost work; 1 elsewhere. */
+/* capplan.5 §2: a spot run is stretched by its expected lost work; 1 elsewhere. */
 static double spot_stretch(const cp_input *in, const cp_job *j, const cp_resource *res)
 {
     if (res->kind != CP_RES_SPOT)
@@ -393,7 +393,7 @@ static char *no_mode_reason(const cp_input *in, const cp_modeset *ms, const cp_j
         cp_buf_num(&b, best_mem);
         cp_buf_printf(&b, " GB (%s)", in->accels[best_mem_acc].name);
     } else if (fast_res < 0 && unfit > 0) {
-        /* SPEC 2 (1.1): a mode must fit the units; name the first misfit */
+        /* capplan.5 §2, version 1.1: a mode must fit the units; name the first misfit */
         cp_buf_printf(&b, "no mode fits the units: %s", fit_why);
         if (unfit > 1)
             cp_buf_printf(&b, " (and %d more (resource, count%s) choices do not fit)", unfit - 1,
@@ -682,7 +682,7 @@ int cp_modes_build(const cp_input *in, cp_modeset **out, cp_err *err)
                     int d;
                     if (!mode_timing(in, j, res, k, sh, lo, hi, &base, &hours, &d, &frac))
                         continue;
-                    /* SPEC 2 (1.1): a mode no plan could place is not a mode */
+                    /* capplan.5 §2, version 1.1: a mode no plan could place is not a mode */
                     if (!cp_mode_fits(in, j, m, res->name, res->kind == CP_RES_POOL, res->max_units,
                                       k, sh, NULL, 0))
                         continue;

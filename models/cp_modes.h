@@ -1,5 +1,5 @@
 /*
- * Modes (SPEC section 2): for each job, every (resource, count, shape) that
+ * Modes (capplan.5 §2): for each job, every (resource, count, shape) that
  * passes placement and eligibility and fits between release and deadline,
  * with its demand vector, duration, slot count, last-slot busy fraction,
  * busy power and allowed start slots. Resources are the pools, then per
@@ -23,7 +23,7 @@ typedef struct cp_resource {
     int site;                /* the pool's site, the offer's site, or -1 */
     const char *name;        /* pool or offer name (borrowed) */
     char *id;                /* id prefix of its nodes/instances: POOL, OFFER, OFFER:spot */
-    int max_units;           /* U of SPEC 2: a pool's largest available, a market's largest quota */
+    int max_units;           /* U of capplan.5 §2: a pool's largest available, a market's largest quota */
 } cp_resource;
 
 enum { CP_DIM_ACC, CP_DIM_CPU, CP_DIM_MEM, CP_DIMS };
@@ -38,8 +38,8 @@ typedef struct cp_mode {
     double last_frac;        /* busy fraction of the last slot */
     double busy_w;           /* busy power on a pool (W, before PUE); 0 on markets */
     int s_min, s_max;        /* allowed start slots, inclusive */
-    int shape;               /* index into the job's shapes (SPEC 9.1); 0 for dataflow */
-    double egress;           /* $ once when scheduled: data moved off its site (SPEC 9.3) */
+    int shape;               /* index into the job's shapes (capplan.5 §9.1); 0 for dataflow */
+    double egress;           /* $ once when scheduled: data moved off its site (capplan.5 §9.3) */
 } cp_mode;
 
 typedef struct cp_modeset {
@@ -92,12 +92,12 @@ void cp_modeset_free(cp_modeset *ms);
 /* The speedup S(k) of a training job; k must be one of its counts. */
 double cp_job_speedup(const cp_job *j, int k);
 /* S(k) on accelerator type acc: its own model when `scaling` is per type
- * (SPEC 1.7, 1.1), else cp_job_speedup. */
+ * (capplan.5 §1.7, version 1.1), else cp_job_speedup. */
 double cp_job_speedup_on(const cp_job *j, int acc, int k);
 /* Egress $ of job j on a resource at `site` (-1: an offer without one):
- * gb · egress_per_gb(data.site) when the sites differ (SPEC 9.3). */
+ * gb · egress_per_gb(data.site) when the sites differ (capplan.5 §9.3). */
 double cp_job_egress(const cp_input *in, const cp_job *j, int site);
-/* SPEC 2 (1.1): whether `count` units of job j in shape `shape` fit a
+/* capplan.5 §2, version 1.1: whether `count` units of job j in shape `shape` fit a
  * resource of machine m that has at most max_units units. When not and
  * `why` is not NULL, writes the reason ("a node of 'p' has 32 cpus, one
  * accelerator's share needs 64"). */
@@ -105,12 +105,12 @@ bool cp_mode_fits(const cp_input *in, const cp_job *j, const cp_machine *m, cons
                   bool pool, int max_units, int count, int shape, char *why, size_t why_size);
 /* Why (resource res, count, shape) is not a mode of job j, in words
  * (`check --modes`): the placement rule, the eligibility rule (type,
- * accelerator memory, machine type), the units (SPEC 2, 1.1) or the time
+ * accelerator memory, machine type), the units (capplan.5 §2, version 1.1) or the time
  * window, first that applies. Returns false, and writes nothing, when it
  * is a mode. */
 bool cp_mode_exclusion(const cp_input *in, const cp_modeset *ms, int job, int res, int count,
                        int shape, char *why, size_t size);
-/* SPEC 9.2 on the modes (cp_modes_build calls it): a successor starts no
+/* capplan.5 §9.2 on the modes (cp_modes_build calls it): a successor starts no
  * earlier than its predecessors' earliest ends, and has no mode (with a
  * reason naming the predecessor) when one of them has none.
  * CP_OK or CP_ERR_NOMEM. */
@@ -118,13 +118,13 @@ int cp_modes_apply_after(const cp_input *in, cp_modeset *ms);
 /* U of a resource: the most units it ever has (pool index or offer index
  * with its market kind). */
 int cp_resource_max_units(const cp_input *in, cp_res_kind kind, int index);
-/* Busy power in W of `count` units of job j on machine m (SPEC 2), with
+/* Busy power in W of `count` units of job j on machine m (capplan.5 §2), with
  * the job's first shape (its flat keys). */
 double cp_busy_power_w(const cp_input *in, const cp_job *j, const cp_machine *m, int count);
-/* The same in shape `shape` (SPEC 9.1). */
+/* The same in shape `shape` (capplan.5 §9.1). */
 double cp_busy_power_shape_w(const cp_input *in, const cp_job *j, const cp_machine *m, int count,
                              int shape);
-/* Slots occupied and last-slot fraction for a duration (SPEC 2). */
+/* Slots occupied and last-slot fraction for a duration (capplan.5 §2). */
 int cp_duration_slots(double hours, double slot_hours, double *last_frac);
 /* First allowed start slot and the exclusive end slot bound of a job:
  * s >= s_lo and s + d <= s_hi. */

@@ -1,5 +1,5 @@
 /*
- * The plan file (SPEC 5) as plain data: the one reader of plan files,
+ * The plan file (capplan.5 §5) as plain data: the one reader of plan files,
  * used by `capplan verify` and `capplan report` (the writer is
  * solvers/cp_plan_write.h). cp_plan_read() walks a parsed tree
  * (cp_yaml.h: YAML and JSON read alike) into a cp_plan_file whose every
@@ -110,13 +110,13 @@ typedef struct cp_plan_job {
     cp_plan_num cpus, memory_gb;
     cp_plan_int start_slot, slots;
     cp_plan_num start_hour, end_hour, energy_kwh;
-    cp_plan_int shape;  /* SPEC 9.1 */
-    cp_plan_num egress; /* SPEC 9.3 */
+    cp_plan_int shape;  /* capplan.5 §9.1 */
+    cp_plan_num egress; /* capplan.5 §9.3 */
     cp_plan_str reason;
     cp_plan_strs nodes;
 } cp_plan_job;
 
-/* A lease (SPEC 5, version 1.1): one id in use over a run of slots. */
+/* A lease (capplan.5 §5, version 1.1): one id in use over a run of slots. */
 typedef struct cp_plan_lease {
     cp_pos pos;
     cp_plan_str id;
@@ -166,7 +166,7 @@ typedef struct cp_plan_totals {
     cp_plan_has has;
     cp_pos pos;
     cp_plan_num total, cloud, energy, carbon, penalty, energy_kwh, carbon_kg;
-    cp_plan_num egress; /* SPEC 9.3 */
+    cp_plan_num egress; /* capplan.5 §9.3 */
 } cp_plan_totals;
 
 /* A top-level list: whether it was given, and where. */
@@ -180,7 +180,7 @@ typedef enum cp_plan_level {
      * `capplan_plan`, `status` or the `jobs` list is missing or wrong.
      * Nothing past the root is read. */
     CP_PLAN_MALFORMED,
-    /* A key of the plan's choices or figures (SPEC 3-5) is missing or
+    /* A key of the plan's choices or figures (capplan.5 §3-5) is missing or
      * not of its type. */
     CP_PLAN_INVALID,
     /* A key that only describes the plan (solver, note, reason) or that

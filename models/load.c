@@ -1,5 +1,5 @@
 /*
- * The input loader (SPEC section 1): reads each file into a cp_node tree,
+ * The input loader (capplan.5 §1): reads each file into a cp_node tree,
  * merges the trees (sequences concatenated in command-line order, the
  * horizon and objective mappings key by key), then converts and checks
  * every entity, collecting all errors (up to CP_DIAGS_MAX) in one run.
@@ -238,7 +238,7 @@ static void load_horizon(lctx *c, const nodevec *h, const cp_node *h_at,
     if ((n = pair_get(h, "slot_hours")))
         cp_load_num(c, n, "horizon", "slot_hours", R_POS, &in->slot_hours);
     /* read here, not first by export or the report, so that a bad
-     * timestamp is refused with its position (SPEC 1.2; cp_time.h) */
+     * timestamp is refused with its position (capplan.5 §1.2; cp_time.h) */
     double secs;
     char got[120];
     if ((n = pair_get(h, "start")) && cp_load_str(c, n, "horizon", "start", &in->start) &&
@@ -310,7 +310,7 @@ static void require(lctx *c, const cp_node *map, const char *ent, const char *ke
         cp_load_err(c, map, ent, "missing required key '%s'", key);
 }
 
-/* SPEC 1 (1.1): an accelerator defined again with the same values is the
+/* capplan.5 §1, version 1.1: an accelerator defined again with the same values is the
  * same accelerator (importers' fragments each carry the types they use),
  * so the later copy is dropped; different values are an error naming both
  * places. Either way the copy leaves, so the name check below does not
@@ -687,7 +687,7 @@ static int build(cp_node *const *roots, int n_roots, char **files, int n_files,
         merge_root(&c, &m, roots[i]);
     load_horizon(&c, &m.horizon, m.horizon_at, &rootv);
     load_objective(&c, &m.objective);
-    /* in SPEC order, so errors come out roughly in the order of a file */
+    /* in capplan.5's order, so errors come out roughly in the order of a file */
     load_sites(&c, &m.kinds[K_SITES]);
     UNIQUE(&c, "site", c.in->sites, c.in->n_sites, cp_site);
     load_accels(&c, &m.kinds[K_ACCELS]);

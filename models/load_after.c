@@ -1,5 +1,5 @@
 /*
- * Predecessors (SPEC 9.2): `after: [NAME, ...]` on any job. Names may
+ * Predecessors (capplan.5 §9.2): `after: [NAME, ...]` on any job. Names may
  * point forward in the file, so they are resolved once every job exists,
  * through a sorted name index (thousands of jobs, each with a few
  * predecessors). Unknown names and a job naming itself are reported at

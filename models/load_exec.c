@@ -1,6 +1,6 @@
 /*
  * Execution extensions of the input (docs/spec-notes.md, "Execution"):
- * what `capplan export` needs beyond SPEC 1 to turn a plan into batch
+ * what `capplan export` needs beyond capplan.5 §1 to turn a plan into batch
  * scripts and launch files.
  *
  *  - pool `hosts`: the host name of each node, as a list (one name per

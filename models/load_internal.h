@@ -45,7 +45,7 @@ bool cp_load_int(lctx *c, const cp_node *n, const char *ent, const char *key, lo
 bool cp_load_bool(lctx *c, const cp_node *n, const char *ent, const char *key, bool *out);
 /* Any non-null scalar, as its text; *out is a new string. */
 bool cp_load_str(lctx *c, const cp_node *n, const char *ent, const char *key, char **out);
-/* A series (SPEC 1): scalar or exactly c->slots numbers. `is_int` rejects
+/* A series (capplan.5 §1): scalar or exactly c->slots numbers. `is_int` rejects
  * fractions; integers are also checked against [lo, hi] when is_int. */
 bool cp_load_series(lctx *c, const cp_node *n, const char *ent, const char *key, range_kind r,
                     bool is_int, long lo, long hi, cp_series *out);
@@ -65,7 +65,7 @@ const char *cp_load_scalar_text(const cp_node *n);
 const char *cp_load_value_desc(const cp_node *n, char *buf, size_t size);
 
 void cp_load_jobs(lctx *c, cp_node *const *items, int n);
-/* SPEC 9.2: resolves every job's `after` list (items as for cp_load_jobs,
+/* capplan.5 §9.2: resolves every job's `after` list (items as for cp_load_jobs,
  * after all jobs exist) and reports unknown names, self references and
  * cycles, each cycle once with its path. */
 void cp_load_after(lctx *c, cp_node *const *items, int n);

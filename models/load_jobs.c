@@ -1,5 +1,5 @@
 /*
- * Jobs (SPEC 1.7): common keys, placement rules, then the kind's keys
+ * Jobs (capplan.5 §1.7): common keys, placement rules, then the kind's keys
  * (training: throughput and scaling; dataflow: Ernest runtime), plus the
  * documented extensions (model memory estimate, runtime margins).
  */
@@ -230,7 +230,7 @@ static void load_scaling(lctx *c, const cp_node *m, const char *ent, cp_job *j)
     }
 }
 
-/* SPEC 9.1: a non-empty list of shapes, instead of the flat keys. */
+/* capplan.5 §9.1: a non-empty list of shapes, instead of the flat keys. */
 static void load_shapes(lctx *c, const cp_node *n, const char *ent, cp_job *j)
 {
     static const char *const keys[] = {"cpus_per_accelerator", "memory_gb_per_accelerator",
@@ -503,7 +503,7 @@ static void load_dataflow(lctx *c, const cp_node *m, const char *ent, cp_job *j)
         load_runtime(c, n, ent, j);
 }
 
-/* SPEC 9.3: `data: {site, gb}`; gb defaults to input_gb (dataflow) or 0. */
+/* capplan.5 §9.3: `data: {site, gb}`; gb defaults to input_gb (dataflow) or 0. */
 static void load_data(lctx *c, const cp_node *m, const char *ent, cp_job *j)
 {
     static const char *const keys[] = {"site", "gb", NULL};
@@ -634,7 +634,7 @@ void cp_load_jobs(lctx *c, cp_node *const *items, int n)
             double d;
             if (cp_load_num(c, x, ent, "deadline_hour", R_POS, &d)) {
                 j->has_deadline = true;
-                j->deadline_hour = d < hend ? d : hend; /* SPEC 4: beyond the end reads as the end */
+                j->deadline_hour = d < hend ? d : hend; /* capplan.5 §4: beyond the end reads as the end */
             }
         }
         if ((x = cp_map_get(m, "drop_penalty")))
@@ -663,7 +663,7 @@ void cp_load_jobs(lctx *c, cp_node *const *items, int n)
             load_data(c, x, ent, j);
         if (j->has_deadline_confidence)
             warn_confidence(c, cp_map_get(m, "deadline_confidence"), ent, j);
-        /* only spot runs pay checkpoint and restart time (SPEC 2), and a
+        /* only spot runs pay checkpoint and restart time (capplan.5 §2), and a
          * job that is not preemptible has no spot mode */
         static const char *const spot_keys[] = {"checkpoint_minutes", "restart_minutes", NULL};
         for (const char *const *k = spot_keys; spot_keys_ok && !j->preemptible && *k; k++)

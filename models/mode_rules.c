@@ -1,5 +1,5 @@
 /*
- * The SPEC 1.1 rules of a mode that do not concern time: per-type
+ * The version 1.1 rules of a mode that do not concern time: per-type
  * speedup (1.7), the shape's busy power (9.1), whether a mode fits the
  * resource's units (2), and its egress (9.3). cp_modes.c enumerates
  * with them, `check --modes` explains exclusions with them, and the

@@ -1,5 +1,5 @@
 /*
- * Predecessors in the modes (SPEC 9.2): a job can start only after its
+ * Predecessors in the modes (capplan.5 §9.2): a job can start only after its
  * predecessors can have ended, and cannot run at all when one of them has
  * no mode. Both follow from the modes alone, so they are applied here,
  * once, for the planner and the verifier alike: in topological order

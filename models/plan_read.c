@@ -1,5 +1,5 @@
 /*
- * Reading a plan file (SPEC 5) into a cp_plan_file (see cp_plan_read.h).
+ * Reading a plan file (capplan.5 §5) into a cp_plan_file (see cp_plan_read.h).
  *
  * One pass over the tree, top-down: the root's three keys that make a
  * file a capplan plan first (if one of them is wrong, nothing else is

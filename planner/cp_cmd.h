@@ -1,7 +1,7 @@
 /*
  * The command table: one function per command, each in its own file
  * (cmd_NAME.c). A command gets argv from its own name on, prints its own
- * diagnostics, and returns the process exit status (SPEC sections 5-6).
+ * diagnostics, and returns the process exit status (capplan.5 §5-6).
  */
 #ifndef CP_CMD_H
 #define CP_CMD_H

@@ -9,7 +9,7 @@
 #include "cp_usage.h"
 
 /* The earliest start of job j after its scheduled predecessors' planned
- * ends (SPEC 9.2), 0 when it has none; *by gets the predecessor that
+ * ends (capplan.5 §9.2), 0 when it has none; *by gets the predecessor that
  * ends last (-1: none). */
 int cp_explain_est(const cp_plan *p, int j, int *by);
 /* Cheapest (mode, start) of job j that fits in u from slot est on: what

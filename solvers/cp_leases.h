@@ -1,5 +1,5 @@
 /*
- * Leases (SPEC 5, version 1.1): what a person or a cloud launcher
+ * Leases (capplan.5 §5, version 1.1): what a person or a cloud launcher
  * executes. One lease per maximal run of consecutive slots in which one
  * instance id of a market is in use: start that instance at `start`, hand
  * it `jobs` (in the order they start), return it after `slots` slots.

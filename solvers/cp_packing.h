@@ -1,5 +1,5 @@
 /*
- * The one packing rule (SPEC 5 with 1.1's instance labels), used by the
+ * The one packing rule (capplan.5 §5 with 1.1's instance labels), used by the
  * search's bookkeeping (usage_units.c) and by placement (placement.c), so
  * that a plan built by the search packs exactly as placement would pack it.
  *

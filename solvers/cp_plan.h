@@ -1,9 +1,9 @@
 /*
- * A plan (SPEC 3 and 5): for each job a (mode, start slot) or "dropped",
+ * A plan (capplan.5 §3 and 5): for each job a (mode, start slot) or "dropped",
  * for each market and slot the number of instances rented, the concrete
  * node/instance ids of each scheduled job, and what the solver reported.
  * Every figure written to a plan file is derived from these choices by
- * cp_plan_eval (SPEC 4 formulas), never taken from solver internals, so
+ * cp_plan_eval (capplan.5 §4 formulas), never taken from solver internals, so
  * a plan re-costs to itself.
  */
 #ifndef CP_PLAN_H
@@ -40,7 +40,7 @@ typedef struct cp_plan {
     double objective;    /* as the solver saw it (re-costed by eval) */
     double bound;        /* best lower bound, NAN when none */
     const char *bound_kind; /* what that bound is (static text; not in
-                             * SPEC 5's file, so the summary says it), or NULL */
+                             * capplan.5 §5's file, so the summary says it), or NULL */
     double gap;          /* relative, NAN when unknown */
 } cp_plan;
 
@@ -61,10 +61,10 @@ static inline int *cp_plan_y(const cp_plan *p, int res, int t)
     return &p->y[(size_t)res * p->slots + t];
 }
 
-/* Figures of SPEC 4-5, computed from the plan's choices. */
+/* Figures of capplan.5 §4-5, computed from the plan's choices. */
 typedef struct cp_plan_figures {
     double total, cloud, energy, carbon, penalty, energy_kwh, carbon_kg;
-    double egress;            /* SPEC 9.3: Σ over scheduled jobs of their mode's egress */
+    double egress;            /* capplan.5 §9.3: Σ over scheduled jobs of their mode's egress */
     double *job_energy_kwh;   /* [n_jobs] */
     double *market_cost;      /* [n_res] (0 for pools) */
     double *util;             /* [n_pools * 3 * slots]: pool, dim, slot */
@@ -76,7 +76,7 @@ typedef struct cp_plan_figures {
 int cp_plan_eval(const cp_plan *p, cp_plan_figures *f, cp_err *err);
 void cp_plan_figures_release(cp_plan_figures *f);
 
-/* Checks SPEC 3 feasibility of the choices (aggregate capacities, quotas,
+/* Checks capplan.5 §3 feasibility of the choices (aggregate capacities, quotas,
  * power caps, budget). Returns true when feasible; otherwise writes the
  * first violation in words to why (when not NULL). */
 bool cp_plan_is_feasible(const cp_plan *p, char *why, size_t why_size);

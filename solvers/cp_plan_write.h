@@ -1,4 +1,4 @@
-/* The plan file of SPEC 5, as YAML, JSON or a CSV job table. */
+/* The plan file of capplan.5 §5, as YAML, JSON or a CSV job table. */
 #ifndef CP_PLAN_WRITE_H
 #define CP_PLAN_WRITE_H
 

@@ -1,5 +1,5 @@
 /*
- * The precedence graph of an input (SPEC 9.2) as the searches use it:
+ * The precedence graph of an input (capplan.5 §9.2) as the searches use it:
  * successors, a topological order, and the window an `after` edge leaves
  * a job in a plan under construction. The greedy (heur_greedy.c), the
  * neighbourhood search (lns.c) and the Lagrangian (lagrange.c) keep

@@ -22,14 +22,14 @@ typedef enum cp_sol_format {
     CP_SOL_AUTO,   /* by the file's first line */
     CP_SOL_GLPSOL, /* glpsol -w: GLPK's plain-text solution (mip, bas or ipt) */
     CP_SOL_CBC,    /* CBC's solu: a status line, then index, name, value, cost */
-    CP_SOL_PLAN    /* a plan file (YAML or JSON, SPEC 5); `nodes` are ignored */
+    CP_SOL_PLAN    /* a plan file (YAML or JSON, capplan.5 §5); `nodes` are ignored */
 } cp_sol_format;
 
 /* What the file says beside the values. */
 typedef struct cp_solution {
     cp_sol_format format; /* as detected */
     bool optimal;         /* the solver says it proved the solution optimal */
-    bool infeasible;      /* no feasible plan exists (SPEC 3): the solver says so, or the
+    bool infeasible;      /* no feasible plan exists (capplan.5 §3): the solver says so, or the
                            * solution breaks a power cap or the budget that dropping
                            * every job breaks too; the choices are all drops */
     double objective;     /* the file's objective value, NAN when it has none */

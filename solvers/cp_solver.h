@@ -47,7 +47,7 @@ typedef struct cp_solver_ops {
 int cp_plan_solve(const cp_input *in, const cp_modeset *ms, const cp_solver_ops *ops,
                   const cp_solve_opts *so, cp_plan *plan, cp_err *err);
 /* Writes the time-indexed MILP (CPLEX LP format, atomically) whatever
- * the method; its optimum is the best plan's SPEC total. */
+ * the method; its optimum is the best plan's total (capplan.5 §4). */
 int cp_milp_export(const cp_input *in, const cp_modeset *ms, const char *path, cp_err *err);
 /* The reason written into an infeasible plan file. */
 #define CP_INFEASIBLE_REASON                                                              \

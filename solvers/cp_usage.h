@@ -104,7 +104,7 @@ bool cp_usage_best_shared(const cp_usage *u, int j, const cp_prices *pr, int *mo
                           double *delta);
 /* The one of the three above that (pr, share) names (cp_usage_best: NULL,
  * false), among the starts s >= est whose run ends by lend (s + slots <=
- * lend): the window precedence leaves a job (SPEC 9.2, cp_prec.h). */
+ * lend): the window precedence leaves a job (capplan.5 §9.2, cp_prec.h). */
 bool cp_usage_best_in(const cp_usage *u, int j, const cp_prices *pr, bool share, int est, int lend,
                       int *mode, int *start, double *delta);
 

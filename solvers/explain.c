@@ -6,7 +6,7 @@
  * time); if none exists, explain_why.c names the cause (maintenance,
  * quota, power cap, the jobs that hold the room, the budget, the window
  * after precedence) with its slots. Starts before the job's predecessors
- * end are not looked at (SPEC 9.2).
+ * end are not looked at (capplan.5 §9.2).
  */
 #include "cp_explain.h"
 #include "cp_placement.h"
@@ -59,7 +59,7 @@ int cp_plan_explain_drops(cp_plan *p, cp_err *err)
         } else {
             int m, s, by;
             double c;
-            /* not before its predecessors end (SPEC 9.2) */
+            /* not before its predecessors end (capplan.5 §9.2) */
             int est = cp_explain_est(p, j, &by);
             if (cp_explain_best(p, &u, j, est, &m, &s, &c)) {
                 const cp_mode *md = &ms->modes[m];

@@ -4,11 +4,11 @@
  * knows that no (mode, start) of the job fits.
  *
  * Every allowed start of every mode of the job is examined, from its
- * predecessors' planned end on (SPEC 9.2), slot by slot, and the first
+ * predecessors' planned end on (capplan.5 §9.2), slot by slot, and the first
  * rule that stops it is recorded:
  *
  *   maintenance   a pool's `available` below its nodes leaves too little
- *                 even for the job alone (SPEC 1.5)
+ *                 even for the job alone (capplan.5 §1.5)
  *   quota         a market's quota is below the instances the job alone
  *                 needs
  *   power cap     a site's cap, after its idle baseline, is below the

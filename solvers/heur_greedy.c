@@ -13,7 +13,7 @@
  * market's cost is the whole instances its slot needs) until a pass gains
  * nothing. Everything is deterministic.
  *
- * Precedence (SPEC 9.2) is kept while building, not repaired after: a job
+ * Precedence (capplan.5 §9.2) is kept while building, not repaired after: a job
  * becomes eligible once its predecessors are decided (the order's next
  * eligible job goes next), starts within the window they and its running
  * successors leave (cp_prec.h), is dropped with a dropped predecessor,

@@ -5,12 +5,12 @@
  * cheapest priced (mode, start) or its penalty on its own, and each
  * market rents its quota exactly when its instance costs less than the
  * prices its capacity earns, so L(λ) is a few passes over the columns:
- * a valid lower bound on the SPEC total at any λ >= 0 (the budget row is
+ * a valid lower bound on the total (capplan.5 §4) at any λ >= 0 (the budget row is
  * left out, which only weakens the bound). It is the LP bound at the best
  * λ, found in seconds where the LP of a 10,000-job night would take
  * GLPK's simplex much longer, and its prices steer the priced heuristic.
  *
- * Precedence (SPEC 9.2) stays in the subproblem instead of being relaxed:
+ * Precedence (capplan.5 §9.2) stays in the subproblem instead of being relaxed:
  * the jobs an `after` edge joins are priced together, one component at
  * a time, by a dynamic program over start slots on a spanning tree of the
  * component (a job's value per column plus, per tree child, the best the
@@ -303,7 +303,7 @@ static void mode_values(lag *l, int m, double *v)
                                ? INFINITY
                                : l->pa[last + 1] - l->pa[s] + l->pb[last] - l->pb[s] +
                                      md->last_frac * (l->pb[last + 1] - l->pb[last]) +
-                                     md->egress; /* SPEC 9.3: once per run */
+                                     md->egress; /* capplan.5 §9.3: once per run */
     }
 }
 

@@ -19,7 +19,7 @@
  * is bounded by step counts, so a run that is not cut by the time limit
  * is reproducible.
  *
- * Every step keeps precedence (SPEC 9.2; cp_prec.h): the jobs taken out
+ * Every step keeps precedence (capplan.5 §9.2; cp_prec.h): the jobs taken out
  * go back predecessors first, each within the window its predecessors'
  * ends and its running successors' starts leave it (a predecessor ranked
  * by what its successors taken out with it would then cost), and a job

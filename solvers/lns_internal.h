@@ -14,7 +14,7 @@
 typedef struct cp_submip cp_submip;
 
 int cp_submip_new(const cp_usage *u, cp_submip **out);
-/* Precedence for the sub-MIPs (SPEC 9.2): g (NULL, or one without edges:
+/* Precedence for the sub-MIPs (capplan.5 §9.2): g (NULL, or one without edges:
  * none) and the plan's choices mode[]/start[], read at each solve, for
  * the jobs outside the window (borrowed; they must outlive sm). */
 struct cp_prec;
@@ -33,7 +33,7 @@ typedef struct cp_submip_limits {
 } cp_submip_limits;
 
 /* Re-plans the jobs free[0..n), already taken out of u, on the aggregate
- * model (SPEC 3) of the room the jobs left in u leave them: pool
+ * model (capplan.5 §3) of the room the jobs left in u leave them: pool
  * capacity per dimension and slot, the room in the instances u rents plus
  * new instances up to the quota at their slot cost, power caps, the
  * budget. cur_mode/cur_start (the jobs' choices before they were taken

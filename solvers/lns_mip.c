@@ -16,7 +16,7 @@
  * the budget. The free jobs' own choices are the warm start
  * (glp_ios_heur_sol, checked against every row first, as GLPK takes it
  * as it is), so the answer is never dearer than the start in this model.
- * The model counts instances in aggregate (SPEC 3), not which instance a
+ * The model counts instances in aggregate (capplan.5 §3), not which instance a
  * job shares: the caller packs the answer and keeps it only when the
  * packed plan is no worse.
  */
@@ -243,7 +243,7 @@ static bool col_fits(const cp_usage *u, int mi, int s)
     return true;
 }
 
-/* ---- precedence (SPEC 9.2) in the sub-MIP ------------------------------
+/* ---- precedence (capplan.5 §9.2) in the sub-MIP ------------------------------
  * The jobs outside the window are fixed: a free job starts after its
  * fixed predecessors end (none of its columns when one is dropped) and
  * ends by its running fixed successors' starts, which also make it run

@@ -1,5 +1,5 @@
 /*
- * The neighbourhood search's precedence moves (SPEC 9.2; lns.c's steps):
+ * The neighbourhood search's precedence moves (capplan.5 §9.2; lns.c's steps):
  * a step's set with what restores it, the successors a drop takes out
  * with it (cascade), the order that puts predecessors back first, the
  * re-insertion of a job within its window, and the mending of a

@@ -22,7 +22,7 @@
  *           + sum_y min(0, rc_y) quota_y
  *
  * (rc' without the convexity dual), a lower bound on the LP optimum and
- * so on the SPEC total. At the master's optimal duals it is Farley's
+ * so on the total (capplan.5 §4). At the master's optimal duals it is Farley's
  * master value + sum_j min(0, min reduced cost of job j).
  *
  * Speed comes from three things (each measured on bench nights when this
@@ -43,10 +43,10 @@
  * time limit runs out.
  *
  * The rows and coefficients are milp_build's (milp_glpk.c): assignment,
- * pool and market capacity (with -dim·y), site power, precedence (SPEC
- * 9.2: per edge i -> j and start tau of j, j started by tau <= i ended by
+ * pool and market capacity (with -dim·y), site power, precedence
+ * (capplan.5 §9.2: per edge i -> j and start tau of j, j started by tau <= i ended by
  * tau), the budget; a column's cost is its energy and carbon on a pool
- * plus its egress (SPEC 9.3). tests/suite_lp.sh compares the optimum with
+ * plus its egress (capplan.5 §9.3). tests/suite_lp.sh compares the optimum with
  * glpsol's on the exported file, so the two cannot drift apart unseen.
  *
  * Dominated modes (reduce.c) get no columns here, as in the export: the
@@ -187,7 +187,7 @@ static int add_x(cg *c, glp_prob *P, int m, int s)
     const cp_mode *md = &ms->modes[m];
     const cp_resource *r = &ms->res[md->res];
     size_t T = (size_t)c->T;
-    double cost = md->egress; /* SPEC 9.3: once per run, on any resource */
+    double cost = md->egress; /* capplan.5 §9.3: once per run, on any resource */
     if (r->kind == CP_RES_POOL) {
         cp_run_cost rc;
         cp_pool_run_cost(c->in, ms, md, s, &rc);

@@ -1,6 +1,6 @@
 /*
  * Lifting rows for the LP of lp_colgen.c: valid inequalities that every
- * plan with a concrete placement (SPEC 5: a job that fits one node or
+ * plan with a concrete placement (capplan.5 §5: a job that fits one node or
  * instance is placed on one, no unit over capacity in any slot) meets but
  * the aggregate LP does not, so the bound rises where packing makes the
  * aggregate LP weak (cloud-heavy nights: the LP rents an eighth of an
@@ -17,7 +17,7 @@
  *       sum f(share_d) x <= y(r,t)   on a market,
  *       sum f(share_d) x <= N(r,t)   on a pool (its available nodes).
  *   A job spread over several units may split its demand in any
- *   integral way (SPEC 5), so it can avoid every big share: it counts 0.
+ *   integral way (capplan.5 §5), so it can avoid every big share: it counts 0.
  * - Job rows, per job j, market r and slot t: a run of j on r in t needs
  *   at least ceil(shares / shares per unit) instances (1 for a one-unit
  *   job), whatever else runs there:
@@ -26,7 +26,7 @@
  *   so the family is for markets only.)
  *
  * Both hold for every placed plan, not for every plan of the aggregate
- * model of SPEC 3, which is why the exported model (milp_glpk.c) does
+ * model of capplan.5 §3, which is why the exported model (milp_glpk.c) does
  * not carry them: its LP relaxation stays the one tests/suite_lp.sh
  * compares with glpsol, and CBC's or HiGHS's optimum of it is the
  * aggregate optimum the bench compares with (docs/performance.md).

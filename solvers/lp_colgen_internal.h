@@ -57,7 +57,7 @@ typedef struct cg {
     long n_x;         /* x columns in the master */
     int *ind;         /* [n_rows+1] scratch for one column */
     double *val;
-    /* precedence (SPEC 9.2), as the export writes it: per edge i -> j
+    /* precedence (capplan.5 §9.2), as the export writes it: per edge i -> j
      * and start tau of j's columns, sum x_j(s <= tau) - sum x_i(s + d
      * <= tau) <= 0; the edges with their taus ascending and rows */
     int n_edges;

@@ -1,5 +1,5 @@
 /*
- * The time-indexed MILP of SPEC 3-4 in GLPK, on the whole problem or on a
+ * The time-indexed MILP of capplan.5 §3-4 in GLPK, on the whole problem or on a
  * POP part (cp_milp_run), and its CPLEX LP export. This is the only file
  * that includes glpk.h; a glp_prob lives within one call and only plain
  * choices leave it. The methods around it are in method_milp.c.
@@ -58,7 +58,7 @@ typedef struct milp {
     int *row_res;   /* [n_res*3*T] row per resource, dimension, slot; 0 none */
     int *row_site;  /* [n_sites*T] power cap rows */
     int budget_row;
-    int prec_first, prec_last; /* precedence rows (SPEC 9.2), <= 0; none when first > last */
+    int prec_first, prec_last; /* precedence rows (capplan.5 §9.2), <= 0; none when first > last */
     /* triplets */
     int *ia, *ja;
     double *ar;
@@ -157,7 +157,7 @@ static int x_cols(const milp *mp, int j, int *lo)
     return mp->z_col[j] - c;
 }
 
-/* SPEC 9.2, time-indexed: for an edge i -> j and each start tau of j's
+/* capplan.5 §9.2, time-indexed: for an edge i -> j and each start tau of j's
  * columns, "j has started by tau" <= "i has ended by tau":
  *   sum x_j(s <= tau) - sum x_i(s + d <= tau) <= 0.
  * Between two starts of j the left side is constant and the right one
@@ -280,7 +280,7 @@ static int milp_build(milp *mp, const cp_usage *u)
             for (int s = m->s_min; s <= m->s_max; s++) {
                 if (!cp_usage_start_fits(u, mi, s))
                     continue;
-                double cost = m->egress; /* SPEC 9.3: a per-mode cost */
+                double cost = m->egress; /* capplan.5 §9.3: a per-mode cost */
                 if (r->kind == CP_RES_POOL) {
                     cp_run_cost rc2;
                     cp_pool_run_cost(in, ms, m, s, &rc2);
@@ -539,7 +539,7 @@ static void lp_header(const milp *mp, cp_buf *b)
     const cp_input *in = mp->in;
     const cp_modeset *ms = mp->ms;
     cp_buf_puts(b,
-                "\\ capplan: the time-indexed MILP of SPEC 3-4 (docs/place.md). Solve it, then\n"
+                "\\ capplan: the time-indexed MILP of capplan.5 §3-4 (docs/place.md). Solve it, then\n"
                 "\\   capplan place --solution SOLUTION INPUTS...\n"
                 "\\ packs the solution onto nodes and instances and writes the plan.\n"
                 "\\ Columns: x_J_M_S = 1: job J runs mode M from slot S; drop_J = 1: job J is\n"
@@ -974,7 +974,7 @@ int cp_milp_run(const cp_input *in, const cp_modeset *ms, const cp_solve_opts *o
     }
     if (mip_ok && warm && warm->status != CP_STATUS_INFEASIBLE && cp_plan_precedence_ok(warm)) {
         /* never worse than the heuristic, whatever branch-and-cut kept
-         * (but a heuristic plan that breaks precedence, SPEC 9.2, is
+         * (but a heuristic plan that breaks precedence, capplan.5 §9.2, is
          * cheaper only for that: the tree's rows hold it) */
         cp_plan_figures fm, fw;
         if (cp_plan_eval(plan, &fm, err) == CP_OK) {

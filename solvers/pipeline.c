@@ -1,7 +1,7 @@
 /*
  * The one path from modes to a finished plan, shared by `plan` and
  * `whatif` so that a scenario is planned exactly as `plan` would plan it:
- * the method, then the precedence repair (SPEC 9.2; every method keeps
+ * the method, then the precedence repair (capplan.5 §9.2; every method keeps
  * precedence while it searches, so it is a safety net that --progress
  * reports when it acts), then concrete placement with repair, then the
  * reasons for dropped

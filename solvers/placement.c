@@ -1,5 +1,5 @@
 /*
- * Concrete placement (SPEC 5): each scheduled job gets node ids on its
+ * Concrete placement (capplan.5 §5): each scheduled job gets node ids on its
  * pool or instance ids on its market, per slot, so that no node or
  * instance is over capacity, a job that fits one unit is on one, and a job
  * keeps its units for its whole run.
@@ -10,7 +10,7 @@
  * a job that fits one unit goes on one, chosen by fewest new
  * instance-slots, then best fit; a larger one takes whole units first and
  * its remainder last (the split `verify` reads). On a market at most y(t)
- * distinct instance ids are in use in slot t (ids are labels, SPEC 1.1).
+ * distinct instance ids are in use in slot t (ids are labels, version 1.1).
  *
  * When the aggregate plan cannot be packed, the repair rents the
  * instances the job needs beyond y (within the quota and the budget) or
@@ -315,7 +315,7 @@ static double alt_cost(packer *pk, int j, int mi, int s, int *qbuf)
         if (agg && cp_pack_choose(p, pk->in, m, s, NULL, NULL, pk->pick, pk->amount, &c) > 0) {
             cp_run_cost rcost;
             cp_pool_run_cost(pk->in, pk->ms, m, s, &rcost);
-            cost = rcost.energy_cost + rcost.carbon_cost + m->egress; /* SPEC 9.3 */
+            cost = rcost.energy_cost + rcost.carbon_cost + m->egress; /* capplan.5 §9.3 */
         }
         return cost;
     }

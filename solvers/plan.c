@@ -1,4 +1,4 @@
-/* Plan storage, SPEC 4 evaluation and SPEC 3 feasibility; see cp_plan.h. */
+/* Plan storage, capplan.5 §4 evaluation and capplan.5 §3 feasibility; see cp_plan.h. */
 #include "cp_plan.h"
 
 #include "cp_alloc.h"
@@ -300,7 +300,7 @@ bool cp_plan_is_feasible(const cp_plan *p, char *why, size_t why_size)
         }
     }
     if (ok && in->has_budget) {
-        double spend = f.cloud + f.energy + f.carbon + f.egress; /* SPEC 9.3 */
+        double spend = f.cloud + f.energy + f.carbon + f.egress; /* capplan.5 §9.3 */
         if (spend > in->budget + eps * (1 + in->budget)) {
             snprintf(why, why_size, "spend %g exceeds the budget %g", spend, in->budget);
             ok = false;

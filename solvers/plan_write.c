@@ -1,5 +1,5 @@
 /*
- * The plan file (SPEC 5). The tree is written once through cp_out (YAML
+ * The plan file (capplan.5 §5). The tree is written once through cp_out (YAML
  * or JSON); CSV is a flat job table. Every number is derived from the
  * plan's choices by cp_plan_eval, so `capplan verify` re-costs a plan to
  * exactly what it says.
@@ -48,7 +48,7 @@ static void unit_id(cp_out *o, const char *prefix, int unit, bool *oom)
     cp_buf_release(&id);
 }
 
-/* The leases of market r (SPEC 5, 1.1): one map per run of an id. */
+/* The leases of market r (capplan.5 §5, version 1.1): one map per run of an id. */
 static void market_leases(cp_out *o, const cp_plan *p, const cp_leases *ls, int r, bool *oom)
 {
     const cp_resource *res = &p->ms->res[r];
@@ -101,7 +101,7 @@ static void job_entry(cp_out *o, const cp_plan *p, const cp_plan_figures *f, int
     }
     cp_out_key(o, "count");
     cp_out_int(o, m->count);
-    if (in->jobs[j].has_shapes) { /* SPEC 9.1: written for jobs with shapes */
+    if (in->jobs[j].has_shapes) { /* capplan.5 §9.1: written for jobs with shapes */
         cp_out_key(o, "shape");
         cp_out_int(o, m->shape);
     }
@@ -120,7 +120,7 @@ static void job_entry(cp_out *o, const cp_plan *p, const cp_plan_figures *f, int
     cp_out_num(o, sh + m->hours);
     cp_out_key(o, "energy_kwh");
     cp_out_num(o, f->job_energy_kwh[j]);
-    if (in->uses_egress) { /* SPEC 9.3; absent for inputs without data, as in 1.0 */
+    if (in->uses_egress) { /* capplan.5 §9.3; absent for inputs without data, as in 1.0 */
         cp_out_key(o, "egress");
         cp_out_num(o, m->egress);
     }
@@ -214,7 +214,7 @@ static int write_tree(const cp_plan *p, const cp_plan_write_opts *w, cp_buf *buf
                      f.egress, f.penalty, f.energy_kwh, f.carbon_kg};
     for (int i = 0; i < 8; i++) {
         if (i == 4 && !in->uses_egress)
-            continue; /* SPEC 9.3's totals.egress, for inputs with data */
+            continue; /* capplan.5 §9.3's totals.egress, for inputs with data */
         cp_out_key(o, names[i]);
         cp_out_num(o, vals[i]);
     }

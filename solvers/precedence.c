@@ -1,5 +1,5 @@
 /*
- * Precedence for every method (SPEC 9.2): if job j is scheduled, each job
+ * Precedence for every method (capplan.5 §9.2): if job j is scheduled, each job
  * in its `after` list is scheduled too and ends before j starts. The MILP
  * holds this in its rows (milp_glpk.c), and the greedy, local search, LNS
  * and its sub-MIPs keep it while they search (cp_prec.h); what a plan
@@ -81,7 +81,7 @@ static int drop_with(cp_plan *p, int j, int dead)
     cp_buf_init(&b);
     cp_buf_printf(&b,
                   "dropped with its predecessor '%s' (a job runs only after its "
-                  "predecessors, SPEC 9.2)",
+                  "predecessors, capplan.5 §9.2)",
                   p->in->jobs[dead].name);
     p->mode[j] = -1;
     return set_reason(p, j, &b);
@@ -737,7 +737,7 @@ int cp_plan_precedence_reasons(cp_plan *p, cp_err *err)
             cp_buf_init(&b);
             cp_buf_printf(&b,
                           "dropped with its predecessor '%s' (a job runs only after its "
-                          "predecessors, SPEC 9.2)",
+                          "predecessors, capplan.5 §9.2)",
                           in->jobs[i].name);
             if (set_reason(p, j, &b))
                 return cp_err_nomem(err);

@@ -53,8 +53,8 @@ static bool near(double a, double b)
 }
 
 /* The job's mode on resource r with the entry's count, told apart by its
- * shape, accelerator, cpus and memory_gb when several share them (SPEC
- * 9.1 shapes); -1 with an error. */
+ * shape, accelerator, cpus and memory_gb when several share them
+ * (capplan.5 §9.1 shapes); -1 with an error. */
 static int plan_mode(sol *c, int j, int r, const cp_plan_job *pj, const char *who)
 {
     const cp_modeset *ms = c->ms;

@@ -15,7 +15,7 @@
  * shape, accelerator, cpus and memory_gb when several modes share those.
  *
  * The choices are then checked as a whole: every job ends with one mode
- * or a drop, and the plan must be feasible in aggregate (SPEC 3), which
+ * or a drop, and the plan must be feasible in aggregate (capplan.5 §3), which
  * any solution of the model is; a solver's objective that is not the
  * choices' total is a warning (a solution of other inputs, most likely).
  * Plan files are read in solution_plan.c.
@@ -470,7 +470,7 @@ static cp_sol_format detect(const char *text, size_t len)
 
 /* Drops every job and says whether that plan is feasible: it is the
  * least loaded and cheapest plan for the power caps and the budget, so
- * when it is not, no plan is (SPEC 4: the baseline alone breaks them). */
+ * when it is not, no plan is (capplan.5 §4: the baseline alone breaks them). */
 static bool drop_all_feasible(sol *c)
 {
     cp_plan *p = c->plan;

@@ -20,7 +20,7 @@ typedef struct cp_scope {
 /* Greedy construction in slack and regret order (choosing by cost plus
  * the opportunity cost under `pr` when not NULL), then local search; the
  * cheapest result goes into plan (status feasible, or infeasible when the
- * baseline alone breaks a cap or the budget). *total gets its SPEC total
+ * baseline alone breaks a cap or the budget). *total gets its total (capplan.5 §4)
  * within the scope (the jobs outside it count as neither run nor dropped). */
 int cp_heuristic_scoped(const cp_input *in, const cp_modeset *ms, const cp_solve_opts *opts,
                         const cp_scope *sc, const cp_prices *pr, cp_plan *plan, double *total,
@@ -36,7 +36,7 @@ int cp_improve(const cp_input *in, const cp_modeset *ms, const cp_solve_opts *op
  * re-insertions choose by cost plus opportunity cost; it stops early when
  * the plan is within opts->gap of `bound` (-INFINITY: none)
  * (cp_now_seconds clock) or a stop; seeded by opts->seed. *total gets
- * the plan's SPEC total. */
+ * the plan's total (capplan.5 §4). */
 int cp_lns(const cp_input *in, const cp_modeset *ms, const cp_solve_opts *opts, const cp_prices *pr,
            double bound, long iterations, long stall, double deadline, cp_plan *plan, double *total,
            cp_err *err);
@@ -53,7 +53,7 @@ int cp_milp_run(const cp_input *in, const cp_modeset *ms, const cp_solve_opts *o
 
 /* Lagrangian relaxation of the capacity and power rows (subgradient). */
 typedef struct cp_lagrange {
-    double bound;   /* best lower bound on the SPEC total, -INF if none */
+    double bound;   /* best lower bound on the total, -INF if none */
     double *cap;    /* [n_res*3*T] multipliers at the best bound */
     double *power;  /* [n_sites*T] */
     int iterations;
@@ -66,7 +66,7 @@ void cp_lagrange_release(cp_lagrange *l);
 /* The LP relaxation of the exported model (cp_milp_export's rows and
  * columns, x and z continuous) by column generation (lp_colgen.c). */
 typedef struct cp_lpcg {
-    double bound;      /* best lower bound on the SPEC total (Lagrangian
+    double bound;      /* best lower bound on the total (Lagrangian
                         * value at the duals priced), -INF if none */
     double value;      /* the last restricted master's value: the LP
                         * optimum when exact, above it otherwise; NAN if none */
@@ -105,7 +105,7 @@ typedef enum {
     CP_BOUND_LP_PARTIAL, /* column generation stopped early: its Lagrangian value */
     CP_BOUND_MILP,       /* branch-and-cut's tree */
     CP_BOUND_LIFTED      /* column generation on the LP with lifting rows
-                          * (valid for placed plans, SPEC 5): above the LP */
+                          * (valid for placed plans, capplan.5 §5): above the LP */
 } cp_bound_kind;
 const char *cp_bound_kind_text(cp_bound_kind k);
 

@@ -143,7 +143,7 @@ static bool try_agg(const cp_usage *u, int mi, int s, double *delta, char *why, 
     const cp_input *in = u->in;
     const cp_mode *m = &u->ms->modes[mi];
     const cp_resource *r = &u->ms->res[m->res];
-    double cost = m->egress; /* SPEC 9.3: once per run, and the budget counts it */
+    double cost = m->egress; /* capplan.5 §9.3: once per run, and the budget counts it */
     int T = u->T;
     for (int i = 0; i < m->slots; i++) {
         int t = s + i;

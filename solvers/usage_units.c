@@ -1,10 +1,10 @@
 /*
  * Concrete units in the usage: pool nodes and market instances, packed by
  * the one packing rule (packing.c) that placement uses too, so that a
- * plan built through the usage packs by construction (SPEC 5).
+ * plan built through the usage packs by construction (capplan.5 §5).
  *
  * A pool node is down in a slot when its index is not below the pool's
- * availability. Instance ids are labels (SPEC 1.1): a market's y(t) is
+ * availability. Instance ids are labels (version 1.1): a market's y(t) is
  * the number of distinct ids in use in slot t, at most its quota, and a
  * job takes the id that adds the fewest paid instance-slots. The arrays
  * of a market hold every id it could ever need: an id is used only in

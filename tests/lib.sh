@@ -71,7 +71,7 @@ oneline() {
 # ---- numbers ---------------------------------------------------------------
 # num_eq A B [RELTOL [ABSTOL]]: A and B are numbers and
 #   |A - B| <= max(RELTOL * |B|, ABSTOL)
-# (B is the reference; RELTOL default 1e-6, SPEC 4's tolerance for totals,
+# (B is the reference; RELTOL default 1e-6, capplan.5 §4's tolerance for totals,
 # ABSTOL default 1e-12). An empty or non-numeric argument is false.
 # num_le A B [RELTOL [ABSTOL]]: A <= B + that tolerance.
 # num_ge A B [RELTOL [ABSTOL]]: A >= B - that tolerance.

@@ -1,5 +1,5 @@
 #!/bin/sh
-# Bad-input corpus and `check` goldens (SPEC sections 1 and 2).
+# Bad-input corpus and `check` goldens (capplan.5 §1 and §2).
 #
 #   tests/bad/NAME.yaml   an input that must be refused: `capplan check`
 #                         exits 2, prints nothing on stdout, and its stderr

@@ -22,7 +22,7 @@ for seed in 1 2 3; do
     [ "$modes" = 100 ] && ok || bad "seed $seed" "$modes of 100 jobs have a mode"
 done
 
-# The mix the benchmark promises (SPEC inputs as `check` reports them).
+# The mix the benchmark promises (inputs as `check` reports them).
 c=$tmp/c1.txt
 grep -q '^offers (25, 50 markets)' "$c" && ok || bad gen "expected 25 offers with spot markets"
 for a in V100 P100 K80; do

@@ -6,7 +6,7 @@
 #   - -o, --format and --quiet behave the same everywhere, and a bad
 #     option or value says the same thing in every command
 #     (tests/cli/messages.expected);
-#   - SPEC 4's contradictions (a power cap below the idle baseline, a
+#   - capplan.5 §4's contradictions (a power cap below the idle baseline, a
 #     budget below the baseline) are errors of `check` naming the site and
 #     slots, and `plan`'s infeasible reason says the same (the inputs are
 #     tests/bad/contradiction-*.yaml, whose check goldens suite_bad keeps);

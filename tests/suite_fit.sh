@@ -74,7 +74,7 @@ for f in df dfm gv; do checks $f $tmp/$f.yaml; done
 # fit training names accelerators it does not define: add them.
 for f in tr tra trs; do checks $f $G/accels.yaml $tmp/$f.yaml; done
 
-# ---- fit training: a scaling per type (SPEC 1.1; docs/models.md 2) ----
+# ---- fit training: a scaling per type (version 1.1; docs/models.md 2) ----
 # By hand (tests/fit/train-def.yaml): 40000 steps on 4 V100s at their own
 # measured 9.451949566394442 steps/s end at 40000 / 9.4519... / 3600 h;
 # the 4 K80s (2.4122 steps/s, 4.61 h) miss the horizon. The mean table

@@ -146,7 +146,7 @@ fi
 
 # --- bench nights (both families), and one with precedence ---------------
 # add_after YAML: every 4th job k+1 runs after job k, every 4th k+3 after
-# k+2 and k (SPEC 9.2), so the precedence rows are priced too.
+# k+2 and k (capplan.5 §9.2), so the precedence rows are priced too.
 add_after() {
     awk '{ print } /^jobs:/ { j = 1; next }
         j && /^  - name: / { n[k] = $3

@@ -7,7 +7,7 @@
 #     and `capplan export skypilot` one task per lease. The night has more
 #     pool jobs than the export's first file table holds (16), which is
 #     how a dangling pointer into that table was found.
-#   - SPEC 1.1 on it: plan's summary line lists egress among the parts
+#   - version 1.1 on it: plan's summary line lists egress among the parts
 #     of its total; the plan carries totals.egress and r18-bs32-x2's
 #     shape, and its report draws the pipeline's two links
 #     (sort-events -> rec-bs2048 -> rec-eval).
@@ -41,7 +41,7 @@ if plan_verify nightly "$tmp/n.yaml" --method heuristic -- $files; then
     else
         bad export/skypilot "exit $?: $(oneline "$tmp/err" 3)"
     fi
-    # the summary's parts add up to its total: egress is one of them (SPEC 9.3)
+    # the summary's parts add up to its total: egress is one of them (capplan.5 §9.3)
     # shellcheck disable=SC2086
     $CAPPLAN plan --no-timing --method heuristic -o "$tmp/n2.yaml" $files 2>"$tmp/sum" >/dev/null
     if awk '/^  total \$/ { gsub(/\$/, ""); t = $2; s = 0; for (i = 4; i <= NF; i++) if ($i ~ /^[0-9.]+$/) s += $i

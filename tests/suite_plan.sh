@@ -1,6 +1,6 @@
 #!/bin/sh
 # `capplan plan` against hand-computed optima, `capplan verify` on every plan,
-# determinism, output formats and the LP export (SPEC sections 2-6).
+# determinism, output formats and the LP export (capplan.5 §2-6).
 #
 # 1. tests/plan/NAME.yaml: one rule each, optimum derived by hand in the
 #    file's comments.  Header lines:
@@ -32,7 +32,7 @@ SUITE=plan
 . "$(dirname "$0")/lib.sh"
 seeds=${CP_SEEDS:-20}
 
-# Totals: num_eq (1e-6 relative, SPEC 4) against hand optima and between
+# Totals: num_eq (1e-6 relative, capplan.5 §4) against hand optima and between
 # a plan and its re-costing; num_ge A B 1e-6 1e-6: A is not below B by
 # more than 1e-6 * max(1, |B|). run_plan, verify_ok and plan_total come
 # from tests/lib.sh.
@@ -169,7 +169,7 @@ for f in tests/plan/*.yaml; do
     fi
 done
 
-# --- 1b. verify catches what SPEC 1.1 adds, on the hand cases' plans --
+# --- 1b. verify catches what version 1.1 adds, on the hand cases' plans --
 # tamper NAME PLAN SED ERE FILE: the plan edited by SED fails verify with a
 # line matching ERE
 tamper() {

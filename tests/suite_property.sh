@@ -3,10 +3,10 @@
 # valid instances, $CP_PROP_SEEDS of them (default 300).
 #
 # Odd seeds: `geninst -e SEED`, small enough for exhaustive search (1..5
-# jobs, 2..5 slots, at most three single-unit resources; SPEC 1.1's
+# jobs, 2..5 slots, at most three single-unit resources; version 1.1's
 # shapes, predecessors, data and egress prices in many). The oracle
 # tests/gen/enumerate.c ($ENUMERATE, built by `make test`) finds the exact
-# SPEC 3-4 optimum without the solvers. `plan --method auto --gap 0`:
+# capplan.5 §3-4 optimum without the solvers. `plan --method auto --gap 0`:
 #   - exits 3 with status infeasible exactly when the oracle finds no
 #     feasible choice, else exits 0 and `verify` accepts the plan;
 #   - status optimal => the plan's total equals the oracle's (1e-6 rel.);
@@ -30,7 +30,7 @@ if ! set -- $ENUMERATE || ! [ -x "$1" ]; then
     test_done
 fi
 
-# Totals (SPEC 4): num_eq A B, 1e-6 relative; num_ge A B, not below B by
+# Totals (capplan.5 §4): num_eq A B, 1e-6 relative; num_ge A B, not below B by
 # more than that. plan_verify (tests/lib.sh) plans with --time-limit 20
 # and checks that verify accepts the plan with its own total; it sets
 # $rc, $pst and $ptotal.
@@ -84,6 +84,6 @@ while [ "$s" -le "$seeds" ]; do
 done
 
 echo "note: $n_enum enumerated instances ($n_opt plans optimal, $n_infeas infeasible," \
-    "$n_v11 with SPEC 1.1 keys), $n_gen general instances of up to $maxjobs jobs"
+    "$n_v11 with version 1.1 keys), $n_gen general instances of up to $maxjobs jobs"
 [ -z "$above" ] || echo "note: auto plans feasible but above the exhaustive optimum (seed(total>optimum)):$above"
 test_done

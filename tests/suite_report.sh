@@ -7,7 +7,7 @@
 #    chart; the page and every <svg> in it are well-formed XML
 #    (xmllint); the HTML parser finds nothing but HTML5/SVG tag names it
 #    does not know; no script, no URL; the same page twice;
-#  - leases (SPEC 5, 1.1): in the pages of planned nights (nightly, a
+#  - leases (capplan.5 §5, version 1.1): in the pages of planned nights (nightly, a
 #    cloud-heavy bench/gen night) every lease of the plan has its lease
 #    bar with its id in a <title>, every job still exactly one bar, and
 #    the rows' lease counts add up; tests/report/leases.plan.yaml
@@ -170,7 +170,7 @@ dropped=$(awk '/^- name: /{n=substr($0, 9)} /^  status: dropped/{print n}' "$tmp
 if [ -n "$dropped" ] && grep -q "<td>$dropped</td>" "$tmp/drop_full.html"; then ok
 else bad drop_full "dropped job '$dropped' not in the dropped table"; fi
 
-# SPEC 1.1 inputs (hand cases of tests/plan): predecessor links and their
+# Version 1.1 inputs (hand cases of tests/plan): predecessor links and their
 # hover text, egress in the cards, the breakdown, the bar titles and the
 # jobs table; without the inputs no link (the plan file has no `after`).
 for c in precedence_later egress_onprem; do

@@ -21,7 +21,7 @@ for plan in tests/verify/*.plan.yaml tests/verify/*.plan.json; do
     test_cmp "tests/verify/$name.expected" "$tmp/actual"
 done
 
-# SPEC 1.1: instance ids are labels, and at most y(t) distinct ids of a
+# Version 1.1: instance ids are labels, and at most y(t) distinct ids of a
 # market are in use in slot t. Two 1-GPU jobs share one 8-GPU instance
 # (y = 1): relabelled both onto m8/7 the plan is still valid; with one of
 # them on m8/7 and the other on m8/0 two instances are in use.
@@ -47,7 +47,7 @@ capture "$tmp/actual" verify --plan "$tmp/two.yaml" "$tmp/labels.yaml"
 if grep -q "violation: market 'm8': 2 instances in use in slot 0 but 1 rented" "$tmp/actual" &&
     grep -q '^--- exit 1' "$tmp/actual"; then ok; else bad "labels: two ids, one rented" "$(oneline "$tmp/actual" 4)"; fi
 
-# Leases (SPEC 5, 1.1), checked when listed: the planner's own verify; a
+# Leases (capplan.5 §5, version 1.1), checked when listed: the planner's own verify; a
 # lease that leaves a job out, one that runs past the jobs' slots, and
 # one on another id do not.
 if grep -q '^  leases:' "$tmp/labels.plan.yaml" && grep -q 'jobs: \[a, b\]' "$tmp/labels.plan.yaml"; then ok; else

@@ -1,5 +1,5 @@
 #!/bin/sh
-# Tests of `capplan whatif` (SPEC 8, docs/whatif.md):
+# Tests of `capplan whatif` (capplan.5 §8, docs/whatif.md):
 #  - tests/whatif/kinds.yaml on tests/whatif/input.yaml, one scenario per
 #    kind of change: totals and statuses against the hand-derived
 #    `expect-total:` / `expect-status:` header lines, and the md, csv and
@@ -85,7 +85,7 @@ plan_vs_row() {
             got=$(sed -n '/^totals:/,/^jobs:/p' "$tmp/plan.yaml" | sed -n "s/^  $key: //p")
             [ "$want" = "$got" ] || { same=0; echo "FAIL $name: $key row '$want', plan '$got'"; }
         done
-        # egress (SPEC 9.3): plans without data locations leave totals.egress out
+        # egress (capplan.5 §9.3): plans without data locations leave totals.egress out
         want=$(csv_col "$table" "$name" egress)
         got=$(sed -n '/^totals:/,/^jobs:/p' "$tmp/plan.yaml" | sed -n "s/^  egress: //p")
         [ "$want" = "${got:-0}" ] || { same=0; echo "FAIL $name: egress row '$want', plan '$got'"; }
@@ -102,7 +102,7 @@ plan_vs_row() {
 }
 $CAPPLAN whatif -q --format csv --scenarios $KINDS --emit-inputs "$tmp/emit" -o "$tmp/k.csv" $IN 2>/dev/null
 plan_vs_row "$tmp/k.csv" "$tmp/emit"
-# SPEC 1.1 keys (tests/whatif/spec11.yaml): egress prices, data size and
+# Version 1.1 keys (tests/whatif/spec11.yaml): egress prices, data size and
 # site, shape fields (defaults included); hand totals, goldens, the
 # emitted inputs re-planned (egress column included)
 S11=tests/whatif/spec11.yaml S11IN=tests/whatif/spec11-input.yaml

@@ -1,5 +1,5 @@
 /*
- * Fitting runtime and throughput models to measured samples (SPEC 7).
+ * Fitting runtime and throughput models to measured samples (capplan.5 §7).
  *
  * Dataflow: Ernest's model t(m) = θ0 + θ1·input_gb/m + θ2·ln m + θ3·m,
  * θ >= 0, per (job, machine type), by NNLS (cp_nnls.h); quality as R²,
@@ -7,7 +7,7 @@
  * and optionally the error when each input size in turn is held out.
  *
  * Training: per job, one-accelerator throughput per accelerator type and
- * a speedup table per type (SPEC 1.1: each type's own measured speedups),
+ * a speedup table per type (version 1.1: each type's own measured speedups),
  * or one speedup curve for the job (a table of mean measured speedups, or
  * Amdahl's law with a least-squares serial fraction); see docs/models.md
  * for how several accelerator types are combined. `fit training` and
@@ -119,7 +119,7 @@ typedef struct cp_fit_opts {
     bool loo;      /* leave-one-out (default true) */
     bool holdout;  /* hold out each input size (default false) */
     bool amdahl;   /* training: Amdahl instead of a table */
-    bool shared;   /* training tables: one over all types (before SPEC 1.1)
+    bool shared;   /* training tables: one over all types (before version 1.1)
                     * instead of one per type (default false) */
     bool params;   /* dataflow: also fit the parameter-dependent model */
     const cp_df_params *param_names; /* borrowed, with params */

@@ -17,7 +17,7 @@
  *
  * For one concrete job (its input_gb and parameter values) the model is
  * an Ernest model: θ_b = Σ over the terms on φ_b of c_k · g_k, θ1 divided
- * by input_gb, which is what SPEC 1.7 plans with (cp_pm_theta).
+ * by input_gb, which is what capplan.5 §1.7 plans with (cp_pm_theta).
  *
  * A configuration is one (m, input_gb, parameter values) of a group: its
  * repeated runs are fitted as one weighted row and held out together.

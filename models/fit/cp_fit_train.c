@@ -1,7 +1,7 @@
 /*
  * Training throughput fits (see cp_fit.h and docs/models.md).
  *
- * SPEC 1.7 gives a training job one `throughput` per accelerator type and
+ * capplan.5 §1.7 gives a training job one `throughput` per accelerator type and
  * a `scaling` that is one curve or, since 1.1, one per type, while
  * measurements come per (type, count). We combine them this way:
  *  - T_a, the one-accelerator throughput of type a, is the mean of its
@@ -20,7 +20,7 @@
  *    speedups differ between types by up to 226 %, which no single curve
  *    can follow. This is the one rule of `fit training` and `import
  *    gavel`: both write the tables computed here (fit_write.c).
- *  - Mean table (`shared`, the one curve before SPEC 1.1): S(k) is the
+ *  - Mean table (`shared`, the one curve before version 1.1): S(k) is the
  *    mean over the types that measured k of thr_a(k) / T_a. Types that
  *    disagree by more than 10% at some k get a warning, since one curve
  *    cannot fit them all.

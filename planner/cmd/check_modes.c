@@ -59,7 +59,7 @@ static int shapes_of(const cp_job *j)
 }
 
 /* Why (resource r, count, shape) is no mode of job jj: the rules of
- * cp_mode_exclusion, then precedence (SPEC 9.2), which models/
+ * cp_mode_exclusion, then precedence (capplan.5 §9.2), which models/
  * modes_after.c applies after them: a choice that passes every rule but
  * is not among the modes starts too late after its predecessors. */
 static bool excluded(const cp_input *in, const cp_modeset *ms, int jj, int r, int count, int shape,

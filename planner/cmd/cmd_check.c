@@ -149,7 +149,7 @@ int cp_cmd_check(int argc, char **argv)
 static int check_input(const cp_input *in, char *const *modes, int n_modes, const char *out_path,
                        bool quiet)
 {
-    /* SPEC 4's contradictions make `plan` exit 3 whatever it does: for
+    /* capplan.5 §4's contradictions make `plan` exit 3 whatever it does: for
      * check they are errors, at the cap or the budget */
     cp_diags *d = cp_malloc(sizeof *d);
     if (!d) {

@@ -109,7 +109,7 @@ static void summary(const cp_plan *before, const cp_plan *p, const cp_solution *
             dropped);
     fprintf(f, "  total $%.2f = cloud $%.2f + energy $%.2f + carbon $%.2f", fig.total, fig.cloud,
             fig.energy, fig.carbon);
-    if (p->in->uses_egress) /* SPEC 9.3; 1.0 inputs print as before */
+    if (p->in->uses_egress) /* capplan.5 §9.3; 1.0 inputs print as before */
         fprintf(f, " + egress $%.2f", fig.egress);
     fprintf(f, " + penalties $%.2f\n", fig.penalty);
     if (!repairs) {

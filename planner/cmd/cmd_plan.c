@@ -62,7 +62,7 @@ static void summary(const cp_plan *p, FILE *f)
         fprintf(f, " by %s", p->bound_kind);
     fprintf(f, "\n  total $%.2f = cloud $%.2f + energy $%.2f + carbon $%.2f", fig.total, fig.cloud,
             fig.energy, fig.carbon);
-    if (p->in->uses_egress) /* SPEC 9.3; 1.0 inputs print as before */
+    if (p->in->uses_egress) /* capplan.5 §9.3; 1.0 inputs print as before */
         fprintf(f, " + egress $%.2f", fig.egress);
     fprintf(f, " + penalties $%.2f\n", fig.penalty);
     fprintf(f, "  %.1f kWh on-prem, %.1f kg CO2\n", fig.energy_kwh, fig.carbon_kg);

@@ -3,7 +3,7 @@
  * HTML page (the library part is report*.c). Input FILEs are optional;
  * with them the page shows utilization as a share of capacity, power
  * caps, job kinds, wall-clock times and verify's verdict. The page goes
- * to standard output unless -o is given (SPEC 6: data to standard output
+ * to standard output unless -o is given (capplan.5 §6: data to standard output
  * unless -o FILE), and -o writes it atomically.
  */
 #include "cp_alloc.h"

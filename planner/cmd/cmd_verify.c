@@ -1,6 +1,6 @@
 /*
  * capplan verify --plan PLAN FILE...: check a plan against the inputs
- * and re-cost it by SPEC sections 3-4 alone (the library part is
+ * and re-cost it by capplan.5 §3-4 alone (the library part is
  * verify.c). The report goes to standard output: one line per violation,
  * `PLAN:LINE:COL: violation: MESSAGE`, then `verify: OK total=...` or
  * `verify: FAIL N violations`. Errors that stop the check (usage,
@@ -25,7 +25,7 @@ static const char verify_help[] =
     "usage: capplan verify --plan PLAN [options] FILE...\n"
     "\n"
     "Check PLAN (YAML or JSON, as written by 'capplan plan') against the input\n"
-    "files and re-cost it by SPEC sections 3-4 alone: every input job listed\n"
+    "files and re-cost it by capplan.5 §3-4 alone: every input job listed\n"
     "once, modes and start windows, pool and market capacity, quotas, power\n"
     "caps, budget, concrete placement (node and instance ids) and every cost,\n"
     "energy and carbon number of the plan (1e-6 relative).\n"

@@ -33,7 +33,7 @@ static const char whatif_help[] =
     "usage: capplan whatif --scenarios FILE [options] FILE...\n"
     "\n"
     "Plan the inputs (merged in order) unchanged and under every scenario of\n"
-    "FILE (SPEC section 8), and write one row per scenario: status, total and\n"
+    "FILE (capplan.5 §8), and write one row per scenario: status, total and\n"
     "its parts, kWh, kg CO2, dropped jobs, accelerator-hours per type on-prem\n"
     "and in the cloud, spot share and the change of the total against the\n"
     "baseline. Each scenario is planned exactly as `capplan plan` would plan\n"

@@ -1,5 +1,5 @@
 /*
- * The solve options that `plan` and `whatif` share (SPEC 6: a what-if
+ * The solve options that `plan` and `whatif` share (capplan.5 §6: a what-if
  * scenario is planned exactly as `plan` would plan it), declared once as
  * data: the getopt_long entries (CP_PLAN_LONGOPTS), the parser of one
  * option and the help lines. Each command keeps its own -o and --format.

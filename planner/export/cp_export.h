@@ -5,7 +5,7 @@
  *    `--dependency=afterok:` with the job ids sbatch returns, and a
  *    comment line per dropped job;
  *  - cp_export_launch: one SkyPilot task YAML per lease of the plan's
- *    provisioning (SPEC 5, 1.1) and a launch.md table.
+ *    provisioning (capplan.5 §5, version 1.1) and a launch.md table.
  *
  * Library code: it never writes files or prints. It returns the files'
  * names (relative to the output folder, built from indices and sanitized

@@ -1,6 +1,6 @@
 /*
  * Cloud leases as launch files: one SkyPilot task YAML per lease of the
- * plan's provisioning (SPEC 5, 1.1: an instance id, its first slot, its
+ * plan's provisioning (capplan.5 §5, version 1.1: an instance id, its first slot, its
  * slots and the jobs it runs), following the task schema of SkyPilot
  * 0.9.1 (docs.skypilot.co/en/v0.9.1/reference/yaml-spec.html: name,
  * num_nodes, resources {cloud, region, zone, instance_type,
@@ -53,7 +53,7 @@ static void put_when(cp_buf *b, const cp_input *in, bool have_start, long start,
 
 /* The cloud's instance type, and the zone when the name has one. An
  * offer's instance.type is a machine-type label that dataflow runtime
- * models match (SPEC 1.6), which an importer's --type-map sets to the
+ * models match (capplan.5 §1.6), which an importer's --type-map sets to the
  * type a model was measured on (m4.2xlarge on a GCP n1-standard-8), so
  * the name's PROVIDER:REGION_OR_ZONE:TYPE convention (the importers'
  * own) decides when the name follows it; instance.type only otherwise.
@@ -301,7 +301,7 @@ int cp_export_launch(const cp_input *in, const cp_plan_file *pf, const cp_export
         if (used && pv->leases_has != CP_PLAN_SET)
             cp_diags_warn(d, pv->pos,
                           "provisioning of '%s' lists no leases: launch files need a plan "
-                          "written by 'capplan plan' (SPEC 1.1)",
+                          "written by 'capplan plan' (capplan.5 §5)",
                           mk);
         for (int k = 0; k < pv->n_leases && rc == CP_OK; k++) {
             const cp_plan_lease *l = &pv->leases[k];

@@ -11,7 +11,7 @@
  * is a whole node), then the job's `run` command, or a line that fails
  * loudly when the input gives none. --dependency=afterok: cannot be in the
  * script (job ids exist only once submitted): submit.sh submits the
- * scripts in an order where every predecessor (SPEC 9.2 `after`) comes
+ * scripts in an order where every predecessor (capplan.5 §9.2 `after`) comes
  * first and passes --dependency=afterok:ID:... with the ids `sbatch
  * --parsable` printed. Dropped jobs are comment lines of submit.sh with
  * their reason.

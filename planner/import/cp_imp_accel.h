@@ -1,7 +1,7 @@
 /*
  * The canonical accelerator table: one name, device memory and power per
  * accelerator type, shared by every importer so that the fragments they
- * write define each type with the same values (SPEC 1.1 merges identical
+ * write define each type with the same values (version 1.1 merges identical
  * definitions; two that differ are an error).
  *
  * Catalogs spell types differently (Gavel "k80", Alibaba "V100M32", Vast

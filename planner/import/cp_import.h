@@ -71,7 +71,7 @@ typedef struct cp_import_gavel_opts {
     const char *match;       /* extended regex: keep job types matching it; NULL: all */
     double work;             /* each job's work in steps; > 0 (default 100000) */
     bool amdahl;             /* scaling: amdahl instead of a speedup table */
-    bool shared;             /* one speedup table over all types (before SPEC 1.1) */
+    bool shared;             /* one speedup table over all types (before version 1.1) */
     bool unconsolidated;     /* keep the *_unconsolidated worker types */
     const char *accel_table; /* --accel-table CSV (cp_imp_accel.h); NULL: built-in */
     const char *trace;       /* a Gavel trace: one job per line (import_gavel.c); NULL: none */

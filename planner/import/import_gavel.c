@@ -14,7 +14,7 @@
  * Accelerators take their canonical names and figures from the table
  * of cp_imp_accel.h ("k80" -> K80, 12 GB, 150 W), as every importer's do.
  *
- * Scaling per type (SPEC 1.7, since 1.1): by default each type gets its
+ * Scaling per type (capplan.5 §1.7, since version 1.1): by default each type gets its
  * own speedup table, S_t(k) = measured_t(k) / thr1_t, since Gavel's
  * speedups differ between types (up to 226 % apart); a count a type was
  * not measured at takes the speedup fitted over all types (so every

@@ -1,6 +1,6 @@
 /*
  * The plan report (`capplan report`): one self-contained HTML page (inline
- * SVG and CSS, no scripts, no URLs) drawn from a plan file (SPEC 5) and,
+ * SVG and CSS, no scripts, no URLs) drawn from a plan file (capplan.5 §5) and,
  * optionally, the inputs it was planned from. See docs/report.md.
  *
  * The plan is read from its parsed tree (models/cp_yaml.h: YAML or JSON),

@@ -157,7 +157,7 @@ static void header(cp_buf *b, const cp_rp_plan *p)
 
 void cp_rp_costs(cp_buf *b, const cp_rp_plan *p)
 {
-    /* egress (SPEC 9.3) is 0 in plans without data locations and absent
+    /* egress (capplan.5 §9.3) is 0 in plans without data locations and absent
      * from 1.0 plans: both draw it as a zero part */
     enum { NP = 5 };
     static const char *const part[NP] = {"cloud", "energy", "carbon", "egress", "drop penalties"};

@@ -269,7 +269,7 @@ void cp_rp_instances(cp_buf *b, const cp_rp_plan *p)
 
 /* ---- power -------------------------------------------------------------------- */
 
-/* Idle baseline of site s in slot t, kW after PUE (SPEC 3.3). */
+/* Idle baseline of site s in slot t, kW after PUE (capplan.5 §3.3). */
 static double baseline_kw(const cp_input *in, int s, int t)
 {
     double w = 0;

@@ -6,7 +6,7 @@
  * lane height shrinks when a row has many lanes. Every bar carries an SVG
  * <title> with the job's details (the browser shows it on hover).
  *
- * A market row whose plan lists leases (SPEC 5, 1.1) draws what a
+ * A market row whose plan lists leases (capplan.5 §5, version 1.1) draws what a
  * launcher executes instead: one lane per lease (report_leases.c lays
  * them out), the lease as a light bar over its slots, labelled with its
  * instance id, slots and job count, and its jobs as bars inside it,
@@ -200,7 +200,7 @@ static void bar_title(cp_buf *t, const cp_rp_plan *p, const cp_rp_job *j)
     if (pj->mk == CP_PLAN_POOL)
         num_part(t, "\nenergy ", cp_rp_num(&pj->energy_kwh), " kWh");
     if (pj->shape.has == CP_PLAN_SET && pj->shape.v > 0)
-        cp_buf_printf(t, "\nshape %ld (SPEC 9.1: index in the job's shapes)", pj->shape.v);
+        cp_buf_printf(t, "\nshape %ld (capplan.5 §9.1: index in the job's shapes)", pj->shape.v);
     if (pj->egress.has == CP_PLAN_SET && pj->egress.v > 0) {
         char m[64];
         cp_svg_money(m, sizeof m, pj->egress.v);
@@ -312,7 +312,7 @@ static void row_label(cp_buf *b, const cp_rp_plan *p, const cp_rp_row *r, double
     cp_buf_puts(b, "</g>\n");
 }
 
-/* With the inputs: slots where a pool has nodes down (SPEC 1.5
+/* With the inputs: slots where a pool has nodes down (capplan.5 §1.5
  * `available`), shaded over its row, runs of equal availability merged. */
 static void down_times(cp_buf *b, const cp_rp_plan *p, const row_geom *geom, const cp_scale *sx,
                        double top)
@@ -455,7 +455,7 @@ static void row_bars(cp_buf *b, cp_buf *tt, cp_rp_plan *p, int r, const row_geom
     }
 }
 
-/* Predecessor links (SPEC 9.2, with the inputs): from the end of each
+/* Predecessor links (capplan.5 §9.2, with the inputs): from the end of each
  * drawn predecessor's bar to the start of its successor's, a curve with
  * an arrowhead, titled with both names, drawn over the bars. A plan's
  * successor starts after its predecessor ends, so the curve runs left to

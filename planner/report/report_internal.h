@@ -42,7 +42,7 @@ typedef struct cp_rp_job {
     int lease;      /* the lease (p->leases) whose lane holds its bar; -1: none */
     int in_job;     /* the inputs' job of that name, -1: none or no inputs */
     /* where the Gantt chart drew its bar (x0 < 0: not drawn), for the
-     * predecessor links (SPEC 9.2) drawn over the bars */
+     * predecessor links (capplan.5 §9.2) drawn over the bars */
     double bx0, bx1, bymid;
 } cp_rp_job;
 
@@ -58,7 +58,7 @@ typedef struct cp_rp_row {
     int lease0, n_leases, n_instances, lease_lanes;
 } cp_rp_row;
 
-/* A lease (SPEC 5, version 1.1) of a market row: one instance id from its
+/* A lease (capplan.5 §5, version 1.1) of a market row: one instance id from its
  * start slot for its slots, with its jobs. */
 typedef struct cp_rp_lease {
     const cp_plan_lease *pl;

@@ -1,5 +1,5 @@
 /*
- * Leases for the report (SPEC 5, version 1.1): a provisioning entry may
+ * Leases for the report (capplan.5 §5, version 1.1): a provisioning entry may
  * list them, one per maximal run of slots of one instance id, with its
  * jobs; that is what a person or a launcher executes (start the
  * instance, hand it the jobs, return it). The Gantt chart draws a market

@@ -1,5 +1,5 @@
 /*
- * The report's time axis: hours from the horizon start (SPEC 1.2: slot t
+ * The report's time axis: hours from the horizon start (capplan.5 §1.2: slot t
  * covers [t*h, (t+1)*h)), and the wall clock when the inputs give
  * horizon.start. The timestamp is read by cp_time.h's one parser (ISO-8601
  * date, optional time and UTC offset) and shifted with civil-calendar

@@ -22,7 +22,7 @@
 #define RIGHT 250.0 /* room for "total (delta)" after the longest bar */
 #define LABEL_CHARS 40
 
-#define NPART 5 /* the parts of a total, SPEC 4 and 9.3 */
+#define NPART 5 /* the parts of a total, capplan.5 §4 and §9.3 */
 static const char *const part_name[NPART] = {"cloud", "energy", "carbon", "egress", "drop penalties"};
 static const char *const part_color[NPART] = {"#4e79a7", "#f28e2b", "#59a14f", "#b07aa1", "#e15759"};
 

@@ -1,7 +1,7 @@
 /*
- * The plan verifier (SPEC sections 3-5): an independent check of a plan
- * tree against the loaded inputs. It re-derives every cost from SPEC 3-4
- * itself (it shares only the loader and the mode enumeration of SPEC 2
+ * The plan verifier (capplan.5 §3-5): an independent check of a plan
+ * tree against the loaded inputs. It re-derives every cost from capplan.5 §3-4
+ * itself (it shares only the loader and the mode enumeration of capplan.5 §2
  * with the planner, never models/cp_cost.*), so a bug in the planner's
  * cost code cannot hide in its own checker.
  *
@@ -27,11 +27,11 @@ typedef struct cp_violation {
     char *msg;
 } cp_violation;
 
-/* Totals re-costed from SPEC 4 (same keys as the plan's `totals`). */
+/* Totals re-costed from capplan.5 §4 (same keys as the plan's `totals`). */
 typedef struct cp_verify_totals {
     double total, cloud, energy, carbon, penalty;
     double energy_kwh, carbon_kg;
-    double egress; /* SPEC 9.3 */
+    double egress; /* capplan.5 §9.3 */
 } cp_verify_totals;
 
 typedef struct cp_verify_report {
@@ -68,7 +68,7 @@ int cp_verify_plan(const cp_input *in, const struct cp_node *plan, cp_verify_rep
 /* The same for a plan already read (borrowed; read with
  * cp_plan_read_opts.slots = in->slots, so that its per-slot lists were
  * checked against the inputs). The reader's problems become violations,
- * but for CP_PLAN_EXTRA ones (keys no rule of SPEC 3-5 reads). */
+ * but for CP_PLAN_EXTRA ones (keys no rule of capplan.5 §3-5 reads). */
 int cp_verify_plan_file(const cp_input *in, const cp_plan_file *pf, cp_verify_report *rep,
                         cp_err *err);
 

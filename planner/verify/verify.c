@@ -2,8 +2,8 @@
  * The plan verifier (see cp_verify.h and docs/verify.md): the entry
  * point, the report, and the message and field helpers every phase uses.
  *
- * Written from SPEC sections 3-5 alone: it shares with the planner only
- * the input loader and the mode enumeration (SPEC 2), and re-derives
+ * Written from capplan.5 §3-5 alone: it shares with the planner only
+ * the input loader and the mode enumeration (capplan.5 §2), and re-derives
  * loads, power, energy, carbon and money itself, in the most direct form
  * of the formulas (sums over slots), so that it stays easy to audit.
  *
@@ -14,8 +14,8 @@
  * slot per scheduled job); then the provisioning list
  * gives y(t) per market; then per-slot loads are summed and compared with
  * pool, market, quota and power-cap limits; then concrete placement
- * (SPEC 5) is checked node by node; then every number of the plan that
- * SPEC 4 defines is re-costed and compared; last, the budget.
+ * (capplan.5 §5) is checked node by node; then every number of the plan that
+ * capplan.5 §4 defines is re-costed and compared; last, the budget.
  *
  * Every violation carries the position of the plan node concerned; the
  * list is sorted by position (stable) so the report reads like the file.

@@ -1,5 +1,5 @@
 /*
- * The plan verifier, re-costing (SPEC 4; see verify_internal.h): cloud
+ * The plan verifier, re-costing (capplan.5 §4; see verify_internal.h): cloud
  * cost per market, facility power, energy and carbon per site, penalties,
  * and the comparison of every such number the plan states (totals,
  * provisioning costs, sites, utilization) with the re-costed one.
@@ -81,7 +81,7 @@ void cp_vf_check_costs(cp_vf_ctx *c)
     for (int j = 0; j < in->n_jobs; j++)
         if (c->dropped_job[j])
             s->penalty += in->jobs[j].drop_penalty;
-    /* SPEC 9.3: each scheduled job whose resource is not at its data */
+    /* capplan.5 §9.3: each scheduled job whose resource is not at its data */
     for (int i = 0; i < c->n_jobs; i++)
         if (c->jobs[i].counted && c->jobs[i].res >= 0)
             s->egress += cp_vf_job_egress(in, &in->jobs[c->jobs[i].job], c->ms->res[c->jobs[i].res].site);

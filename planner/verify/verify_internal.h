@@ -3,11 +3,11 @@
  *   verify.c         the entry point, the report, messages, field checks
  *   verify_plan.c    the plan's jobs (one per input job, their modes) and
  *                    provisioning (y per market)
- *   verify_limits.c  per-slot limits of SPEC 3 (pools, markets, quotas,
+ *   verify_limits.c  per-slot limits of capplan.5 §3 (pools, markets, quotas,
  *                    power caps, budget)
- *   verify_place.c   concrete placement on nodes and instances (SPEC 5)
- *   verify_leases.c  the leases a plan lists (SPEC 5, 1.1)
- *   verify_cost.c    re-costing every SPEC 4 number of the plan
+ *   verify_place.c   concrete placement on nodes and instances (capplan.5 §5)
+ *   verify_leases.c  the leases a plan lists (capplan.5 §5, version 1.1)
+ *   verify_cost.c    re-costing every capplan.5 §4 number of the plan
  * The phases run in that order over one context (cp_vf_ctx), which owns the
  * scratch arrays; the report owns the messages. The plan comes read by
  * models/cp_plan_read.h, whose format problems are the first violations;
@@ -25,7 +25,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#define VF_REL_TOL 1e-6 /* re-costed numbers (SPEC 4: "1e-6 relative") */
+#define VF_REL_TOL 1e-6 /* re-costed numbers (capplan.5 §4: "1e-6 relative") */
 #define VF_CAP_TOL 1e-9 /* capacities, caps, budget */
 
 extern const char *const cp_vf_dim_name[CP_DIMS];
@@ -44,7 +44,7 @@ typedef struct cp_vf_job {
 /* One job on one node or instance, `units` of its count. `label` is the
  * id's number as the plan writes it; `idx` the same for a pool node, and
  * for an instance its rank among the market's distinct labels (instance
- * ids are labels, SPEC 1.1: any number, so the loads are kept per rank). */
+ * ids are labels, version 1.1: any number, so the loads are kept per rank). */
 typedef struct cp_vf_asg {
     int entry; /* cp_vf_job index */
     int res, idx;
@@ -109,7 +109,7 @@ void cp_vf_compare_series(cp_vf_ctx *c, const cp_plan_series *s, const char *key
 /* ---- small helpers over the context ------------------------------------- */
 
 /* A series value, `dflt` when the loader left the series empty (a site
- * without energy_price or carbon_intensity: SPEC 1.3 default 0). */
+ * without energy_price or carbon_intensity: capplan.5 §1.3 default 0). */
 static inline double cp_vf_series_or(const cp_series *s, int t, double dflt)
 {
     return s->v && s->n > 0 ? cp_series_at(s, t) : dflt;
@@ -159,14 +159,14 @@ void cp_vf_check_jobs(cp_vf_ctx *c);
 void cp_vf_check_missing(cp_vf_ctx *c);
 void cp_vf_read_provisioning(cp_vf_ctx *c);
 
-/* ---- per-slot limits of SPEC 3 (verify_limits.c) ------------------------ */
+/* ---- per-slot limits of capplan.5 §3 (verify_limits.c) ------------------------ */
 void cp_vf_add_loads(cp_vf_ctx *c);
 void cp_vf_check_capacity(cp_vf_ctx *c);
 void cp_vf_check_power_caps(cp_vf_ctx *c);
 /* After cp_vf_check_costs: cloud + energy + carbon within the budget. */
 void cp_vf_check_budget(cp_vf_ctx *c);
-/* A plan that says `infeasible` for inputs without a contradiction (SPEC
- * 4: a cap below a site's idle baseline, a budget below the baseline's
+/* A plan that says `infeasible` for inputs without a contradiction
+ * (capplan.5 §4: a cap below a site's idle baseline, a budget below the baseline's
  * cost) is a violation at its status. */
 void cp_vf_check_infeasible(cp_vf_ctx *c);
 /* " accelerators 3 > 2, cpus ..." for the dimensions over capacity. */
@@ -176,17 +176,17 @@ double cp_vf_baseline_w(const cp_input *in, int site, int t);
 /* Facility power of the site in slot t in W: pue·(baseline + busy). */
 double cp_vf_site_w(const cp_vf_ctx *c, int site, int t);
 
-/* ---- concrete placement, SPEC 5 (verify_place.c) ------------------------ */
+/* ---- concrete placement, capplan.5 §5 (verify_place.c) ------------------------ */
 void cp_vf_check_placement(cp_vf_ctx *c);
 /* "PREFIX/N" against a resource's id prefix: N, or -1 when it is not. */
 long cp_vf_parse_id(const char *s, const char *prefix);
 
-/* ---- leases, SPEC 5 1.1 (verify_leases.c): after cp_vf_check_placement ---- */
+/* ---- leases, capplan.5 §5, version 1.1 (verify_leases.c): after cp_vf_check_placement ---- */
 void cp_vf_check_leases(cp_vf_ctx *c);
 
-/* ---- re-costing, SPEC 4 (verify_cost.c) --------------------------------- */
+/* ---- re-costing, capplan.5 §4 (verify_cost.c) --------------------------------- */
 void cp_vf_check_costs(cp_vf_ctx *c);
-/* SPEC 9.3 from the input alone: job j's egress on a resource at `site`
+/* capplan.5 §9.3 from the input alone: job j's egress on a resource at `site`
  * (-1: an offer without a site). */
 double cp_vf_job_egress(const cp_input *in, const cp_job *j, int site);
 

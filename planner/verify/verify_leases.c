@@ -1,5 +1,5 @@
 /*
- * The plan verifier, leases (SPEC 5, version 1.1; optional, checked when
+ * The plan verifier, leases (capplan.5 §5, version 1.1; optional, checked when
  * a provisioning entry lists them): each lease is one id of the market in
  * use over a maximal run of consecutive slots, with the jobs that run on
  * that id in those slots. Checked against the placement (the jobs' ids,

@@ -1,5 +1,5 @@
 /*
- * The plan verifier, per-slot limits of SPEC 3 (see verify_internal.h):
+ * The plan verifier, per-slot limits of capplan.5 §3 (see verify_internal.h):
  * the load of every pool and market per slot against the available nodes
  * or rented instances, the rented instances against the quotas, each
  * site's facility power against its cap, and the re-costed spend against
@@ -176,7 +176,7 @@ void cp_vf_check_power_caps(cp_vf_ctx *c)
 
 void cp_vf_check_infeasible(cp_vf_ctx *c)
 {
-    /* SPEC 4: only a site whose idle baseline alone exceeds its cap, or a
+    /* capplan.5 §4: only a site whose idle baseline alone exceeds its cap, or a
      * budget below the baseline's cost, makes an instance infeasible
      * (dropping every job is otherwise a plan). Re-derived here from the
      * input, as every figure of verify is; a claim is accepted when the
@@ -213,7 +213,7 @@ void cp_vf_check_budget(cp_vf_ctx *c)
     const cp_input *in = c->in;
     const cp_verify_totals *s = &c->rep->sums;
     if (in->has_budget) {
-        double spend = s->cloud + s->energy + s->carbon + s->egress; /* SPEC 9.3 */
+        double spend = s->cloud + s->energy + s->carbon + s->egress; /* capplan.5 §9.3 */
         if (cp_vf_over(spend, in->budget))
             cp_vf_viol(c, c->pf->totals.pos, /* the root's when absent */
                     "budget exceeded: cloud + energy + carbon%s = %s > budget %s",

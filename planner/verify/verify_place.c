@@ -1,5 +1,5 @@
 /*
- * The plan verifier, concrete placement (SPEC 5; see verify_internal.h
+ * The plan verifier, concrete placement (capplan.5 §5; see verify_internal.h
  * and assumption 1 of docs/verify.md): the node and instance ids of each
  * job that lists them, one deterministic split of multi-node jobs over
  * their nodes, and the load of every node and instance per slot.
@@ -243,7 +243,7 @@ static int label_cmp(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-/* Instance ids are labels (SPEC 1.1): each market's distinct labels get
+/* Instance ids are labels (version 1.1): each market's distinct labels get
  * ranks 0..n-1 in label order, and the loads are kept per rank. */
 static bool rank_labels(cp_vf_ctx *c)
 {
@@ -279,7 +279,7 @@ static bool rank_labels(cp_vf_ctx *c)
     return true;
 }
 
-/* SPEC 5 (1.1): in each slot at most y(t) distinct ids of a market are
+/* capplan.5 §5, version 1.1: in each slot at most y(t) distinct ids of a market are
  * in use. */
 static void check_instances_in_use(cp_vf_ctx *c)
 {

@@ -69,7 +69,7 @@ static void check_scheduled(cp_vf_ctx *c, cp_vf_job *vj, const char *who)
     if (vj->res < 0 || !has_count)
         return;
     const cp_resource *r = &c->ms->res[vj->res];
-    /* SPEC 9.1: the shape index, 0 when omitted */
+    /* capplan.5 §9.1: the shape index, 0 when omitted */
     long shape = pj->shape.has == CP_PLAN_SET ? pj->shape.v : 0;
     int n_shapes = j->kind == CP_JOB_TRAINING && j->n_shapes > 0 ? j->n_shapes : 1;
     if (shape < 0 || shape >= n_shapes) {
@@ -97,7 +97,7 @@ static void check_scheduled(cp_vf_ctx *c, cp_vf_job *vj, const char *who)
         else if (!cp_mode_fits(in, j, r->mach, r->name, r->kind == CP_RES_POOL, r->max_units,
                                (int)count, (int)shape, why, sizeof why))
             cp_vf_viol(c, pj->pos, "%s: no mode on '%s' (%s) with count %ld: it does not fit the "
-                                "units (SPEC 2): %s", who, r->name, cp_vf_market_name(r->kind),
+                                "units (capplan.5 §2): %s", who, r->name, cp_vf_market_name(r->kind),
                     count, why);
         else if (n_shapes > 1)
             cp_vf_viol(c, pj->pos, "%s: no mode on '%s' (%s) with count %ld and shape %ld: placement, "
@@ -147,7 +147,7 @@ static void check_scheduled(cp_vf_ctx *c, cp_vf_job *vj, const char *who)
         kwh = s->pue * m->busy_w * (m->slots - 1 + m->last_frac) * c->h / 1000;
     }
     cp_vf_compare_num(c, &pj->energy_kwh, pj->pos, "energy_kwh", who, true, kwh);
-    /* required where the input has data (SPEC 9.3); compared wherever given */
+    /* required where the input has data (capplan.5 §9.3); compared wherever given */
     cp_vf_compare_num(c, &pj->egress, pj->pos, "egress", who, in->uses_egress,
                    cp_vf_job_egress(in, j, r->site));
 }
@@ -204,7 +204,7 @@ void cp_vf_check_jobs(cp_vf_ctx *c)
     }
 }
 
-/* SPEC 9.2: a scheduled job's predecessors are scheduled and have ended
+/* capplan.5 §9.2: a scheduled job's predecessors are scheduled and have ended
  * by its start. Needs every entry read (cp_vf_check_missing's turn). */
 static void check_precedence(cp_vf_ctx *c)
 {
@@ -218,7 +218,7 @@ static void check_precedence(cp_vf_ctx *c)
             int i = j->after[a], ei = c->entry_of_job[i];
             const cp_vf_job *vi = ei >= 0 ? &c->jobs[ei] : NULL;
             if (!vi || !vi->scheduled)
-                cp_vf_viol(c, vj->pj->pos, "job '%s' runs but its predecessor '%s' does not (SPEC 9.2)",
+                cp_vf_viol(c, vj->pj->pos, "job '%s' runs but its predecessor '%s' does not (capplan.5 §9.2)",
                         j->name, in->jobs[i].name);
             else if (vj->counted && vi->counted &&
                      vj->start < vi->start + c->ms->modes[vi->mode].slots)

@@ -1,5 +1,5 @@
 /*
- * What-if analysis (SPEC 8): scenarios applied to the inputs, each planned
+ * What-if analysis (capplan.5 §8): scenarios applied to the inputs, each planned
  * as `plan` would plan it, summarised one row per scenario. The table is
  * the boundary between the what-if runner (whatif_*.c) and its outputs
  * (the md/csv/json table and the HTML page in report_*.c).
@@ -19,9 +19,9 @@ typedef struct cp_whatif_row {
     char *error;  /* invalid: the error text (FILE:LINE:COL: ...); else NULL */
     char *sweep;  /* sweep rows: the sweep's scenario NAME; else NULL */
     double sweep_value; /* sweep rows: the swept value */
-    /* SPEC 4 figures of the plan (NAN when there is no plan) */
+    /* capplan.5 §4 figures of the plan (NAN when there is no plan) */
     double total, cloud, energy, carbon, penalty;
-    double egress; /* SPEC 9.3: 0 when no job has data */
+    double egress; /* capplan.5 §9.3: 0 when no job has data */
     double kwh, kg_co2;
     int dropped; /* jobs not scheduled; -1 when there is no plan */
     double spot_share; /* spot instance-hours / all cloud instance-hours; 0 if none */
@@ -56,7 +56,7 @@ int cp_report_whatif_html(const cp_whatif_table *t, cp_buf *out, cp_err *err);
 struct cp_node;
 typedef struct cp_scenarios cp_scenarios;
 
-/* Parses a scenario file (SPEC 8) held in memory: `name` (borrowed; it
+/* Parses a scenario file (capplan.5 §8) held in memory: `name` (borrowed; it
  * must outlive the result, positions point at it) is used in positions.
  * Checks its shape only (keys, kinds, paths' syntax, unique names; sweeps
  * expanded into one scenario each); whether paths match the inputs is

@@ -1,11 +1,11 @@
 /*
- * Applying a scenario to the merged input tree (SPEC 8). Edits happen on
+ * Applying a scenario to the merged input tree (capplan.5 §8). Edits happen on
  * the cp_node tree, before the input is interpreted, so a changed input
  * is loaded, validated and planned by exactly the code `plan` uses, and
  * can be written back as YAML.
  *
  * "A change applies to the value in effect, defaults included": when a
- * path ends at a key the entity does not give, the SPEC 1 default of that
+ * path ends at a key the entity does not give, the capplan.5 §1 default of that
  * key is first written into the tree (the table below), then changed.
  * Defaults that depend on other values (`available` = nodes, `deadline_hour`
  * = horizon end, `spot_quota` = quota, `type` = the name) are computed from
@@ -34,7 +34,7 @@ typedef enum {
     D_NAME,       /* the entity's name */
     D_QUOTA,      /* the offer's quota (1000 when absent) */
     D_HORIZON_END, /* horizon.slots * horizon.slot_hours */
-    D_DATA_GB      /* SPEC 9.3: the job's input_gb for dataflow, else 0 */
+    D_DATA_GB      /* capplan.5 §9.3: the job's input_gb for dataflow, else 0 */
 } dkind;
 
 enum { F_TRAINING = 1, F_SPOT = 2, F_PARENT = 4 };
@@ -47,7 +47,7 @@ typedef struct wi_default {
     unsigned flags;
 } wi_default;
 
-/* SPEC 1 (and the extensions in docs/spec-notes.md), key by key. */
+/* capplan.5 §1 (and the extensions in docs/spec-notes.md), key by key. */
 static const wi_default defaults[] = {
     {K_HORIZON, "slots", D_NONE, NULL, 0},
     {K_HORIZON, "slot_hours", D_TEXT, "1", 0},
@@ -120,7 +120,7 @@ static const wi_default defaults[] = {
     {WI_JOBS, "model/optimizer", D_TEXT, "adam", F_PARENT},
     {WI_JOBS, "model/micro_batch", D_TEXT, "1", F_PARENT},
     {WI_JOBS, "model/activation_gb_per_sample", D_TEXT, "0", F_PARENT},
-    /* 1.1 (SPEC 1.7, 9): a shape's keys are in effect in every listed
+    /* 1.1 (capplan.5 §1.7, §9): a shape's keys are in effect in every listed
      * shape (shapes/INDEX/KEY), data/gb only where the job has data */
     {WI_JOBS, "scaling/*/model", D_NONE, NULL, 0},
     {WI_JOBS, "scaling/*/serial_fraction", D_NONE, NULL, 0},
@@ -339,7 +339,7 @@ static bool apply_at(actx *c, int kind, cp_node *e, const char *key, bool wild, 
     }
     if (!*seg) {
         double v, end = horizon_end(c->root);
-        /* SPEC 4: a deadline beyond the horizon end is read as the end,
+        /* capplan.5 §4: a deadline beyond the horizon end is read as the end,
          * and that is the value a scale or add applies to */
         if (kind == WI_JOBS && !strcmp(key, "deadline_hour") && c->ch->op != WI_SET &&
             cp_scalar_number(*slot, &v) && v > end) {

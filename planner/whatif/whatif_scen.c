@@ -1,5 +1,5 @@
 /*
- * The scenario file of SPEC 8, read into wi_scenario records that point
+ * The scenario file of capplan.5 §8, read into wi_scenario records that point
  * into the file's own cp_node tree (kept alive by cp_scenarios): a `set`
  * value or an added entity is copied into each changed input from there,
  * with its position, so an error in it points into the scenario file.

@@ -39,7 +39,7 @@ static int packs_as_is(const cp_input *in, const cp_modeset *ms, const cp_plan *
     return CP_OK;
 }
 
-/* cp_improve and cp_lns keep precedence while they search (SPEC 9.2,
+/* cp_improve and cp_lns keep precedence while they search (capplan.5 §9.2,
  * prec_graph.c); should they still turn the tree's plan, which holds it,
  * into one that breaks it (the safety net), the repair's result is kept
  * only if it beats the tree's plan as it was (when that packs). */

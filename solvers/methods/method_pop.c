@@ -11,7 +11,7 @@
  * on the full capacities: dropped jobs re-inserted, one-job moves, and
  * large neighbourhood search; the Lagrangian relaxation gives the bound.
  *
- * Jobs that `after` joins (SPEC 9.2) go to one part together, dealt as one
+ * Jobs that `after` joins (capplan.5 §9.2) go to one part together, dealt as one
  * unit of their summed size: a part's MILP holds the precedence rows of
  * its own jobs only, so an edge between two parts could not be kept.
  */

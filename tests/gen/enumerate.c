@@ -7,12 +7,12 @@
  *
  * It reads the input through the library's loader and mode builder (what
  * a mode is — demand, duration, slots, last-slot fraction, allowed
- * starts — has one definition, SPEC 2), and does everything else itself:
+ * starts — has one definition, capplan.5 §2), and does everything else itself:
  * it tries every choice of (mode, start) or drop for every job, rents in
  * each market and slot the fewest instances that hold the demand, checks
- * SPEC 3 (pool capacity per dimension, quotas, power caps, budget) and
- * computes the SPEC 4 total (cloud, energy with the idle baseline,
- * carbon, penalties), with its own busy-power arithmetic. SPEC 1.1: the
+ * capplan.5 §3 (pool capacity per dimension, quotas, power caps, budget) and
+ * computes the capplan.5 §4 total (cloud, energy with the idle baseline,
+ * carbon, penalties), with its own busy-power arithmetic. Version 1.1: the
  * busy power of a mode's shape (9.1), egress where a job's resource is
  * not at its data's site (9.3; counted by the budget too), and
  * precedence (9.2): a scheduled job's predecessors are scheduled and end
@@ -25,8 +25,8 @@
  * added (prices and powers are non-negative), so no completion of such
  * a branch can be feasible or better. Nothing else is pruned.
  *
- * Placement (SPEC 5) is not modelled: the oracle gives the optimum of
- * SPEC 3-4, which equals the optimum of a placed plan when every pool has
+ * Placement (capplan.5 §5) is not modelled: the oracle gives the optimum of
+ * capplan.5 §3-4, which equals the optimum of a placed plan when every pool has
  * one node and every market at most one instance per slot (geninst -e).
  *
  * Prints `optimum TOTAL cloud C energy E carbon K penalty P egress G` (%.17g) and
@@ -63,14 +63,14 @@ static double *D(int r, int t)
     return dem + ((size_t)r * T + t) * CP_DIMS;
 }
 
-/* SPEC 2 busy power (W, before PUE) of mode m on its pool. */
+/* capplan.5 §2 busy power (W, before PUE) of mode m on its pool. */
 static double busy_power(const cp_mode *m)
 {
     const cp_job *j = &in->jobs[m->job];
     const cp_machine *node = ms->res[m->res].mach;
     double acc_dyn = node->acc >= 0 ? in->accels[node->acc].power_w - in->accels[node->acc].idle_power_w : 0;
     double node_dyn = node->power_w - node->idle_power_w;
-    if (j->kind == CP_JOB_TRAINING) /* the cpus of the mode's shape (SPEC 9.1) */
+    if (j->kind == CP_JOB_TRAINING) /* the cpus of the mode's shape (capplan.5 §9.1) */
         return m->count * acc_dyn +
                m->count * j->shapes[m->shape].cpus_per_accelerator * node_dyn / node->cpus;
     return m->count * (node->accelerators * acc_dyn + node_dyn);
@@ -111,7 +111,7 @@ static int instances(int r, int t)
     return y;
 }
 
-/* SPEC 9.3: what job j's run on resource r costs in egress. */
+/* capplan.5 §9.3: what job j's run on resource r costs in egress. */
 static double egress_of(int j, int r)
 {
     const cp_job *jb = &in->jobs[j];
@@ -122,7 +122,7 @@ static double egress_of(int j, int r)
     return site == jb->data_site ? 0 : jb->data_gb * in->sites[jb->data_site].egress_per_gb;
 }
 
-/* SPEC 9.2 among the decided jobs [0, decided): false when a scheduled
+/* capplan.5 §9.2 among the decided jobs [0, decided): false when a scheduled
  * job has a dropped predecessor or one that has not ended by its start. */
 static bool precedence_ok(int decided)
 {
@@ -140,7 +140,7 @@ static bool precedence_ok(int decided)
     return true;
 }
 
-/* Checks SPEC 3 for the jobs chosen so far and costs them (plus the
+/* Checks capplan.5 §3 for the jobs chosen so far and costs them (plus the
  * baseline and the penalties of the jobs dropped so far; jobs not yet
  * decided cost nothing). Returns false when a constraint is broken. */
 static bool evaluate(int decided, double parts[5])

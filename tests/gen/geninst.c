@@ -48,7 +48,7 @@ static int chance(int pct)
     return ri(0, 99) < pct;
 }
 
-/* The SPEC 1.1 keys of `-e` instances (shapes, after, data, egress) are
+/* The version 1.1 keys of `-e` instances (shapes, after, data, egress) are
  * drawn from a stream of their own, so every key of version 1.0 is drawn
  * exactly as before and the 1.0 part of an instance does not change. */
 static uint64_t st11;
@@ -92,12 +92,12 @@ static void series_f(const char *key, int lo, int hi, double scale, int dec)
  * slots, at most three resources (pools and markets together), each
  * job with at most two counts, so every (mode or drop, start) choice of
  * every job can be enumerated. Every pool has ONE node and every market
- * a quota of at most one instance per slot: a plan that meets SPEC 3's
+ * a quota of at most one instance per slot: a plan that meets capplan.5 §3's
  * aggregate capacities then always packs (every job goes on node or
  * instance 0), so the aggregate optimum is the optimum of a placed plan.
  * Power caps and budgets are drawn near what the jobs need, so they bind
  * in some instances; a few budgets are below the baseline (infeasible).
- * SPEC 1.1: some jobs have predecessors among the earlier jobs, `data` at
+ * Version 1.1: some jobs have predecessors among the earlier jobs, `data` at
  * a site (some sites price egress) and, for training, 1-3 shapes.
  */
 static int enum_instance(unsigned long long seed)
@@ -148,7 +148,7 @@ static int enum_instance(unsigned long long seed)
             base_cost += pue[s] * basew[s] * h / 1000 * price[s][t];
         }
         printf("]\n    carbon_intensity: %d\n", ri(50, 800));
-        if (chance11(50)) /* SPEC 9.3 */
+        if (chance11(50)) /* capplan.5 §9.3 */
             printf("    egress_per_gb: %.2f\n", ri11(1, 20) * 0.01);
         if (basew[s] > 0 && chance(40)) {
             /* a cap from just above the baseline to room for a few jobs */
@@ -228,7 +228,7 @@ static int enum_instance(unsigned long long seed)
         if (chance(50))
             printf("    deadline_hour: %.2f\n", (rel + ri(1, T)) * h - (chance(20) ? h / 2 : 0));
         printf("    drop_penalty: %d\n", ri(1, 60) * 5);
-        /* SPEC 9.2: predecessors among the earlier jobs (acyclic) */
+        /* capplan.5 §9.2: predecessors among the earlier jobs (acyclic) */
         if (j > 0 && chance11(40)) {
             int a1 = ri11(0, j - 1), a2 = ri11(0, j - 1);
             if (a2 != a1 && chance11(30))
@@ -236,7 +236,7 @@ static int enum_instance(unsigned long long seed)
             else
                 printf("    after: [job%d]\n", a1);
         }
-        /* SPEC 9.3: where the input is; gb sometimes left to its default */
+        /* capplan.5 §9.3: where the input is; gb sometimes left to its default */
         if (chance11(45)) {
             int site = ri11(0, nsite - 1), gb = ri11(1, 40);
             if (dataflow && chance11(50))
@@ -271,7 +271,7 @@ static int enum_instance(unsigned long long seed)
             printf("    accelerators: %s\n", counts[ri(0, 4)]);
             if (chance(40))
                 printf("    scaling: {model: amdahl, serial_fraction: %.2f}\n", ri(0, 40) * 0.01);
-            /* SPEC 9.1: shapes instead of the flat keys (drawn anyway, so
+            /* capplan.5 §9.1: shapes instead of the flat keys (drawn anyway, so
              * the 1.0 stream stays the same) */
             int shaped = chance11(35);
             if (chance(50)) {

@@ -128,20 +128,20 @@ static void sweep(const char *method)
     sweep_file(method, "examples/tiny.yaml");
 }
 
-/* SPEC 1.1: predecessors resolved and pruned in the modes, a successor
+/* Version 1.1: predecessors resolved and pruned in the modes, a successor
  * dropped with its predecessor by the precedence repair */
 TEST(alloc_fail_through_plan_precedence)
 {
     sweep_file("heuristic", "tests/plan/precedence_drop.yaml");
 }
 
-/* SPEC 1.1: shapes */
+/* Version 1.1: shapes */
 TEST(alloc_fail_through_plan_shapes)
 {
     sweep_file("heuristic", "tests/plan/shape_thin.yaml");
 }
 
-/* SPEC 1.1: instance leases in the plan (cloud offers): the writer's
+/* Version 1.1: instance leases in the plan (cloud offers): the writer's
  * lease ids are built in a buffer of their own, whose failure must read
  * "out of memory", not "cannot write YAML" */
 TEST(alloc_fail_through_plan_leases)

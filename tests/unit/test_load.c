@@ -1,4 +1,4 @@
-/* The loader (SPEC 1): merging of several files, defaults, YAML 1.2 core
+/* The loader (capplan.5 §1): merging of several files, defaults, YAML 1.2 core
  * schema scalars, integer fields, error positions and the YAML limits.
  * Inputs are inline YAML read with cp_yaml_load_string and converted with
  * cp_input_from_trees, so every expected value is visible next to it. */
@@ -212,7 +212,7 @@ TEST(load_defaults)
     CHECK(!j->has_accelerator_memory);
     CHECK_NEAR(j->cpus_per_accelerator, 0, 0);
     CHECK_NEAR(j->memory_gb_per_accelerator, 0, 0);
-    /* a deadline beyond the horizon end is read as the end (SPEC 4) */
+    /* a deadline beyond the horizon end is read as the end (capplan.5 §4) */
     CHECK(in->jobs[1].has_deadline);
     CHECK_NEAR(in->jobs[1].deadline_hour, 4, 0);
     CHECK_NEAR(in->jobs[2].deadline_hour, 2.5, 0);

@@ -1,4 +1,4 @@
-/* Modes (SPEC 2) with hand-computed values: durations (training linear,
+/* Modes (capplan.5 §2) with hand-computed values: durations (training linear,
  * Amdahl, table; dataflow Ernest), the spot stretch, slot counts and the
  * last-slot busy fraction, busy power on pools, the allowed start window,
  * spot markets only for preemptible jobs, placement rules, and the memory
@@ -243,7 +243,7 @@ TEST(modes_dataflow_ernest)
     if (!setup(jobs))
         return;
     /* v100-node: rack, aws:v100 on-demand, anon; not preemptible: 3 x 3,
-     * but for 4 machines on rack, which has 2 nodes (SPEC 2, 1.1: k <= U) */
+     * but for 4 machines on rack, which has 2 nodes (capplan.5 §2, version 1.1: k <= U) */
     CHECK_INT(n_modes(0), 8);
     CHECK(!has_mode(0, "big"));
     CHECK(!has_mode(0, "aws:v100:spot"));

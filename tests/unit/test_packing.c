@@ -3,7 +3,7 @@
  * give every job the same nodes and instance ids when they see the jobs
  * in the same order (placement packs largest demand first, then by start
  * slot: the jobs below are added to the usage in that order), and the
- * ids follow SPEC 1.1's labels: a job takes the id that adds the fewest
+ * ids follow version 1.1's labels: a job takes the id that adds the fewest
  * instance-slots, then the fullest, then the lowest.
  *
  * The fleet: 4 one-hour slots; pool rack has 3 nodes of 8 G, 64 CPUs,
@@ -143,7 +143,7 @@ TEST(packing_usage_and_placement_agree_on_instances)
 
 TEST(packing_reuses_a_returned_instance)
 {
-    /* Labels (SPEC 1.1): b8 fills a fresh id 0 in slots 0-1; c8 (slot 2)
+    /* Labels (version 1.1): b8 fills a fresh id 0 in slots 0-1; c8 (slot 2)
      * takes id 0 again (idle there; a fresh id would cost the same, and
      * the lower wins); a4 (slot 0) needs a fresh id 1; c4 (slot 1) goes
      * back to id 1, which a4 returned after slot 0, rather than a third

@@ -2,7 +2,7 @@
  * 1.0 placement got wrong: the move it chose was not the cheapest, a
  * moved market job left an idle instance paid for, and "one more
  * instance" rented two. Each expected total is derived in the comments;
- * instance ids are labels (SPEC 1.1), so y(t) counts the ids in use. */
+ * instance ids are labels (version 1.1), so y(t) counts the ids in use. */
 #include "test.h"
 #include "cp_placement.h"
 #include "fixture.h"

@@ -1,8 +1,8 @@
-/* The plan reader (models/cp_plan_read.h): every key of SPEC 5 read from
+/* The plan reader (models/cp_plan_read.h): every key of capplan.5 §5 read from
  * the hand-checked plans of tests/verify/, YAML and JSON alike; the
  * positions it keeps; its problems with FILE:LINE:COL, in file order and
  * at their level; the slot count from the inputs or from the plan;
- * leases (SPEC 5, 1.1); infeasible plans; out of memory at every
+ * leases (capplan.5 §5, version 1.1); infeasible plans; out of memory at every
  * allocation. */
 #include "test.h"
 

@@ -1,4 +1,4 @@
-/* Precedence kept while searching (SPEC 9.2; solvers/cp_prec.h): the
+/* Precedence kept while searching (capplan.5 §9.2; solvers/cp_prec.h): the
  * window of a job, each method's own plan before the pipeline's repair,
  * the LNS from a plan that a repair-only search would leave, and the
  * Lagrangian bound with the precedence components priced together.

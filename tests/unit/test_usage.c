@@ -142,7 +142,7 @@ TEST(usage_init_capacities_quotas_and_units)
     CHECK_NEAR(cp_usage_cap(&u, RACK, CP_DIM_MEM, 3), 1536, 0); /* 3 nodes x 512 GB */
     CHECK_NEAR(cp_usage_cap(&u, M8, CP_DIM_ACC, 1), 16, 0);     /* quota 2 x 8 */
     CHECK_INT(cp_usage_quota(&u, M8, 3), 1);
-    /* units: the pool's nodes; a market's instance ids (labels, SPEC 1.1)
+    /* units: the pool's nodes; a market's instance ids (labels, version 1.1)
      * are capped by its quotas summed over the slots (2 + 2 + 1 + 1 = 6)
      * below the 4 + 12 accelerators its jobs could hold */
     CHECK_INT(u.nunits[RACK], 3);
