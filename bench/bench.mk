@@ -1,6 +1,6 @@
 # Benchmarks, included from the top-level Makefile (`make bench` runs both).
 #
-# bench-plan: issue 5's planning benchmark (bench/run.sh, docs/performance.md):
+# bench-plan: the planning benchmark (bench/run.sh, docs/performance.md):
 #   seeded instances from bench/gen at 20..10,000 jobs, every method, CBC on
 #   the exported model.  BENCH_SIZES, BENCH_METHODS, BENCH_SCALE, ... as in
 #   bench/run.sh; BENCH_FAMILY=cloud runs gen's cloud-heavy family instead.

@@ -1,5 +1,5 @@
 #!/bin/sh
-# bench/run.sh: the planning benchmark of issue 5 (`make bench`).
+# bench/run.sh: the planning benchmark (`make bench`, docs/performance.md).
 #
 # For each size (jobs x 24 hourly slots, seeded instances from bench/gen) and
 # each method, runs `capplan plan --no-timing --progress --time-limit L`,

@@ -1,7 +1,7 @@
 #!/bin/sh
 # bench/seeds.sh: capplan against CBC and HiGHS on several seeds of one
-# family and size, all packed and verified (issue 12's 80-job target,
-# docs/performance.md "Cloud-heavy 80-job nights, seeds 1-6").
+# family and size, all packed and verified (the 80-job target of
+# docs/performance.md, "Cloud-heavy 80-job nights, seeds 1-6").
 #
 #     sh bench/seeds.sh [SEED...]        (default: 1 2 3 4 5 6)
 #
@@ -16,7 +16,7 @@
 # long: delete it to solve again). One markdown row per seed goes to
 # stdout: capplan's total and dropped jobs, its bound, the LP optimum and
 # the lifted LP from its --progress lines, CBC's and HiGHS's packed totals,
-# capplan / the better of them (issue 12's ratio), CPU seconds and the load
+# capplan / the better of them (the target's ratio), CPU seconds and the load
 # average before the run. Everything else stays in the run folder.
 #
 # Environment: BUILD (default build), SEEDS_FAMILY (cloud, the default, or

@@ -7,7 +7,7 @@
  *   d     `fit dataflow`, t `fit training`, a `fit training --scaling
  *         amdahl` (through cp_cmd_fit, its output to a private file).
  * (c3o writes a CSV of samples, not YAML: fuzz_csv covers it.)
- * Property (issue 13, item 7): whatever a producer writes with success
+ * Property: whatever a producer writes with success
  * loads back through the input loader. The fragment is merged with a base
  * input of a horizon and, for every accelerator the fragment names in a
  * throughput but does not define, a definition (`fit training` names

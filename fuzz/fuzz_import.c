@@ -1,5 +1,5 @@
 /*
- * libFuzzer harness for the importers of issue 15 (planner/import/): the
+ * libFuzzer harness for the importers (planner/import/, docs/import.md): the
  * first byte picks the importer and its options, the rest is its file.
  *   e, E  `import series --energy-price FILE` (E: --column, --scale,
  *         two-hour slots, a UTC start); c, C `--carbon FILE` (C: half-hour

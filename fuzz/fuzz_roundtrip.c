@@ -1,8 +1,8 @@
 /*
  * libFuzzer harness for the plan writer and the plan reader together: a
- * round-trip property (issue 13, "Tests"). Bytes -> the loader (up to 3
- * files split at a line "--8<--", as fuzz_load) -> modes -> a plan with a
- * tiny search (heuristic, or milp at node limit 5 on small instances,
+ * round-trip property (read -> write -> read is a fixed point). Bytes ->
+ * the loader (up to 3 files split at a line "--8<--", as fuzz_load) ->
+ * modes -> a plan with a tiny search (heuristic, or milp at node limit 5 on small instances,
  * chosen by the input's size) through cp_plan_solve -> written as YAML,
  * JSON and CSV. Then:
  *   - every format writes (CP_OK or out of memory: never an error, since

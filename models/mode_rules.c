@@ -1,9 +1,12 @@
 /*
  * The version 1.1 rules of a mode that do not concern time: per-type
- * speedup (1.7), the shape's busy power (9.1), whether a mode fits the
- * resource's units (2), and its egress (9.3). cp_modes.c enumerates
- * with them, `check --modes` explains exclusions with them, and the
- * verifier re-costs with them, so each rule has one definition.
+ * speedup (capplan.5 §1.7), the shape's busy power (§9.1), whether a
+ * mode fits the resource's units (§2), and its egress (§9.3).
+ * cp_modes.c enumerates the modes with them and explains an excluded
+ * choice with them (cp_mode_exclusion, which `check --modes` prints), so
+ * each rule has one definition. The verifier calls only cp_mode_fits, to
+ * say why a plan's mode is not a mode; it re-costs a plan on its own
+ * (planner/verify/verify_cost.c), so a wrong rule here cannot hide there.
  */
 #include "cp_modes.h"
 

@@ -1,6 +1,7 @@
 /*
  * Why a dropped job has no place beside the plan's other jobs: the real
- * cause, with the slots involved (issue 14). explain.c asks here once it
+ * cause, with the slots involved (docs/spec-notes.md, "Drop reasons name
+ * the cause"). explain.c asks here once it
  * knows that no (mode, start) of the job fits.
  *
  * Every allowed start of every mode of the job is examined, from its

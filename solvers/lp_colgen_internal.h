@@ -2,9 +2,10 @@
  * The state of the column generation (lp_colgen.c), shared by its parts:
  * lp_colgen_model.c (which rows and columns the exported model has),
  * lp_colgen_price.c (pricing and the Lagrangian bound), lp_colgen_cuts.c
- * (the lifting rows). Private to those four files, which are the only
- * ones besides milp_glpk.c that see GLPK: its handle appears here so the
- * master's functions can be split between them.
+ * (the lifting rows). Private to those four files. GLPK's handle
+ * appears here so the master's functions can be split between them;
+ * besides them only milp_glpk.c and lns_mip.c include glpk.h
+ * (docs/architecture.md).
  */
 #ifndef CP_LP_COLGEN_INTERNAL_H
 #define CP_LP_COLGEN_INTERNAL_H

@@ -485,7 +485,7 @@ static void name_model(const milp *mp, glp_prob *P)
 #define LP_NAME_SHOWN 80
 
 /* `s` as a double-quoted string that is safe in a CPLEX LP comment line
- * (issue 13, item 6: a name is user input): \" and \\, C0 controls and
+ * (a name is user input, docs/reliability.md "Output safety"): \" and \\, C0 controls and
  * DEL as \xHH, C1 controls, U+2028, U+2029 and the BOM as \uXXXX, so the
  * comment stays one line for any reader; past LP_NAME_SHOWN bytes the
  * name is cut at a character boundary and its length given. */

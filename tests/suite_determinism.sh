@@ -1,5 +1,5 @@
 #!/bin/sh
-# Determinism (issue 7, item 7; docs/reliability.md): the same inputs and
+# Determinism (docs/reliability.md): the same inputs and
 # options give byte-identical plans (--no-timing) across runs and
 # --threads values, for every method the binary offers (auto, milp,
 # heuristic, and lagrange or pop when present), whenever the search ends

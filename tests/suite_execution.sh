@@ -1,6 +1,5 @@
 #!/bin/sh
-# The nightly example from plan to execution (docs/execution.md; issue 16's
-# "done when"), on a Slurm shaped like its fleet.
+# The nightly example from plan to execution (docs/execution.md), on a Slurm shaped like its fleet.
 #
 # One machine stands in for the fleet: one slurmd per pool node, named by
 # the pool's `hosts` and declared with the pool's CPUs, memory and GPUs

@@ -1,5 +1,5 @@
 #!/bin/sh
-# The importers on the real files of ../shared/data (issue 15): golden
+# The importers on the real files of ../shared/data (docs/import.md): golden
 # fragments (numbers within 1e-9 relative, test_cmp_num; warnings byte for
 # byte), the fragments of every importer passing `capplan check` together
 # (one accelerator table, identical definitions merge), bad inputs with

@@ -1,5 +1,5 @@
 #!/bin/sh
-# Output failures (issue 7, item 6; docs/reliability.md): every command
+# Output failures (docs/reliability.md): every command
 # that writes data, into every kind of broken destination, must print a
 # clear error on stderr and exit non-zero, never report success after a
 # truncated write, and never leave a temporary file or a partial target.

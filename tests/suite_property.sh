@@ -1,5 +1,5 @@
 #!/bin/sh
-# Property test (issue 7, item 8; docs/reliability.md): seeded random
+# Property test (docs/reliability.md): seeded random
 # valid instances, $CP_PROP_SEEDS of them (default 300).
 #
 # Odd seeds: `geninst -e SEED`, small enough for exhaustive search (1..5

@@ -1,5 +1,5 @@
 #!/bin/sh
-# Drop reasons that name the real cause (issue 14): each input of
+# Drop reasons that name the real cause (docs/spec-notes.md): each input of
 # tests/reasons/ (its cause derived in its header comment) and
 # tests/plan/precedence_drop.yaml (a predecessor the optimizer drops, one
 # without a mode) is planned by every method; the dropped jobs' reasons,

@@ -1,5 +1,5 @@
 #!/bin/sh
-# The scalable methods of issue 5: --method lagrange and --method pop, and
+# The scalable methods (docs/bounds.md): --method lagrange and --method pop, and
 # the bounds every method reports.
 #
 # 1. Every hand-computed case of tests/plan (expect-total, exit 0): the

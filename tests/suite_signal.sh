@@ -1,5 +1,5 @@
 #!/bin/sh
-# SIGINT/SIGTERM at random moments (issue 7, item 5; docs/reliability.md).
+# SIGINT/SIGTERM at random moments (docs/reliability.md).
 #
 # `capplan plan -o DIR/plan.yaml` is started by tests/gen/sigrun.c, which
 # sends SIGINT or SIGTERM after a random delay (0..1500 ms, drawn from a

@@ -1,7 +1,7 @@
 /*
  * capplan fit dataflow|training SAMPLES.csv [options] [JOBS.yaml...]
  *
- * Reads measured samples (capplan.5 §7), fits the models (models/cp_fit.h),
+ * Reads measured samples (capplan.5 §7), fits the models (models/fit/cp_fit.h),
  * prints one quality row per fit, and writes a YAML fragment that `plan`
  * accepts: a `jobs:` list. When job definitions are given (--jobs FILE or
  * extra YAML arguments), each fitted job copies the other keys of its

@@ -3,7 +3,7 @@
  * SVG and CSS, no scripts, no URLs) drawn from a plan file (capplan.5 §5) and,
  * optionally, the inputs it was planned from. See docs/report.md.
  *
- * The plan is read from its parsed tree (models/cp_yaml.h: YAML or JSON),
+ * The plan is read from its parsed tree (models/formats/cp_yaml.h: YAML or JSON),
  * so a malformed plan is reported with FILE:LINE:COLUMN like any input.
  * The plan alone gives every chart; the inputs add what the plan file
  * does not hold: pool capacities (utilization in percent), site power

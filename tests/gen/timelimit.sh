@@ -1,6 +1,6 @@
 #!/bin/sh
-# Measures how well `capplan plan --time-limit L` keeps its limit (issue 7,
-# item 5; docs/reliability.md). A measurement, not a test: it prints a
+# Measures how well `capplan plan --time-limit L` keeps its limit
+# (docs/reliability.md, "Time limit and interruption"). A measurement, not a test: it prints a
 # table and never fails. Wall time depends on the machine and its load.
 #
 #   sh tests/gen/timelimit.sh [CAPPLAN] [LIMITS]

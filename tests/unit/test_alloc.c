@@ -1,4 +1,4 @@
-/* Allocation failure through a whole small plan (issue 7, item 3): for
+/* Allocation failure through a whole small plan (docs/reliability.md): for
  * N = 0, 1, 2, ... every allocation from the N-th on fails (cp_alloc.h)
  * while examples/tiny.yaml is loaded, its modes built, planned by each
  * method through the `plan` pipeline (cp_plan_solve: method, placement

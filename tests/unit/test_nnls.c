@@ -169,8 +169,8 @@ TEST(nnls_reproduces_ernest_example)
     CHECK_NEAR(th[2], 1.58832, 5e-6);
     CHECK(th[3] == 0);
     CHECK_NEAR(rn * rn, 0.0745, 1e-3);
-    /* examples/mllib_rcv1.md: predictions at scale 1.0, to all 10 printed
-     * decimals. */
+    /* Ernest's examples/mllib_rcv1.md (github.com/amplab/ernest):
+     * predictions at scale 1.0, to all 10 printed decimals. */
     static const double pred[7][2] = {
         {4, 44.6515640166},  {8, 25.4777295249},  {12, 19.36348049},
         {16, 16.4412832993}, {20, 14.7682298198}, {24, 13.7061636865},

@@ -1,5 +1,5 @@
 /*
- * The plan writer's second line of defence (issue 13, item 5): the loader
+ * The plan writer's second line of defence: the loader
  * bounds every input number (CP_INPUT_NUM_MAX) so that no total can
  * overflow, and should a figure still not be finite, cp_plan_write refuses
  * to write a plan that verify and report could not read. The input is

@@ -1,0 +1,67 @@
+#!/bin/sh
+# The repository explains itself (docs/README.md):
+#   - every repository path quoted in comments, docs, README.md, the man
+#     pages and the YAML inputs' comments names a file or folder, every
+#     Markdown link and `man ./FILE` resolves, and every § names a section
+#     of capplan.5 (tests/docs/check_refs.py);
+#   - no comment or doc cites the outside specification by section or a
+#     tracker's issue numbers;
+#   - docs/README.md lists every page of docs/;
+#   - the checker finds each kind of dead reference it looks for, on a
+#     small tree planted with one of each.
+SUITE=docs
+. "$(dirname "$0")/lib.sh"
+
+check=tests/docs/check_refs.py
+if ! command -v python3 >/dev/null; then
+    bad "python3 is missing (make deps installs it)"
+    test_done
+fi
+
+python3 "$check" . >"$tmp/refs" 2>&1
+rc=$?
+for kind in path link man section outside; do
+    if grep -q "^$kind " "$tmp/refs"; then
+        bad "dead references ($kind)" "$(grep "^$kind " "$tmp/refs" | head -n 10 | tr '\n' ';')"
+    else
+        ok "$kind"
+    fi
+done
+if [ "$rc" = 0 ] && [ ! -s "$tmp/refs" ]; then ok checker-exit; else bad "check_refs.py: exit $rc" "$(oneline "$tmp/refs")"; fi
+
+for page in docs/*.md; do
+    name=${page#docs/}
+    [ "$name" = README.md ] && continue
+    if grep -q "($name)" docs/README.md 2>/dev/null; then ok "$name"; else bad "docs/README.md does not list $name"; fi
+done
+
+# The checker on a planted tree: one dead reference of each kind, and
+# their live twins, which it must accept.
+t=$tmp/tree
+mkdir -p "$t/docs" "$t/models" "$t/tests/bad"
+printf '.SH 1. INPUT FILES\n.SS 1.2 horizon\n.SH 4. OBJECTIVE\n' >"$t/capplan.5"
+: >"$t/models/load.c"
+: >"$t/tests/bad/x.yaml"
+cat >"$t/docs/a.md" <<'EOF'
+See docs/a.md, models/load.c, tests/bad/x, capplan.5 §1.2 and §1-4,
+[a](a.md) and man ./capplan.5.
+See docs/gone.md, [b](b.md), man ./capplan.9, capplan.5 §7.1,
+SPEC 3 and issue 12.
+EOF
+python3 "$check" "$t" >"$tmp/planted" 2>&1
+prc=$?
+cat >"$tmp/want" <<'EOF'
+outside docs/a.md:4: SPEC
+outside docs/a.md:4: issue 12
+section docs/a.md:3: §7.1
+path docs/a.md:3: docs/gone.md
+man docs/a.md:3: ./capplan.9
+link docs/a.md:3: b.md
+EOF
+if [ "$prc" = 1 ] && sort "$tmp/want" | cmp -s - "$(sort "$tmp/planted" >"$tmp/got"; echo "$tmp/got")"; then
+    ok planted
+else
+    bad "check_refs.py on a planted tree: exit $prc" "$(oneline "$tmp/planted" 8)"
+fi
+
+test_done
