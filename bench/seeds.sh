@@ -1,7 +1,7 @@
 #!/bin/sh
 # bench/seeds.sh: capplan against CBC and HiGHS on several seeds of one
 # family and size, all packed and verified (the 80-job target of
-# docs/performance.md, "Cloud-heavy 80-job nights, seeds 1-6").
+# docs/performance.md, "Results"; its runs: bench/results/).
 #
 #     sh bench/seeds.sh [SEED...]        (default: 1 2 3 4 5 6)
 #

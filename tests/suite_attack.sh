@@ -1,27 +1,33 @@
 #!/bin/sh
-# Hostile names in what this session's commands write (docs/reliability.md,
-# "Output safety": a `run` command is the user's own code and runs as
-# written; a NAME is never executed, never ends a line, and reads back as
-# itself). Each check failed before its fix:
+# Hostile names and figures in what the importers, exporters, whatif and
+# fit write (docs/reliability.md, "Output safety": a `run` command is the
+# user's own code and runs as written; a NAME is never executed, never
+# ends a line, and reads back as itself). What is checked:
 #   - import: a file or folder name that is not UTF-8 (the first comment
-#     line, pollux's job name, c3o's job column), and option values that
-#     are not (--site, --app, --type-map: written into the YAML)
+#     line, pollux's job name, c3o's job column) is written escaped, and
+#     option values that are not UTF-8 (--site, --app, --type-map: written
+#     into the YAML) are refused naming the option
 #   - import pollux: a step time so small that samples/s, a speedup or a
-#     trace job's work is one the loader refuses
+#     trace job's work would pass the loader's bounds is refused
 #   - import inventory: two node shapes that differ past %g's six digits
-#     (one pool name twice); import series: times with signs or blanks
-#     in their fields ("2020-06-01 -1:-5") or days that do not exist;
-#     import skypilot: a GPU of a few MiB written as memory_gb 0
-#   - export skypilot: a job name with a newline in a task's run: (its
-#     "# job" comment line); provider, region and names read back with
-#     PyYAML; launch.md keeps its columns and passes no HTML
+#     get two pool names; import series: times with signs or blanks in
+#     their fields ("2020-06-01 -1:-5") or days that do not exist are
+#     refused; import skypilot: a GPU of a few MiB is skipped, never
+#     written as memory_gb 0
+#   - every importer's first line re-runs it with each text one shell word
+#   - export skypilot: a job name with a newline is refused (it would end
+#     a task's "# job" comment line); provider, region and names read back with
+#     PyYAML; every run: runs its jobs' commands and none of a name;
+#     launch.md keeps its columns and passes no HTML
 #   - export slurm: a predecessor the plan does not list, named with a
-#     newline, in a script's "# after" line
+#     newline, is refused before it reaches a script's "# after" line
 #   - export -o DIR, whatif --slurm-array DIR: a link planted in DIR to
-#     an input (the write replaced the input)
-#   - whatif: an accelerator's name in the md and csv headers
-#   - fit dataflow (and --params): job names from the samples printed raw
-#     in the quality table, so an escape sequence reached the terminal
+#     an input is refused, and the input is untouched
+#   - whatif: an accelerator's name keeps the md and csv headers' cells
+#   - fit dataflow (and --params): job names from the samples are printed
+#     escaped in the quality table, so no escape sequence reaches the
+#     terminal
+# Each check fails on an importer or writer that lets the name through.
 SUITE=attack
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -107,7 +113,7 @@ pollux_refused() {
     fi
     rm -f "$tmp/o.yaml"
 }
-# the fuzz find (tests/fuzz-regress/import/pollux-step-time-underflow)
+# the step time of tests/fuzz-regress/import/pollux-step-time-underflow
 printf 'placement,local_bsz,step_time\n1,32,2.1e-322\n' >"$tmp/tiny.csv"
 pollux_refused pollux-step-time "tiny.csv:2:6: error: local_bsz x GPUs / step_time is inf samples/s" "$tmp/tiny.csv"
 printf 'placement,local_bsz,step_time\n1,32,1e14\n2,32,1e-6\n' >"$tmp/apart.csv"
@@ -127,9 +133,9 @@ else
     bad inventory-names "exit $rc: $(oneline "$tmp/err")"
 fi
 
-# ---- import skypilot: a GPU of a few MiB (a fuzz_fitout find) ------------
+# ---- import skypilot: a GPU of a few MiB -----------------------------------
 # tests/fuzz-regress/csv/fitout-skypilot-tiny-gpu-memory, reduced: its
-# memory rounded to memory_gb 0, which the loader refuses
+# memory would round to memory_gb 0, which the loader refuses
 printf '%s\n' 'InstanceType,AcceleratorName,AcceleratorCount,vCPUs,MemoryGiB,GpuInfo,Price,SpotPrice,Region' \
     "x1,ZZ9,1,32,64.0,\"{'Gpus': [{'Name': 'ZZ9', 'Count': 1, 'MemoryInfo': {'SizeInMiB': 3}}]}\",0.44,0.00,r" >"$tmp/tiny_vms.csv"
 $CAPPLAN import skypilot "$tmp/tiny_vms.csv" -o "$tmp/tiny.yaml" 2>"$tmp/err"
@@ -240,7 +246,8 @@ fi
 
 # ---- files written into a folder: a link planted there -------------------
 # export's -o DIR and whatif --slurm-array DIR: a link in DIR to an input
-# made the write replace the input (files are replaced through links)
+# is refused (files are replaced through links, so the write would
+# replace the input)
 L=$tmp/links
 mkdir -p "$L/sky" "$L/sl/jobs" "$L/arr"
 cp tests/slurm/cloud.yaml tests/slurm/cloud.plan.yaml examples/tiny.yaml "$L/"
