@@ -116,13 +116,9 @@ static void check_tree(const cp_input *in, const cp_modeset *ms, const cp_plan *
                 pj->count.has != CP_PLAN_SET || pj->count.v != md->count)
                 fail("a job's resource, start slot or count does not read back", b);
         }
-        check_num("total", &pf.totals.total, f->total, b);
-        check_num("cloud", &pf.totals.cloud, f->cloud, b);
-        check_num("energy", &pf.totals.energy, f->energy, b);
-        check_num("carbon", &pf.totals.carbon, f->carbon, b);
-        check_num("penalty", &pf.totals.penalty, f->penalty, b);
-        check_num("energy_kwh", &pf.totals.energy_kwh, f->energy_kwh, b);
-        check_num("carbon_kg", &pf.totals.carbon_kg, f->carbon_kg, b);
+        for (int i = 0; i < CP_COST_N; i++) /* every part the writer writes */
+            if (cp_cost_part_shown(i, cp_cost_when(in)))
+                check_num(cp_cost_part_info[i].key, &pf.totals.part[i], f->costs.v[i], b);
     }
     cp_verify_report rep;
     cp_verify_report_init(&rep);

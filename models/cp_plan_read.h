@@ -20,8 +20,8 @@
  * fails.
  *
  * Required keys: `capplan_plan` (1), `status`; unless the plan is
- * infeasible, `jobs` and `totals` with total, cloud, energy, carbon and
- * penalty. Job entries: `name`, `status`, and for a scheduled job of a
+ * infeasible, `jobs` and `totals` with the parts cp_cost_part_required
+ * names (total, cloud, energy, carbon and penalty). Job entries: `name`, `status`, and for a scheduled job of a
  * plan that is not infeasible `resource`, `market`, `start_hour`,
  * `end_hour`. Provisioning entries: `market`, `kind`, `instances`.
  * Utilization entries: `pool`. Site entries: `name`. Leases: all four
@@ -33,6 +33,7 @@
 #ifndef CP_PLAN_READ_H
 #define CP_PLAN_READ_H
 
+#include "cp_cost_parts.h"
 #include "cp_err.h"
 
 #include <stdbool.h>
@@ -162,11 +163,18 @@ typedef struct cp_plan_solver {
     cp_plan_num seconds, objective, bound, gap;
 } cp_plan_solver;
 
+/* `totals`: one value per cost part, by name (tt->cloud) or by index in
+ * the list's order (tt->part[i], cp_cost_parts.h). */
+#define CP_PLAN_COST_NUM_(key, ...) cp_plan_num key;
 typedef struct cp_plan_totals {
     cp_plan_has has;
     cp_pos pos;
-    cp_plan_num total, cloud, energy, carbon, penalty, energy_kwh, carbon_kg;
-    cp_plan_num egress; /* capplan.5 §9.3 */
+    union {
+        struct {
+            CP_COST_PARTS(CP_PLAN_COST_NUM_)
+        };
+        cp_plan_num part[CP_COST_N];
+    };
 } cp_plan_totals;
 
 /* A top-level list: whether it was given, and where. */

@@ -351,15 +351,9 @@ static void read_header(rd *c, const cp_node *root)
         read_map(c, root, "totals", !pf->infeasible && !c->choices_only, &tt->has, &tt->pos);
     if (!tn)
         return;
-    cp_plan_num *dst[] = {&tt->total,   &tt->cloud,      &tt->energy,   &tt->carbon,
-                          &tt->penalty, &tt->energy_kwh, &tt->carbon_kg};
-    const char *keys[] = {"total",   "cloud",      "energy",   "carbon",
-                          "penalty", "energy_kwh", "carbon_kg"};
-    for (int i = 0; i < 7; i++)
-        read_num(c, tn, keys[i], "totals", i < 5 && !c->choices_only, dst[i]);
-    c->level = CP_PLAN_EXTRA;
-    read_num(c, tn, "egress", "totals", false, &tt->egress);
-    c->level = CP_PLAN_INVALID;
+    for (int i = 0; i < CP_COST_N; i++)
+        read_num(c, tn, cp_cost_part_info[i].key, "totals",
+                 cp_cost_part_required(i) && !c->choices_only, &tt->part[i]);
 }
 
 /* ---- jobs ---------------------------------------------------------------------- */

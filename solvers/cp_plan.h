@@ -9,6 +9,7 @@
 #ifndef CP_PLAN_H
 #define CP_PLAN_H
 
+#include "cp_cost_parts.h"
 #include "cp_input.h"
 #include "cp_modes.h"
 
@@ -63,8 +64,7 @@ static inline int *cp_plan_y(const cp_plan *p, int res, int t)
 
 /* Figures of capplan.5 §4-5, computed from the plan's choices. */
 typedef struct cp_plan_figures {
-    double total, cloud, energy, carbon, penalty, energy_kwh, carbon_kg;
-    double egress;            /* capplan.5 §9.3: Σ over scheduled jobs of their mode's egress */
+    cp_costs costs;           /* egress: Σ over scheduled jobs of their mode's egress */
     double *job_energy_kwh;   /* [n_jobs] */
     double *market_cost;      /* [n_res] (0 for pools) */
     double *util;             /* [n_pools * 3 * slots]: pool, dim, slot */

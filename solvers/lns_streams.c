@@ -245,7 +245,7 @@ int cp_lns(const cp_input *in, const cp_modeset *ms, const cp_solve_opts *opts, 
         int rc = cp_plan_eval(plan, &f, err);
         if (rc)
             return rc;
-        if (iterations <= 0 || f.total - bound <= opts->gap * fabs(f.total))
+        if (iterations <= 0 || f.costs.total - bound <= opts->gap * fabs(f.costs.total))
             n = 1;
         cp_plan_figures_release(&f);
     }

@@ -979,7 +979,7 @@ int cp_milp_run(const cp_input *in, const cp_modeset *ms, const cp_solve_opts *o
         cp_plan_figures fm, fw;
         if (cp_plan_eval(plan, &fm, err) == CP_OK) {
             if (cp_plan_eval(warm, &fw, err) == CP_OK) {
-                if (fw.total < fm.total - 1e-9 * (1 + fabs(fm.total))) {
+                if (fw.costs.total < fm.costs.total - 1e-9 * (1 + fabs(fm.costs.total))) {
                     if (cp_plan_copy(plan, warm))
                         rc = cp_err_nomem(err);
                     plan->status = CP_STATUS_FEASIBLE;

@@ -180,12 +180,12 @@ int cp_plan_eval(const cp_plan *p, cp_plan_figures *f, cp_err *err)
      * until the baseline is added below */
     for (int j = 0; j < p->n_jobs; j++) {
         if (p->mode[j] < 0) {
-            f->penalty += in->jobs[j].drop_penalty;
+            f->costs.penalty += in->jobs[j].drop_penalty;
             continue;
         }
         const cp_mode *m = &ms->modes[p->mode[j]];
         const cp_resource *r = &ms->res[m->res];
-        f->egress += m->egress;
+        f->costs.egress += m->egress;
         for (int i = 0; i < m->slots; i++) {
             int t = p->start[j] + i;
             if (r->kind == CP_RES_POOL) {
@@ -206,9 +206,9 @@ int cp_plan_eval(const cp_plan *p, cp_plan_figures *f, cp_err *err)
             f->site_power_kw[(size_t)s * T + t] = w / 1000;
             f->site_energy_kwh[s] += kwh;
             f->site_carbon_kg[s] += kg;
-            f->energy_kwh += kwh;
-            f->carbon_kg += kg;
-            f->energy += kwh * cp_series_at(&st->energy_price, t);
+            f->costs.energy_kwh += kwh;
+            f->costs.carbon_kg += kg;
+            f->costs.energy += kwh * cp_series_at(&st->energy_price, t);
         }
     }
     for (int r = 0; r < p->n_res; r++) {
@@ -224,12 +224,12 @@ int cp_plan_eval(const cp_plan *p, cp_plan_figures *f, cp_err *err)
             double kg = y * cp_market_slot_carbon_kg(in, res, t);
             if (res->site >= 0)
                 f->site_carbon_kg[res->site] += kg;
-            f->carbon_kg += kg;
+            f->costs.carbon_kg += kg;
         }
-        f->cloud += f->market_cost[r];
+        f->costs.cloud += f->market_cost[r];
     }
-    f->carbon = f->carbon_kg / 1000 * in->carbon_price_per_ton;
-    f->total = f->cloud + f->energy + f->carbon + f->egress + f->penalty;
+    f->costs.carbon = f->costs.carbon_kg / 1000 * in->carbon_price_per_ton;
+    cp_costs_sum(&f->costs);
     return CP_OK;
 }
 
@@ -300,7 +300,7 @@ bool cp_plan_is_feasible(const cp_plan *p, char *why, size_t why_size)
         }
     }
     if (ok && in->has_budget) {
-        double spend = f.cloud + f.energy + f.carbon + f.egress; /* capplan.5 §9.3 */
+        double spend = cp_costs_budget(&f.costs);
         if (spend > in->budget + eps * (1 + in->budget)) {
             snprintf(why, why_size, "spend %g exceeds the budget %g", spend, in->budget);
             ok = false;

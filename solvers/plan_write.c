@@ -146,15 +146,11 @@ static void series(cp_out *o, const double *v, int n, double scale)
  * written at all. */
 static int check_finite(const cp_plan *p, const cp_plan_figures *f, cp_err *err)
 {
-    const char *names[] = {"total",  "cloud",   "energy",     "carbon",
-                           "egress", "penalty", "energy_kwh", "carbon_kg"};
-    double vals[] = {f->total,  f->cloud,   f->energy,     f->carbon,
-                     f->egress, f->penalty, f->energy_kwh, f->carbon_kg};
     const char *bad = NULL;
     double v = 0;
-    for (int i = 0; i < 8 && !bad; i++)
-        if (!isfinite(vals[i]))
-            bad = names[i], v = vals[i];
+    for (int i = 0; i < CP_COST_N && !bad; i++)
+        if (!isfinite(f->costs.v[i]))
+            bad = cp_cost_part_info[i].key, v = f->costs.v[i];
     for (int j = 0; j < p->n_jobs && !bad; j++)
         if (!isfinite(f->job_energy_kwh[j]))
             bad = "a job's energy_kwh", v = f->job_energy_kwh[j];
@@ -205,18 +201,15 @@ static int write_tree(const cp_plan *p, const cp_plan_write_opts *w, cp_buf *buf
         cp_out_finish(o, NULL);
         return cp_err_nomem(err);
     }
-    solver_block(o, p, w, f.total);
+    solver_block(o, p, w, f.costs.total);
     cp_out_key(o, "totals");
     cp_out_map(o);
-    const char *names[] = {"total",   "cloud",      "energy",   "carbon",
-                           "egress",  "penalty",    "energy_kwh", "carbon_kg"};
-    double vals[] = {f.total,  f.cloud,   f.energy,     f.carbon,
-                     f.egress, f.penalty, f.energy_kwh, f.carbon_kg};
-    for (int i = 0; i < 8; i++) {
-        if (i == 4 && !in->uses_egress)
-            continue; /* capplan.5 §9.3's totals.egress, for inputs with data */
-        cp_out_key(o, names[i]);
-        cp_out_num(o, vals[i]);
+    unsigned when = cp_cost_when(in);
+    for (int i = 0; i < CP_COST_N; i++) {
+        if (!cp_cost_part_shown(i, when))
+            continue;
+        cp_out_key(o, cp_cost_part_info[i].key);
+        cp_out_num(o, f.costs.v[i]);
     }
     cp_out_end(o);
     if (p->note) {

@@ -512,12 +512,12 @@ static void check_whole(sol *c)
     if (cp_plan_eval(p, &f, &err))
         return;
     double o = c->info->objective;
-    if (fabs(f.total - o) > 1e-6 * (1 + fabs(f.total)))
+    if (fabs(f.costs.total - o) > 1e-6 * (1 + fabs(f.costs.total)))
         cp_diags_warn(
             c->d, cp_sol_at(c, 0, 0),
             "the solution's objective %.10g is not the total of its choices, %.10g: is it a "
             "solution of the model of these inputs?",
-            o, f.total);
+            o, f.costs.total);
     cp_plan_figures_release(&f);
 }
 

@@ -107,11 +107,11 @@ static void summary(const cp_plan *before, const cp_plan *p, const cp_solution *
     fprintf(f, "\nplan: %s (%s, %.2f s): %d job%s scheduled, %d dropped\n",
             cp_plan_status_name(p->status), p->method, p->seconds, sched, sched == 1 ? "" : "s",
             dropped);
-    fprintf(f, "  total $%.2f = cloud $%.2f + energy $%.2f + carbon $%.2f", fig.total, fig.cloud,
-            fig.energy, fig.carbon);
-    if (p->in->uses_egress) /* capplan.5 §9.3; 1.0 inputs print as before */
-        fprintf(f, " + egress $%.2f", fig.egress);
-    fprintf(f, " + penalties $%.2f\n", fig.penalty);
+    cp_buf sum;
+    cp_buf_init(&sum);
+    cp_costs_describe(&fig.costs, cp_cost_when(p->in), &sum);
+    fprintf(f, "  %s\n", sum.s);
+    cp_buf_release(&sum);
     if (!repairs) {
         fprintf(f, "  repairs: none (the solution packs onto nodes and instances as it is)\n");
     } else {
@@ -258,8 +258,8 @@ int cp_cmd_place(int argc, char **argv)
         if ((rc = cp_plan_eval(plan, &fig, &err)))
             goto fail;
         double o = si.objective;
-        bool same = !isnan(o) && fabs(fig.total - o) <= 1e-6 * (1 + fabs(fig.total));
-        plan->objective = fig.total;
+        bool same = !isnan(o) && fabs(fig.costs.total - o) <= 1e-6 * (1 + fabs(fig.costs.total));
+        plan->objective = fig.costs.total;
         plan->status = si.optimal && same && !repairs ? CP_STATUS_OPTIMAL : CP_STATUS_FEASIBLE;
         if (plan->status == CP_STATUS_OPTIMAL) {
             plan->bound = o;

@@ -60,12 +60,12 @@ static void summary(const cp_plan *p, FILE *f)
         fprintf(f, ", bound %.2f", p->bound);
     if (!isnan(p->bound) && p->bound_kind)
         fprintf(f, " by %s", p->bound_kind);
-    fprintf(f, "\n  total $%.2f = cloud $%.2f + energy $%.2f + carbon $%.2f", fig.total, fig.cloud,
-            fig.energy, fig.carbon);
-    if (p->in->uses_egress) /* capplan.5 §9.3; 1.0 inputs print as before */
-        fprintf(f, " + egress $%.2f", fig.egress);
-    fprintf(f, " + penalties $%.2f\n", fig.penalty);
-    fprintf(f, "  %.1f kWh on-prem, %.1f kg CO2\n", fig.energy_kwh, fig.carbon_kg);
+    cp_buf sum;
+    cp_buf_init(&sum);
+    cp_costs_describe(&fig.costs, cp_cost_when(in), &sum);
+    fprintf(f, "\n  %s\n", sum.s);
+    cp_buf_release(&sum);
+    fprintf(f, "  %.1f kWh on-prem, %.1f kg CO2\n", fig.costs.energy_kwh, fig.costs.carbon_kg);
     cp_leases ls;
     if (p->placed && cp_leases_build(p, &ls) == CP_OK) {
         int ids = 0;

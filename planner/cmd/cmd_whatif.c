@@ -78,10 +78,10 @@ static void whatif_usage(FILE *f)
 static void row_done(void *arg, const cp_whatif_row *r)
 {
     (void)arg;
-    if (isnan(r->total))
+    if (isnan(r->costs.total))
         fprintf(stderr, "capplan: whatif: %s: %s\n", r->name, r->status);
     else
-        fprintf(stderr, "capplan: whatif: %s: %s, total $%.2f\n", r->name, r->status, r->total);
+        fprintf(stderr, "capplan: whatif: %s: %s, total $%.2f\n", r->name, r->status, r->costs.total);
 }
 
 /* The path of emitted input i in dir. */

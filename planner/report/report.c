@@ -37,11 +37,25 @@ static void card(cp_buf *b, const char *label, const char *value, const char *cl
     cp_buf_puts(b, "</b></div>\n");
 }
 
-static void money_card(cp_buf *b, const char *label, double v)
+/* A card per part of the plan's totals that it gives, money or
+ * quantities; a conditional part (egress) only when it is not 0. */
+static void total_cards(cp_buf *b, const cp_plan_totals *tt, bool money)
 {
-    char s[64];
-    cp_svg_money(s, sizeof s, v);
-    card(b, label, s, NULL);
+    for (int i = 0; tt->has == CP_PLAN_SET && i < CP_COST_N; i++) {
+        const cp_plan_num *v = &tt->part[i];
+        if (cp_cost_part_is_money(i) != money || v->has != CP_PLAN_SET ||
+            !cp_cost_part_worth_showing(i, v->v))
+            continue;
+        char s[96];
+        if (money) {
+            cp_svg_money(s, sizeof s, v->v);
+        } else {
+            cp_svg_qty(s, sizeof s - 8, v->v);
+            strcat(s, " ");
+            strcat(s, cp_cost_part_info[i].unit);
+        }
+        card(b, cp_cost_part_info[i].label, s, NULL);
+    }
 }
 
 /* The plan as read for the page is the one verify checks: no second read. */
@@ -84,29 +98,11 @@ static void header(cp_buf *b, const cp_rp_plan *p)
     const cp_plan_file *pf = &p->pf;
     const char *st = pf->status.s;
     card(b, "status", st, !strcmp(st, "optimal") ? "ok" : !strcmp(st, "feasible") ? "warn" : "bad");
-    bool has_totals = pf->totals.has == CP_PLAN_SET;
-    if (has_totals) {
-        money_card(b, "total cost", pf->totals.total.v);
-        money_card(b, "cloud", pf->totals.cloud.v);
-        money_card(b, "energy", pf->totals.energy.v);
-        money_card(b, "carbon", pf->totals.carbon.v);
-        if (pf->totals.egress.has == CP_PLAN_SET && pf->totals.egress.v > 0)
-            money_card(b, "egress", pf->totals.egress.v);
-        money_card(b, "drop penalties", pf->totals.penalty.v);
-    }
+    total_cards(b, &pf->totals, true);
     char s[96];
     snprintf(s, sizeof s, "%d of %d", p->n_sched, p->n_jobs);
     card(b, "jobs scheduled", s, p->n_dropped ? "warn" : NULL);
-    if (has_totals && pf->totals.energy_kwh.has == CP_PLAN_SET) {
-        cp_svg_qty(s, sizeof s, pf->totals.energy_kwh.v);
-        strcat(s, " kWh");
-        card(b, "on-prem energy", s, NULL);
-    }
-    if (has_totals && pf->totals.carbon_kg.has == CP_PLAN_SET) {
-        cp_svg_qty(s, sizeof s, pf->totals.carbon_kg.v);
-        strcat(s, " kg");
-        card(b, "CO\xE2\x82\x82", s, NULL);
-    }
+    total_cards(b, &pf->totals, false);
     if (pf->solver.method.s) {
         cp_buf m;
         cp_buf_init(&m);
@@ -157,40 +153,46 @@ static void header(cp_buf *b, const cp_rp_plan *p)
 
 void cp_rp_costs(cp_buf *b, const cp_rp_plan *p)
 {
-    /* egress (capplan.5 §9.3) is 0 in plans without data locations and absent
-     * from 1.0 plans: both draw it as a zero part */
-    enum { NP = 5 };
-    static const char *const part[NP] = {"cloud", "energy", "carbon", "egress", "drop penalties"};
-    static const char *const color[NP] = {"#4e79a7", "#f28e2b", "#59a14f", "#b07aa1", "#e15759"};
+    /* the terms of the total; a conditional one (egress) is drawn as a
+     * zero part in plans without it, as what-if tables keep its column */
     const cp_plan_totals *tt = &p->pf.totals;
-    double eg = tt->egress.has == CP_PLAN_SET ? tt->egress.v : 0;
-    double v[NP] = {tt->cloud.v, tt->energy.v, tt->carbon.v, eg, tt->penalty.v};
+    int part[CP_COST_N], np = 0;
+    double v[CP_COST_N];
+    for (int i = 0; i < CP_COST_N; i++) {
+        unsigned f = cp_cost_part_info[i].flags;
+        if (!(f & CP_COST_TERM) ||
+            !(tt->part[i].has == CP_PLAN_SET || !(f & CP_COST_IF_ANY) || (f & CP_COST_ZERO_COLUMN)))
+            continue;
+        v[np] = tt->part[i].has == CP_PLAN_SET ? tt->part[i].v : 0;
+        part[np++] = i;
+    }
     cp_html_section(b, "costs", "Cost breakdown");
     double sum = 0;
-    for (int i = 0; i < NP; i++)
+    for (int i = 0; i < np; i++)
         sum += v[i] > 0 ? v[i] : 0;
     const double top = 26, bh = 30, width = RP_WIDTH;
     cp_scale sx = {0, cp_nice_ceil(sum), RP_LEFT, width - RP_RIGHT};
     cp_ticks t;
     cp_ticks_nice(&t, 0, sx.d1, 8, false);
     cp_svg_open(b, width, top + bh + 50, "Stacked bar of the total cost by part");
-    cp_legend_item it[NP];
-    for (int i = 0; i < NP; i++)
-        it[i] = (cp_legend_item){color[i], part[i], false};
-    cp_svg_legend(b, RP_LEFT, 4, width - RP_LEFT - RP_RIGHT, it, NP);
+    cp_legend_item it[CP_COST_N];
+    for (int i = 0; i < np; i++)
+        it[i] = (cp_legend_item){cp_cost_part_info[part[i]].color,
+                                 cp_cost_part_info[part[i]].label, false};
+    cp_svg_legend(b, RP_LEFT, 4, width - RP_LEFT - RP_RIGHT, it, np);
     cp_svg_axis_x(b, &sx, top + bh + 4, top + bh + 4, &t, "US dollars");
     char tot[64];
     cp_svg_money(tot, sizeof tot, tt->total.v);
     cp_svg_text(b, RP_LEFT - 10, top + bh / 2 + 4, "end", "atitle", tot);
     double acc = 0;
-    for (int i = 0; i < NP; i++) {
+    for (int i = 0; i < np; i++) {
         if (!(v[i] > 0))
             continue;
         double x0 = cp_scale_at(&sx, acc), x1 = cp_scale_at(&sx, acc + v[i]);
         char m[64], title[160];
         cp_svg_money(m, sizeof m, v[i]);
-        snprintf(title, sizeof title, "%s: %s", part[i], m);
-        cp_svg_rect(b, x0, top, x1 - x0, bh, color[i], "bar", title);
+        snprintf(title, sizeof title, "%s: %s", cp_cost_part_info[part[i]].label, m);
+        cp_svg_rect(b, x0, top, x1 - x0, bh, cp_cost_part_info[part[i]].color, "bar", title);
         if (x1 - x0 > 6.3 * (double)strlen(m) + 8)
             cp_svg_text(b, x0 + 4, top + bh / 2 + 4, "start", "in", m);
         acc += v[i];
@@ -198,17 +200,17 @@ void cp_rp_costs(cp_buf *b, const cp_rp_plan *p)
     cp_svg_close(b);
     /* parts across, so the section stays short and the Gantt chart is near the top */
     cp_buf_puts(b, "<table>\n<tr><th></th>");
-    for (int i = 0; i < NP; i++)
-        cp_buf_printf(b, "<th class=\"n\">%s</th>", part[i]);
+    for (int i = 0; i < np; i++)
+        cp_buf_printf(b, "<th class=\"n\">%s</th>", cp_cost_part_info[part[i]].label);
     cp_buf_puts(b, "<th class=\"n\">total</th></tr>\n<tr><td>US dollars</td>");
     char m[64], s[48];
-    for (int i = 0; i < NP; i++) {
+    for (int i = 0; i < np; i++) {
         cp_svg_money(m, sizeof m, v[i]);
         cp_buf_printf(b, "<td class=\"n\">%s</td>", m);
     }
     cp_svg_money(m, sizeof m, tt->total.v);
     cp_buf_printf(b, "<td class=\"n\"><b>%s</b></td></tr>\n<tr><td>share</td>", m);
-    for (int i = 0; i < NP; i++) {
+    for (int i = 0; i < np; i++) {
         cp_svg_fixed(s, sizeof s, tt->total.v > 0 ? 100 * v[i] / tt->total.v : 0, 1);
         cp_buf_printf(b, "<td class=\"n\">%s %%</td>", s);
     }

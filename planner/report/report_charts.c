@@ -9,6 +9,7 @@
 #include "report_internal.h"
 
 #include "cp_alloc.h"
+#include "cp_cost.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -269,20 +270,10 @@ void cp_rp_instances(cp_buf *b, const cp_rp_plan *p)
 
 /* ---- power -------------------------------------------------------------------- */
 
-/* Idle baseline of site s in slot t, kW after PUE (capplan.5 §3.3). */
+/* Idle baseline of site s in slot t, kW after PUE: the library's rule. */
 static double baseline_kw(const cp_input *in, int s, int t)
 {
-    double w = 0;
-    for (int i = 0; i < in->n_pools; i++) {
-        const cp_pool *pl = &in->pools[i];
-        if (pl->site != s)
-            continue;
-        double per = pl->node.idle_power_w;
-        if (pl->node.acc >= 0)
-            per += pl->node.accelerators * in->accels[pl->node.acc].idle_power_w;
-        w += cp_series_at(&pl->available, t) * per;
-    }
-    return in->sites[s].pue * w / 1000;
+    return in->sites[s].pue * cp_site_baseline_w(in, s, t) / 1000;
 }
 
 /* A step path through v[0..T-1] (one level per slot). */

@@ -22,18 +22,20 @@
 #define RIGHT 250.0 /* room for "total (delta)" after the longest bar */
 #define LABEL_CHARS 40
 
-#define NPART 5 /* the parts of a total, capplan.5 §4 and §9.3 */
-static const char *const part_name[NPART] = {"cloud", "energy", "carbon", "egress", "drop penalties"};
-static const char *const part_color[NPART] = {"#4e79a7", "#f28e2b", "#59a14f", "#b07aa1", "#e15759"};
-
 static bool has_plan(const cp_whatif_row *r)
 {
-    return isfinite(r->total);
+    return isfinite(r->costs.total);
 }
 
+static bool is_term(int i)
+{
+    return cp_cost_part_info[i].flags & CP_COST_TERM;
+}
+
+/* Term i of the row's total as a bar draws it (0 when it has none). */
 static double part(const cp_whatif_row *r, int i)
 {
-    double v = i == 0 ? r->cloud : i == 1 ? r->energy : i == 2 ? r->carbon : i == 3 ? r->egress : r->penalty;
+    double v = r->costs.v[i];
     return isfinite(v) && v > 0 ? v : 0;
 }
 
@@ -68,8 +70,9 @@ static void row_label(cp_buf *b, const char *name, double y, bool bold)
 static double bar_sum(const cp_whatif_row *r)
 {
     double s = 0;
-    for (int k = 0; k < NPART; k++)
-        s += part(r, k);
+    for (int k = 0; k < CP_COST_N; k++)
+        if (is_term(k))
+            s += part(r, k);
     return s;
 }
 
@@ -132,11 +135,14 @@ static void bars(cp_buf *b, const cp_whatif_table *t)
     cp_ticks ticks;
     cp_ticks_nice(&ticks, 0, sx.d1, 8, false);
     cp_svg_open(b, W, bottom + 50, "Stacked bars of the total cost per scenario");
-    cp_legend_item it[NPART + 1];
-    for (int k = 0; k < NPART; k++)
-        it[k] = (cp_legend_item){part_color[k], part_name[k], false};
-    it[NPART] = (cp_legend_item){"#555555", "baseline total", true};
-    cp_svg_legend(b, LEFT, 4, W - LEFT, it, NPART + 1);
+    cp_legend_item it[CP_COST_N + 1];
+    int n_it = 0;
+    for (int k = 0; k < CP_COST_N; k++)
+        if (is_term(k) && cp_whatif_has_part(t, k))
+            it[n_it++] = (cp_legend_item){cp_cost_part_info[k].color, cp_cost_part_info[k].label,
+                                          false};
+    it[n_it++] = (cp_legend_item){"#555555", "baseline total", true};
+    cp_svg_legend(b, LEFT, 4, W - LEFT, it, n_it);
     cp_svg_axis_x(b, &sx, bottom, top, &ticks, "US dollars");
     cp_buf tt;
     cp_buf_init(&tt);
@@ -155,16 +161,16 @@ static void bars(cp_buf *b, const cp_whatif_table *t)
             continue;
         }
         double acc = 0;
-        for (int k = 0; k < NPART; k++) {
-            double v = part(r, k);
+        for (int k = 0; k < CP_COST_N; k++) {
+            double v = is_term(k) ? part(r, k) : 0;
             if (v <= 0 || acc >= sx.d1)
                 continue;
             double x0 = cp_scale_at(&sx, acc), x1 = cp_scale_at(&sx, fmin(acc + v, sx.d1));
             char m[64];
             cp_svg_money(m, sizeof m, v);
             cp_buf_reset(&tt);
-            cp_buf_printf(&tt, "%s\n%s: %s", r->name, part_name[k], m);
-            cp_svg_rect(b, x0, y + 4, x1 - x0, rh - 8, part_color[k], "bar", tt.s);
+            cp_buf_printf(&tt, "%s\n%s: %s", r->name, cp_cost_part_info[k].label, m);
+            cp_svg_rect(b, x0, y + 4, x1 - x0, rh - 8, cp_cost_part_info[k].color, "bar", tt.s);
             acc += v;
         }
         if (acc > sx.d1) { /* the break: two white slants near the end */
@@ -174,14 +180,14 @@ static void bars(cp_buf *b, const cp_whatif_table *t)
             acc = sx.d1;
         }
         char tot[64], d[120];
-        cp_svg_money(tot, sizeof tot, r->total);
+        cp_svg_money(tot, sizeof tot, r->costs.total);
         delta_text(r, i == 0, d, sizeof d);
         cp_buf_reset(&tt);
         cp_buf_printf(&tt, "%s%s%s", tot, d[0] ? "  " : "", d);
         cp_svg_text(b, cp_scale_at(&sx, acc) + 6, y + rh / 2 + 4, "start", NULL, tt.s);
     }
     if (t->n_rows > 0 && has_plan(&t->rows[0])) {
-        double x = cp_scale_at(&sx, t->rows[0].total);
+        double x = cp_scale_at(&sx, t->rows[0].costs.total);
         cp_svg_line(b, x, top - 2, x, bottom, "base");
     }
     cp_buf_release(&tt);
@@ -215,16 +221,16 @@ static int sweep_chart(cp_buf *b, const cp_whatif_table *t, int first)
         const cp_whatif_row *r = &t->rows[i];
         if (!r->sweep || strcmp(r->sweep, name) || !isfinite(r->sweep_value))
             continue;
-        pts[n++] = (pt){r->sweep_value, r->total, i};
+        pts[n++] = (pt){r->sweep_value, r->costs.total, i};
         x0 = fmin(x0, r->sweep_value);
         x1 = fmax(x1, r->sweep_value);
         if (has_plan(r)) {
-            ymax = fmax(ymax, r->total);
+            ymax = fmax(ymax, r->costs.total);
             n_plan++;
         }
     }
     if (t->n_rows > 0 && has_plan(&t->rows[0]))
-        ymax = fmax(ymax, t->rows[0].total);
+        ymax = fmax(ymax, t->rows[0].costs.total);
     qsort(pts, (size_t)n, sizeof *pts, by_x);
     cp_buf_puts(b, "<h3>sweep ");
     cp_svg_esc(b, name);
@@ -258,7 +264,7 @@ static int sweep_chart(cp_buf *b, const cp_whatif_table *t, int first)
     cp_svg_axis_x(b, &sx, bottom, bottom, &tx, lab.s);
     cp_buf_release(&lab);
     if (has_plan(&t->rows[0])) {
-        double y = cp_scale_at(&sy, t->rows[0].total);
+        double y = cp_scale_at(&sy, t->rows[0].costs.total);
         cp_svg_line(b, LEFT, y, W - 60, y, "base");
     }
     /* the line breaks where a value has no plan */
@@ -283,7 +289,7 @@ static int sweep_chart(cp_buf *b, const cp_whatif_table *t, int first)
         char m[64], d[120];
         cp_buf_reset(&tt);
         if (isfinite(pts[i].y)) {
-            cp_svg_money(m, sizeof m, r->total);
+            cp_svg_money(m, sizeof m, r->costs.total);
             delta_text(r, false, d, sizeof d);
             cp_buf_printf(&tt, "%s\ntotal %s%s%s", r->name, m, d[0] ? ", " : "", d);
         } else {
@@ -335,21 +341,30 @@ static void td_money(cp_buf *b, double v)
     cp_buf_printf(b, "<td class=\"n\">%s</td>", isnan(v) ? "" : s);
 }
 
+/* A quantity and its unit ("12 kWh"), empty when there is none. */
 static void td_qty(cp_buf *b, double v, const char *unit)
 {
     char s[64];
     cp_svg_qty(s, sizeof s, v);
-    cp_buf_printf(b, "<td class=\"n\">%s%s</td>", isnan(v) ? "" : s, isnan(v) ? "" : unit);
+    if (isnan(v))
+        cp_buf_puts(b, "<td class=\"n\"></td>");
+    else
+        cp_buf_printf(b, "<td class=\"n\">%s %s</td>", s, unit);
 }
 
 static void table(cp_buf *b, const cp_whatif_table *t)
 {
     cp_html_section(b, "table", "All scenarios");
-    cp_buf_puts(b, "<table>\n<tr><th>scenario</th><th>status</th><th class=\"n\">total</th>"
-                   "<th class=\"n\">cloud</th><th class=\"n\">energy</th><th class=\"n\">carbon</th>"
-                   "<th class=\"n\">egress</th><th class=\"n\">penalties</th><th class=\"n\">change</th><th class=\"n\">dropped</th>"
-                   "<th class=\"n\">energy</th><th class=\"n\">CO\xE2\x82\x82</th>"
-                   "<th class=\"n\">spot share</th>");
+    /* money, the change and the drops, then the quantities */
+    cp_buf_puts(b, "<table>\n<tr><th>scenario</th><th>status</th>");
+    for (int money = 1; money >= 0; money--) {
+        for (int k = 0; k < CP_COST_N; k++)
+            if (cp_whatif_has_part(t, k) && cp_cost_part_is_money(k) == money)
+                cp_buf_printf(b, "<th class=\"n\">%s</th>", cp_cost_part_info[k].label);
+        if (money)
+            cp_buf_puts(b, "<th class=\"n\">change</th><th class=\"n\">dropped</th>");
+    }
+    cp_buf_puts(b, "<th class=\"n\">spot share</th>");
     for (int a = 0; a < t->n_acc; a++) {
         cp_buf_puts(b, "<th class=\"n\">");
         cp_svg_esc(b, t->acc_names[a]);
@@ -363,12 +378,9 @@ static void table(cp_buf *b, const cp_whatif_table *t)
         cp_buf_puts(b, "</td><td>");
         cp_svg_esc(b, r->status);
         cp_buf_puts(b, "</td>");
-        td_money(b, r->total);
-        td_money(b, r->cloud);
-        td_money(b, r->energy);
-        td_money(b, r->carbon);
-        td_money(b, r->egress);
-        td_money(b, r->penalty);
+        for (int k = 0; k < CP_COST_N; k++)
+            if (cp_whatif_has_part(t, k) && cp_cost_part_is_money(k))
+                td_money(b, r->costs.v[k]);
         char d[120];
         delta_text(r, i == 0, d, sizeof d);
         cp_buf_printf(b, "<td class=\"n\">%s</td>", d);
@@ -376,9 +388,10 @@ static void table(cp_buf *b, const cp_whatif_table *t)
             cp_buf_printf(b, "<td class=\"n\">%d</td>", r->dropped);
         else
             cp_buf_puts(b, "<td class=\"n\"></td>");
-        td_qty(b, r->kwh, " kWh");
-        td_qty(b, r->kg_co2, " kg");
-        td_qty(b, has_plan(r) ? 100 * r->spot_share : NAN, " %");
+        for (int k = 0; k < CP_COST_N; k++)
+            if (cp_whatif_has_part(t, k) && !cp_cost_part_is_money(k))
+                td_qty(b, r->costs.v[k], cp_cost_part_info[k].unit);
+        td_qty(b, has_plan(r) ? 100 * r->spot_share : NAN, "%");
         for (int a = 0; a < t->n_acc; a++) {
             char on[48] = "", cl[48] = "";
             if (has_plan(r) && r->acc_hours_onprem && r->acc_hours_cloud) {
@@ -404,17 +417,17 @@ int cp_report_whatif_html(const cp_whatif_table *t, cp_buf *out, cp_err *err)
     if (t->n_rows > 0) {
         int best = -1;
         for (int i = 0; i < t->n_rows; i++)
-            if (has_plan(&t->rows[i]) && (best < 0 || t->rows[i].total < t->rows[best].total))
+            if (has_plan(&t->rows[i]) && (best < 0 || t->rows[i].costs.total < t->rows[best].costs.total))
                 best = i;
         char m[64];
         cp_buf_puts(out, "<div class=\"cards\">\n<div class=\"card\"><span>baseline total</span><b>");
-        cp_svg_money(m, sizeof m, t->rows[0].total);
+        cp_svg_money(m, sizeof m, t->rows[0].costs.total);
         cp_buf_puts(out, m);
         cp_buf_puts(out, "</b></div>\n");
         if (best >= 0) {
             cp_buf_puts(out, "<div class=\"card\"><span>cheapest: ");
             cp_svg_esc_cut(out, t->rows[best].name, LABEL_CHARS);
-            cp_svg_money(m, sizeof m, t->rows[best].total);
+            cp_svg_money(m, sizeof m, t->rows[best].costs.total);
             cp_buf_printf(out, "</span><b>%s</b></div>\n", m);
         }
         cp_buf_puts(out, "</div>\n");

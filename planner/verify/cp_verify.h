@@ -27,13 +27,6 @@ typedef struct cp_violation {
     char *msg;
 } cp_violation;
 
-/* Totals re-costed from capplan.5 §4 (same keys as the plan's `totals`). */
-typedef struct cp_verify_totals {
-    double total, cloud, energy, carbon, penalty;
-    double energy_kwh, carbon_kg;
-    double egress; /* capplan.5 §9.3 */
-} cp_verify_totals;
-
 typedef struct cp_verify_report {
     cp_violation *items; /* sorted by position (stable) */
     int n;
@@ -48,7 +41,7 @@ typedef struct cp_verify_report {
      * infeasible plans). Scheduled jobs whose mode is invalid add
      * nothing to the sums. */
     bool costed;
-    cp_verify_totals sums;
+    cp_costs sums; /* the plan's `totals` keys, re-costed */
 } cp_verify_report;
 
 void cp_verify_report_init(cp_verify_report *r);

@@ -21,7 +21,7 @@ double cp_vf_job_egress(const cp_input *in, const cp_job *j, int site)
 void cp_vf_check_costs(cp_vf_ctx *c)
 {
     const cp_input *in = c->in;
-    cp_verify_totals *s = &c->rep->sums;
+    cp_costs *s = &c->rep->sums;
     int T = c->T;
     double h = c->h;
     memset(s, 0, sizeof *s);
@@ -85,7 +85,10 @@ void cp_vf_check_costs(cp_vf_ctx *c)
     for (int i = 0; i < c->n_jobs; i++)
         if (c->jobs[i].counted && c->jobs[i].res >= 0)
             s->egress += cp_vf_job_egress(in, &in->jobs[c->jobs[i].job], c->ms->res[c->jobs[i].res].site);
-    s->total = s->cloud + s->energy + s->carbon + s->egress + s->penalty;
+    s->total = 0; /* the terms the list names, in its order */
+    for (int i = 0; i < CP_COST_N; i++)
+        if (cp_cost_part_info[i].flags & CP_COST_TERM)
+            s->total += s->v[i];
 
     const cp_plan_file *pf = c->pf;
     for (int i = 0; i < pf->n_sites; i++) {
@@ -135,16 +138,16 @@ void cp_vf_check_costs(cp_vf_ctx *c)
 
     const cp_plan_totals *tt = &pf->totals;
     if (tt->has == CP_PLAN_SET) {
-        cp_vf_compare_num(c, &tt->egress, tt->pos, "egress", "totals", in->uses_egress, s->egress);
-        /* the reader requires the first five; verify all seven */
-        const cp_plan_num *got[] = {&tt->total, &tt->cloud, &tt->energy, &tt->carbon,
-                                    &tt->penalty, &tt->energy_kwh, &tt->carbon_kg};
-        const double want[] = {s->total, s->cloud, s->energy, s->carbon,
-                               s->penalty, s->energy_kwh, s->carbon_kg};
-        static const char *const keys[] = {"total", "cloud", "energy", "carbon",
-                                           "penalty", "energy_kwh", "carbon_kg"};
-        for (int k = 0; k < 7; k++)
-            cp_vf_compare_num(c, got[k], tt->pos, keys[k], "totals", k >= 5, want[k]);
+        /* every part; a missing one is a violation when the writer writes
+         * it for these inputs, but for the ones the reader requires itself
+         * and those newer than 1.1 plans */
+        unsigned when = cp_cost_when(in);
+        for (int i = 0; i < CP_COST_N; i++) {
+            bool required = cp_cost_part_shown(i, when) && !cp_cost_part_required(i) &&
+                            !(cp_cost_part_info[i].flags & CP_COST_NEW);
+            cp_vf_compare_num(c, &tt->part[i], tt->pos, cp_cost_part_info[i].key, "totals",
+                              required, s->v[i]);
+        }
     }
     c->rep->costed = true;
 out:

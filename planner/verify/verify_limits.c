@@ -7,6 +7,7 @@
  */
 #include "verify_internal.h"
 
+#include <stdio.h>
 #include <string.h>
 
 void cp_vf_add_loads(cp_vf_ctx *c)
@@ -211,12 +212,23 @@ void cp_vf_check_infeasible(cp_vf_ctx *c)
 void cp_vf_check_budget(cp_vf_ctx *c)
 {
     const cp_input *in = c->in;
-    const cp_verify_totals *s = &c->rep->sums;
-    if (in->has_budget) {
-        double spend = s->cloud + s->energy + s->carbon + s->egress; /* capplan.5 §9.3 */
-        if (cp_vf_over(spend, in->budget))
-            cp_vf_viol(c, c->pf->totals.pos, /* the root's when absent */
-                    "budget exceeded: cloud + energy + carbon%s = %s > budget %s",
-                    s->egress > 0 ? " + egress" : "", cp_vf_n(spend).s, cp_vf_n(in->budget).s);
+    const cp_costs *s = &c->rep->sums;
+    if (!in->has_budget)
+        return;
+    /* the parts the list says count, named as the plan names them */
+    double spend = 0;
+    char parts[200] = "";
+    size_t len = 0;
+    for (int i = 0; i < CP_COST_N; i++) {
+        if (!(cp_cost_part_info[i].flags & CP_COST_BUDGET))
+            continue;
+        spend += s->v[i];
+        if (cp_cost_part_worth_showing(i, s->v[i]) && len < sizeof parts)
+            len += (size_t)snprintf(parts + len, sizeof parts - len, "%s%s", len ? " + " : "",
+                                    cp_cost_part_info[i].key);
     }
+    if (cp_vf_over(spend, in->budget))
+        cp_vf_viol(c, c->pf->totals.pos, /* the root's when absent */
+                   "budget exceeded: %s = %s > budget %s", parts, cp_vf_n(spend).s,
+                   cp_vf_n(in->budget).s);
 }

@@ -8,6 +8,7 @@
 #define CP_WHATIF_H
 
 #include "cp_buf.h"
+#include "cp_cost_parts.h"
 #include "cp_err.h"
 #include "cp_solver.h"
 
@@ -19,10 +20,9 @@ typedef struct cp_whatif_row {
     char *error;  /* invalid: the error text (FILE:LINE:COL: ...); else NULL */
     char *sweep;  /* sweep rows: the sweep's scenario NAME; else NULL */
     double sweep_value; /* sweep rows: the swept value */
-    /* capplan.5 §4 figures of the plan (NAN when there is no plan) */
-    double total, cloud, energy, carbon, penalty;
-    double egress; /* capplan.5 §9.3: 0 when no job has data */
-    double kwh, kg_co2;
+    /* the plan's totals (NAN when there is no plan, and for a part whose
+     * condition the row's input does not meet: cp_cost_parts.h) */
+    cp_costs costs;
     int dropped; /* jobs not scheduled; -1 when there is no plan */
     double spot_share; /* spot instance-hours / all cloud instance-hours; 0 if none */
     /* accelerator-hours per table->acc_names[i], on-prem and in the cloud */
@@ -45,6 +45,10 @@ typedef struct cp_whatif_table {
 } cp_whatif_table;
 
 void cp_whatif_table_free(cp_whatif_table *t);
+/* Whether the table has a column for cost part i: every part but those
+ * of plans only; a conditional one (but egress, a column since 1.1) only
+ * when some row has it. */
+bool cp_whatif_has_part(const cp_whatif_table *t, int i);
 
 /* The page for `whatif --report FILE` (report_whatif.c): total and its
  * parts per scenario, and per sweep a line chart of total against the

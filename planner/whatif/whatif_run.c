@@ -190,14 +190,12 @@ static int fill_figures(entry *en, const cp_input *in, const cp_modeset *ms, con
     int rc = cp_plan_eval(p, &f, err);
     if (rc)
         return rc;
-    r->total = f.total;
-    r->cloud = f.cloud;
-    r->energy = f.energy;
-    r->carbon = f.carbon;
-    r->penalty = f.penalty;
-    r->egress = f.egress;
-    r->kwh = f.energy_kwh;
-    r->kg_co2 = f.carbon_kg;
+    r->costs = f.costs;
+    unsigned when = cp_cost_when(in);
+    for (int i = 0; i < CP_COST_N; i++)
+        if (!cp_cost_part_shown(i, when) &&
+            !(cp_cost_part_info[i].flags & CP_COST_ZERO_COLUMN))
+            r->costs.v[i] = NAN;
     cp_plan_figures_release(&f);
     r->dropped = 0;
     for (int j = 0; j < p->n_jobs; j++) {
@@ -347,7 +345,7 @@ int cp_wi_build_columns(cp_whatif_table *t, const wi_rowacc *ra)
         if (!(r->acc_hours_onprem = cp_calloc(n, sizeof(double))) ||
             !(r->acc_hours_cloud = cp_calloc(n, sizeof(double))))
             return CP_ERR_NOMEM;
-        bool has_plan = !isnan(r->total);
+        bool has_plan = !isnan(r->costs.total);
         for (int a = 0; a < t->n_acc; a++)
             r->acc_hours_onprem[a] = r->acc_hours_cloud[a] = has_plan ? 0 : NAN;
         for (int a = 0; has_plan && a < ra[i].n_acc; a++) {
@@ -359,8 +357,8 @@ int cp_wi_build_columns(cp_whatif_table *t, const wi_rowacc *ra)
     const cp_whatif_row *b = &t->rows[0];
     for (int i = 0; i < t->n_rows; i++) {
         cp_whatif_row *r = &t->rows[i];
-        r->delta = r->total - b->total; /* NAN when either is */
-        r->delta_pct = b->total != 0 ? r->delta / fabs(b->total) * 100 : NAN;
+        r->delta = r->costs.total - b->costs.total; /* NAN when either is */
+        r->delta_pct = b->costs.total != 0 ? r->delta / fabs(b->costs.total) * 100 : NAN;
     }
     return CP_OK;
 }
@@ -394,8 +392,8 @@ int cp_whatif_run(const cp_whatif *w, const cp_whatif_run_opts *o, cp_whatif_tab
         r->status = cp_strdup("interrupted");
         r->sweep = s && s->sweep ? cp_strdup(s->sweep) : NULL;
         r->sweep_value = s ? s->sweep_value : NAN;
-        r->total = r->cloud = r->energy = r->carbon = r->penalty = r->kwh = r->kg_co2 = NAN;
-        r->egress = NAN;
+        for (int k = 0; k < CP_COST_N; k++)
+            r->costs.v[k] = NAN;
         r->spot_share = r->delta = r->delta_pct = NAN;
         r->dropped = -1;
         if (!r->name || !r->status || (s && s->sweep && !r->sweep))

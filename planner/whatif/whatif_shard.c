@@ -90,14 +90,9 @@ int cp_whatif_shard_write(const cp_whatif_table *t, int k, int n, cp_buf *out, c
         else
             cp_out_null(o);
         num(o, "sweep_value", r->sweep ? r->sweep_value : NAN);
-        num(o, "total", r->total);
-        num(o, "cloud", r->cloud);
-        num(o, "energy", r->energy);
-        num(o, "carbon", r->carbon);
-        num(o, "egress", r->egress);
-        num(o, "penalty", r->penalty);
-        num(o, "energy_kwh", r->kwh);
-        num(o, "carbon_kg", r->kg_co2);
+        for (int p = 0; p < CP_COST_N; p++) /* null where a row has no value */
+            if (!(cp_cost_part_info[p].flags & CP_COST_PLAN_ONLY))
+                num(o, cp_cost_part_info[p].key, r->costs.v[p]);
         num(o, "dropped", r->dropped < 0 ? NAN : r->dropped);
         num(o, "spot_share", r->spot_share);
         cp_out_key(o, "error");
@@ -198,14 +193,11 @@ static void read_entry(mctx *m, const cp_node *e, cp_whatif_row *r, wi_rowacc *r
     r->error = get_str(m, e, "error", true, &ok);
     double dropped = NAN;
     get_num(m, e, "sweep_value", &r->sweep_value);
-    get_num(m, e, "total", &r->total);
-    get_num(m, e, "cloud", &r->cloud);
-    get_num(m, e, "energy", &r->energy);
-    get_num(m, e, "carbon", &r->carbon);
-    get_num(m, e, "egress", &r->egress);
-    get_num(m, e, "penalty", &r->penalty);
-    get_num(m, e, "energy_kwh", &r->kwh);
-    get_num(m, e, "carbon_kg", &r->kg_co2);
+    for (int p = 0; p < CP_COST_N; p++) {
+        r->costs.v[p] = NAN;
+        if (!(cp_cost_part_info[p].flags & CP_COST_PLAN_ONLY))
+            get_num(m, e, cp_cost_part_info[p].key, &r->costs.v[p]);
+    }
     get_num(m, e, "dropped", &dropped);
     get_num(m, e, "spot_share", &r->spot_share);
     r->dropped = isnan(dropped) ? -1 : (int)dropped;

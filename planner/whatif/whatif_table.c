@@ -34,9 +34,29 @@ static void md_num(cp_buf *b, double v, int decimals, const char *suffix, bool s
     cp_buf_printf(b, sign ? " %+.*f%s |" : " %.*f%s |", decimals, v, suffix);
 }
 
+bool cp_whatif_has_part(const cp_whatif_table *t, int i)
+{
+    unsigned f = cp_cost_part_info[i].flags;
+    if (f & CP_COST_PLAN_ONLY)
+        return false;
+    if (!(f & CP_COST_IF_ANY) || (f & CP_COST_ZERO_COLUMN))
+        return true;
+    for (int r = 0; r < t->n_rows; r++)
+        if (!isnan(t->rows[r].costs.v[i]))
+            return true;
+    return false;
+}
+
 static void write_md(const cp_whatif_table *t, cp_buf *b)
 {
-    cp_buf_puts(b, "| scenario | status | total $ | cloud $ | energy $ | carbon $ | egress $ | penalty $ | kWh | kg CO2 | dropped |");
+    int cols = 0;
+    cp_buf_puts(b, "| scenario | status |");
+    for (int i = 0; i < CP_COST_N; i++)
+        if (cp_whatif_has_part(t, i)) {
+            cp_buf_printf(b, " %s |", cp_cost_part_info[i].head);
+            cols++;
+        }
+    cp_buf_puts(b, " dropped |");
     for (int a = 0; a < t->n_acc; a++) { /* accelerator names are the input's */
         cp_buf_putc(b, ' ');
         cp_md_text(b, t->acc_names[a]);
@@ -45,7 +65,7 @@ static void write_md(const cp_whatif_table *t, cp_buf *b)
         cp_buf_puts(b, " h cloud |");
     }
     cp_buf_puts(b, " spot share | delta $ | delta % |\n|---|---|");
-    for (int k = 0; k < 14 + 2 * t->n_acc - 2; k++)
+    for (int k = 0; k < cols + 4 + 2 * t->n_acc; k++)
         cp_buf_puts(b, "---:|");
     cp_buf_putc(b, '\n');
     int invalid = 0;
@@ -54,14 +74,9 @@ static void write_md(const cp_whatif_table *t, cp_buf *b)
         cp_buf_putc(b, '|');
         md_cell(b, r->name);
         md_cell(b, r->status);
-        md_num(b, r->total, 2, "", false);
-        md_num(b, r->cloud, 2, "", false);
-        md_num(b, r->energy, 2, "", false);
-        md_num(b, r->carbon, 2, "", false);
-        md_num(b, r->egress, 2, "", false);
-        md_num(b, r->penalty, 2, "", false);
-        md_num(b, r->kwh, 1, "", false);
-        md_num(b, r->kg_co2, 1, "", false);
+        for (int k = 0; k < CP_COST_N; k++) /* money to the cent, quantities to 0.1 */
+            if (cp_whatif_has_part(t, k))
+                md_num(b, r->costs.v[k], cp_cost_part_is_money(k) ? 2 : 1, "", false);
         if (r->dropped < 0)
             cp_buf_puts(b, " - |");
         else
@@ -98,7 +113,11 @@ static void csv_num(cp_buf *b, double v)
 
 static void write_csv(const cp_whatif_table *t, cp_buf *b)
 {
-    cp_buf_puts(b, "name,status,total,cloud,energy,carbon,egress,penalty,energy_kwh,carbon_kg,dropped");
+    cp_buf_puts(b, "name,status");
+    for (int i = 0; i < CP_COST_N; i++)
+        if (cp_whatif_has_part(t, i))
+            cp_buf_printf(b, ",%s", cp_cost_part_info[i].key);
+    cp_buf_puts(b, ",dropped");
     /* an accelerator's name may hold ',', '"' or a newline: each header
      * field goes through the one CSV field rule */
     for (int a = 0; a < t->n_acc; a++)
@@ -119,14 +138,9 @@ static void write_csv(const cp_whatif_table *t, cp_buf *b)
         cp_csv_put_field(b, r->name);
         cp_buf_putc(b, ',');
         cp_csv_put_field(b, r->status);
-        csv_num(b, r->total);
-        csv_num(b, r->cloud);
-        csv_num(b, r->energy);
-        csv_num(b, r->carbon);
-        csv_num(b, r->egress);
-        csv_num(b, r->penalty);
-        csv_num(b, r->kwh);
-        csv_num(b, r->kg_co2);
+        for (int k = 0; k < CP_COST_N; k++)
+            if (cp_whatif_has_part(t, k))
+                csv_num(b, r->costs.v[k]);
         csv_num(b, r->dropped < 0 ? NAN : r->dropped);
         for (int a = 0; a < t->n_acc; a++) {
             csv_num(b, r->acc_hours_onprem[a]);
@@ -177,14 +191,9 @@ static int write_json(const cp_whatif_table *t, cp_buf *b, cp_err *err)
             cp_out_str(o, r->sweep);
             json_num(o, "sweep_value", r->sweep_value);
         }
-        json_num(o, "total", r->total);
-        json_num(o, "cloud", r->cloud);
-        json_num(o, "energy", r->energy);
-        json_num(o, "carbon", r->carbon);
-        json_num(o, "egress", r->egress);
-        json_num(o, "penalty", r->penalty);
-        json_num(o, "energy_kwh", r->kwh);
-        json_num(o, "carbon_kg", r->kg_co2);
+        for (int k = 0; k < CP_COST_N; k++)
+            if (cp_whatif_has_part(t, k))
+                json_num(o, cp_cost_part_info[k].key, r->costs.v[k]);
         json_num(o, "dropped", r->dropped < 0 ? NAN : r->dropped);
         cp_out_key(o, "accelerator_hours");
         cp_out_map(o);

@@ -55,13 +55,13 @@ static int keep_precedence(const cp_input *in, const cp_modeset *ms, cp_plan *pl
     cp_plan_figures fp, fo;
     if ((rc = cp_plan_eval(plan, &fp, err)))
         return rc;
-    *tp = fp.total;
+    *tp = fp.costs.total;
     cp_plan_figures_release(&fp);
     if (!ok)
         return CP_OK;
     if ((rc = cp_plan_eval(orig, &fo, err)))
         return rc;
-    double to = fo.total;
+    double to = fo.costs.total;
     cp_plan_figures_release(&fo);
     if (to <= *tp) {
         /* the tree's plan with its own status: it packs as it is */
@@ -126,7 +126,7 @@ static int keep_best_packed(const cp_input *in, const cp_modeset *ms, const cp_s
     cp_plan_figures fw;
     if ((rc = cp_plan_eval(warm, &fw, err)))
         return rc;
-    tw = fw.total;
+    tw = fw.costs.total;
     cp_plan_figures_release(&fw);
     /* the Lagrangian stage prices each precedence component jointly but
      * leaves out an edge that closes an undirected cycle (lagrange.c): its

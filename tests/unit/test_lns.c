@@ -104,7 +104,7 @@ static double total(const cp_plan *p)
     cp_err_init(&err);
     if (cp_plan_eval(p, &f, &err) != CP_OK)
         return NAN;
-    double t = f.total;
+    double t = f.costs.total;
     cp_plan_figures_release(&f);
     return t;
 }

@@ -97,7 +97,7 @@ static double total(void)
     cp_err_init(&err);
     if (cp_plan_eval(plan, &f, &err) != CP_OK)
         return NAN;
-    double t = f.total;
+    double t = f.costs.total;
     cp_plan_figures_release(&f);
     return t;
 }

@@ -25,7 +25,7 @@ static double total(void)
 {
     cp_plan_figures f;
     cp_plan_eval(plan, &f, NULL);
-    double t = f.total;
+    double t = f.costs.total;
     cp_plan_figures_release(&f);
     return t;
 }

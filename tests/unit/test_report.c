@@ -353,13 +353,13 @@ static void row(cp_whatif_row *r, const char *name, const char *status, double c
     r->status = (char *)status;
     r->sweep = (char *)sweep;
     r->sweep_value = value;
-    r->cloud = cloud;
-    r->energy = energy;
-    r->carbon = carbon;
-    r->penalty = penalty;
-    r->total = cloud + energy + carbon + penalty;
-    r->kwh = 10;
-    r->kg_co2 = 4;
+    r->costs.cloud = cloud;
+    r->costs.energy = energy;
+    r->costs.carbon = carbon;
+    r->costs.penalty = penalty;
+    r->costs.total = cloud + energy + carbon + penalty;
+    r->costs.energy_kwh = 10;
+    r->costs.carbon_kg = 4;
     r->delta = r->delta_pct = NAN;
 }
 
@@ -375,8 +375,8 @@ static void make_table(wt *w)
     row(&w->rows[5], "spot=50", "optimal", 20, 6, 4, 1000, "spot", 50);
     w->rows[4].error = (char *)"s.yaml:3:5: error: path 'offers/x' matches nothing";
     for (int i = 1; i < 6; i++)
-        if (isfinite(w->rows[i].total)) {
-            w->rows[i].delta = w->rows[i].total - 50;
+        if (isfinite(w->rows[i].costs.total)) {
+            w->rows[i].delta = w->rows[i].costs.total - 50;
             w->rows[i].delta_pct = 100 * w->rows[i].delta / 50;
         }
     w->t.n_rows = 6;

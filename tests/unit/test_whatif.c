@@ -267,7 +267,7 @@ TEST(whatif_run_allocation_failures_are_clean)
         CHECK_STR(t->rows[1].status, "invalid");
         CHECK_STR(t->rows[2].status, "optimal");
         CHECK_INT(t->n_acc, 1);
-        CHECK_NEAR(t->rows[0].total, 1.1385, 1e-9);
+        CHECK_NEAR(t->rows[0].costs.total, 1.1385, 1e-9);
     }
     cp_whatif_table_free(t);
     for (long n = 0; n < total; n += 13) {
