@@ -8,6 +8,7 @@
 
 #include "cp_alloc.h"
 #include "cp_buf.h"
+#include "cp_suggest.h"
 
 #include <limits.h>
 #include <math.h>
@@ -66,53 +67,17 @@ const char *cp_load_value_desc(const cp_node *n, char *buf, size_t size)
     return buf;
 }
 
-/* Levenshtein distance, capped: enough to suggest a key for a typo. */
-static int edit_distance(const char *a, const char *b)
-{
-    size_t la = strlen(a), lb = strlen(b);
-    if (la > 40 || lb > 40)
-        return 99;
-    int d[41][41];
-    for (size_t i = 0; i <= la; i++)
-        d[i][0] = (int)i;
-    for (size_t j = 0; j <= lb; j++)
-        d[0][j] = (int)j;
-    for (size_t i = 1; i <= la; i++)
-        for (size_t j = 1; j <= lb; j++) {
-            int sub = d[i - 1][j - 1] + (a[i - 1] != b[j - 1]);
-            int del = d[i - 1][j] + 1, ins = d[i][j - 1] + 1;
-            int m = sub < del ? sub : del;
-            d[i][j] = m < ins ? m : ins;
-        }
-    return d[la][lb];
-}
-
 void cp_load_check_keys(lctx *c, const cp_node *map, const char *ent, const char *const *keys,
                         const char *(*hint)(const char *key, void *arg), void *arg)
 {
     for (size_t i = 0; i < map->n; i++) {
         const cp_node *k = map->kids[2 * i];
         bool known = false;
-        const char *best = NULL;
-        int best_d = 3;
-        for (const char *const *p = keys; *p; p++) {
-            if (!strcmp(*p, k->str)) {
-                known = true;
-                break;
-            }
-            int dd = edit_distance(*p, k->str);
-            if (dd < best_d) {
-                best_d = dd;
-                best = *p;
-            }
-        }
+        for (const char *const *p = keys; *p && !known; p++)
+            known = !strcmp(*p, k->str);
         if (known)
             continue;
-        /* a missing suffix is a common slip: 'carbon_price' for 'carbon_price_per_ton' */
-        size_t kl = strlen(k->str);
-        for (const char *const *p = keys; !best && kl >= 4 && *p; p++)
-            if (!strncmp(*p, k->str, kl))
-                best = *p;
+        const char *best = cp_suggest(k->str, keys);
         const char *why = hint ? hint(k->str, arg) : NULL;
         if (!why && !strcmp(k->str, "<<"))
             why = "YAML merge keys are not supported; alias the whole mapping or write the keys out";
