@@ -7,7 +7,12 @@
 #   - no #include names a path: the -I flags of a folder are its only
 #     view of the others, so a relative include cannot go around them;
 #   - the methods of the table (cp_solvers[], shown by `plan --help`) are
-#     exactly the methods the man page describes, and each is accepted.
+#     exactly the methods the man page describes, and each is accepted;
+#   - every command's options, as its option table declares them
+#     (`--list-options`), are exactly the options capplan.1 describes
+#     under that command (the option names of its .TP entries; -q and -h
+#     are every command's), and every command and import kind has its
+#     section.
 SUITE=arch
 . "$(dirname "$0")/lib.sh"
 
@@ -67,5 +72,69 @@ $CAPPLAN plan --method nope examples/tiny.yaml >/dev/null 2>"$tmp/err"
 rc=$?
 want="capplan plan: unknown method 'nope' ($(echo $($CAPPLAN plan --help | sed -n 's/^  --method NAME  *//p' | sed 's/ (default)//')))"
 if [ $rc = 2 ] && [ "$(cat "$tmp/err")" = "$want" ]; then ok; else bad "unknown method: exit $rc, $(oneline "$tmp/err")"; fi
+
+# ---- the option tables and the man page ---------------------------------
+# capplan.1's COMMANDS: "S<TAB>ARGS" for each ".SS capplan ..." heading
+# (ARGS: its leading lower-case words, the first of each a|b, e.g. "export
+# slurm"), then "O<TAB>NAME" for each option named in a .TP entry's tag
+awk '
+/^\.SH / { cmds = ($0 ~ /^\.SH COMMANDS/); tp = 0; next }
+!cmds { next }
+/^\.SS capplan / {
+    n = split($0, w, " "); args = ""
+    for (i = 3; i <= n; i++) {
+        x = w[i]
+        if (x !~ /^[a-z][a-z0-9|]*$/) break
+        sub(/\|.*/, "", x)
+        args = args (args == "" ? "" : " ") x
+    }
+    print "S\t" args; tp = 0; next
+}
+/^\.TP/ { tp = 1; next }
+tp {
+    tp = 0; line = $0
+    if (line !~ /^\.(B|BI|BR|I|IR|IB) /) next
+    gsub(/\\-/, "-", line); gsub(/\\f[BIRP]/, "", line)
+    while (match(line, /(^|[ ",(])--?[A-Za-z][A-Za-z0-9-]*/)) {
+        tok = substr(line, RSTART, RLENGTH); sub(/^[ ",(]/, "", tok)
+        print "O\t" tok
+        line = substr(line, RSTART + RLENGTH)
+    }
+}' capplan.1 >"$tmp/man.opts"
+# SECTION: the table's options against the man page's, both ways
+opts_cmp() {
+    sort -u "$tmp/sec.man" | grep -vxE -- '-q|--quiet|-h|--help' >"$tmp/sec.man.s"
+    # shellcheck disable=SC2086 # ARGS are words
+    if $CAPPLAN $1 --list-options >"$tmp/sec.tab" 2>"$tmp/sec.err"; then
+        sort -u "$tmp/sec.tab" >"$tmp/sec.tab.s"
+        if cmp -s "$tmp/sec.tab.s" "$tmp/sec.man.s"; then ok "capplan.1: options of '$1'"; else
+            bad "capplan.1: options of '$1'" "table only: [$(comm -23 "$tmp/sec.tab.s" "$tmp/sec.man.s" | tr '\n' ' ')], man page only: [$(comm -13 "$tmp/sec.tab.s" "$tmp/sec.man.s" | tr '\n' ' ')]"
+        fi
+    else
+        bad "capplan $1 --list-options" "$(oneline "$tmp/sec.err")"
+    fi
+}
+sec="" sections=""
+: >"$tmp/sec.man"
+while IFS="$(printf '\t')" read -r kind word; do
+    if [ "$kind" = S ]; then
+        [ -n "$sec" ] && opts_cmp "$sec"
+        sec=$word sections="$sections|$word|"
+        : >"$tmp/sec.man"
+    else
+        printf '%s\n' "$word" >>"$tmp/sec.man"
+    fi
+done <"$tmp/man.opts"
+[ -n "$sec" ] && opts_cmp "$sec"
+# every command of `capplan --help`, and every import kind of the synopsis, has its section
+cmds=$($CAPPLAN --help | sed -n 's/^  \([a-z][a-z]*\)  .*/\1/p')
+kinds=$(sed -n 's/^\.B capplan import \([a-z0-9|]*\)$/\1/p' capplan.1 | tr '|' ' ')
+for c in $cmds; do
+    case "$sections" in *"|$c|"* | *"|$c "*) ok ;; *) bad "capplan.1: no section for command '$c'" ;; esac
+done
+if [ -n "$kinds" ]; then ok; else bad "capplan.1: no import kinds in the synopsis"; fi
+for k in $kinds; do
+    case "$sections" in *"|import $k|"*) ok ;; *) bad "capplan.1: no section for 'import $k'" ;; esac
+done
 
 test_done

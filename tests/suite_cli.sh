@@ -1,8 +1,8 @@
 #!/bin/sh
 # Command-line habits shared by every command (capplan.1, "OPTIONS"):
-#   - options anywhere on the line (GNU getopt_long's permutation, done in
-#     order), "--" ending them: each command's output is the same with its
-#     options before, between and after the files;
+#   - options anywhere on the line (read in order by the one parser of
+#     planner/cmd/cp_opt.h), "--" ending them: each command's output is
+#     the same with its options before, between and after the files;
 #   - -o, --format and --quiet behave the same everywhere, and a bad
 #     option or value says the same thing in every command
 #     (tests/cli/messages.expected);
@@ -161,7 +161,7 @@ for order in "-q --progress" "--progress -q"; do
     then ok; else bad "plan $order: progress lines, no summary" "exit $rc: $(oneline "$tmp/err" 3)"; fi
 done
 
-# ---- -h and --help, -q and --quiet: one rule (planner/cmd/cli.c) ----
+# ---- -h and --help, -q and --quiet: one rule (planner/cmd/opt.c) ----
 for cmd in check plan verify report whatif place "whatif merge" "export slurm" \
     "import skypilot" "import gavel" "import c3o" "import series" "import inventory" \
     "import pollux" "import accelerators"; do
@@ -197,7 +197,7 @@ msg whatif --f md --scenarios "$scen" "$tiny"
 msg import gavel --bogus x.csv
 msg import c3o x.tsv --quiet=1
 msg import series --site
-# "--" as an option's separate value is refused as a missing one (cli.c),
+# "--" as an option's separate value is refused as a missing one (opt.c),
 # not written to as a file named "--"
 msg plan "$tiny" -o --
 msg whatif --scenarios "$scen" -o -- "$tiny"

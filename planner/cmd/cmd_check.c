@@ -12,13 +12,12 @@
 #include "cp_cost.h"
 #include "cp_modes.h"
 
-#include <getopt.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-static const char check_help[] =
+static const cp_cli_help check_help = {
     "usage: capplan check [options] FILE...\n"
     "\n"
     "Validate the input files (merged in the order given) and print a summary:\n"
@@ -28,18 +27,12 @@ static const char check_help[] =
     "Hard contradictions (a power cap below a site's idle baseline, a budget\n"
     "below the baseline energy cost) are errors naming the site and slots;\n"
     "keys that have no effect are warnings.\n"
-    "\n"
-    "  --modes JOB   also print JOB's considered resources: every mode (resource,\n"
-    "                market, count, shape, hours, slots, start window, cost from\n"
-    "                its cheapest start), marked fastest, cheapest or dominated,\n"
-    "                and why each other resource or count is excluded (repeatable)\n"
-    "  -o FILE       write the summary there (atomically); default stdout\n"
-    "  -q, --quiet   no summary: only errors and warnings, and the exit status\n"
+    "\n",
     "\n"
     "Options may come before, between or after the files; '--' ends them.\n"
     "Exit status: 0 valid, 2 bad input (every error is printed as\n"
     "FILE:LINE:COLUMN: error: MESSAGE). The full reference: man ./capplan.1\n"
-    "(input keys: man ./capplan.5) in the source tree.\n";
+    "(input keys: man ./capplan.5) in the source tree.\n"};
 
 static void print_series(FILE *f, const cp_series *s, int slots, const char *unit)
 {
@@ -76,7 +69,7 @@ static void print_mode(FILE *f, const cp_input *in, const cp_modeset *ms, const 
 }
 
 /* Is `name` one of the --modes JOB arguments? */
-static bool modes_wanted(char *const *modes, int n, const char *name)
+static bool modes_wanted(const char *const *modes, int n, const char *name)
 {
     for (int i = 0; i < n; i++)
         if (!strcmp(modes[i], name))
@@ -84,11 +77,11 @@ static bool modes_wanted(char *const *modes, int n, const char *name)
     return false;
 }
 
-static int check_input(const cp_input *in, char *const *modes, int n_modes, const char *out_path,
-                       bool quiet);
+static int check_input(const cp_input *in, const char *const *modes, int n_modes,
+                       const char *out_path, bool quiet);
 
 /* Every --modes JOB names a job: 0, or 2 with the message printed. */
-static int modes_known(char *const *modes, int n, const cp_input *in)
+static int modes_known(const char *const *modes, int n, const cp_input *in)
 {
     for (int i = 0; i < n; i++)
         if (cp_input_find_job(in, modes[i]) < 0) {
@@ -100,54 +93,38 @@ static int modes_known(char *const *modes, int n, const cp_input *in)
 
 int cp_cmd_check(int argc, char **argv)
 {
-    enum { O_MODES = 256 };
-    static const struct option longopts[] = {{"modes", required_argument, NULL, O_MODES},
-                                             {NULL, 0, NULL, 0}};
-    /* the --modes JOB arguments, in order (at most one per word of argv) */
-    char **modes = cp_calloc((size_t)argc + 1, sizeof *modes);
+    cp_opt_list modes = {NULL, 0};
     const char *out_path = NULL;
-    int n_modes = 0, c, st = -1;
+    const cp_opt opts[] = {
+        CP_OPT_LIST(0, "modes", &modes, "JOB",
+                    "also print JOB's considered resources: every mode (resource, market, "
+                    "count, shape, hours, slots, start window, cost from its cheapest start), "
+                    "marked fastest, cheapest or dominated, and why each other resource or "
+                    "count is excluded (repeatable)"),
+        CP_OPT_STRING('o', NULL, &out_path, "FILE",
+                      "write the summary there (atomically); default stdout"),
+        CP_OPT_QUIET("no summary: only errors and warnings, and the exit status"),
+        CP_OPT_END(),
+    };
     cp_cli_args a;
-    if (!modes || cp_cli_args_std(&a, "check", argc, argv, "o:", longopts, check_help, NULL)) {
-        if (!modes)
-            fprintf(stderr, "capplan check: out of memory\n");
-        cp_free(modes);
-        return 1;
-    }
-    while (st < 0 && (c = cp_cli_next(&a)) != -1) {
-        switch (c) {
-        case O_MODES:
-            modes[n_modes++] = optarg;
-            break;
-        case 'o':
-            out_path = optarg;
-            break;
-        default:
-            st = cp_cli_bad_option(&a);
-        }
-    }
-    if (st < 0 && a.helped)
-        st = 0;
-    if (st < 0) {
-        const char *outs[] = {"-o", out_path, NULL};
-        int orc = cp_cli_outputs_ok("check", a.operands, a.n_operands, NULL, outs);
-        if (orc)
-            st = orc;
-    }
+    int st = cp_cli_parse(&a, "check", argc, argv, opts, &check_help);
+    if (st != CP_CLI_RUN)
+        return st;
+    const char *outs[] = {"-o", out_path, NULL};
+    st = cp_cli_outputs_ok("check", a.operands, a.n_operands, NULL, outs);
     cp_input *in = NULL;
-    if (st < 0 && !(st = cp_cli_load("check", a.operands, a.n_operands, &in)) &&
-        !(st = modes_known(modes, n_modes, in)))
-        st = check_input(in, modes, n_modes, out_path, a.quiet);
+    if (!st && !(st = cp_cli_load("check", a.operands, a.n_operands, &in)) &&
+        !(st = modes_known(modes.v, modes.n, in)))
+        st = check_input(in, modes.v, modes.n, out_path, a.quiet);
     cp_cli_args_release(&a);
-    cp_free(modes);
     cp_input_free(in);
     return st;
 }
 
 /* The summary (or, with --quiet, nothing) of a loaded input: 0, or the
  * exit status with the message printed. */
-static int check_input(const cp_input *in, char *const *modes, int n_modes, const char *out_path,
-                       bool quiet)
+static int check_input(const cp_input *in, const char *const *modes, int n_modes,
+                       const char *out_path, bool quiet)
 {
     /* capplan.5 §4's contradictions make `plan` exit 3 whatever it does: for
      * check they are errors, at the cap or the budget */

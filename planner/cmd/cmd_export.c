@@ -19,12 +19,11 @@
 #include "cp_yaml.h"
 
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
 
-static const char export_help[] =
+static const cp_cli_help export_help = {
     "usage: capplan export slurm|skypilot --plan PLAN -o DIR [options] FILE...\n"
     "\n"
     "Turn a plan of the inputs FILE... into what a cluster and a launcher run\n"
@@ -38,17 +37,15 @@ static const char export_help[] =
     "             dropped jobs are comment lines with their reason\n"
     "  skypilot   one SkyPilot task YAML per lease of the plan (DIR/launch/NNN-ID.yaml)\n"
     "             and DIR/launch.md: instance, start, stop, jobs, cost\n"
-    "\n"
-    "  --plan PLAN   the plan (YAML or JSON, as 'capplan plan' writes it)\n"
-    "  -o DIR        the folder to write (created if missing)\n"
-    "  --begin now   slurm: let every job start at once (tests, reruns) instead\n"
-    "                of at horizon.start + its start hour\n"
-    "  -q, --quiet   no line saying what was written (warnings still printed)\n"
+    "\n",
     "\n"
     "Options may come before, between or after the files; '--' ends them.\n"
     "Exit status: 0 written, 2 bad usage, inputs or plan, or a plan the export\n"
     "cannot express (a node without a host name, a name no script can hold),\n"
-    "1 other errors. The full reference: man ./capplan.1 in the source tree.\n";
+    "1 other errors. The full reference: man ./capplan.1 in the source tree.\n"};
+
+/* --begin's one word. */
+static const cp_opt_word begin_words[] = {{"now", 1}, {NULL, 0}};
 
 static int make_dir(const char *path)
 {
@@ -98,12 +95,22 @@ static int write_files(const char *dir, const cp_export *x)
 
 int cp_cmd_export(int argc, char **argv)
 {
-    enum { O_PLAN = 256, O_BEGIN };
-    static const struct option longopts[] = {{"plan", required_argument, NULL, O_PLAN},
-                                             {"begin", required_argument, NULL, O_BEGIN},
-                                             {NULL, 0, NULL, 0}};
+    cp_export_opts xo;
+    cp_export_opts_init(&xo);
+    const char *plan_path = NULL, *dir = NULL;
+    int begin_now = 0;
+    const cp_opt opts[] = {
+        CP_OPT_FILE(0, "plan", &plan_path, "PLAN",
+                    "the plan (YAML or JSON, as 'capplan plan' writes it)"),
+        CP_OPT_STRING('o', NULL, &dir, "DIR", "the folder to write (created if missing)"),
+        CP_OPT_ENUM(0, "begin", &begin_now, begin_words, NULL,
+                    "slurm: let every job start at once (tests, reruns) instead of at "
+                    "horizon.start + its start hour"),
+        CP_OPT_QUIET("no line saying what was written (warnings still printed)"),
+        CP_OPT_END(),
+    };
     if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
-        fputs(export_help, argc < 2 ? stderr : stdout);
+        cp_cli_help_print(argc < 2 ? stderr : stdout, opts, &export_help);
         return argc < 2 ? 2 : 0;
     }
     const char *what = argv[1];
@@ -112,44 +119,18 @@ int cp_cmd_export(int argc, char **argv)
         fprintf(stderr, "capplan export: unknown target '%s' (slurm or skypilot)\n", what);
         return 2;
     }
-    cp_export_opts xo;
-    cp_export_opts_init(&xo);
-    const char *plan_path = NULL, *dir = NULL;
     cp_cli_args a;
     /* argv[1] is the target: the options and files follow it */
-    if (cp_cli_args_std(&a, "export", argc - 1, argv + 1, "o:", longopts, export_help, NULL))
-        return 1;
-    int c, st = -1;
-    while (st < 0 && (c = cp_cli_next(&a)) != -1) {
-        switch (c) {
-        case 'o':
-            dir = optarg;
-            break;
-        case O_PLAN:
-            plan_path = optarg;
-            break;
-        case O_BEGIN:
-            if (strcmp(optarg, "now")) {
-                fprintf(stderr, "capplan export: --begin takes 'now', got '%s' (without it the "
-                                "jobs begin at horizon.start + their start hour)\n",
-                        optarg);
-                st = 2;
-            }
-            xo.begin_now = true;
-            break;
-        default:
-            st = cp_cli_bad_option(&a);
-        }
-    }
-    if (st < 0 && a.helped)
-        st = 0;
+    int st = cp_cli_parse(&a, "export", argc - 1, argv + 1, opts, &export_help);
+    if (st != CP_CLI_RUN)
+        return st;
+    xo.begin_now = begin_now;
     bool quiet = a.quiet;
-    if (st < 0 && (!plan_path || !dir)) {
+    if (!plan_path || !dir) {
         fprintf(stderr, "capplan export: %s is required (see 'capplan export --help')\n",
                 !plan_path ? "--plan PLAN" : "-o DIR");
         st = 2;
-    }
-    if (st < 0 && a.n_operands == 0) {
+    } else if (a.n_operands == 0) {
         fprintf(stderr, "capplan export: no input files (see 'capplan export --help')\n");
         st = 2;
     }

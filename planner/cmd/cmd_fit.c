@@ -27,45 +27,21 @@
 #include "cp_fit_write.h"
 #include "cp_yaml_put.h"
 
-#include <getopt.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-static const char usage_text[] =
+static const cp_cli_help fit_help = {
     "usage: capplan fit dataflow SAMPLES.csv [-o FILE] [--holdout] [--no-loo]\n"
     "                            [--jobs FILE]... [JOBS.yaml...]\n"
     "       capplan fit training SAMPLES.csv [-o FILE] [--scaling per-type|shared|amdahl]\n"
     "                            [--work N] [--jobs FILE]... [JOBS.yaml...]\n"
-    "\n"
-    "dataflow: CSV columns job,type,machines,input_gb,seconds (any order).\n"
-    "  Fits Ernest's t(m) = θ0 + θ1·input_gb/m + θ2·ln m + θ3·m, θ >= 0, per\n"
-    "  (job, type) by NNLS; reports samples, scale-outs, θ, R², MAPE,\n"
-    "  leave-one-out MAPE and the residual standard deviation (seconds).\n"
-    "  --holdout  also hold out each input size in turn and report the MAPE\n"
-    "  --no-loo   skip leave-one-out cross validation (n refits per fit)\n"
-    "  --params all|NAME,...  also fit models whose θ depend on these job\n"
-    "             parameter columns; write θ per concrete job (docs/models.md)\n"
-    "  --concrete NAME=JOB:P=V,...  a concrete job of measured JOB (input_gb=V\n"
-    "             among the values); also a definition's fit: {job, params}\n"
-    "  --samples FILE  another sample file (--params)\n"
-    "training: CSV columns job,accelerator,count,throughput (work units/s of\n"
-    "  the whole job). Writes per job the one-accelerator throughput per type\n"
-    "  and its scaling (--scaling): per-type (default; also 'table') a table\n"
-    "  per type of its own measured speedups, shared one table of the types'\n"
-    "  mean speedups, amdahl Amdahl's law with the least-squares serial\n"
-    "  fraction.\n"
-    "  --work N   work units written for jobs without a definition (default 1e6)\n"
-    "\n"
-    "  -o FILE      write the YAML fragment there (atomically); default stdout\n"
-    "               (the quality table then goes to stdout, else to stderr)\n"
-    "  --jobs FILE  job definitions to merge (also: extra YAML arguments)\n"
-    "  -q, --quiet  no quality table (warnings and errors still on stderr)\n"
+    "\n",
     "\n"
     "Options may come before, between or after the files; '--' ends them.\n"
     "See docs/models.md for the models and how accelerator types are combined;\n"
-    "the full reference: man ./capplan.1 in the source tree.\n";
+    "the full reference: man ./capplan.1 in the source tree.\n"};
 
 void defs_release(defs *d)
 {
@@ -259,18 +235,67 @@ static void tr_table(FILE *out, const cp_tr_report *r)
 
 /* ---- command ---- */
 
-int cp_cmd_fit(int argc, char **argv)
-{
-    const char *mode = NULL, *samples = NULL, *outpath = NULL;
+/* What the command line asks for (options and operands). */
+typedef struct fit_args {
+    bool dataflow, quiet;
+    const char *samples, *outpath;
+    char **jobfiles; /* --jobs FILE..., then the extra operands */
+    int n_jobfiles;
     cp_fit_opts opts;
-    cp_fit_opts_init(&opts);
-    double work = 1e6;
-    int status = 2;
-    char **jobfiles = cp_calloc((size_t)argc + 1, sizeof *jobfiles);
-    int n_jobfiles = 0;
-    char **more = cp_calloc((size_t)argc + 1, sizeof *more);
-    char **concrete = cp_calloc((size_t)argc + 1, sizeof *concrete);
-    cp_fit_param_args fpa = {NULL, more, 0, concrete, 0};
+    double work;
+} fit_args;
+
+/* The quality table (on standard output when the fragment goes to a
+ * file; with --quiet nowhere) and the fragment of the fits. The table is
+ * made in a memory stream and printed through cp_fputs_printable: job
+ * and type names come from the samples, and an escape sequence in one
+ * would drive the terminal. Returns the exit status. */
+static int fit_output(const fit_args *fa, const cp_df_report *dfr, const cp_tr_report *trr,
+                      const defs *d)
+{
+    char *text = NULL;
+    size_t text_len = 0;
+    FILE *table = open_memstream(&text, &text_len);
+    if (!table) {
+        fprintf(stderr, "capplan fit: out of memory\n");
+        return 1;
+    }
+    cp_buf b;
+    cp_buf_init(&b);
+    if (fa->dataflow) {
+        df_table(table, dfr, fa->opts.holdout);
+        df_yaml(&b, dfr, d, fa->samples);
+    } else {
+        tr_table(table, trr);
+        cp_buf line;
+        cp_buf_init(&line);
+        cp_buf_printf(&line, "capplan fit training %s (scaling: %s)", fa->samples,
+                      fa->opts.amdahl ? "amdahl" : fa->opts.shared ? "shared" : "per-type");
+        cp_yaml_put_comment(&b, line.s ? line.s : "");
+        cp_buf_release(&line);
+        cp_fit_tr_yaml(&b, trr, d->jobs, d->n_jobs, fa->work);
+    }
+    if (fclose(table) == 0 && !fa->quiet) {
+        FILE *to = fa->outpath && strcmp(fa->outpath, "-") ? stdout : stderr;
+        cp_fputs_printable(text, true, to);
+        fflush(to);
+    }
+    free(text); /* open_memstream's buffer: malloc'ed by libc */
+    int status;
+    if (!cp_buf_ok(&b)) {
+        fprintf(stderr, "capplan fit: out of memory\n");
+        status = 1;
+    } else {
+        status = cp_cli_write_fragment("fit", fa->outpath, b.s, b.len, true);
+    }
+    cp_buf_release(&b);
+    return status;
+}
+
+/* Reads the samples and the definitions, fits, writes: the exit status. */
+static int fit_run(const fit_args *fa)
+{
+    int status = 2, n = 0, rc;
     cp_diags *diags = cp_malloc(sizeof *diags); /* errors and warnings, printed once */
     cp_csv *csv = NULL;
     cp_df_sample *dfs = NULL;
@@ -279,184 +304,32 @@ int cp_cmd_fit(int argc, char **argv)
     cp_tr_report *trr = NULL;
     defs d;
     memset(&d, 0, sizeof d);
-    cp_buf b;
-    cp_buf_init(&b);
     cp_err err;
     cp_err_init(&err);
-    cp_cli_args args;
-    memset(&args, 0, sizeof args);
-    if (!jobfiles || !diags || !more || !concrete) {
+    if (!diags) {
         fprintf(stderr, "capplan fit: out of memory\n");
-        goto out;
+        return 1;
     }
     cp_diags_init(diags);
-
-    enum { O_JOBS = 256, O_SCALING, O_WORK, O_HOLDOUT, O_NOLOO, O_PARAMS, O_SAMPLES, O_CONCRETE };
-    static const struct option longopts[] = {{"jobs", required_argument, NULL, O_JOBS},
-                                             {"scaling", required_argument, NULL, O_SCALING},
-                                             {"work", required_argument, NULL, O_WORK},
-                                             {"holdout", no_argument, NULL, O_HOLDOUT},
-                                             {"no-loo", no_argument, NULL, O_NOLOO},
-                                             {"params", required_argument, NULL, O_PARAMS},
-                                             {"samples", required_argument, NULL, O_SAMPLES},
-                                             {"concrete", required_argument, NULL, O_CONCRETE},
-                                             {NULL, 0, NULL, 0}};
-    if (cp_cli_args_std(&args, "fit", argc, argv, "o:", longopts, usage_text, NULL)) {
-        status = 1;
-        goto out;
-    }
-    int c;
-    while ((c = cp_cli_next(&args)) != -1) {
-        switch (c) {
-        case 'o':
-            outpath = optarg;
-            break;
-        case O_JOBS:
-            jobfiles[n_jobfiles++] = optarg;
-            break;
-        case O_SCALING:
-            /* the spellings of import gavel's --scaling */
-            if (strcmp(optarg, "table") && strcmp(optarg, "per-type") && strcmp(optarg, "shared") &&
-                strcmp(optarg, "amdahl")) {
-                fprintf(stderr,
-                        "capplan fit: --scaling must be per-type (or table), shared or amdahl, "
-                        "not '%s'\n",
-                        optarg);
-                goto usage;
-            }
-            opts.amdahl = !strcmp(optarg, "amdahl");
-            opts.shared = !strcmp(optarg, "shared");
-            break;
-        case O_WORK: {
-            char *end;
-            work = strtod(optarg, &end);
-            if (*end || !(work > 0) || !isfinite(work)) {
-                fprintf(stderr, "capplan fit: --work must be a number > 0, not '%s'\n", optarg);
-                goto usage;
-            }
-            break;
-        }
-        case O_HOLDOUT:
-            opts.holdout = true;
-            break;
-        case O_NOLOO:
-            opts.loo = false;
-            break;
-        case O_PARAMS:
-            fpa.params = optarg;
-            break;
-        case O_SAMPLES:
-            fpa.more[fpa.n_more++] = optarg;
-            break;
-        case O_CONCRETE:
-            fpa.concrete[fpa.n_concrete++] = optarg;
-            break;
-        default:
-            status = cp_cli_bad_option(&args);
-            goto out;
-        }
-    }
-    if (args.helped) {
-        status = 0;
-        goto out;
-    }
-    bool quiet = args.quiet;
-    /* operands: the kind, the samples, then job definitions */
-    for (int i = 0; i < args.n_operands; i++) {
-        if (i == 0)
-            mode = args.operands[i];
-        else if (i == 1)
-            samples = args.operands[i];
-        else
-            jobfiles[n_jobfiles++] = args.operands[i];
-    }
-    if (!mode || !samples || (strcmp(mode, "dataflow") && strcmp(mode, "training"))) {
-        if (mode && strcmp(mode, "dataflow") && strcmp(mode, "training"))
-            fprintf(stderr, "capplan fit: '%s' is not dataflow or training\n", mode);
-        goto usage;
-    }
-    bool dataflow = !strcmp(mode, "dataflow");
-    {
-        cp_fileset fs;
-        const char *sample_in[] = {"samples", samples, NULL};
-        const char *outs[] = {"-o", outpath, NULL};
-        int orc = cp_cli_outputs("fit", &fs, jobfiles, n_jobfiles, sample_in, outs);
-        cp_fileset_release(&fs);
-        if (orc) {
-            status = orc;
-            goto out;
-        }
-    }
-
-    if (dataflow && cp_fit_param_wanted(&fpa)) {
-        status = cp_fit_param_run(&fpa, &opts, samples, jobfiles, n_jobfiles, outpath);
-        goto out;
-    }
-    if (cp_csv_read(samples, 0, &csv, &err) != CP_OK) {
+    if (cp_csv_read(fa->samples, 0, &csv, &err) != CP_OK) {
         cp_err_print(&err, stderr);
         goto out;
     }
-    int n = 0, rc;
-    rc = dataflow ? cp_df_samples_read(csv, &dfs, &n, diags)
-                  : cp_tr_samples_read(csv, &trs, &n, diags);
-    if (defs_load(&d, jobfiles, n_jobfiles, diags) != CP_OK)
+    rc = fa->dataflow ? cp_df_samples_read(csv, &dfs, &n, diags)
+                      : cp_tr_samples_read(csv, &trs, &n, diags);
+    if (defs_load(&d, fa->jobfiles, fa->n_jobfiles, diags) != CP_OK)
         rc = CP_ERR_INPUT;
     if (rc != CP_OK) {
         cp_diags_print(diags, stderr);
         goto out;
     }
-    rc = dataflow ? cp_df_fit_all(dfs, n, &opts, &dfr, diags, &err)
-                  : cp_tr_fit_all(trs, n, &opts, &trr, diags, &err);
+    rc = fa->dataflow ? cp_df_fit_all(dfs, n, &fa->opts, &dfr, diags, &err)
+                      : cp_tr_fit_all(trs, n, &fa->opts, &trr, diags, &err);
     if (rc != CP_OK)
         cp_diags_add_err(diags, &err);
     cp_diags_print(diags, stderr);
-    if (rc != CP_OK) {
-        status = rc == CP_ERR_INPUT ? 2 : 1;
-        goto out;
-    }
-    /* the table on standard output when the fragment goes to a file; with
-     * --quiet nowhere. It is made in a memory stream and printed through
-     * cp_fputs_printable: job and type names come from the samples, and
-     * an escape sequence in one would drive the terminal */
-    char *text = NULL;
-    size_t text_len = 0;
-    FILE *table = open_memstream(&text, &text_len);
-    if (!table) {
-        fprintf(stderr, "capplan fit: out of memory\n");
-        status = 1;
-        goto out;
-    }
-    if (dataflow) {
-        df_table(table, dfr, opts.holdout);
-        df_yaml(&b, dfr, &d, samples);
-    } else {
-        tr_table(table, trr);
-        cp_buf line;
-        cp_buf_init(&line);
-        cp_buf_printf(&line, "capplan fit training %s (scaling: %s)", samples,
-                      opts.amdahl ? "amdahl" : opts.shared ? "shared" : "per-type");
-        cp_yaml_put_comment(&b, line.s ? line.s : "");
-        cp_buf_release(&line);
-        cp_fit_tr_yaml(&b, trr, d.jobs, d.n_jobs, work);
-    }
-    if (fclose(table) == 0 && !quiet) {
-        FILE *to = outpath && strcmp(outpath, "-") ? stdout : stderr;
-        cp_fputs_printable(text, true, to);
-        fflush(to);
-    }
-    free(text); /* open_memstream's buffer: malloc'ed by libc */
-    if (!cp_buf_ok(&b)) {
-        fprintf(stderr, "capplan fit: out of memory\n");
-        status = 1;
-        goto out;
-    }
-    status = cp_cli_write_fragment("fit", outpath, b.s, b.len, true);
-    goto out;
-usage:
-    fputs(usage_text, stderr);
-    status = 2;
+    status = rc == CP_OK ? fit_output(fa, dfr, trr, &d) : rc == CP_ERR_INPUT ? 2 : 1;
 out:
-    cp_buf_release(&b);
     defs_release(&d);
     cp_df_report_free(dfr);
     cp_tr_report_free(trr);
@@ -464,9 +337,114 @@ out:
     cp_free(trs);
     cp_csv_free(csv);
     cp_free(diags);
-    cp_free(jobfiles);
-    cp_free(more);
-    cp_free(concrete);
-    cp_cli_args_release(&args);
+    return status;
+}
+
+/* After the options: the kind, the samples and the job files from the
+ * operands, the outputs checked against every file read, then the fit
+ * (or the --params fit). The exit status. */
+static int fit_main(fit_args *fa, const cp_cli_args *a, const cp_opt_list *jobs,
+                    const cp_fit_param_args *fpa)
+{
+    const char *mode = a->n_operands > 0 ? a->operands[0] : NULL;
+    fa->samples = a->n_operands > 1 ? a->operands[1] : NULL;
+    if (!mode || !fa->samples || (strcmp(mode, "dataflow") && strcmp(mode, "training"))) {
+        if (mode && strcmp(mode, "dataflow") && strcmp(mode, "training"))
+            fprintf(stderr, "capplan fit: '%s' is not dataflow or training\n", mode);
+        return -1; /* the usage */
+    }
+    fa->dataflow = !strcmp(mode, "dataflow");
+    /* --jobs files, the extra operands, then (read, not merged) --samples */
+    int n_max = jobs->n + a->n_operands + fpa->n_more;
+    char **files = cp_calloc((size_t)n_max + 1, sizeof *files);
+    if (!files) {
+        fprintf(stderr, "capplan fit: out of memory\n");
+        return 1;
+    }
+    int n = 0;
+    for (int i = 0; i < jobs->n; i++)
+        files[n++] = (char *)jobs->v[i];
+    for (int i = 2; i < a->n_operands; i++)
+        files[n++] = a->operands[i];
+    fa->jobfiles = files;
+    fa->n_jobfiles = n;
+    for (int i = 0; i < fpa->n_more; i++)
+        files[n++] = (char *)fpa->more[i];
+    cp_fileset fs;
+    const char *sample_in[] = {"samples", fa->samples, NULL};
+    const char *outs[] = {"-o", fa->outpath, NULL};
+    int status = cp_cli_outputs("fit", &fs, files, n, sample_in, outs);
+    cp_fileset_release(&fs);
+    if (!status)
+        status = fa->dataflow && cp_fit_param_wanted(fpa)
+                     ? cp_fit_param_run(fpa, &fa->opts, fa->samples, fa->jobfiles,
+                                        fa->n_jobfiles, fa->outpath)
+                     : fit_run(fa);
+    cp_free(files);
+    return status;
+}
+
+int cp_cmd_fit(int argc, char **argv)
+{
+    fit_args fa;
+    memset(&fa, 0, sizeof fa);
+    cp_fit_opts_init(&fa.opts);
+    fa.work = 1e6;
+    int scaling = 0;
+    cp_opt_list jobs = {NULL, 0}, more = {NULL, 0}, concrete = {NULL, 0};
+    cp_fit_param_args fpa = {NULL, NULL, 0, NULL, 0};
+    const cp_opt opts[] = {
+        CP_OPT_TEXT("dataflow: CSV columns job,type,machines,input_gb,seconds (any order).\n"
+                    "  Fits Ernest's t(m) = θ0 + θ1·input_gb/m + θ2·ln m + θ3·m, θ >= 0, per\n"
+                    "  (job, type) by NNLS; reports samples, scale-outs, θ, R², MAPE,\n"
+                    "  leave-one-out MAPE and the residual standard deviation (seconds).\n"),
+        CP_OPT_BOOL(0, "holdout", &fa.opts.holdout,
+                    "also hold out each input size in turn and report the MAPE"),
+        CP_OPT_UNSET(0, "no-loo", &fa.opts.loo,
+                     "skip leave-one-out cross validation (n refits per fit)"),
+        CP_OPT_STRING(0, "params", &fpa.params, "all|NAME,...",
+                      "also fit models whose θ depend on these job parameter columns; write θ "
+                      "per concrete job (docs/models.md)"),
+        CP_OPT_LIST(0, "concrete", &concrete, "NAME=JOB:P=V,...",
+                    "a concrete job of measured JOB (input_gb=V among the values); also a "
+                    "definition's fit: {job, params} (repeatable)"),
+        {CP_OPTF_LIST(0, "samples", &more, "FILE", "another sample file (--params; repeatable)"),
+         .file = true},
+        CP_OPT_TEXT("training: CSV columns job,accelerator,count,throughput (work units/s of\n"
+                    "  the whole job). Writes per job the one-accelerator throughput per type\n"
+                    "  and its scaling.\n"),
+        CP_OPT_ENUM(0, "scaling", &scaling, cp_cli_scalings, NULL,
+                    "per-type (default; also 'table'): a table per type of its own measured "
+                    "speedups; shared: one table of the types' mean speedups; amdahl: Amdahl's "
+                    "law with the least-squares serial fraction"),
+        CP_OPT_DOUBLE_ABOVE(0, "work", &fa.work, 0, "N",
+                            "work units written for jobs without a definition (default 1e6)"),
+        CP_OPT_TEXT("\n"),
+        CP_OPT_STRING('o', NULL, &fa.outpath, "FILE",
+                      "write the YAML fragment there (atomically); default stdout (the quality "
+                      "table then goes to stdout, else to stderr)"),
+        {CP_OPTF_LIST(0, "jobs", &jobs, "FILE",
+                      "job definitions to merge (also: extra YAML arguments; repeatable)"),
+         .file = true},
+        CP_OPT_QUIET("no quality table (warnings and errors still on stderr)"),
+        CP_OPT_END(),
+    };
+    cp_cli_args a;
+    int status = cp_cli_parse(&a, "fit", argc, argv, opts, &fit_help);
+    if (status != CP_CLI_RUN)
+        return status;
+    fa.quiet = a.quiet;
+    fa.opts.amdahl = scaling == CP_CLI_SCALING_AMDAHL;
+    fa.opts.shared = scaling == CP_CLI_SCALING_SHARED;
+    fpa.more = more.v;
+    fpa.n_more = more.n;
+    fpa.concrete = concrete.v;
+    fpa.n_concrete = concrete.n;
+    status = fit_main(&fa, &a, &jobs, &fpa);
+    if (status < 0) {
+        cp_cli_help_print(stderr, opts, &fit_help);
+        status = 2;
+    }
+    cp_cli_args_release(&a);
     return status;
 }

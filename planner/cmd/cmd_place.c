@@ -19,34 +19,31 @@
 #include "cp_solution.h"
 #include "cp_solver.h"
 
-#include <getopt.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
-static const char place_help[] =
+static const cp_cli_help place_help = {
     "usage: capplan place --solution FILE [options] FILE...\n"
     "\n"
     "Read a solution of the model that 'capplan plan --export-lp' writes for these\n"
     "inputs (glpsol -w, CBC solu) or a plan file without node ids, pack it onto\n"
     "nodes and instances (repairing what does not pack) and write the plan.\n"
-    "\n"
-    "  --solution FILE        the solution (required)\n"
-    "  --solution-format auto|glpsol|cbc|plan\n"
-    "                         its format; default auto (by its first line)\n"
-    "  -o FILE                write the plan there (atomically); default stdout\n"
-    "  --format yaml|json|csv plan format (csv: one row per job); default yaml\n"
-    "  --leases FILE          also write the cloud leases (instance, start, stop,\n"
-    "                         jobs, cost) as CSV: what a launcher executes\n"
-    "  --no-timing            write solver.seconds as 0 (byte-stable plans)\n"
-    "  -q, --quiet            no summary on stderr\n"
+    "\n",
     "\n"
     "Exit status: 0 plan written, 2 bad input, usage or solution, 3 no feasible\n"
     "plan exists (the infeasible plan is written, as by plan), 1 out of memory or\n"
     "an output that cannot be written. Options may come before, between or after\n"
     "the files; '--' ends them. The full reference: man ./capplan.1 in the\n"
-    "source tree.\n";
+    "source tree.\n"};
+
+/* --solution-format's words: each a cp_sol_format. */
+static const cp_opt_word sol_formats[] = {{"auto", CP_SOL_AUTO},
+                                          {"glpsol", CP_SOL_GLPSOL},
+                                          {"cbc", CP_SOL_CBC},
+                                          {"plan", CP_SOL_PLAN},
+                                          {NULL, 0}};
 
 static const char *res_text(const cp_modeset *ms, int r)
 {
@@ -124,88 +121,43 @@ static void summary(const cp_plan *before, const cp_plan *p, const cp_solution *
     cp_plan_figures_release(&fig);
 }
 
-static int parse_sol_format(const char *s, cp_sol_format *out)
-{
-    static const cp_sol_format all[] = {CP_SOL_AUTO, CP_SOL_GLPSOL, CP_SOL_CBC, CP_SOL_PLAN};
-    for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
-        if (!strcmp(s, cp_sol_format_name(all[i]))) {
-            *out = all[i];
-            return 0;
-        }
-    return -1;
-}
-
 int cp_cmd_place(int argc, char **argv)
 {
-    enum { O_FORMAT = 256, O_LEASES, O_SOLUTION, O_SOLFMT, O_NOTIMING };
-    static const struct option longopts[] = {{"format", required_argument, NULL, O_FORMAT},
-                                             {"leases", required_argument, NULL, O_LEASES},
-                                             {"solution", required_argument, NULL, O_SOLUTION},
-                                             {"solution-format", required_argument, NULL, O_SOLFMT},
-                                             {"no-timing", no_argument, NULL, O_NOTIMING},
-                                             {NULL, 0, NULL, 0}};
     cp_plan_write_opts wo = {CP_FMT_YAML, true, NULL};
-    cp_sol_format sfmt = CP_SOL_AUTO;
+    int format = CP_FMT_YAML, sfmt_word = CP_SOL_AUTO;
     const char *out_path = NULL, *leases_path = NULL, *sol_path = NULL;
+    const cp_opt opts[] = {
+        CP_OPT_FILE(0, "solution", &sol_path, "FILE", "the solution (required)"),
+        CP_OPT_ENUM(0, "solution-format", &sfmt_word, sol_formats, NULL,
+                    "its format; default auto (by its first line)"),
+        CP_CLI_PLAN_OUTPUT_OPTS(&out_path, &format, &leases_path),
+        CP_OPT_UNSET(0, "no-timing", &wo.timing, "write solver.seconds as 0 (byte-stable plans)"),
+        CP_OPT_QUIET("no summary on stderr"),
+        CP_OPT_END(),
+    };
     cp_cli_args a;
-    if (cp_cli_args_std(&a, "place", argc, argv, "o:", longopts, place_help, NULL))
-        return 1;
-    int c, st = -1;
-    while (st < 0 && (c = cp_cli_next(&a)) != -1) {
-        switch (c) {
-        case 'o':
-            out_path = optarg;
-            break;
-        case O_LEASES:
-            leases_path = optarg;
-            break;
-        case O_SOLUTION:
-            sol_path = optarg;
-            break;
-        case O_NOTIMING:
-            wo.timing = false;
-            break;
-        case O_FORMAT:
-            if (!cp_cli_plan_format("place", optarg, &wo.format))
-                st = 2;
-            break;
-        case O_SOLFMT:
-            if (parse_sol_format(optarg, &sfmt)) {
-                fprintf(stderr,
-                        "capplan place: --solution-format must be auto, glpsol, cbc or plan, got "
-                        "'%s'\n",
-                        optarg);
-                st = 2;
-            }
-            break;
-        default:
-            st = cp_cli_bad_option(&a);
-        }
-    }
-    if (st < 0 && a.helped)
-        st = 0;
+    int st = cp_cli_parse(&a, "place", argc, argv, opts, &place_help);
+    if (st != CP_CLI_RUN)
+        return st;
+    wo.format = (cp_plan_format)format;
+    cp_sol_format sfmt = (cp_sol_format)sfmt_word;
     bool quiet = a.quiet;
-    if (st < 0 && !sol_path) {
-        fprintf(stderr, "capplan place: --solution FILE is required\n");
-        fputs(place_help, stderr);
-        st = 2;
+    if (!sol_path || a.n_operands == 0) {
+        fprintf(stderr, "capplan place: %s\n",
+                !sol_path ? "--solution FILE is required" : "no input files");
+        cp_cli_help_print(stderr, opts, &place_help);
+        cp_cli_args_release(&a);
+        return 2;
     }
-    if (st < 0 && a.n_operands == 0) {
-        fprintf(stderr, "capplan place: no input files\n");
-        fputs(place_help, stderr);
-        st = 2;
-    }
-    if (st < 0) {
+    {
         /* before any work: no output may be an input or another output */
         const char *ins[] = {"--solution", sol_path, NULL};
         const char *outs[] = {"-o", out_path, "--leases", leases_path, NULL};
         int orc = cp_cli_outputs_ok("place", a.operands, a.n_operands, ins, outs);
-        if (orc)
-            st = orc;
-    }
-    if (st >= 0) {
-        cp_cli_args_release(&a);
-        return st;
+        if (orc) {
+            cp_cli_args_release(&a);
+            return orc;
+        }
     }
     cp_input *in = NULL;
     int rc = cp_cli_load("place", a.operands, a.n_operands, &in);

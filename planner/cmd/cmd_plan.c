@@ -15,7 +15,6 @@
 #include "cp_signals.h"
 #include "cp_solver.h"
 
-#include <getopt.h>
 #include <math.h>
 #include <signal.h>
 #include <stdio.h>
@@ -23,30 +22,18 @@
 #include <string.h>
 #include <unistd.h>
 
-static const char plan_help[] =
+static const cp_cli_help plan_help = {
     "usage: capplan plan [options] FILE...\n"
     "\n"
     "Plan the jobs of the input files (merged in order) and write the plan.\n"
-    "\n"
-    "  -o FILE                write the plan there (atomically); default stdout\n"
-    "  --format yaml|json|csv plan format (csv: one row per job); default yaml\n"
-    "  --leases FILE          also write the cloud leases (instance, start, stop,\n"
-    "                         jobs, cost) as CSV: what a launcher executes\n";
-static const char plan_help_end[] =
+    "\n",
     "\n"
     "Options may come before, between or after the files; '--' ends them.\n"
     "Exit status: 0 plan written (optimal or feasible), 2 bad input or usage,\n"
     "3 no feasible plan exists (the reason names the site and slots, or the\n"
     "budget), 4 time limit reached with no plan, 130 interrupted (the best\n"
     "plan found is written, status interrupted). The full reference:\n"
-    "man ./capplan.1, and the file formats man ./capplan.5, in the source tree.\n";
-
-static void plan_usage(FILE *f)
-{
-    fputs(plan_help, f);
-    cp_plan_opts_help(f);
-    fputs(plan_help_end, f);
-}
+    "man ./capplan.1, and the file formats man ./capplan.5, in the source tree.\n"};
 
 static void summary(const cp_plan *p, FILE *f)
 {
@@ -128,36 +115,22 @@ static void summary(const cp_plan *p, FILE *f)
 
 int cp_cmd_plan(int argc, char **argv)
 {
-    enum { O_FORMAT = 256, O_LEASES };
-    static const struct option longopts[] = {{"format", required_argument, NULL, O_FORMAT},
-                                             {"leases", required_argument, NULL, O_LEASES},
-                                             CP_PLAN_LONGOPTS,
-                                             {NULL, 0, NULL, 0}};
     cp_plan_opts po;
     cp_plan_opts_init(&po);
     cp_plan_write_opts wo = {CP_FMT_YAML, true, NULL};
     const char *out_path = NULL, *leases_path = NULL;
+    int format = CP_FMT_YAML;
+    const cp_opt opts[] = {
+        CP_CLI_PLAN_OUTPUT_OPTS(&out_path, &format, &leases_path),
+        CP_OPT_INCLUDE(po.table),
+        CP_OPT_END(),
+    };
     cp_cli_args a;
-    if (cp_cli_args_std(&a, "plan", argc, argv, "o:", longopts, NULL, plan_usage))
-        return 1;
-    int c, st = -1;
-    while (st < 0 && (c = cp_cli_next(&a)) != -1) {
-        switch (c) {
-        case 'o':
-            out_path = optarg;
-            break;
-        case O_LEASES:
-            leases_path = optarg;
-            break;
-        case O_FORMAT:
-            if (!cp_cli_plan_format("plan", optarg, &wo.format))
-                st = 2;
-            break;
-        default:
-            st = cp_cli_plan_option(&a, &po, c);
-        }
-    }
-    st = cp_cli_plan_opts_end(&a, &po, st);
+    int st = cp_cli_parse(&a, "plan", argc, argv, opts, &plan_help);
+    if (st != CP_CLI_RUN)
+        return st;
+    wo.format = (cp_plan_format)format;
+    st = cp_plan_opts_finish(&po, "plan", a.quiet) ? -1 : 2;
     if (st < 0) {
         /* before any work: no output may be an input or another output */
         const char *outs[] = {"-o", out_path, "--leases", leases_path, "--export-lp",

@@ -14,11 +14,10 @@
 #include "cp_report.h"
 #include "cp_yaml.h"
 
-#include <getopt.h>
 #include <stdio.h>
 #include <string.h>
 
-static const char report_help[] =
+static const cp_cli_help report_help = {
     "usage: capplan report [options] PLAN [FILE...]\n"
     "\n"
     "Draw the plan PLAN (YAML or JSON, as written by 'capplan plan') as one\n"
@@ -32,41 +31,31 @@ static const char report_help[] =
     "also shows utilization as a share of each pool's capacity, site power\n"
     "caps, job kinds (bar colours), wall-clock times (horizon.start) and the\n"
     "verdict of 'capplan verify'. Without them it draws what the plan holds.\n"
-    "\n"
-    "  -o FILE       write the page there (atomically); default standard output\n"
-    "  -q, --quiet   accepted for symmetry: report prints only errors\n"
+    "\n",
     "\n"
     "Options may come before, between or after the files; '--' ends them.\n"
     "Exit status: 0 page written; 2 bad usage, or an unreadable or malformed\n"
     "plan or input (errors as FILE:LINE:COLUMN on standard error); 1 the page\n"
-    "cannot be written. The full reference: man ./capplan.1 in the source tree.\n";
+    "cannot be written. The full reference: man ./capplan.1 in the source tree.\n"};
 
 int cp_cmd_report(int argc, char **argv)
 {
-    static const struct option longopts[] = {{NULL, 0, NULL, 0}};
     const char *out_path = NULL, *plan_path = NULL;
+    const cp_opt opts[] = {
+        CP_OPT_STRING('o', NULL, &out_path, "FILE",
+                      "write the page there (atomically); default standard output"),
+        CP_OPT_QUIET("accepted for symmetry: report prints only errors"),
+        CP_OPT_END(),
+    };
     cp_cli_args a;
-    if (cp_cli_args_std(&a, "report", argc, argv, "o:", longopts, report_help, NULL))
-        return 1;
-    int c, st = -1;
-    while (st < 0 && (c = cp_cli_next(&a)) != -1) {
-        switch (c) {
-        case 'o':
-            out_path = optarg;
-            break;
-        default: /* report prints nothing but errors: -q changes nothing */
-            st = cp_cli_bad_option(&a);
-        }
-    }
-    if (st < 0 && a.helped)
-        st = 0;
-    if (st < 0 && a.n_operands == 0) {
-        fprintf(stderr, "capplan report: missing the plan file\n%s", report_help);
-        st = 2;
-    }
-    if (st >= 0) {
-        cp_cli_args_release(&a);
+    int st = cp_cli_parse(&a, "report", argc, argv, opts, &report_help);
+    if (st != CP_CLI_RUN)
         return st;
+    if (a.n_operands == 0) {
+        fprintf(stderr, "capplan report: missing the plan file\n");
+        cp_cli_help_print(stderr, opts, &report_help);
+        cp_cli_args_release(&a);
+        return 2;
     }
     /* the first operand is the plan, the others its inputs */
     plan_path = a.operands[0];

@@ -14,14 +14,13 @@
 #include "cp_verify.h"
 #include "cp_yaml.h"
 
-#include <getopt.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
-static const char verify_help[] =
+static const cp_cli_help verify_help = {
     "usage: capplan verify --plan PLAN [options] FILE...\n"
     "\n"
     "Check PLAN (YAML or JSON, as written by 'capplan plan') against the input\n"
@@ -33,15 +32,12 @@ static const char verify_help[] =
     "Prints each violation to standard output as\n"
     "  PLAN:LINE:COL: violation: MESSAGE\n"
     "then 'verify: OK total=TOTAL' or 'verify: FAIL N violations'.\n"
-    "\n"
-    "  --plan PLAN   the plan to check (required)\n"
-    "  -o FILE       write the report there (atomically); default stdout\n"
-    "  -q, --quiet   no 'verify: OK' line: an OK plan prints nothing\n"
+    "\n",
     "\n"
     "Options may come before, between or after the files; '--' ends them.\n"
     "Exit status: 0 OK; 1 violations found; 2 bad usage, unreadable or invalid\n"
     "inputs, or a plan that cannot be read as a capplan plan. The full\n"
-    "reference: man ./capplan.1 in the source tree.\n";
+    "reference: man ./capplan.1 in the source tree.\n"};
 
 static void print_violation(const cp_violation *v, const char *plan, FILE *out)
 {
@@ -71,40 +67,28 @@ static bool is_csv_plan(const char *path)
 
 int cp_cmd_verify(int argc, char **argv)
 {
-    enum { O_PLAN = 256 };
-    static const struct option longopts[] = {{"plan", required_argument, NULL, O_PLAN},
-                                             {NULL, 0, NULL, 0}};
     const char *plan_path = NULL, *out_path = NULL;
+    const cp_opt opts[] = {
+        CP_OPT_FILE(0, "plan", &plan_path, "PLAN", "the plan to check (required)"),
+        CP_OPT_STRING('o', NULL, &out_path, "FILE",
+                      "write the report there (atomically); default stdout"),
+        CP_OPT_QUIET("no 'verify: OK' line: an OK plan prints nothing"),
+        CP_OPT_END(),
+    };
     cp_cli_args a;
-    if (cp_cli_args_std(&a, "verify", argc, argv, "o:", longopts, verify_help, NULL))
-        return 1;
-    int c, st = -1;
-    while (st < 0 && (c = cp_cli_next(&a)) != -1) {
-        switch (c) {
-        case O_PLAN:
-            plan_path = optarg;
-            break;
-        case 'o':
-            out_path = optarg;
-            break;
-        default:
-            st = cp_cli_bad_option(&a);
-        }
-    }
-    if (st < 0 && a.helped)
-        st = 0;
-    if (st < 0 && !plan_path) {
-        fprintf(stderr, "capplan verify: missing --plan PLAN\n%s", verify_help);
+    int st = cp_cli_parse(&a, "verify", argc, argv, opts, &verify_help);
+    if (st != CP_CLI_RUN)
+        return st;
+    if (!plan_path) {
+        fprintf(stderr, "capplan verify: missing --plan PLAN\n");
+        cp_cli_help_print(stderr, opts, &verify_help);
         st = 2;
-    }
-    if (st < 0) {
+    } else {
         const char *plan_in[] = {"--plan", plan_path, NULL};
         const char *outs[] = {"-o", out_path, NULL};
-        int orc = cp_cli_outputs_ok("verify", a.operands, a.n_operands, plan_in, outs);
-        if (orc)
-            st = orc;
+        st = cp_cli_outputs_ok("verify", a.operands, a.n_operands, plan_in, outs);
     }
-    if (st >= 0) {
+    if (st) {
         cp_cli_args_release(&a);
         return st;
     }

@@ -20,7 +20,6 @@
 #include "cp_yaml_put.h"
 
 #include <errno.h>
-#include <getopt.h>
 #include <math.h>
 #include <signal.h>
 #include <stdio.h>
@@ -29,7 +28,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-static const char whatif_help[] =
+static const cp_cli_help whatif_help = {
     "usage: capplan whatif --scenarios FILE [options] FILE...\n"
     "\n"
     "Plan the inputs (merged in order) unchanged and under every scenario of\n"
@@ -38,41 +37,33 @@ static const char whatif_help[] =
     "and in the cloud, spot share and the change of the total against the\n"
     "baseline. Each scenario is planned exactly as `capplan plan` would plan\n"
     "its changed input, with the options below.\n"
-    "\n"
-    "  --scenarios FILE       the scenarios (required)\n"
-    "  -o FILE                write the table there (atomically); default stdout\n"
-    "  --format md|csv|json   table format; default md (Markdown)\n"
-    "  --emit-inputs DIR      also write each changed input as DIR/NAME.yaml\n"
-    "                         (and the merged input as DIR/baseline.yaml)\n"
-    "  -j N, --jobs N         plan N scenarios at once (default 1); the table\n"
-    "                         is the same for every N\n"
-    "  --report FILE          also write an HTML page of the table\n"
-    "  --force                let --emit-inputs replace files of DIR that this\n"
-    "                         run did not write (never an input)\n"
-    "  --shard K/N            plan only rows i with i % N == K (0 = baseline) and\n"
-    "                         write a shard file; join all N with 'whatif merge'\n"
-    "  --slurm-array DIR      plan nothing: write a Slurm job array of --shards N\n"
-    "                         tasks (default: one per row), a merge job after it\n"
-    "                         and DIR/submit.sh (docs/whatif.md, \"Shards\")\n"
-    "  capplan whatif merge [-o TABLE] [--format F] SHARD...   join shard files\n"
-    "\n"
-    "Options of `capplan plan`, applied to every scenario:\n";
-static const char whatif_help_end[] =
-    "  (--export-lp is refused here: write the inputs with --emit-inputs and\n"
-    "  run `capplan plan --export-lp` on the one you want)\n"
+    "\n",
     "\n"
     "Exit status: 0 table written (rows may be invalid, infeasible or without\n"
     "a plan: that is their status), 2 bad input, scenario file or usage,\n"
     "130 interrupted (the table is written, unfinished rows `interrupted`),\n"
     "1 other errors (out of memory, cannot write). Options may come before,\n"
     "between or after the files; '--' ends them. The full reference:\n"
-    "man ./capplan.1 in the source tree.\n";
+    "man ./capplan.1 in the source tree.\n"};
 
-static void whatif_usage(FILE *f)
+/* --shard K/N */
+typedef struct shard {
+    int k, n;
+} shard;
+
+static bool shard_option(void *target, const char *v, char *msg, size_t size)
 {
-    fputs(whatif_help, f);
-    cp_plan_opts_help(f);
-    fputs(whatif_help_end, f);
+    shard *s = target;
+    char *slash = strchr(v, '/'), *end = NULL;
+    long k = slash ? strtol(v, &end, 10) : -1;
+    long n = slash && end == slash ? strtol(slash + 1, &end, 10) : 0;
+    if (!slash || *end || n < 1 || n > 100000 || k < 0 || k >= n) {
+        snprintf(msg, size, "--shard must be K/N with 0 <= K < N, got '%.300s'", v);
+        return false;
+    }
+    s->k = (int)k;
+    s->n = (int)n;
+    return true;
 }
 
 static void row_done(void *arg, const cp_whatif_row *r)
@@ -182,83 +173,53 @@ static int load_inputs(char *const *paths, int n, cp_node ***roots_out, cp_diags
 
 int cp_cmd_whatif(int argc, char **argv)
 {
-    enum { O_FORMAT = 256, O_SCEN, O_EMIT, O_REPORT, O_FORCE, O_SHARD, O_ARRAY, O_SHARDS };
     if (argc > 1 && !strcmp(argv[1], "merge"))
         return cp_whatif_merge_main(argc - 1, argv + 1);
-    static const struct option longopts[] = {
-        {"format", required_argument, NULL, O_FORMAT}, {"scenarios", required_argument, NULL, O_SCEN},
-        {"emit-inputs", required_argument, NULL, O_EMIT}, {"report", required_argument, NULL, O_REPORT},
-        {"force", no_argument, NULL, O_FORCE},
-        {"shard", required_argument, NULL, O_SHARD}, {"slurm-array", required_argument, NULL, O_ARRAY},
-        {"shards", required_argument, NULL, O_SHARDS},
-        {"jobs", required_argument, NULL, 'j'}, CP_PLAN_LONGOPTS, {NULL, 0, NULL, 0}};
     cp_plan_opts po;
     cp_plan_opts_init(&po);
-    cp_whatif_format fmt = CP_WHATIF_MD;
+    int fmt = CP_WHATIF_MD, jobs = 1, array_shards = 0;
     const char *out_path = NULL, *scen_path = NULL, *emit_dir = NULL, *report_path = NULL;
-    long jobs = 1;
+    const char *array_dir = NULL;
     bool force = false;
-    long shard = 0, n_shards = 0, array_shards = 0;
-    const char *array_dir = NULL, *fmt_word = "md";
-    static const char *const formats[] = {"md", "csv", "json", NULL};
-    static const cp_whatif_format format_of[] = {CP_WHATIF_MD, CP_WHATIF_CSV, CP_WHATIF_JSON};
+    shard sh = {0, 0};
+    const cp_opt opts[] = {
+        CP_OPT_FILE(0, "scenarios", &scen_path, "FILE", "the scenarios (required)"),
+        CP_OPT_STRING('o', NULL, &out_path, "FILE",
+                      "write the table there (atomically); default stdout"),
+        CP_OPT_ENUM(0, "format", &fmt, cp_whatif_formats, NULL,
+                    "table format; default md (Markdown)"),
+        CP_OPT_STRING(0, "emit-inputs", &emit_dir, "DIR",
+                      "also write each changed input as DIR/NAME.yaml (and the merged input "
+                      "as DIR/baseline.yaml)"),
+        CP_OPT_INT('j', "jobs", &jobs, 1, 64, "N",
+                   "plan N scenarios at once (default 1); the table is the same for every N"),
+        CP_OPT_STRING(0, "report", &report_path, "FILE",
+                      "also write an HTML page of the table"),
+        CP_OPT_BOOL(0, "force", &force,
+                    "let --emit-inputs replace files of DIR that this run did not write "
+                    "(never an input)"),
+        CP_OPT_CALLBACK(0, "shard", shard_option, &sh, "K/N",
+                        "plan only rows i with i % N == K (0 = baseline) and write a shard "
+                        "file; join all N with 'whatif merge'"),
+        CP_OPT_STRING(0, "slurm-array", &array_dir, "DIR",
+                      "plan nothing: write a Slurm job array of --shards N tasks (default: "
+                      "one per row), a merge job after it and DIR/submit.sh (docs/whatif.md, "
+                      "\"Shards\")"),
+        CP_OPT_INT(0, "shards", &array_shards, 1, 100000, "N",
+                   "the tasks of --slurm-array (default: one per row)"),
+        CP_OPT_TEXT("  capplan whatif merge [-o TABLE] [--format F] SHARD...   join shard files\n"
+                    "\n"
+                    "Options of `capplan plan`, applied to every scenario:\n"),
+        CP_OPT_INCLUDE(po.table),
+        CP_OPT_TEXT("  (--export-lp is refused here: write the inputs with --emit-inputs and\n"
+                    "  run `capplan plan --export-lp` on the one you want)\n"),
+        CP_OPT_END(),
+    };
     cp_cli_args a;
-    if (cp_cli_args_std(&a, "whatif", argc, argv, "o:j:", longopts, NULL, whatif_usage))
-        return 1;
-    int c, f, st = -1;
-    while (st < 0 && (c = cp_cli_next(&a)) != -1) {
-        switch (c) {
-        case 'o':
-            out_path = optarg;
-            break;
-        case O_FORMAT:
-            if (cp_cli_format("whatif", optarg, formats, &f)) {
-                fmt = format_of[f];
-                fmt_word = formats[f];
-            } else {
-                st = 2;
-            }
-            break;
-        case O_SCEN:
-            scen_path = optarg;
-            break;
-        case O_EMIT:
-            emit_dir = optarg;
-            break;
-        case O_REPORT:
-            report_path = optarg;
-            break;
-        case O_FORCE:
-            force = true;
-            break;
-        case O_SHARD: {
-            char *slash = strchr(optarg, '/'), *end = NULL;
-            shard = slash ? strtol(optarg, &end, 10) : -1;
-            n_shards = slash && end == slash ? strtol(slash + 1, &end, 10) : 0;
-            if (!slash || *end || n_shards < 1 || n_shards > 100000 || shard < 0 ||
-                shard >= n_shards) {
-                fprintf(stderr, "capplan whatif: --shard must be K/N with 0 <= K < N, got '%s'\n",
-                        optarg);
-                st = 2;
-            }
-            break;
-        }
-        case O_ARRAY:
-            array_dir = optarg;
-            break;
-        case O_SHARDS:
-            if (!cp_cli_long("whatif", "--shards", optarg, 1, 100000, &array_shards))
-                st = 2;
-            break;
-        case 'j':
-            if (!cp_cli_long("whatif", "-j", optarg, 1, 64, &jobs))
-                st = 2;
-            break;
-        default:
-            st = cp_cli_plan_option(&a, &po, c);
-        }
-    }
-    st = cp_cli_plan_opts_end(&a, &po, st);
+    int st = cp_cli_parse(&a, "whatif", argc, argv, opts, &whatif_help);
+    if (st != CP_CLI_RUN)
+        return st;
+    st = cp_plan_opts_finish(&po, "whatif", a.quiet) ? -1 : 2;
     if (st < 0 && po.so.export_lp) {
         fprintf(stderr, "capplan whatif: --export-lp is for one plan: write the inputs with "
                         "--emit-inputs DIR and run 'capplan plan --export-lp' on one of them\n");
@@ -326,10 +287,10 @@ int cp_cmd_whatif(int argc, char **argv)
         if ((status = cp_cli_dir_outputs("whatif", &fs, "--slurm-array", array_dir, array_files, 3)))
             goto done;
         int rows = cp_whatif_count(w);
-        long ns = array_shards ? array_shards : rows;
-        status = cp_whatif_array_write(argc, argv, array_dir, (int)(ns < rows ? ns : rows), rows,
-                                       po.so.time_limit, (int)jobs * (po.so.threads > 0 ? po.so.threads : 1),
-                                       fmt_word, out_path);
+        int ns = array_shards ? array_shards : rows;
+        status = cp_whatif_array_write(argc, argv, array_dir, ns < rows ? ns : rows, rows,
+                                       po.so.time_limit, jobs * (po.so.threads > 0 ? po.so.threads : 1),
+                                       cp_whatif_formats[fmt].word, out_path);
         goto done;
     }
     if (emit_dir && mkdir(emit_dir, 0777) != 0 && errno != EEXIST) {
@@ -344,13 +305,13 @@ int cp_cmd_whatif(int argc, char **argv)
     po.so.progress = po.progress;
     if (po.progress)
         po.so.log = cp_cli_log_line;
-    cp_whatif_run_opts ro = {po.ops, &po.so, (int)jobs, po.progress ? row_done : NULL, NULL,
-                             (int)shard, (int)n_shards};
+    cp_whatif_run_opts ro = {po.ops, &po.so, jobs, po.progress ? row_done : NULL, NULL, sh.k,
+                             sh.n};
     if (cp_whatif_run(w, &ro, &t, &err))
         goto fail;
     cp_signals_begin_output();
-    if ((n_shards ? cp_whatif_shard_write(t, (int)shard, (int)n_shards, &out, &err)
-                  : cp_whatif_table_write(t, fmt, &out, &err)) ||
+    if ((sh.n ? cp_whatif_shard_write(t, sh.k, sh.n, &out, &err)
+              : cp_whatif_table_write(t, (cp_whatif_format)fmt, &out, &err)) ||
         cp_write_file_atomic(out_path, out.s, out.len, &err))
         goto fail;
     if (report_path) {

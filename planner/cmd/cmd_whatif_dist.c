@@ -17,7 +17,6 @@
 #include "cp_whatif_cmd.h"
 
 #include <errno.h>
-#include <getopt.h>
 #include <limits.h>
 #include <math.h>
 #include <stdio.h>
@@ -26,59 +25,42 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-static const char merge_help[] =
+const cp_opt_word cp_whatif_formats[] = {
+    {"md", CP_WHATIF_MD}, {"csv", CP_WHATIF_CSV}, {"json", CP_WHATIF_JSON}, {NULL, 0}};
+
+static const cp_cli_help merge_help = {
     "usage: capplan whatif merge [-o TABLE] [--format md|csv|json] SHARD...\n"
     "\n"
     "Join the shard files of one what-if run (written by 'capplan whatif\n"
     "--shard K/N ... -o SHARD', all N of them, in any order) into the table\n"
     "the unsharded run writes, byte for byte: the baseline row once, deltas\n"
     "against it.\n"
-    "\n"
-    "  -o TABLE               write the table there (atomically); default stdout\n"
-    "  --format md|csv|json   table format; default md (Markdown)\n"
-    "  -q, --quiet            accepted for symmetry: merge prints only errors\n"
+    "\n",
     "\n"
     "Exit status: 0 written, 2 bad usage or shard files (missing, twice, of\n"
     "another run), 1 other errors. Options may come before, between or after\n"
-    "the shard files; '--' ends them. See man ./capplan.1 in the source tree.\n";
+    "the shard files; '--' ends them. See man ./capplan.1 in the source tree.\n"};
 
 int cp_whatif_merge_main(int argc, char **argv)
 {
-    enum { O_FORMAT = 256 };
-    static const struct option longopts[] = {{"format", required_argument, NULL, O_FORMAT},
-                                             {NULL, 0, NULL, 0}};
-    cp_whatif_format fmt = CP_WHATIF_MD;
+    int fmt = CP_WHATIF_MD;
     const char *out_path = NULL;
-    static const char *const formats[] = {"md", "csv", "json", NULL};
-    static const cp_whatif_format format_of[] = {CP_WHATIF_MD, CP_WHATIF_CSV, CP_WHATIF_JSON};
+    const cp_opt opts[] = {
+        CP_OPT_STRING('o', NULL, &out_path, "TABLE",
+                      "write the table there (atomically); default stdout"),
+        CP_OPT_ENUM(0, "format", &fmt, cp_whatif_formats, NULL,
+                    "table format; default md (Markdown)"),
+        CP_OPT_QUIET("accepted for symmetry: merge prints only errors"),
+        CP_OPT_END(),
+    };
     cp_cli_args a;
-    if (cp_cli_args_std(&a, "whatif merge", argc, argv, "o:", longopts, merge_help, NULL))
-        return 1;
-    int c, f, st = -1;
-    while (st < 0 && (c = cp_cli_next(&a)) != -1) {
-        switch (c) {
-        case 'o':
-            out_path = optarg;
-            break;
-        case O_FORMAT:
-            if (cp_cli_format("whatif merge", optarg, formats, &f))
-                fmt = format_of[f];
-            else
-                st = 2;
-            break;
-        default: /* merge prints nothing but errors: -q changes nothing */
-            st = cp_cli_bad_option(&a);
-        }
-    }
-    if (st < 0 && a.helped)
-        st = 0;
-    if (st < 0 && a.n_operands == 0) {
-        fprintf(stderr, "capplan whatif merge: no shard files (see 'capplan whatif merge --help')\n");
-        st = 2;
-    }
-    if (st >= 0) {
-        cp_cli_args_release(&a);
+    int st = cp_cli_parse(&a, "whatif merge", argc, argv, opts, &merge_help);
+    if (st != CP_CLI_RUN)
         return st;
+    if (a.n_operands == 0) {
+        fprintf(stderr, "capplan whatif merge: no shard files (see 'capplan whatif merge --help')\n");
+        cp_cli_args_release(&a);
+        return 2;
     }
     cp_diags *d = cp_malloc(sizeof *d);
     if (!d) {
@@ -96,7 +78,7 @@ int cp_whatif_merge_main(int argc, char **argv)
     if (cp_whatif_merge((const char *const *)a.operands, a.n_operands, &t, d)) {
         cp_diags_print(d, stderr);
         status = d->worst == CP_ERR_NOMEM ? 1 : 2;
-    } else if (cp_whatif_table_write(t, fmt, &out, &err) ||
+    } else if (cp_whatif_table_write(t, (cp_whatif_format)fmt, &out, &err) ||
                cp_write_file_atomic(out_path, out.s, out.len, &err)) {
         cp_err_print(&err, stderr);
         status = 1;

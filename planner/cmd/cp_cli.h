@@ -1,14 +1,14 @@
 /* Helpers the command files share: loading inputs with diagnostics
- * printed once, and option parsing of numbers. */
+ * printed once, checking outputs against inputs, writing fragments. The
+ * options themselves are tables (cp_opt.h). */
 #ifndef CP_CLI_H
 #define CP_CLI_H
 
 #include "cp_input.h"
+#include "cp_opt.h"
 #include "cp_outpath.h"
-#include "cp_plan_opts.h"
 #include "cp_plan_write.h"
 
-#include <getopt.h>
 #include <stdbool.h>
 #include <stdio.h>
 
@@ -16,8 +16,6 @@
  * also on success: a key that has no effect) and returns the exit
  * status (2 for bad input); 0 and *out on success. */
 int cp_cli_load(const char *cmd, char *const *paths, int n, cp_input **out);
-bool cp_cli_double(const char *cmd, const char *opt, const char *s, double lo, double *out);
-bool cp_cli_long(const char *cmd, const char *opt, const char *s, long lo, long hi, long *out);
 /* Output safety (docs/reliability.md): records the inputs (`n_in`
  * paths, then `extra_in`: pairs role, path, NULL-terminated, e.g.
  * "--scenarios", FILE) and
@@ -56,92 +54,22 @@ int cp_cli_write_fragment(const char *cmd, const char *path, const char *text, s
  * have no horizon.start") is given "capplan CMD" as its place, so it
  * says who speaks: "capplan import series: error: ...". */
 void cp_cli_diags_print(const char *cmd, cp_diags *d);
-/* True when argv holds --help or -h (before any "--"). */
-bool cp_cli_wants_help(int argc, char **argv);
-
-/* A command's --help text, printed to the stream. */
-typedef void cp_cli_usage_fn(FILE *f);
-
-/*
- * Options anywhere on the line, as GNU tools take them: getopt_long
- * walks argv in order ("-" mode: an operand is returned where it stands,
- * so argv is never permuted and POSIXLY_CORRECT changes nothing), the
- * operands are collected in their order, and "--" ends the options
- * (everything after it is an operand). "--" as the separate value of an
- * option ("-o --") is refused as a missing value (cp_cli_next returns
- * ':'), not taken as a file named "--". Every command parses its line
- * this way, so `capplan plan f.yaml -o p.yaml` and `capplan plan -o
- * p.yaml f.yaml` are the same command.
- *
- * The options every command has are handled here, once, when the
- * command gives its help (cp_cli_args_std): -h/--help prints it to
- * standard output and ends the line (a.helped: exit 0), -q/--quiet sets
- * a.quiet. The command lists neither in its options.
- *
- *     cp_cli_args a;
- *     if (cp_cli_args_std(&a, "plan", argc, argv, "o:", longopts, help, NULL)) return 1;
- *     while ((c = cp_cli_next(&a)) != -1) switch (c) { ... default:
- *         cp_cli_bad_option(&a); ... }
- *     if (a.helped) ... exit 0 ...
- *     ... a.operands[0 .. a.n_operands), a.quiet ...
- *     cp_cli_args_release(&a);
- */
-typedef struct cp_cli_args {
-    const char *cmd; /* "plan", "import gavel": for messages */
-    int argc;
-    char **argv;     /* argv[0] is the command's name */
-    char shortopts[64];
-    const struct option *longopts;
-    char **operands; /* borrowed from argv, in order; NULL-terminated */
-    int n_operands;
-    int last;        /* the result of the last cp_cli_next */
-    bool rest;       /* after "--" */
-    const char *dashdash_opt; /* the option word given "--" as its value (refused) */
-    /* cp_cli_args_std: the help (text, or a function printing it) */
-    const char *help;
-    cp_cli_usage_fn *usage;
-    struct option *own_longopts; /* longopts with help and quiet; owned */
-    bool helped;                 /* -h/--help was given and printed */
-    bool quiet;                  /* -q/--quiet was given */
-} cp_cli_args;
-
-/* `shortopts` as for getopt_long, without a leading '+', '-' or ':',
- * and without 'h' and 'q'; `longopts` without "help" and "quiet": they
- * are added here. `help` (or, when NULL, `usage`) is the --help text.
- * Returns 0, or 1 (out of memory, printed). */
-int cp_cli_args_std(cp_cli_args *a, const char *cmd, int argc, char **argv,
-                    const char *shortopts, const struct option *longopts, const char *help,
-                    cp_cli_usage_fn *usage);
-/* The same without the standard options: the command handles every
- * option itself (`fit` does, until it moves to cp_cli_args_std). */
-int cp_cli_args_init(cp_cli_args *a, const char *cmd, int argc, char **argv,
-                     const char *shortopts, const struct option *longopts);
-/* The next option (getopt_long's value, with optarg), or -1 at the end
- * of the line, or after --help (printed, a->helped); operands are
- * appended to a->operands. '?' is an unknown
- * option, ':' one without its value: see cp_cli_bad_option. */
-int cp_cli_next(cp_cli_args *a);
-/* After '?' or ':' from cp_cli_next: prints "capplan CMD: unknown option
- * 'X'" or "capplan CMD: option 'X' needs a value", then "see 'capplan
- * CMD --help'". Returns 2, the exit status of a usage error. */
-int cp_cli_bad_option(const cp_cli_args *a);
-void cp_cli_args_release(cp_cli_args *a);
-
-/* --format WORD, the same for every command: *out is WORD's index in
- * `names` (NULL-terminated). Otherwise prints "capplan CMD: --format must
- * be A, B or C, got 'WORD'" and returns false. */
-bool cp_cli_format(const char *cmd, const char *word, const char *const *names, int *out);
-/* --format yaml|json|csv of the commands that write a plan (plan, place). */
-bool cp_cli_plan_format(const char *cmd, const char *word, cp_plan_format *out);
-
-/* A plan option of `plan` and `whatif` (cp_plan_opts.h) in the loop of
- * cp_cli_next: -1 when taken, else the exit status (2: a bad value,
- * printed, or an option neither the command nor the shared set knows,
- * through cp_cli_bad_option). */
-int cp_cli_plan_option(const cp_cli_args *a, cp_plan_opts *po, int c);
-/* After that loop: `st` (the loop's status, -1 while none), 0 after
- * --help, 2 when cp_plan_opts_finish refuses the method. */
-int cp_cli_plan_opts_end(const cp_cli_args *a, cp_plan_opts *po, int st);
+/* --format yaml|json|csv of the commands that write a plan (plan, place):
+ * the words of an enum option (cp_opt.h), each the cp_plan_format. */
+extern const cp_opt_word cp_cli_plan_formats[];
+/* The entries of -o FILE, --format and --leases FILE in the table of a
+ * command that writes a plan (plan, place). */
+#define CP_CLI_PLAN_OUTPUT_OPTS(out, format, leases)                                               \
+    CP_OPT_STRING('o', NULL, out, "FILE", "write the plan there (atomically); default stdout"),   \
+        CP_OPT_ENUM(0, "format", format, cp_cli_plan_formats, NULL,                               \
+                    "plan format (csv: one row per job); default yaml"),                          \
+        CP_OPT_STRING(0, "leases", leases, "FILE",                                                 \
+                      "also write the cloud leases (instance, start, stop, jobs, cost) as CSV: "   \
+                      "what a launcher executes")
+/* --scaling of fit training and import gavel: per-type (also 'table'),
+ * shared or amdahl, as these values. */
+enum { CP_CLI_SCALING_PER_TYPE, CP_CLI_SCALING_SHARED, CP_CLI_SCALING_AMDAHL };
+extern const cp_opt_word cp_cli_scalings[];
 
 /* The log callback of cp_solve_opts for `plan`, `whatif` and `place`:
  * "capplan: LINE" on standard error. */

@@ -24,10 +24,10 @@ void defs_release(defs *d);
 
 /* fit dataflow --params / --samples / --concrete (cmd_fit_param.c). */
 typedef struct cp_fit_param_args {
-    const char *params;  /* --params LIST, NULL when not given */
-    char **more;         /* --samples FILE... (argv strings) */
+    const char *params;          /* --params LIST, NULL when not given */
+    const char *const *more;     /* --samples FILE... (argv strings) */
     int n_more;
-    char **concrete;     /* --concrete NAME=JOB:P=V,... */
+    const char *const *concrete; /* --concrete NAME=JOB:P=V,... */
     int n_concrete;
 } cp_fit_param_args;
 

@@ -3,6 +3,12 @@
 #ifndef CP_WHATIF_CMD_H
 #define CP_WHATIF_CMD_H
 
+#include "cp_opt.h"
+#include "cp_whatif.h"
+
+/* --format md|csv|json of whatif and whatif merge: each a cp_whatif_format. */
+extern const cp_opt_word cp_whatif_formats[];
+
 /* capplan whatif merge [-o TABLE] [--format md|csv|json] SHARD...;
  * argv[0] is "merge". Returns the exit status. */
 int cp_whatif_merge_main(int argc, char **argv);

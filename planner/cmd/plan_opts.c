@@ -1,14 +1,24 @@
 /* The solve options shared by `plan` and `whatif`; see cp_plan_opts.h. */
 #include "cp_plan_opts.h"
 
-#include "cp_cli.h"
-
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
 /* The method of cp_plan_opts_init. */
 #define DEFAULT_METHOD "auto"
+
+/* "auto (default), milp, ... or pop": the methods of the table. */
+static void method_help(char *buf, size_t size)
+{
+    size_t len = 0;
+    buf[0] = 0;
+    for (int i = 0; cp_solvers[i] && len < size; i++)
+        len += (size_t)snprintf(buf + len, size - len, "%s%s%s",
+                                i == 0 ? "" : cp_solvers[i + 1] ? ", " : " or ",
+                                cp_solvers[i]->name,
+                                strcmp(cp_solvers[i]->name, DEFAULT_METHOD) ? "" : " (default)");
+}
 
 void cp_plan_opts_init(cp_plan_opts *o)
 {
@@ -19,68 +29,33 @@ void cp_plan_opts_init(cp_plan_opts *o)
     o->progress = false;
     o->progress_given = false;
     o->timing = true;
-}
-
-int cp_plan_opts_parse(cp_plan_opts *o, const char *cmd, int c, const char *arg)
-{
-    long lv;
-    switch (c) {
-    case CP_PO_TIME:
-        return cp_cli_double(cmd, "--time-limit", arg, 0, &o->so.time_limit) ? 1 : -1;
-    case CP_PO_GAP:
-        return cp_cli_double(cmd, "--gap", arg, 0, &o->so.gap) ? 1 : -1;
-    case CP_PO_METHOD:
-        o->method = arg;
-        return 1;
-    case CP_PO_THREADS:
-        if (!cp_cli_long(cmd, "--threads", arg, 1, 1024, &lv))
-            return -1;
-        o->so.threads = (int)lv;
-        return 1;
-    case CP_PO_SEED:
-        if (!cp_cli_long(cmd, "--seed", arg, 0, 2147483647L, &lv))
-            return -1;
-        o->so.seed = (unsigned long)lv;
-        return 1;
-    case CP_PO_NODES:
-        if (!cp_cli_long(cmd, "--node-limit", arg, 1, 2147483647L, &lv))
-            return -1;
-        o->so.node_limit = lv;
-        return 1;
-    case CP_PO_EXPORT:
-        o->so.export_lp = arg;
-        return 1;
-    case CP_PO_PROGRESS:
-        o->progress_given = true;
-        return 1;
-    case CP_PO_NOTIMING:
-        o->timing = false;
-        return 1;
-    default:
-        return 0;
-    }
-}
-
-void cp_plan_opts_help(FILE *f)
-{
-    fputs("  --time-limit SECONDS   stop searching after this long (default 60)\n"
-          "  --gap REL              stop when the relative gap is at most REL (default 1e-4)\n"
-          "  --method NAME          ", f);
-    for (int i = 0; cp_solvers[i]; i++)
-        fprintf(f, "%s%s%s", i == 0 ? "" : cp_solvers[i + 1] ? ", " : " or ", cp_solvers[i]->name,
-                strcmp(cp_solvers[i]->name, DEFAULT_METHOD) ? "" : " (default)");
-    fputs("\n"
-          "  --threads N            threads for the search streams and pop's parts\n"
-          "                         (default: the cores); under --node-limit plans\n"
-          "                         never depend on it\n"
-          "  --seed N               for randomized steps (default 1)\n"
-          "  --node-limit N         stop branch-and-bound after N nodes and the search\n"
-          "                         after 100 N steps: reproducible whatever the clock\n"
-          "  --export-lp FILE       also write the MILP in CPLEX LP format\n"
-          "  --no-timing            write solver.seconds as 0, so plans are byte-stable\n"
-          "  -q, --quiet            no summary, and no progress lines unless --progress\n"
-          "  --progress             progress lines on stderr (default: when stderr is a\n"
-          "                         terminal and -q is not given)\n", f);
+    o->seed = (long)o->so.seed;
+    method_help(o->method_help, sizeof o->method_help);
+    const cp_opt t[] = {
+        CP_OPT_DOUBLE(0, "time-limit", &o->so.time_limit, 0, "SECONDS",
+                      "stop searching after this long (default 60)"),
+        CP_OPT_DOUBLE(0, "gap", &o->so.gap, 0, "REL",
+                      "stop when the relative gap is at most REL (default 1e-4)"),
+        CP_OPT_STRING(0, "method", &o->method, "NAME", o->method_help),
+        CP_OPT_INT(0, "threads", &o->so.threads, 1, 1024, "N",
+                   "threads for the search streams and pop's parts (default: the cores); "
+                   "under --node-limit plans never depend on it"),
+        CP_OPT_LONG(0, "seed", &o->seed, 0, 2147483647L, "N", "for randomized steps (default 1)"),
+        CP_OPT_LONG(0, "node-limit", &o->so.node_limit, 1, 2147483647L, "N",
+                    "stop branch-and-bound after N nodes and the search after 100 N steps: "
+                    "reproducible whatever the clock"),
+        CP_OPT_STRING(0, "export-lp", &o->so.export_lp, "FILE",
+                      "also write the MILP in CPLEX LP format"),
+        CP_OPT_UNSET(0, "no-timing", &o->timing,
+                     "write solver.seconds as 0, so plans are byte-stable"),
+        CP_OPT_QUIET("no summary, and no progress lines unless --progress"),
+        CP_OPT_BOOL(0, "progress", &o->progress_given,
+                    "progress lines on stderr (default: when stderr is a terminal and -q is "
+                    "not given)"),
+        CP_OPT_END(),
+    };
+    _Static_assert(sizeof t <= sizeof o->table, "cp_plan_opts.table is too small");
+    memcpy(o->table, t, sizeof t);
 }
 
 bool cp_plan_opts_finish(cp_plan_opts *o, const char *cmd, bool quiet)
@@ -88,6 +63,7 @@ bool cp_plan_opts_finish(cp_plan_opts *o, const char *cmd, bool quiet)
     /* -q and --progress in either order: the line's options are a set */
     o->quiet = quiet;
     o->progress = o->progress_given || (!quiet && isatty(2));
+    o->so.seed = (unsigned long)o->seed;
     o->ops = cp_solver_find(o->method);
     if (!o->ops) {
         char names[256];
