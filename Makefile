@@ -41,7 +41,7 @@ INC_planner/whatif   := -Iplanner/whatif $(INC_solvers/methods)
 INC_planner/report   := -Iplanner/report -Iplanner/whatif -Iplanner/verify $(INC_solvers/methods)
 INC_planner/cmd      := -Iplanner/cmd -Iplanner -Iplanner/import -Iplanner/report \
                         -Iplanner/whatif -Iplanner/verify -Iplanner/export $(INC_solvers/methods)
-INC_planner          := -Iplanner
+INC_planner          := -Iplanner $(INC_models/base)
 # tests, fuzzers and benchmarks see every layer
 INC_ALL              := $(INC_planner/cmd)
 INC_tests/unit       := $(INC_ALL)

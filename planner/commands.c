@@ -1,6 +1,8 @@
 /* The command registry: adding a command is one file and one line here. */
 #include "cp_cmd.h"
 
+#include "cp_suggest.h"
+
 #include <string.h>
 
 const cp_command cp_commands[] = {
@@ -22,4 +24,14 @@ const cp_command *cp_command_find(const char *name)
         if (strcmp(c->name, name) == 0)
             return c;
     return NULL;
+}
+
+const char *cp_command_suggest(const char *name)
+{
+    const char *names[sizeof cp_commands / sizeof cp_commands[0]];
+    size_t n = 0;
+    for (const cp_command *c = cp_commands; c->name; c++)
+        names[n++] = c->name;
+    names[n] = NULL;
+    return cp_suggest(name, names);
 }

@@ -26,5 +26,8 @@ int cp_cmd_export(int argc, char **argv);
 
 extern const cp_command cp_commands[];
 const cp_command *cp_command_find(const char *name);
+/* The command a mistyped name was most likely meant to be (cp_suggest.h's
+ * rule), or NULL. */
+const char *cp_command_suggest(const char *name);
 
 #endif

@@ -64,7 +64,13 @@ int main(int argc, char **argv)
     }
     const cp_command *c = cp_command_find(argv[1]);
     if (!c) {
-        fprintf(stderr, "capplan: '%s' is not a command; see 'capplan --help'\n", argv[1]);
+        const char *near = cp_command_suggest(argv[1]);
+        if (near)
+            fprintf(stderr, "capplan: '%s' is not a command (did you mean '%s'?); see 'capplan "
+                            "--help'\n",
+                    argv[1], near);
+        else
+            fprintf(stderr, "capplan: '%s' is not a command; see 'capplan --help'\n", argv[1]);
         return 2;
     }
     return close_stdout(c->run(argc - 1, argv + 1));

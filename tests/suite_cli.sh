@@ -202,6 +202,18 @@ msg import series --site
 msg plan "$tiny" -o --
 msg whatif --scenarios "$scen" -o -- "$tiny"
 msg import series --site s --start 2023-06-01 --slots 2 --carbon --
+# "did you mean": a mistyped command, option or import kind names the
+# nearest (at most two edits, or a name it starts: models/base/cp_suggest.h);
+# a word near nothing (--bogus above, xyz) gets no guess
+msg plna "$tiny"
+msg xyz "$tiny"
+msg plan --time-limt 3 "$tiny"
+msg whatif --scenaros "$scen" "$tiny"
+msg check --modse etl "$tiny"
+msg export slurm --paln x.yaml -o d "$tiny"
+msg fit dataflow x.csv --no-lop
+msg import gavle x.csv
+msg import series --slot-horus 2
 test_cmp tests/cli/messages.expected "$tmp/messages"
 if [ -e ./-- ]; then bad "plan -o --: a file named -- was written"; rm -f ./--; else ok; fi
 

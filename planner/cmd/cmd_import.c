@@ -21,6 +21,7 @@
 #include "cp_buf.h"
 #include "cp_csv.h"
 #include "cp_import.h"
+#include "cp_suggest.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -532,13 +533,20 @@ int cp_cmd_import(int argc, char **argv)
     }
     if (!strcmp(argv[1], "--list-options"))
         return 0; /* import has none of its own: each kind has its table */
-    for (size_t i = 0; i < N_IMPORTERS; i++)
+    const char *names[N_IMPORTERS + 1];
+    for (size_t i = 0; i < N_IMPORTERS; i++) {
         if (!strcmp(argv[1], importers[i].name))
             return run_importer(&importers[i], argc - 1, argv + 1);
+        names[i] = importers[i].name;
+    }
+    names[N_IMPORTERS] = NULL;
+    const char *near = cp_suggest(argv[1], names);
     fprintf(stderr,
             "capplan import: '%s' is not skypilot, gavel, c3o, series, inventory, pollux "
-            "or accelerators\n",
+            "or accelerators",
             argv[1]);
-    fputs(usage_text, stderr);
+    if (near)
+        fprintf(stderr, " (did you mean '%s'?)", near);
+    fprintf(stderr, "\ncapplan import: see 'capplan import --help'\n");
     return 2;
 }

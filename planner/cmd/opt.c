@@ -7,6 +7,7 @@
 #include "cp_opt.h"
 
 #include "cp_alloc.h"
+#include "cp_suggest.h"
 
 #include <errno.h>
 #include <math.h>
@@ -222,7 +223,20 @@ static const cp_opt *find_long(const flat *f, const char *name, size_t len, cp_o
              matches);
         return NULL;
     }
-    fail(e, true, "unknown option '--%.*s'", (int)(len < SHOWN_MAX ? len : SHOWN_MAX), name);
+    /* unknown: the nearest long name, by the loader's rule */
+    char word[SHOWN_MAX + 1];
+    snprintf(word, sizeof word, "%.*s", (int)(len < SHOWN_MAX ? len : SHOWN_MAX), name);
+    const char **names = cp_calloc((size_t)f->n + 1, sizeof *names);
+    int k = 0;
+    for (int i = 0; names && i < f->n; i++)
+        if (f->v[i]->long_name)
+            names[k++] = f->v[i]->long_name;
+    const char *near = names ? cp_suggest(word, names) : NULL; /* no memory: no hint */
+    if (near)
+        fail(e, true, "unknown option '--%s' (did you mean '--%s'?)", word, near);
+    else
+        fail(e, true, "unknown option '--%s'", word);
+    cp_free(names);
     return NULL;
 }
 

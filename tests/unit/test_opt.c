@@ -146,6 +146,9 @@ TEST(opt_bad_lines)
     char buf[400];
     BAD("--bogus", "unknown option '--bogus'", true);
     BAD("--bogus=1", "unknown option '--bogus'", true);
+    BAD("--time-limt 3", "unknown option '--time-limt' (did you mean '--time-limit'?)", true);
+    BAD("--seeds 3", "unknown option '--seeds' (did you mean '--seed'?)", true);
+    BAD("--jbos 2", "unknown option '--jbos' (did you mean '--jobs'?)", true);
     BAD("-qz", "unknown option '-z'", true);
     BAD("--s x", "option '--s' is ambiguous (4 options start so)", true);
     BAD("--force=yes", "option '--force' takes no value", true);
