@@ -353,4 +353,64 @@ printf 'job,type,machines,input_gb,seconds\nj\351,c4,2,1,10\n' >"$tmp/latin1.csv
 capture "$tmp/latin1.out" fit dataflow "$tmp/latin1.csv"
 if [ "$rc" = 2 ] && grep -q 'latin1.csv:2: error: a field is not valid UTF-8' "$tmp/latin1.out"; then ok csv-utf8; else bad csv-utf8 "exit $rc: $(oneline "$tmp/latin1.out")"; fi
 
+# ---- whatif --slurm-array: the tasks repeat what the parser understood -----
+# Each task's line is rebuilt from whatif's option table (--NAME=VALUE
+# words, this run's own outputs and mode left out), never from the words
+# as typed. The scripts are plain sh: the tasks and the merge run here,
+# without Slurm, and the merged table must be the unsharded run's.
+# run_array DIR: every task of DIR's array, then its merge; $rc the last
+run_array() {
+    ra_n=$(sed -n 's/^#SBATCH --array=0-\([0-9]*\)$/\1/p' "$1/whatif-array.sbatch")
+    ra_k=0
+    rc=1
+    while [ -n "$ra_n" ] && [ "$ra_k" -le "$ra_n" ]; do
+        SLURM_ARRAY_TASK_ID=$ra_k timeout "$limit" sh "$1/whatif-array.sbatch" >/dev/null 2>>"$tmp/arr.err"
+        rc=$?
+        [ "$rc" = 0 ] || return
+        ra_k=$((ra_k + 1))
+    done
+    timeout "$limit" sh "$1/whatif-merge.sbatch" >/dev/null 2>>"$tmp/arr.err"
+    rc=$?
+}
+wi_opts="--node-limit 50 --no-timing --threads 1"
+cp tests/whatif/tiny.yaml "$tmp/it's scen.yaml"
+# shellcheck disable=SC2086 # the options, split on purpose
+timeout "$limit" $CAPPLAN whatif -q $wi_opts --scenarios "$tmp/it's scen.yaml" -o "$tmp/unsharded.md" "$tmp/in.yaml" 2>"$tmp/err" ||
+    bad "whatif unsharded" "$(oneline "$tmp/err")"
+# abbreviations getopt accepted (--slurm, --rep, --emit): the tasks must
+# not rewrite the array, write the report or emit inputs
+: >"$tmp/arr.err"
+# shellcheck disable=SC2086
+timeout "$limit" $CAPPLAN whatif -q $wi_opts --scen "$tmp/it's scen.yaml" --slurm "$tmp/arr5" --shards 2 \
+    --rep "$tmp/r5.html" --emit "$tmp/em5" -o "$tmp/t5.md" "$tmp/in.yaml" 2>"$tmp/err"
+rc=$?
+sum5=$(cat "$tmp/arr5/whatif-array.sbatch" "$tmp/arr5/submit.sh" 2>/dev/null | cksum)
+[ "$rc" = 0 ] && run_array "$tmp/arr5"
+if [ "$rc" = 0 ] && [ -s "$tmp/arr5/shard-0.json" ] && [ -s "$tmp/arr5/shard-1.json" ] &&
+    [ "$(cat "$tmp/arr5/whatif-array.sbatch" "$tmp/arr5/submit.sh" | cksum)" = "$sum5" ] &&
+    [ ! -e "$tmp/r5.html" ] && [ ! -e "$tmp/em5" ] && cmp -s "$tmp/unsharded.md" "$tmp/t5.md"; then
+    ok slurm-array-abbreviations
+else
+    bad slurm-array-abbreviations "exit $rc: $(oneline "$tmp/arr.err" 3) $(grep '^exec' "$tmp/arr5/whatif-array.sbatch" 2>/dev/null | cut -c 1-300)"
+fi
+# a clustered -qo FILE: the tasks write their shards, not FILE
+: >"$tmp/arr.err"
+# shellcheck disable=SC2086
+timeout "$limit" $CAPPLAN whatif $wi_opts --scenarios "$tmp/it's scen.yaml" --slurm-array "$tmp/arr6" \
+    --shards 2 -qo "$tmp/t6.md" "$tmp/in.yaml" 2>"$tmp/err"
+rc=$?
+[ "$rc" = 0 ] && [ ! -e "$tmp/t6.md" ] && run_array "$tmp/arr6"
+if [ "$rc" = 0 ] && [ -s "$tmp/arr6/shard-0.json" ] && [ -s "$tmp/arr6/shard-1.json" ] &&
+    cmp -s "$tmp/unsharded.md" "$tmp/t6.md"; then
+    ok slurm-array-clustered-o
+else
+    bad slurm-array-clustered-o "exit $rc: $(oneline "$tmp/arr.err" 3) $(grep '^exec' "$tmp/arr6/whatif-array.sbatch" 2>/dev/null | cut -c 1-300)"
+fi
+# the words of the tasks' line: each single-quoted, the options spelled out
+if grep -q "^exec .* '--quiet' '--node-limit=50' '--no-timing' '--threads=1' '--scenarios=$tmp/it'\\\\''s scen.yaml' '--' '$tmp/in.yaml'\$" "$tmp/arr6/whatif-array.sbatch"; then
+    ok slurm-array-canonical-words
+else
+    bad slurm-array-canonical-words "$(grep '^exec' "$tmp/arr6/whatif-array.sbatch" | cut -c 1-400)"
+fi
+
 test_done

@@ -182,31 +182,41 @@ int cp_cmd_whatif(int argc, char **argv)
     const char *array_dir = NULL;
     bool force = false;
     shard sh = {0, 0};
+    /* .local: this run's own outputs and mode, which the tasks of
+     * --slurm-array do not repeat (cp_whatif_array_write) */
     const cp_opt opts[] = {
         CP_OPT_FILE(0, "scenarios", &scen_path, "FILE", "the scenarios (required)"),
-        CP_OPT_STRING('o', NULL, &out_path, "FILE",
-                      "write the table there (atomically); default stdout"),
-        CP_OPT_ENUM(0, "format", &fmt, cp_whatif_formats, NULL,
-                    "table format; default md (Markdown)"),
-        CP_OPT_STRING(0, "emit-inputs", &emit_dir, "DIR",
-                      "also write each changed input as DIR/NAME.yaml (and the merged input "
-                      "as DIR/baseline.yaml)"),
+        {CP_OPTF_STRING('o', NULL, &out_path, "FILE",
+                        "write the table there (atomically); default stdout"),
+         .local = true},
+        {CP_OPTF_ENUM(0, "format", &fmt, cp_whatif_formats, NULL,
+                      "table format; default md (Markdown)"),
+         .local = true},
+        {CP_OPTF_STRING(0, "emit-inputs", &emit_dir, "DIR",
+                        "also write each changed input as DIR/NAME.yaml (and the merged input "
+                        "as DIR/baseline.yaml)"),
+         .local = true},
         CP_OPT_INT('j', "jobs", &jobs, 1, 64, "N",
                    "plan N scenarios at once (default 1); the table is the same for every N"),
-        CP_OPT_STRING(0, "report", &report_path, "FILE",
-                      "also write an HTML page of the table"),
-        CP_OPT_BOOL(0, "force", &force,
-                    "let --emit-inputs replace files of DIR that this run did not write "
-                    "(never an input)"),
-        CP_OPT_CALLBACK(0, "shard", shard_option, &sh, "K/N",
-                        "plan only rows i with i % N == K (0 = baseline) and write a shard "
-                        "file; join all N with 'whatif merge'"),
-        CP_OPT_STRING(0, "slurm-array", &array_dir, "DIR",
-                      "plan nothing: write a Slurm job array of --shards N tasks (default: "
-                      "one per row), a merge job after it and DIR/submit.sh (docs/whatif.md, "
-                      "\"Shards\")"),
-        CP_OPT_INT(0, "shards", &array_shards, 1, 100000, "N",
-                   "the tasks of --slurm-array (default: one per row)"),
+        {CP_OPTF_STRING(0, "report", &report_path, "FILE",
+                        "also write an HTML page of the table"),
+         .local = true},
+        {CP_OPTF_BOOL(0, "force", &force,
+                      "let --emit-inputs replace files of DIR that this run did not write "
+                      "(never an input)"),
+         .local = true},
+        {CP_OPTF_CALLBACK(0, "shard", shard_option, &sh, "K/N",
+                          "plan only rows i with i % N == K (0 = baseline) and write a shard "
+                          "file; join all N with 'whatif merge'"),
+         .local = true},
+        {CP_OPTF_STRING(0, "slurm-array", &array_dir, "DIR",
+                        "plan nothing: write a Slurm job array of --shards N tasks (default: "
+                        "one per row), a merge job after it and DIR/submit.sh (docs/whatif.md, "
+                        "\"Shards\")"),
+         .local = true},
+        {CP_OPTF_INT(0, "shards", &array_shards, 1, 100000, "N",
+                     "the tasks of --slurm-array (default: one per row)"),
+         .local = true},
         CP_OPT_TEXT("  capplan whatif merge [-o TABLE] [--format F] SHARD...   join shard files\n"
                     "\n"
                     "Options of `capplan plan`, applied to every scenario:\n"),
@@ -288,9 +298,9 @@ int cp_cmd_whatif(int argc, char **argv)
             goto done;
         int rows = cp_whatif_count(w);
         int ns = array_shards ? array_shards : rows;
-        status = cp_whatif_array_write(argc, argv, array_dir, ns < rows ? ns : rows, rows,
+        status = cp_whatif_array_write(&a, array_dir, ns < rows ? ns : rows, rows,
                                        po.so.time_limit, jobs * (po.so.threads > 0 ? po.so.threads : 1),
-                                       cp_whatif_formats[fmt].word, out_path);
+                                       (cp_whatif_format)fmt, out_path);
         goto done;
     }
     if (emit_dir && mkdir(emit_dir, 0777) != 0 && errno != EEXIST) {

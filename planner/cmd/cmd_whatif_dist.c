@@ -5,8 +5,10 @@
  *  - `capplan whatif --slurm-array DIR` writes a Slurm job array with one
  *    task per shard and a merge job that waits for it (afterok).
  * The scripts re-run this very binary (/proc/self/exe) from the folder
- * the command was run in, with the command's own arguments single-quoted
- * (cp_sh_quote): nothing of the user's is interpolated raw.
+ * the command was run in, with the options whatif's parser understood
+ * rebuilt as --name=VALUE words (cp_cli_args_canonical), then "--" and
+ * the input files, each single-quoted (cp_sh_quote): nothing of the
+ * user's is interpolated raw, and no word is repeated as typed.
  */
 #include "cp_alloc.h"
 #include "cp_atomic.h"
@@ -90,24 +92,27 @@ int cp_whatif_merge_main(int argc, char **argv)
     return status;
 }
 
-/* Options of this run that the tasks must not repeat, and whether they
- * take a value. */
-static int skip_opt(const char *a)
+/* One word of a task's command line, quoted; `bad` notes a word no
+ * script can hold. */
+typedef struct words {
+    cp_buf *b;
+    bool bad;
+} words;
+
+static void put_word(void *arg, const char *w)
 {
-    static const char *const with_value[] = {"-o", "--format", "--report", "--emit-inputs",
-                                             "--slurm-array", "--shards", "--shard", NULL};
-    for (const char *const *p = with_value; *p; p++) {
-        size_t n = strlen(*p);
-        if (!strcmp(a, *p))
-            return 2; /* the option and its value */
-        if (!strncmp(a, *p, n) && a[n] == '=')
-            return 1;
-    }
-    if (!strncmp(a, "-o", 2))
-        return 1; /* -oFILE */
-    if (!strcmp(a, "--force"))
-        return 1;
-    return 0;
+    words *ws = arg;
+    ws->bad |= cp_export_has_control(w);
+    cp_buf_putc(ws->b, ' ');
+    cp_sh_quote(ws->b, w);
+}
+
+static const char *format_word(cp_whatif_format f)
+{
+    for (const cp_opt_word *w = cp_whatif_formats; w->word; w++)
+        if (w->value == (int)f)
+            return w->word;
+    return "md";
 }
 
 static int put(const char *dir, const char *name, const cp_buf *b, bool exec)
@@ -133,10 +138,11 @@ static int put(const char *dir, const char *name, const cp_buf *b, bool exec)
     return status;
 }
 
-int cp_whatif_array_write(int argc, char **argv, const char *dir, int n_shards, int rows,
-                          double per_row_s, int cpus, const char *fmt, const char *out)
+int cp_whatif_array_write(const cp_cli_args *args, const char *dir, int n_shards, int rows,
+                          double per_row_s, int cpus, cp_whatif_format format, const char *out)
 {
     char exe[PATH_MAX], cwd[PATH_MAX];
+    const char *fmt = format_word(format);
     ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
     if (n <= 0) {
         fprintf(stderr, "capplan whatif: cannot find this program's path (/proc/self/exe): %s\n",
@@ -148,21 +154,34 @@ int cp_whatif_array_write(int argc, char **argv, const char *dir, int n_shards, 
         fprintf(stderr, "capplan whatif: cannot read the current folder: %s\n", strerror(errno));
         return 1;
     }
-    if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
-        fprintf(stderr, "capplan whatif: cannot create '%s': %s\n", dir, strerror(errno));
+    /* the tasks' options: what this run's parser understood, less its
+     * own (.local), rebuilt as --name=VALUE words, never argv's words
+     * (an abbreviation or a cluster such as -qo FILE would carry this
+     * run's outputs into every task) */
+    cp_buf task;
+    cp_buf_init(&task);
+    words ws = {&task, false};
+    if (cp_cli_args_canonical(args, put_word, &ws) || !cp_buf_ok(&task)) {
+        fprintf(stderr, "capplan whatif: out of memory\n");
+        cp_buf_release(&task);
         return 1;
     }
-    for (int i = 1; i < argc; i++)
-        if (cp_export_has_control(argv[i])) {
-            fprintf(stderr, "capplan whatif: argument %d holds a control character: no script "
-                            "can repeat it safely\n",
-                    i);
-            return 2;
-        }
+    if (ws.bad) {
+        fprintf(stderr, "capplan whatif: an argument holds a control character: no script can "
+                        "repeat it safely\n");
+        cp_buf_release(&task);
+        return 2;
+    }
     if (cp_export_has_control(dir) || cp_export_has_control(cwd) || cp_export_has_control(exe)) {
         fprintf(stderr, "capplan whatif: a path holds a control character: no script can hold it "
                         "safely\n");
+        cp_buf_release(&task);
         return 2;
+    }
+    if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
+        fprintf(stderr, "capplan whatif: cannot create '%s': %s\n", dir, strerror(errno));
+        cp_buf_release(&task);
+        return 1;
     }
     int per = (rows + n_shards - 1) / n_shards;
     long minutes = (long)ceil(per * (per_row_s + 30) / 60 + 1e-9);
@@ -187,19 +206,10 @@ int cp_whatif_array_write(int argc, char **argv, const char *dir, int n_shards, 
     cp_sh_quote(&a, cwd);
     cp_buf_puts(&a, "\nexec ");
     cp_sh_quote(&a, exe);
-    /* options first: whatif stops reading options at its first input */
     cp_buf_printf(&a, " whatif --shard \"$SLURM_ARRAY_TASK_ID/%d\" -o ", n_shards);
     cp_sh_quote(&a, dir);
     cp_buf_puts(&a, "/shard-\"$SLURM_ARRAY_TASK_ID\".json");
-    for (int i = 1; i < argc; i++) {
-        int k = skip_opt(argv[i]);
-        if (k) {
-            i += k - 1;
-            continue;
-        }
-        cp_buf_putc(&a, ' ');
-        cp_sh_quote(&a, argv[i]);
-    }
+    cp_buf_puts(&a, task.s);
     cp_buf_putc(&a, '\n');
     /* the merge */
     if (out)
@@ -238,6 +248,7 @@ int cp_whatif_array_write(int argc, char **argv, const char *dir, int n_shards, 
     if (!status)
         fprintf(stderr, "capplan whatif: %d-task array, merge job and submit.sh in %s (the table: %s)\n",
                 n_shards, dir, outp.s ? outp.s : "");
+    cp_buf_release(&task);
     cp_buf_release(&a);
     cp_buf_release(&m);
     cp_buf_release(&s);

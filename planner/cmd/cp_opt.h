@@ -82,6 +82,8 @@ typedef struct cp_opt {
     bool unset;               /* BOOL: the option sets false */
     bool above;               /* DOUBLE: > lo instead of >= lo */
     bool file;                /* the value is a file the command reads */
+    bool local;               /* this run's own: not repeated by the tasks of
+                                 whatif --slurm-array (cp_cli_args_canonical) */
 } cp_opt;
 
 /* A pointer of type T *, checked at compile time (a conditional
@@ -89,7 +91,7 @@ typedef struct cp_opt {
 #define CP_OPT_PTR_(T, p) ((void *)(1 ? (p) : (T *)NULL))
 
 /* The fields of each kind; CP_OPT_X(...) is {CP_OPTF_X(...)}, and a
- * table adds a flag as {CP_OPTF_X(...), .file = true}. */
+ * table adds a flag as {CP_OPTF_X(...), .local = true}. */
 #define CP_OPTF_BOOL(s, l, p, h)                                                                  \
     .kind = CP_OPTK_BOOL, .short_name = (s), .long_name = (l), .target = CP_OPT_PTR_(bool, p),     \
     .help = (h)
@@ -196,5 +198,14 @@ void cp_opt_list_names(FILE *f, const cp_opt *table);
 enum { CP_CLI_RUN = -1 };
 int cp_cli_parse(cp_cli_args *a, const char *cmd, int argc, char **argv, const cp_opt *table,
                  const cp_cli_help *help);
+
+/* The line of a what-if task (whatif --slurm-array): --quiet when it was
+ * given, every option of a that is not .local as "--long=VALUE" (or
+ * "-sVALUE" without a long name; a flag alone), then "--" and the
+ * operands: the canonical form of what the parser understood, never the
+ * words as typed. Each word goes to put(arg, word) in order. CP_OPT_OK,
+ * or CP_OPT_NOMEM (the words are then incomplete). */
+int cp_cli_args_canonical(const cp_cli_args *a, void (*put)(void *arg, const char *word),
+                          void *arg);
 
 #endif

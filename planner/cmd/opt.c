@@ -7,6 +7,7 @@
 #include "cp_opt.h"
 
 #include "cp_alloc.h"
+#include "cp_buf.h"
 #include "cp_suggest.h"
 
 #include <errno.h>
@@ -388,4 +389,37 @@ void cp_cli_args_release(cp_cli_args *a)
     a->operands = NULL;
     a->seen = NULL;
     a->n_operands = a->n_seen = 0;
+}
+
+int cp_cli_args_canonical(const cp_cli_args *a, void (*put)(void *arg, const char *word),
+                          void *arg)
+{
+    cp_buf b;
+    cp_buf_init(&b);
+    if (a->quiet)
+        put(arg, "--quiet");
+    int rc = CP_OPT_OK;
+    for (int i = 0; i < a->n_seen && rc == CP_OPT_OK; i++) {
+        const cp_opt *o = a->seen[i].opt;
+        if (o->local)
+            continue;
+        cp_buf_reset(&b);
+        if (o->long_name)
+            cp_buf_printf(&b, "--%s%s", o->long_name, takes_value(o) ? "=" : "");
+        else
+            cp_buf_printf(&b, "-%c", o->short_name);
+        if (takes_value(o))
+            cp_buf_puts(&b, a->seen[i].value);
+        if (cp_buf_ok(&b))
+            put(arg, b.s);
+        else
+            rc = CP_OPT_NOMEM;
+    }
+    if (rc == CP_OPT_OK) {
+        put(arg, "--");
+        for (int i = 0; i < a->n_operands; i++)
+            put(arg, a->operands[i]);
+    }
+    cp_buf_release(&b);
+    return rc;
 }

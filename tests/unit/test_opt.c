@@ -1,6 +1,6 @@
 /* The option parser (planner/cmd/opt.c): the shape of the line, the
- * values of each kind, the messages of a bad line, and every allocation
- * failing in turn. */
+ * values of each kind, the messages of a bad line, the canonical words
+ * of whatif --slurm-array, and every allocation failing in turn. */
 #include "test.h"
 
 #include "cp_alloc.h"
@@ -39,16 +39,16 @@ static int parse(vals *x, cp_cli_args *a, cp_opt_error *e, const char *line, cha
     memset(x, 0, sizeof *x);
     x->timing = true;
     const cp_opt t[] = {
-        CP_OPT_STRING('o', NULL, &x->out, "FILE", "output"),
+        {CP_OPTF_STRING('o', NULL, &x->out, "FILE", "output"), .local = true},
         CP_OPT_FILE(0, "scenarios", &x->scen, "FILE", "scenarios"),
-        CP_OPT_ENUM(0, "format", &x->fmt, fmts, NULL, "format"),
+        {CP_OPTF_ENUM(0, "format", &x->fmt, fmts, NULL, "format"), .local = true},
         CP_OPT_INT('j', "jobs", &x->jobs, 1, 64, "N", "jobs"),
-        CP_OPT_INT(0, "shards", &x->shards, 1, 100000, "N", "shards"),
-        CP_OPT_CALLBACK(0, "shard", kn, x, "K/N", "shard"),
+        {CP_OPTF_INT(0, "shards", &x->shards, 1, 100000, "N", "shards"), .local = true},
+        {CP_OPTF_CALLBACK(0, "shard", kn, x, "K/N", "shard"), .local = true},
         CP_OPT_LONG(0, "seed", &x->seed, 0, 2147483647L, "N", "seed"),
         CP_OPT_DOUBLE(0, "time-limit", &x->limit, 0, "S", "limit"),
         CP_OPT_DOUBLE_ABOVE(0, "work", &x->work, 0, "N", "work"),
-        CP_OPT_BOOL(0, "force", &x->force, "force"),
+        {CP_OPTF_BOOL(0, "force", &x->force, "force"), .local = true},
         CP_OPT_UNSET(0, "no-timing", &x->timing, "timing"),
         CP_OPT_LIST(0, "modes", &x->modes, "JOB", "modes"),
         CP_OPT_END(),
@@ -182,6 +182,31 @@ TEST(opt_bad_lines)
     CHECK_INT(PARSE("-o-- --scenarios=--"), CP_OPT_OK);
     CHECK_STR(x.out, "--");
     CHECK_STR(x.scen, "--");
+    cp_cli_args_release(&a);
+}
+
+static void put_word(void *arg, const char *w)
+{
+    char *line = arg;
+    size_t n = strlen(line);
+    snprintf(line + n, 400 - n, "%s[%s]", n ? " " : "", w);
+}
+
+TEST(opt_canonical_words)
+{
+    vals x;
+    cp_cli_args a;
+    cp_opt_error e;
+    cp_opt table[16];
+    char buf[400], line[400] = "";
+    /* this run's own options (.local) are left out whatever their
+     * spelling; the others are spelled out, then "--" and the operands */
+    CHECK_INT(PARSE("in.yaml -qo t.md --sc s.yaml --shards=2 --form csv -j2 --no-t "
+                    "--modes=a=b --force -- -x.yaml"),
+              CP_OPT_OK);
+    CHECK_INT(cp_cli_args_canonical(&a, put_word, line), CP_OPT_OK);
+    CHECK_STR(line, "[--quiet] [--scenarios=s.yaml] [--jobs=2] [--no-timing] [--modes=a=b] [--] "
+                    "[in.yaml] [-x.yaml]");
     cp_cli_args_release(&a);
 }
 
