@@ -115,6 +115,8 @@ static void check_tree(const cp_input *in, const cp_modeset *ms, const cp_plan *
                 pj->start_slot.has != CP_PLAN_SET || pj->start_slot.v != plan->start[j] ||
                 pj->count.has != CP_PLAN_SET || pj->count.v != md->count)
                 fail("a job's resource, start slot or count does not read back", b);
+            if (pj->cost.has != CP_PLAN_SET || pj->cost.v != f->job_cost[j])
+                fail("a job's cost does not read back", b);
         }
         for (int i = 0; i < CP_COST_N; i++) /* every part the writer writes */
             if (cp_cost_part_shown(i, cp_cost_when(in)))

@@ -166,6 +166,17 @@ int cp_units_needed(const double demand[3], const cp_machine *m)
     return need > INT_MAX ? INT_MAX : (int)need;
 }
 
+double cp_instance_share(const double demand[3], const cp_machine *m)
+{
+    double share = 0;
+    for (int d = 0; d < CP_DIMS; d++) {
+        double cap = cp_machine_dim(m, d);
+        if (cap > 0 && demand[d] / cap > share)
+            share = demand[d] / cap;
+    }
+    return share;
+}
+
 double cp_mode_cost_slot0(const cp_input *in, const cp_modeset *ms, const cp_mode *m)
 {
     const cp_resource *r = &ms->res[m->res];
@@ -176,4 +187,19 @@ double cp_mode_cost_slot0(const cp_input *in, const cp_modeset *ms, const cp_mod
     }
     int u = cp_units_needed(m->demand, r->mach);
     return (double)u * m->slots * cp_market_slot_cost(in, r, 0) + m->egress;
+}
+
+double cp_mode_attributed_cost(const cp_input *in, const cp_modeset *ms, const cp_mode *m, int s)
+{
+    const cp_resource *r = &ms->res[m->res];
+    if (r->kind == CP_RES_POOL) {
+        cp_run_cost rc;
+        cp_pool_run_cost(in, ms, m, s, &rc);
+        return rc.energy_cost + rc.carbon_cost + m->egress;
+    }
+    /* markets bill whole slots: the last one too, whatever its busy part */
+    double share = cp_instance_share(m->demand, r->mach), cost = 0;
+    for (int t = s; t < s + m->slots; t++)
+        cost += share * cp_market_slot_cost(in, r, t);
+    return cost + m->egress;
 }

@@ -49,9 +49,20 @@ double cp_machine_dim(const cp_machine *m, int dim);
  * machine far larger than a job's share (a fuzzed 2.5e12 GB) stay defined. */
 int cp_floor_int(double x);
 
+/* The share of one instance that a demand takes on market machine m
+ * (capplan.5 §10.1): the largest demand / instance dimension over the
+ * dimensions the instance has (a job over two instances: 2). */
+double cp_instance_share(const double demand[3], const cp_machine *m);
 /* Cost of running mode m once with its first slot's prices (for
  * `check`'s "cheapest mode"): energy and carbon on a pool; whole
  * instances for whole slots on a market; plus its egress (capplan.5 §9.3). */
 double cp_mode_cost_slot0(const cp_input *in, const cp_modeset *ms, const cp_mode *m);
+
+/* What one run of mode m from slot s costs the job (capplan.5 §10.1): on
+ * a pool the energy and carbon of its busy power; on a market its
+ * instance share (cp_instance_share) of every slot it runs, each whole,
+ * at the slot's price and instance carbon; plus its egress. The job's
+ * `cost` in a plan, and what a team's budget counts. */
+double cp_mode_attributed_cost(const cp_input *in, const cp_modeset *ms, const cp_mode *m, int s);
 
 #endif

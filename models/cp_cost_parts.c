@@ -36,13 +36,18 @@ bool cp_cost_part_worth_showing(int i, double v)
     return !(cp_cost_part_info[i].flags & CP_COST_IF_ANY) || v != 0;
 }
 
-void cp_costs_sum(cp_costs *c)
+void cp_costs_sum(cp_costs *c, double attributed)
 {
-    double s = 0;
-    for (int i = 0; i < CP_COST_N; i++)
-        if (cp_cost_part_info[i].flags & CP_COST_TERM)
+    double s = 0, shared = 0; /* shared: summed, not total - penalties (cancellation) */
+    for (int i = 0; i < CP_COST_N; i++) {
+        unsigned f = cp_cost_part_info[i].flags;
+        if (f & CP_COST_TERM)
             s += c->v[i];
+        if ((f & CP_COST_TERM) && !(f & CP_COST_UNSHARED))
+            shared += c->v[i];
+    }
     c->total = s;
+    c->unattributed = shared - attributed;
 }
 
 double cp_costs_budget(const cp_costs *c)

@@ -32,6 +32,9 @@ enum {
     /* a conditional part that what-if tables and the stacked bars keep
      * for every input, at 0 where it does not apply (egress, since 1.1) */
     CP_COST_ZERO_COLUMN = 1 << 6,
+    /* a term that no job's or service's cost holds and that unattributed
+     * leaves out too (capplan.5 §10.1): drop penalties, changes */
+    CP_COST_UNSHARED = 1 << 7,
     /* Conditions: a part with one is written only for plans that meet it
      * (cp_cost_when), and people see it only when it is not 0. */
     CP_COST_IF_DATA = 1 << 8,     /* some job has `data` */
@@ -57,7 +60,8 @@ enum {
     X(carbon, "carbon", "carbon $", "$", "#59a14f", CP_COST_TERM | CP_COST_BUDGET)             \
     X(egress, "egress", "egress $", "$", "#b07aa1",                                            \
       CP_COST_TERM | CP_COST_BUDGET | CP_COST_IF_DATA | CP_COST_ZERO_COLUMN)                   \
-    X(penalty, "drop penalties", "penalty $", "$", "#e15759", CP_COST_TERM)                    \
+    X(penalty, "drop penalties", "penalty $", "$", "#e15759", CP_COST_TERM | CP_COST_UNSHARED) \
+    X(unattributed, "unattributed", "unattributed $", "$", NULL, CP_COST_NEW | CP_COST_PLAN_ONLY) \
     X(energy_kwh, "on-prem energy", "kWh", "kWh", NULL, CP_COST_QTY)                           \
     X(carbon_kg, "CO\xE2\x82\x82", "kg CO2", "kg", NULL, CP_COST_QTY)
 
@@ -100,8 +104,10 @@ bool cp_cost_part_worth_showing(int i, double v);
  * shown for `when`, to the cent (the plan command's summary). */
 void cp_costs_describe(const cp_costs *c, unsigned when, struct cp_buf *b);
 
-/* Sets c->total to the sum of the terms, added in list order. */
-void cp_costs_sum(cp_costs *c);
+/* Sets c->total to the sum of the terms, added in list order, and
+ * c->unattributed to what `attributed` (the jobs' and services' costs,
+ * capplan.5 §10.1) leaves of the total without its unshared terms. */
+void cp_costs_sum(cp_costs *c, double attributed);
 /* The terms that count in objective.budget, added in list order. */
 double cp_costs_budget(const cp_costs *c);
 

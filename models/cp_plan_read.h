@@ -113,6 +113,7 @@ typedef struct cp_plan_job {
     cp_plan_num start_hour, end_hour, energy_kwh;
     cp_plan_int shape;  /* capplan.5 §9.1 */
     cp_plan_num egress; /* capplan.5 §9.3 */
+    cp_plan_num cost;   /* capplan.5 §10.1 */
     cp_plan_str reason;
     cp_plan_strs nodes;
 } cp_plan_job;

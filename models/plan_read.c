@@ -394,6 +394,7 @@ static void read_job(rd *c, const cp_node *e, int idx, cp_plan_job *j)
     read_num(c, e, "start_hour", who, need && !c->choices_only, &j->start_hour);
     read_num(c, e, "end_hour", who, need && !c->choices_only, &j->end_hour);
     read_num(c, e, "energy_kwh", who, false, &j->energy_kwh);
+    read_num(c, e, "cost", who, false, &j->cost);
     read_strs(c, e, "nodes", who, false, "node or instance id", &j->nodes);
     c->level = CP_PLAN_EXTRA;
     read_int(c, e, "shape", who, false, &j->shape);

@@ -66,6 +66,7 @@ static inline int *cp_plan_y(const cp_plan *p, int res, int t)
 typedef struct cp_plan_figures {
     cp_costs costs;           /* egress: Σ over scheduled jobs of their mode's egress */
     double *job_energy_kwh;   /* [n_jobs] */
+    double *job_cost;         /* [n_jobs]: capplan.5 §10.1, 0 for dropped jobs */
     double *market_cost;      /* [n_res] (0 for pools) */
     double *util;             /* [n_pools * 3 * slots]: pool, dim, slot */
     double *site_power_kw;    /* [n_sites * slots] */

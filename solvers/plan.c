@@ -150,6 +150,7 @@ void cp_plan_min_instances(cp_plan *p)
 void cp_plan_figures_release(cp_plan_figures *f)
 {
     cp_free(f->job_energy_kwh);
+    cp_free(f->job_cost);
     cp_free(f->market_cost);
     cp_free(f->util);
     cp_free(f->site_power_kw);
@@ -166,16 +167,18 @@ int cp_plan_eval(const cp_plan *p, cp_plan_figures *f, cp_err *err)
     double h = in->slot_hours;
     memset(f, 0, sizeof *f);
     f->job_energy_kwh = cp_calloc((size_t)(p->n_jobs ? p->n_jobs : 1), sizeof(double));
+    f->job_cost = cp_calloc((size_t)(p->n_jobs ? p->n_jobs : 1), sizeof(double));
     f->market_cost = cp_calloc((size_t)(p->n_res ? p->n_res : 1), sizeof(double));
     f->util = cp_calloc((size_t)(in->n_pools ? in->n_pools : 1) * CP_DIMS * T, sizeof(double));
     f->site_power_kw = cp_calloc((size_t)(in->n_sites ? in->n_sites : 1) * T, sizeof(double));
     f->site_energy_kwh = cp_calloc((size_t)(in->n_sites ? in->n_sites : 1), sizeof(double));
     f->site_carbon_kg = cp_calloc((size_t)(in->n_sites ? in->n_sites : 1), sizeof(double));
-    if (!f->job_energy_kwh || !f->market_cost || !f->util || !f->site_power_kw ||
+    if (!f->job_energy_kwh || !f->job_cost || !f->market_cost || !f->util || !f->site_power_kw ||
         !f->site_energy_kwh || !f->site_carbon_kg) {
         cp_plan_figures_release(f);
         return cp_err_nomem(err);
     }
+    double attributed = 0; /* the jobs' costs */
     /* busy W (times busy fraction) per site and slot; kept in site_power_kw
      * until the baseline is added below */
     for (int j = 0; j < p->n_jobs; j++) {
@@ -186,6 +189,8 @@ int cp_plan_eval(const cp_plan *p, cp_plan_figures *f, cp_err *err)
         const cp_mode *m = &ms->modes[p->mode[j]];
         const cp_resource *r = &ms->res[m->res];
         f->costs.egress += m->egress;
+        f->job_cost[j] = cp_mode_attributed_cost(in, ms, m, p->start[j]);
+        attributed += f->job_cost[j];
         for (int i = 0; i < m->slots; i++) {
             int t = p->start[j] + i;
             if (r->kind == CP_RES_POOL) {
@@ -229,7 +234,7 @@ int cp_plan_eval(const cp_plan *p, cp_plan_figures *f, cp_err *err)
         f->costs.cloud += f->market_cost[r];
     }
     f->costs.carbon = f->costs.carbon_kg / 1000 * in->carbon_price_per_ton;
-    cp_costs_sum(&f->costs);
+    cp_costs_sum(&f->costs, attributed);
     return CP_OK;
 }
 

@@ -124,6 +124,8 @@ static void job_entry(cp_out *o, const cp_plan *p, const cp_plan_figures *f, int
         cp_out_key(o, "egress");
         cp_out_num(o, m->egress);
     }
+    cp_out_key(o, "cost"); /* capplan.5 §10.1 */
+    cp_out_num(o, f->job_cost[j]);
     cp_out_key(o, "nodes");
     cp_out_seq(o, true);
     for (int u = 0; u < p->n_units[j]; u++)
@@ -151,9 +153,12 @@ static int check_finite(const cp_plan *p, const cp_plan_figures *f, cp_err *err)
     for (int i = 0; i < CP_COST_N && !bad; i++)
         if (!isfinite(f->costs.v[i]))
             bad = cp_cost_part_info[i].key, v = f->costs.v[i];
-    for (int j = 0; j < p->n_jobs && !bad; j++)
+    for (int j = 0; j < p->n_jobs && !bad; j++) {
         if (!isfinite(f->job_energy_kwh[j]))
             bad = "a job's energy_kwh", v = f->job_energy_kwh[j];
+        else if (!isfinite(f->job_cost[j]))
+            bad = "a job's cost", v = f->job_cost[j];
+    }
     for (int r = 0; r < p->n_res && !bad; r++)
         if (!isfinite(f->market_cost[r]))
             bad = "a market's cost", v = f->market_cost[r];
@@ -288,8 +293,8 @@ static int write_tree(const cp_plan *p, const cp_plan_write_opts *w, cp_buf *buf
     return oom ? cp_err_nomem(err) : rc;
 }
 
-/* The 1.1 columns (shape, egress) come last and only for inputs that
- * use them, so a 1.0 input's CSV is what it was. */
+/* The 1.1 columns (shape, egress) come after the 1.0 ones and only for
+ * inputs that use them; the 1.2 job cost is the last, in every plan. */
 static void csv_header(const cp_input *in, bool shapes, cp_buf *b)
 {
     cp_buf_puts(b, "name,status,resource,market,accelerator,count,cpus,memory_gb,start_slot,slots,start_hour,end_hour,energy_kwh,nodes,reason");
@@ -297,7 +302,7 @@ static void csv_header(const cp_input *in, bool shapes, cp_buf *b)
         cp_buf_puts(b, ",shape");
     if (in->uses_egress)
         cp_buf_puts(b, ",egress");
-    cp_buf_putc(b, '\n');
+    cp_buf_puts(b, ",cost\n");
 }
 
 static int write_csv(const cp_plan *p, cp_buf *b, cp_err *err)
@@ -329,7 +334,7 @@ static int write_csv(const cp_plan *p, cp_buf *b, cp_err *err)
                 cp_buf_putc(b, ',');
             if (in->uses_egress)
                 cp_buf_putc(b, ',');
-            cp_buf_putc(b, '\n');
+            cp_buf_puts(b, ",\n"); /* a dropped job has no cost */
             continue;
         }
         const cp_mode *m = &ms->modes[p->mode[j]];
@@ -370,6 +375,8 @@ static int write_csv(const cp_plan *p, cp_buf *b, cp_err *err)
             cp_buf_putc(b, ',');
             cp_buf_num(b, m->egress);
         }
+        cp_buf_putc(b, ',');
+        cp_buf_num(b, f.job_cost[j]);
         cp_buf_putc(b, '\n');
     }
     cp_plan_figures_release(&f);

@@ -327,7 +327,7 @@ static void tables(cp_buf *b, const cp_rp_plan *p)
         cp_buf_puts(b, "<table>\n<tr><th>job</th><th>kind</th><th>resource</th><th>market</th>"
                        "<th class=\"n\">count</th><th class=\"n\">CPUs</th><th class=\"n\">memory</th>"
                        "<th class=\"n\">start h</th><th class=\"n\">end h</th><th class=\"n\">energy</th>"
-                       "<th class=\"n\">egress</th><th>after</th></tr>\n");
+                       "<th class=\"n\">egress</th><th class=\"n\">cost</th><th>after</th></tr>\n");
         for (int i = 0; i < p->n_jobs; i++) {
             const cp_rp_job *j = &p->jobs[i];
             const cp_plan_job *pj = j->pj;
@@ -345,6 +345,7 @@ static void tables(cp_buf *b, const cp_rp_plan *p)
             td_num(b, pj->end_hour.v, "");
             td_num(b, pj->mk == CP_PLAN_POOL ? cp_rp_num(&pj->energy_kwh) : NAN, " kWh");
             td_money(b, cp_rp_num(&pj->egress));
+            td_money(b, cp_rp_num(&pj->cost));
             cp_buf_puts(b, "<td>");
             const cp_job *ij = j->in_job >= 0 ? &p->in->jobs[j->in_job] : NULL;
             for (int k = 0; ij && k < ij->n_after; k++) {

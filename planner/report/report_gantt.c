@@ -206,6 +206,11 @@ static void bar_title(cp_buf *t, const cp_rp_plan *p, const cp_rp_job *j)
         cp_svg_money(m, sizeof m, pj->egress.v);
         cp_buf_printf(t, "\negress %s (its data moved out of its site)", m);
     }
+    if (pj->cost.has == CP_PLAN_SET) {
+        char m[64];
+        cp_svg_money(m, sizeof m, pj->cost.v);
+        cp_buf_printf(t, "\ncost %s (its attributed share, capplan.5 §10.1)", m);
+    }
     if (j->in_job >= 0) {
         const cp_job *ij = &p->in->jobs[j->in_job];
         for (int k = 0; k < ij->n_after && k < 8; k++)

@@ -189,10 +189,11 @@ void cp_vf_check_jobs(cp_vf_ctx *c)
         if (pj->dropped) {
             c->dropped_job[j] = true;
             const cp_plan_has has[] = {pj->resource.has, pj->market.has, pj->start_slot.has,
-                                       pj->nodes.has};
+                                       pj->nodes.has, pj->cost.has};
             const cp_pos at[] = {pj->resource.pos, pj->market.pos, pj->start_slot.pos,
-                                 pj->nodes.pos};
-            static const char *const none[] = {"resource", "market", "start_slot", "nodes"};
+                                 pj->nodes.pos, pj->cost.pos};
+            static const char *const none[] = {"resource", "market", "start_slot", "nodes",
+                                               "cost"};
             for (size_t k = 0; k < sizeof none / sizeof none[0]; k++)
                 if (has[k] != CP_PLAN_ABSENT)
                     cp_vf_viol(c, at[k], "%s is dropped but has '%s'", who, none[k]);

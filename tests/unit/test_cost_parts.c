@@ -6,6 +6,7 @@
  */
 #include "test.h"
 
+#include "cp_cost.h"
 #include "cp_cost_parts.h"
 #include "cp_methods.h"
 #include "cp_plan_read.h"
@@ -68,7 +69,7 @@ TEST(cost_parts_sum_budget_describe)
     c.penalty = 16;
     c.energy_kwh = 100;
     c.carbon_kg = 200;
-    cp_costs_sum(&c);
+    cp_costs_sum(&c, 0);
     CHECK_NEAR(c.total, 31, 0);
     CHECK_NEAR(c.v[part("total")], 31, 0);
     CHECK_NEAR(cp_costs_budget(&c), 15, 0); /* not the penalties */
@@ -81,6 +82,18 @@ TEST(cost_parts_sum_budget_describe)
     CHECK_STR(b.s, "total $31.00 = cloud $1.00 + energy $2.00 + carbon $4.00 + egress $8.00 + "
                    "drop penalties $16.00");
     cp_buf_release(&b);
+}
+
+/* capplan.5 §10.1's share of an instance: the dominant dimension of the
+ * dimensions the instance has; over two instances, 2. */
+TEST(cost_parts_instance_share)
+{
+    cp_machine m8 = {NULL, 0, 8, 96, 768, 0, 0};
+    CHECK_NEAR(cp_instance_share((double[3]){4, 8, 0}, &m8), 0.5, 0);
+    CHECK_NEAR(cp_instance_share((double[3]){4, 88, 0}, &m8), 88.0 / 96, 0);
+    CHECK_NEAR(cp_instance_share((double[3]){16, 0, 1536}, &m8), 2, 0);
+    cp_machine cpu = {NULL, -1, 0, 16, 0, 0, 0}; /* no accelerators, no memory */
+    CHECK_NEAR(cp_instance_share((double[3]){0, 4, 100}, &cpu), 0.25, 0);
 }
 
 /* Plans FILE with the heuristic, writes YAML and reads it back: the

@@ -334,6 +334,39 @@ TEST(plan_read_slot_count)
     done(t, &pf);
 }
 
+/* Version 1.2's job `cost` and `totals.unattributed` (capplan.5 §10.1):
+ * read when given (a negative unattributed is a number like another),
+ * absent in a 1.1 plan, and a figure of the wrong type is a problem at
+ * the level of the plan's figures, which verify counts. */
+TEST(plan_read_costs)
+{
+    static const char plan[] =
+        "capplan_plan: 1\nstatus: optimal\n"
+        "totals: {total: 16, cloud: 16, energy: 0, carbon: 0, penalty: 0, unattributed: -6.5}\n"
+        "jobs:\n"
+        "  - {name: a, status: scheduled, resource: m, market: on_demand, start_hour: 0,\n"
+        "     end_hour: 1, cost: 8}\n"
+        "  - {name: b, status: scheduled, resource: m, market: on_demand, start_hour: 0,\n"
+        "     end_hour: 1, cost: x}\n"
+        "  - {name: c, status: dropped}\n";
+    cp_node *t;
+    cp_plan_file pf;
+    CHECK_INT(read_text(plan, 0, &t, &pf), CP_OK);
+    CHECK_NEAR(pf.totals.unattributed.v, -6.5, 0);
+    CHECK_INT(pf.totals.unattributed.has, CP_PLAN_SET);
+    CHECK_INT(pf.n_problems, 1);
+    CHECK_PROBLEM(&pf, 0, "8:25: job 'b': 'cost' must be a finite number, found x");
+    if (pf.n_problems == 1)
+        CHECK_INT(pf.problems[0].level, CP_PLAN_INVALID);
+    if (pf.n_jobs == 3) {
+        CHECK_NEAR(pf.jobs[0].cost.v, 8, 0);
+        CHECK_INT(pf.jobs[0].cost.has, CP_PLAN_SET);
+        CHECK_INT(pf.jobs[1].cost.has, CP_PLAN_BAD);
+        CHECK_INT(pf.jobs[2].cost.has, CP_PLAN_ABSENT);
+    }
+    done(t, &pf);
+}
+
 TEST(plan_read_leases)
 {
     static const char plan[] =

@@ -1,0 +1,103 @@
+#!/bin/sh
+# What each job costs (capplan.5 §10.1): the hand-computed cases of
+# tests/costs/*.yaml, each with one feasible plan, so that every method
+# must find it. Each case says in its comments how its figures follow,
+# and in its header what they are:
+#   # expect-total: T
+#   # expect-cost: JOB C          (one line per scheduled job)
+#   # expect-unattributed: U
+# For every method of `capplan plan --help` the plan verifies (verify
+# re-derives each job's cost on its own) and has those figures, and the
+# jobs' costs, unattributed and the penalties add up to the total. The
+# JSON plan verifies with the same costs; the CSV plan has each cost in
+# its `cost` column. Goldens: the plan of share.yaml (YAML) and of
+# pool.yaml (CSV); verify's report of plans whose costs are wrong.
+SUITE=costs
+# shellcheck source=tests/lib.sh
+. "$(dirname "$0")/lib.sh"
+
+METHODS="auto milp heuristic lagrange pop"
+
+# job_cost PLAN NAME: the `cost` of job NAME in a YAML plan (empty: none)
+job_cost() {
+    awk -v n="$2" '
+        /^[a-z]/ { injobs = ($0 == "jobs:") }
+        injobs && /^- name: / { cur = substr($0, 9); gsub(/"/, "", cur) }
+        injobs && /^  cost: / && cur == n { print $2 }' "$1"
+}
+
+# csv_cost CSV NAME: the last field (cost) of job NAME's row
+csv_cost() {
+    awk -F, -v n="$2" 'NR > 1 && $1 == n { print $NF }' "$1"
+}
+
+# check_figures NAME PLAN CASE: the case's total, job costs and
+# unattributed, and their sum with the penalties
+check_figures() {
+    cf_t=$(plan_total "$2")
+    num_eq "$cf_t" "$(sed -n 's/^# expect-total: *//p' "$3")" 1e-12 && ok ||
+        bad "$1" "total $cf_t"
+    cf_u=$(plan_field "$2" unattributed)
+    num_eq "$cf_u" "$(sed -n 's/^# expect-unattributed: *//p' "$3")" 1e-12 1e-12 && ok ||
+        bad "$1" "unattributed $cf_u"
+    cf_sum="$cf_u + $(plan_field "$2" penalty)"
+    while read -r cf_job cf_want; do
+        cf_got=$(job_cost "$2" "$cf_job")
+        num_eq "$cf_got" "$cf_want" 1e-12 && ok || bad "$1" "job $cf_job: cost '$cf_got', hand-computed $cf_want"
+        cf_sum="$cf_sum + ${cf_got:-0}"
+    done <<EOF
+$(sed -n 's/^# expect-cost: *//p' "$3")
+EOF
+    cf_sum=$(awk "BEGIN { printf \"%.17g\", $cf_sum }")
+    num_eq "$cf_sum" "$cf_t" 1e-12 1e-12 && ok || bad "$1" "costs + unattributed + penalties = $cf_sum, total $cf_t"
+}
+
+for f in tests/costs/*.yaml; do
+    n=$(basename "$f" .yaml)
+    for m in $METHODS; do
+        plan_verify "$n/$m" "$tmp/$n.$m.yaml" --method "$m" -- "$f" || continue
+        check_figures "$n/$m" "$tmp/$n.$m.yaml" "$f"
+    done
+    # JSON: the reader reads the same keys; verify checks them
+    run_plan "$tmp/$n.json" --method milp --format json "$f"
+    if [ "$rc" = 0 ] && verify_ok "$n/json" "$tmp/$n.json" "$f"; then
+        grep -q '"unattributed": ' "$tmp/$n.json" && ok || bad "$n/json" "no totals.unattributed"
+    fi
+    # CSV: the cost column, empty for a dropped job
+    run_plan "$tmp/$n.csv" --method milp --format csv "$f"
+    if [ "$rc" = 0 ] && head -n 1 "$tmp/$n.csv" | grep -q ',cost$'; then ok; else bad "$n/csv" "exit $rc, header $(head -n 1 "$tmp/$n.csv")"; fi
+    while read -r cj cw; do
+        cg=$(csv_cost "$tmp/$n.csv" "$cj")
+        num_eq "$cg" "$cw" 1e-12 && ok || bad "$n/csv" "job $cj: cost '$cg', hand-computed $cw"
+    done <<EOF
+$(sed -n 's/^# expect-cost: *//p' "$f")
+EOF
+done
+if [ "$(csv_cost "$tmp/pool.csv" none)" = "" ] && grep -q '^none,dropped,' "$tmp/pool.csv"; then ok; else
+    bad pool/csv "the dropped job has a cost: $(grep '^none,' "$tmp/pool.csv")"; fi
+
+# Goldens: a plan whose optimum is the only plan, byte for byte
+run_plan "$tmp/share.plan.yaml" --method milp tests/costs/share.yaml
+[ "$rc" = 0 ] && ok || bad share/golden "exit $rc"
+test_cmp tests/costs/share.plan.expected "$tmp/share.plan.yaml"
+run_plan "$tmp/pool.plan.csv" --method milp --format csv tests/costs/pool.yaml
+test_cmp tests/costs/pool.csv.expected "$tmp/pool.plan.csv"
+
+# verify: a wrong job cost, a wrong unattributed and a dropped job with a
+# cost are violations at their lines; a 1.1 plan without costs is valid
+sed -e 's/^  cost: 8$/  cost: 9/' -e 's/^  unattributed: .*/  unattributed: 0/' \
+    "$tmp/share.milp.yaml" >"$tmp/wrong.plan.yaml"
+capture "$tmp/actual" verify --plan "$tmp/wrong.plan.yaml" tests/costs/share.yaml
+sed "s|$tmp/||" "$tmp/actual" >"$tmp/wrong.out"
+test_cmp tests/costs/wrong.expected "$tmp/wrong.out"
+awk '{ print } /^- name: none$/ { print "  cost: 1" }' "$tmp/pool.milp.yaml" >"$tmp/dropped.plan.yaml"
+capture "$tmp/actual" verify --plan "$tmp/dropped.plan.yaml" tests/costs/pool.yaml
+if grep -q "dropped.plan.yaml:[0-9]*:9: violation: job 'none' is dropped but has 'cost'" "$tmp/actual" &&
+    grep -q '^--- exit 1' "$tmp/actual"; then ok; else bad "verify: dropped with a cost" "$(oneline "$tmp/actual" 3)"; fi
+for f in share pool; do
+    awk '/^[a-z]/ { injobs = ($0 == "jobs:") }
+         !(injobs && /^  cost: /) && !/^  unattributed: /' "$tmp/$f.milp.yaml" >"$tmp/$f.v11.yaml"
+    verify_ok "$f/1.1 plan" "$tmp/$f.v11.yaml" "tests/costs/$f.yaml"
+done
+
+test_done
