@@ -65,7 +65,7 @@ LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/%.o)
 UNIT_SRC := $(wildcard tests/unit/*.c)
 UNIT_OBJ := $(UNIT_SRC:%.c=$(BUILD)/%.o)
 
-.PHONY: all test demo deps slurm-deps check-layers print-inc asan valgrind valgrind-deps fuzz fuzz-deps fuzz-build bench lint format install clean check-deps golden-update test-coretypes
+.PHONY: all check test demo deps slurm-deps browser-deps check-layers print-inc asan valgrind valgrind-deps fuzz fuzz-deps fuzz-build bench lint format install clean check-deps golden-update test-coretypes
 
 all: $(BUILD)/capplan
 
@@ -142,10 +142,34 @@ slurm-deps:
 	  DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $(SLURM_PKGS) >/dev/null || exit 1; \
 	fi
 
-test: deps slurm-deps
+# Headless Chromium for the report suite's browser test (root, like deps).
+browser-deps:
+	@if ! command -v chromium >/dev/null; then \
+	  echo "browser-deps: installing chromium"; \
+	  if [ "$$(id -u)" != 0 ]; then SUDO=sudo; else SUDO=; fi; \
+	  $$SUDO apt-get update -qq && \
+	  DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq chromium >/dev/null || exit 1; \
+	fi
+
+# The test tiers (docs/testing.md).
+# `make check`: the unit tests and every suite in the check tier
+# (CP_TIER=check): nothing installed, no root, no network, no daemon, no
+# browser; the checks that need one are counted as skipped, as are those
+# whose tools are missing. CP_QUICK=1 and CHECK_KNOBS cut the largest
+# searches, so it runs in about a minute on 2 cores.
+# `make test`: every prerequisite installed first, every check at full
+# size, and a skip is a failure (CP_NO_SKIP=1): the whole suite.
+CHECK_KNOBS ?= CP_TIER=check CP_QUICK=1 CP_SEEDS=3 CP_DET_SEEDS=2 CP_PROP_SEEDS=12 CP_SIGNAL_RUNS=10 \
+               CP_SUITE_JOBS=2
+check:
 	$(MAKE) --no-print-directory $(BUILD)/capplan $(BUILD)/unit_tests $(BUILD)/enumerate
 	LC_ALL=C OPENBLAS_NUM_THREADS=1 CAPPLAN=$(BUILD)/capplan UNIT=$(BUILD)/unit_tests \
-	  ENUMERATE=$(BUILD)/enumerate sh tests/run.sh
+	  ENUMERATE=$(BUILD)/enumerate $(CHECK_KNOBS) sh tests/run.sh
+
+test: deps slurm-deps browser-deps
+	$(MAKE) --no-print-directory $(BUILD)/capplan $(BUILD)/unit_tests $(BUILD)/enumerate
+	LC_ALL=C OPENBLAS_NUM_THREADS=1 CAPPLAN=$(BUILD)/capplan UNIT=$(BUILD)/unit_tests \
+	  ENUMERATE=$(BUILD)/enumerate CP_NO_SKIP=1 sh tests/run.sh
 
 DEMO_OUT ?= $(BUILD)/demo
 demo: deps

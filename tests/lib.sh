@@ -32,10 +32,17 @@ if [ "${1:-}" = --update ]; then
 fi
 : "${CP_GOLDEN_UPDATE:=0}"
 limit=${CP_TEST_TIMEOUT:-60}
+# CP_QUICK=1 leaves out the largest searches (the nightly example, the
+# bench nights, the biggest generated instances): `make check` sets it,
+# and `make valgrind` through CP_VALGRIND=1. What each suite leaves out
+# is said where it tests CP_QUICK (docs/testing.md lists them).
+[ "${CP_VALGRIND:-0}" = 1 ] && CP_QUICK=1
+: "${CP_QUICK:=0}"
 tmp=$(mktemp -d) || exit 2
 trap 'chmod -R u+w "$tmp" 2>/dev/null; rm -rf "$tmp"' EXIT
 pass=0
 fail=0
+skipped=0
 
 # ok [NAME]: one check passed (NAME is printed with CP_VERBOSE=1).
 ok() {
@@ -53,14 +60,105 @@ bad() {
     return 0
 }
 
-# test_done: prints "SUITE: P passed, F failed" (tests/run.sh adds these
-# lines up) and exits, non-zero when a check failed. Also ends a suite
-# early (a tool it needs does not build).
+# test_done: prints "SUITE: P passed, F failed, S skipped" (tests/run.sh
+# adds these lines up) and exits, non-zero when a check failed. Also ends
+# a suite early (a tool it needs does not build).
 test_done() {
-    echo "$SUITE: $pass passed, $fail failed"
+    echo "$SUITE: $pass passed, $fail failed, $skipped skipped"
     [ "$fail" = 0 ]
     exit
 }
+
+# ---- prerequisites (git's test_lazy_prereq) ------------------------------
+# A check that needs something beyond the build (a daemon, a browser, a
+# Python module, root) asks for it by name:
+#
+#     if test_have_prereq BROWSER; then ...the check...; else
+#         skip browser "$(test_why BROWSER)"; fi
+#
+# The tiers (docs/testing.md): `make check` sets CP_TIER=check, where the
+# prerequisites of kind daemon, browser and root are missing by
+# definition (that tier needs none of them), the others when their test
+# fails. `make test` installs every prerequisite first and sets
+# CP_NO_SKIP=1, so a skip there is a failure: the whole suite never
+# silently loses a check.
+
+# test_lazy_prereq NAME WHY SCRIPT: NAME is there when SCRIPT (sh) exits 0;
+# WHY says what it is, for the skip message. Evaluated once, on first use.
+test_lazy_prereq() {
+    eval "prereq_script_$1=\$3 prereq_why_$1=\$2"
+}
+
+# test_have_prereq NAME: whether the prerequisite NAME is there.
+test_have_prereq() {
+    eval "thp_v=\${prereq_have_$1:-}"
+    if [ -z "$thp_v" ]; then
+        eval "thp_script=\${prereq_script_$1:-false}"
+        thp_v=no
+        if ( eval "$thp_script" ) >/dev/null 2>&1; then thp_v=yes; fi
+        eval "prereq_have_$1=\$thp_v"
+    fi
+    [ "$thp_v" = yes ]
+}
+
+# test_why NAME: the reason a missing prerequisite gives.
+test_why() {
+    eval "tw_why=\${prereq_why_$1:-$1}"
+    if [ "${CP_TIER:-}" = check ]; then
+        case " $PREREQ_OUTSIDE_CHECK " in
+        *" $1 "*) tw_why="$tw_why: not in make check's tier (make test runs it)" ;;
+        esac
+    fi
+    echo "$tw_why"
+}
+
+# skip NAME WHY [PREREQ]: a check that cannot run here; counted and
+# printed as "skip NAME: WHY". Under CP_NO_SKIP=1 (make test) it is a
+# failure, unless PREREQ is one that no target installs (SHARED_DATA).
+skip() {
+    if [ "${CP_NO_SKIP:-0}" = 1 ] && [ "${3:-}" != SHARED_DATA ]; then
+        bad "$1" "cannot run: $2 (make test installs every prerequisite)"
+        return 0
+    fi
+    skipped=$((skipped + 1))
+    echo "skip $1: $2"
+    return 0
+}
+
+# test_require NAME...: the whole suite needs these; when one is missing
+# the suite is one skipped check and ends here.
+test_require() {
+    for tr_p in "$@"; do
+        if ! test_have_prereq "$tr_p"; then
+            skip "$SUITE" "$(test_why "$tr_p")" "$tr_p"
+            test_done
+        fi
+    done
+}
+
+# The prerequisites of kind daemon, browser and root: never in make check.
+PREREQ_OUTSIDE_CHECK="SLURM BROWSER ROOT"
+prereq_outside_check_() {
+    [ "${CP_TIER:-}" != check ]
+}
+test_lazy_prereq SLURM "Slurm and munge (slurmctld, slurmd, munged; make slurm-deps installs them)" \
+    'prereq_outside_check_ && PATH=$PATH:/usr/sbin && for c in munged munge unmunge slurmctld slurmd sbatch scontrol squeue scancel; do command -v $c || exit 1; done'
+test_lazy_prereq BROWSER "headless Chromium (make browser-deps installs it)" \
+    'prereq_outside_check_ && command -v chromium'
+test_lazy_prereq ROOT "root" \
+    'prereq_outside_check_ && [ "$(id -u)" = 0 ]'
+test_lazy_prereq PYYAML "Python 3 with PyYAML (make deps installs python3-yaml)" \
+    'python3 -c "import yaml"'
+test_lazy_prereq GLPSOL "glpsol (make deps installs glpk-utils)" 'command -v glpsol'
+test_lazy_prereq CBC "cbc (make deps installs coinor-cbc)" 'command -v cbc'
+test_lazy_prereq XMLLINT "xmllint (make deps installs libxml2-utils)" 'command -v xmllint'
+test_lazy_prereq MAN "man and groff (make deps installs man-db and groff-base)" \
+    'command -v man && command -v groff'
+# The public data the importers and fits are checked on lives outside the
+# repository (CP_DATA, default /work/shared/data); no target installs it,
+# so its checks are skipped, and counted, wherever it is absent.
+test_lazy_prereq SHARED_DATA "the public data of ${CP_DATA:-/work/shared/data} (outside the repository)" \
+    '[ -d "${CP_DATA:-/work/shared/data}/gavel" ]'
 
 # oneline FILE [N]: the first N (default 3) lines of FILE on one line,
 # for failure details.

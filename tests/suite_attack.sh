@@ -188,10 +188,12 @@ if [ -f "$gn" ]; then
     if [ "$rc" = 0 ] && [ ! -e "$tmp/pwned" ] && [ "$(printf '%s\n' "$words" | sed -n 3p)" = "$gn" ] &&
         [ "$(printf '%s\n' "$words" | sed -n 5p)" = '^ResNet-50|$(touch pwned)' ]; then ok gavel-comment-shell; else
         bad gavel-comment-shell "exit $rc: $(oneline "$tmp/err") $(oneline "$tmp/gn.yaml" 1)"; fi
+else
+    skip gavel-comment-shell "$(test_why SHARED_DATA)" SHARED_DATA
 fi
 
 # ---- export skypilot ------------------------------------------------------
-if python3 -c 'import yaml' 2>/dev/null; then
+if test_have_prereq PYYAML; then
     run_plan "$tmp/nc.plan.yaml" $A/names-cloud.yaml
     $CAPPLAN export skypilot --plan "$tmp/nc.plan.yaml" -o "$tmp/nc" $A/names-cloud.yaml >/dev/null 2>"$tmp/err"
     rc=$?
@@ -208,7 +210,7 @@ if python3 -c 'import yaml' 2>/dev/null; then
     if [ ! -e "$tmp/pwned" ] && [ "$(sort "$tmp/ran" | tr '\n' ' ')" = "ran-a ran-big " ]; then ok skypilot-runs; else
         bad skypilot-runs "pwned: $(ls "$tmp/pwned" 2>/dev/null), ran: $(oneline "$tmp/ran")"; fi
 else
-    echo "suite_attack: python3-yaml missing: the SkyPilot read-back is skipped"
+    skip skypilot-read-back "$(test_why PYYAML)"
 fi
 # a job named with a newline: its "# job" comment line would end there
 awk '/^  - name: "big: /{print "  - name: \"x\\ntouch \\\"$CP_PWNED\\\" #\""; next} {print}' \

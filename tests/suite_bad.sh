@@ -17,7 +17,7 @@
 # rewrites the goldens that differ from the current binary's output, for
 # cases with the right exit status and an empty other stream; only ever on
 # request, then read the diff.
-# Ends with "bad: P passed, F failed"; exits non-zero on any failure.
+# Ends with "bad: P passed, F failed, S skipped"; exits non-zero on any failure.
 SUITE=bad
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"

@@ -14,7 +14,7 @@
 # tests/gen/geninst.c seeds 1..$CP_DET_SEEDS (default 6) and a larger
 # generated instance (40 jobs, 12 slots, --node-limit 100). Also, when the
 # binary has `whatif`: the same table for -j 1, -j 2 and a repeated run.
-# Ends with "determinism: P passed, F failed"; exits non-zero on failure.
+# Ends with "determinism: P passed, F failed, S skipped"; exits non-zero on failure.
 SUITE=determinism
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -89,14 +89,15 @@ check_input() {
 
 files=examples/tiny.yaml
 check_input tiny "--node-limit 200"
-# CP_VALGRIND=1 (`make valgrind`): the nightly example, the 40-job
-# instance and the what-if table (over the nightly example) are skipped;
-# each takes tens of minutes under memcheck, and `make test`/`make asan`
-# run them. tiny.yaml and the generated seeds still run for every method.
+# CP_QUICK=1 (`make check`, `make valgrind`): the nightly example, the
+# 40-job instance and the what-if table (over the nightly example) are
+# skipped; each takes tens of minutes under memcheck, and `make test`/
+# `make asan` run them. tiny.yaml and the generated seeds still run for
+# every method.
 big=1
-if [ "${CP_VALGRIND:-0}" = 1 ]; then
+if [ "$CP_QUICK" = 1 ]; then
     big=0
-    echo "note: CP_VALGRIND=1, nightly, gen/41x40x12 and whatif skipped"
+    echo "note: CP_QUICK=1, nightly, gen/41x40x12 and whatif skipped"
 fi
 files=$(ls examples/nightly/*.yaml | tr '\n' ' ')
 quick=1

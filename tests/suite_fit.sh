@@ -126,7 +126,7 @@ if [ -d "$DATA/gavel" ]; then
     if [ "$spread" -gt 0 ] && ! grep -q 'differs by' $tmp/gv-table.err; then ok; else bad "gavel spread" "$spread warnings shared, $(grep -c 'differs by' $tmp/gv-table.err) per type"; fi
     checks gavel-fit $G/accels.yaml $tmp/gv-table.yaml
 else
-    echo "suite_fit: $DATA/gavel not found; Gavel fit not tested"
+    skip gavel-fit "$(test_why SHARED_DATA)" SHARED_DATA
 fi
 
 # Pollux's BERT placements (/work/shared/data/pollux, one type: T4) as
@@ -147,7 +147,7 @@ if [ -d "$DATA/pollux" ]; then
     printf 'accelerators: [{name: T4, memory_gb: 16}]\n' >$tmp/t4.yaml
     checks pollux-fit $tmp/t4.yaml $tmp/bert.yaml
 else
-    echo "suite_fit: $DATA/pollux not found; Pollux fit not tested"
+    skip pollux-fit "$(test_why SHARED_DATA)" SHARED_DATA
 fi
 for f in gcp azure lambda vast; do
     $CAPPLAN import skypilot $G/$f-extract.csv -o $tmp/$f.yaml 2>/dev/null
@@ -224,12 +224,13 @@ if [ -d "$DATA/c3o" ]; then
     # terms are chosen by cross-validation, so a kernel's last digits
     # must not matter, see models/fit/cp_fit_param.c), the concrete jobs'
     # θ, and the targets of docs/models.md as regression bounds
-    # Under memcheck (CP_VALGRIND) this one fit takes 10-25 minutes of the
-    # run (8 s of CPU natively): the syn cases above take the same paths.
+    # Under memcheck this one fit takes 10-25 minutes of the run (8 s of
+    # CPU natively), so CP_QUICK=1 (`make check`, `make valgrind`) leaves
+    # it out: the syn cases above take the same paths.
     set --
     for j in kmeans pagerank sgd sort; do set -- "$@" --samples $tmp/$j.csv; done
-    if [ -n "${CP_VALGRIND:-}" ]; then
-        echo "suite_fit: CP_VALGRIND set: the five-file C3O --params fit skipped"
+    if [ "$CP_QUICK" = 1 ]; then
+        echo "suite_fit: CP_QUICK=1: the five-file C3O --params fit skipped"
     elif $CAPPLAN fit dataflow $tmp/grep.csv "$@" --params all --jobs $G/param-c3o-jobs.yaml -o - >$tmp/pc3o.out 2>$tmp/pc3o.err; then
         ok
         sed "s#$tmp/#TMP/#g" $tmp/pc3o.out >$tmp/pc3o.o
@@ -246,7 +247,7 @@ if [ -d "$DATA/c3o" ]; then
         bad "c3o --params" "$(oneline $tmp/pc3o.err 5)"
     fi
 else
-    echo "suite_fit: $DATA/c3o not found; C3O bound not tested"
+    skip c3o-bound "$(test_why SHARED_DATA)" SHARED_DATA
 fi
 
 test_done

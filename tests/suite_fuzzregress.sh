@@ -26,7 +26,7 @@
 #                 replayed); exit 0 or 2, and the importer itself refuses
 #                 what the loader would (no "internal error" or "not a
 #                 finite number" of the CLI's read-back).
-# Ends with "fuzzregress: P passed, F failed".
+# Ends with "fuzzregress: P passed, F failed, S skipped".
 SUITE=fuzzregress
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"

@@ -99,7 +99,7 @@ $CAPPLAN import gavel $G/../fit/gavel-extract.csv --accel-table $B/accel-hostile
 if grep -q '^  - {name: V100, memory_gb: 16, power_w: 250, idle_power_w: 40}$' "$tmp/v.yaml"; then ok; else bad "accel-table override" "$(grep -m1 V100 "$tmp/v.yaml")"; fi
 
 if [ ! -d "$DATA/cloud-catalog" ]; then
-    echo "suite_import: $DATA not found: the real-data checks are skipped"
+    skip real-data "$(test_why SHARED_DATA)" SHARED_DATA
     test_done
 fi
 C=$DATA/cloud-catalog

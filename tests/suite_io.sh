@@ -20,7 +20,7 @@
 #   >&-                       standard output closed
 #   | (reader gone)           a pipe with no reader, SIGPIPE ignored
 #                             (EPIPE) and at its default (killed)
-# Ends with "io: P passed, F failed"; exits non-zero on any failure.
+# Ends with "io: P passed, F failed, S skipped"; exits non-zero on any failure.
 SUITE=io
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"

@@ -4,7 +4,7 @@
 # verify must each count as a failure, and the update switch must rewrite
 # only what differs. Each helper runs in a subshell with fresh counters;
 # its outcome ("pass", "fail", or the counts) is compared here.
-# Ends with "lib: P passed, F failed".
+# Ends with "lib: P passed, F failed, S skipped".
 SUITE=lib
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -121,13 +121,62 @@ cp tests/lib.sh "$tmp/t/tests/lib.sh"
 printf 'SUITE=demo\n. "$(dirname "$0")/lib.sh"\nok a; ok b; bad c "why"\ntest_done\n' >"$tmp/t/tests/suite_demo.sh"
 sh "$tmp/t/tests/suite_demo.sh" >"$tmp/demo.out" 2>&1
 rc=$?
-printf 'FAIL c: why\ndemo: 2 passed, 1 failed\n' >"$tmp/demo.want"
+printf 'FAIL c: why\ndemo: 2 passed, 1 failed, 0 skipped\n' >"$tmp/demo.want"
 if [ "$rc" != 0 ] && cmp -s "$tmp/demo.want" "$tmp/demo.out"; then ok; else bad "test_done" "exit $rc: $(oneline "$tmp/demo.out")"; fi
 printf 'SUITE=demo\n. "$(dirname "$0")/lib.sh"\nok a; echo "$tmp" >"$1"\ntest_done\n' >"$tmp/t/tests/suite_demo.sh"
 sh "$tmp/t/tests/suite_demo.sh" "$tmp/demo.tmp" >"$tmp/demo.out" 2>&1
 rc=$?
-if [ "$rc" = 0 ] && [ "$(cat "$tmp/demo.out")" = "demo: 1 passed, 0 failed" ] && [ -s "$tmp/demo.tmp" ] &&
+if [ "$rc" = 0 ] && [ "$(cat "$tmp/demo.out")" = "demo: 1 passed, 0 failed, 0 skipped" ] && [ -s "$tmp/demo.tmp" ] &&
     [ ! -e "$(cat "$tmp/demo.tmp")" ]; then ok; else bad "test_done" "exit $rc, or its temporary folder is left"; fi
+
+# ---- prerequisites: test_lazy_prereq, test_have_prereq, skip, test_require -----------
+cat >"$tmp/t/tests/suite_demo.sh" <<'EOF'
+SUITE=demo
+. "$(dirname "$0")/lib.sh"
+test_lazy_prereq HERE "a thing that is here" 'true'
+test_lazy_prereq GONE "a thing that is not here" 'false'
+if test_have_prereq HERE; then ok; else bad here; fi
+if test_have_prereq GONE; then bad gone; else skip gone "$(test_why GONE)"; fi
+if test_have_prereq SLURM; then ok; else skip slurm "$(test_why SLURM)"; fi
+test_require HERE
+test_require GONE
+bad "after a missing test_require"
+test_done
+EOF
+# demo_tier NAME WANT VAR=VALUE...: the demo under that environment ends
+# with the summary WANT, exiting non-zero exactly when WANT has failures
+demo_tier() {
+    dt_name=$1 dt_want=$2
+    shift 2
+    env "$@" sh "$tmp/t/tests/suite_demo.sh" >"$tmp/demo.out" 2>&1
+    dt_rc=$?
+    case $dt_want in
+    *", 0 failed, "*) dt_want_rc=0 ;;
+    *) dt_want_rc=1 ;;
+    esac
+    if [ "$(tail -n 1 "$tmp/demo.out")" = "$dt_want" ] && [ "$dt_rc" = "$dt_want_rc" ]; then ok "$dt_name"; else
+        bad "$dt_name" "exit $dt_rc: $(oneline "$tmp/demo.out" 6)"; fi
+}
+# SLURM is outside make check's tier whatever the machine has
+demo_tier "prereq: check tier" "demo: 1 passed, 0 failed, 3 skipped" CP_TIER=check CP_NO_SKIP=0
+if grep -qx "skip gone: a thing that is not here" "$tmp/demo.out" &&
+    grep -q "^skip slurm: .*not in make check's tier" "$tmp/demo.out" &&
+    grep -qx "skip demo: a thing that is not here" "$tmp/demo.out"; then ok; else
+    bad "prereq: skip lines" "$(oneline "$tmp/demo.out" 6)"; fi
+# under make test (CP_NO_SKIP=1) a skip is a failure
+demo_tier "prereq: no skip" "demo: 1 passed, 3 failed, 0 skipped" CP_TIER=check CP_NO_SKIP=1
+if grep -q "^FAIL gone: cannot run: a thing that is not here (make test installs" "$tmp/demo.out"; then ok; else
+    bad "prereq: no-skip message" "$(oneline "$tmp/demo.out" 6)"; fi
+# a lazy prerequisite's script runs once, however often it is asked
+cat >"$tmp/t/tests/suite_once.sh" <<'EOF'
+SUITE=demo
+. "$(dirname "$0")/lib.sh"
+test_lazy_prereq C "c" 'echo x >>"$once_file"'
+test_have_prereq C; test_have_prereq C; test_have_prereq C
+test_done
+EOF
+once_file=$tmp/once.count sh "$tmp/t/tests/suite_once.sh" >/dev/null 2>&1
+if [ "$(wc -l <"$tmp/once.count" 2>/dev/null)" = 1 ]; then ok; else bad "prereq: evaluated once" "$(wc -l <"$tmp/once.count" 2>&1)"; fi
 
 # ---- plan_verify, verify_ok ----------------------------------------------------------
 expect "plan_verify" pass plan_verify tiny "$tmp/tiny.yaml" --method heuristic -- examples/tiny.yaml

@@ -22,11 +22,11 @@
 #    --threads 1 and --threads 2 give byte-identical plans (--no-timing);
 #    the auto plan is never worse than the heuristic's (auto starts from it);
 #    glpsol on --export-lp lies between the plan's bound and total.
-#    CP_VALGRIND=1 skips the nightly example and tests/plan/regress/.
+#    CP_QUICK=1 skips the nightly example and tests/plan/regress/.
 # 3. --format json plans verify; --format csv has a header and one record
 #    per job; -o into an unwritable place fails clearly.
 #
-# Ends with "plan: P passed, F failed"; exits non-zero on any failure.
+# Ends with "plan: P passed, F failed, S skipped"; exits non-zero on any failure.
 SUITE=plan
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -232,11 +232,11 @@ if [ "$rc" = 0 ]; then verify_ok tiny/json "$tmp/tiny.json" examples/tiny.yaml; 
 run_plan "$tmp/tiny.csv" --format csv examples/tiny.yaml
 if [ "$rc" = 0 ]; then csvcheck tiny/csv "$tmp/tiny.csv" 3; else bad tiny/csv "exit $rc"; fi
 
-# CP_VALGRIND=1 (`make valgrind`): the nightly example's search takes
-# about an hour under memcheck; its code paths are those of the random
+# CP_QUICK=1 (`make check`, `make valgrind`): the nightly example's
+# search takes about an hour under memcheck; its code paths are those of the random
 # instances below, and `make test` and `make asan` run it.
-if [ "${CP_VALGRIND:-0}" = 1 ]; then
-    echo "plan: CP_VALGRIND=1, nightly example skipped"
+if [ "$CP_QUICK" = 1 ]; then
+    echo "plan: CP_QUICK=1, nightly example skipped"
 elif [ -d examples/nightly ]; then
     # a node limit, not a wall-clock one, so repeated runs must agree
     detcheck nightly "--node-limit 200 --time-limit 300" examples/nightly/*.yaml
@@ -301,13 +301,13 @@ if build_gen geninst; then
         s=$((s + 1))
     done
 fi
-# saved generator instances that once found a bug (CP_VALGRIND=1: skipped;
+# saved generator instances that once found a bug (CP_QUICK=1: skipped;
 # their search needs more than the 20 s wall-clock limit under memcheck,
 # and a run cut by the wall clock may differ from the next one)
 for f in tests/plan/regress/*.yaml; do
     [ -f "$f" ] || continue
-    if [ "${CP_VALGRIND:-0}" = 1 ]; then
-        echo "plan: CP_VALGRIND=1, $f skipped"
+    if [ "$CP_QUICK" = 1 ]; then
+        echo "plan: CP_QUICK=1, $f skipped"
         continue
     fi
     b=${f##*/}

@@ -17,7 +17,7 @@
 # jobs, the generator's general instances): `plan --method auto
 # --node-limit 200` exits 0 (or 3 with status infeasible) and `verify`
 # accepts the plan with the same total.
-# Ends with "property: P passed, F failed"; exits non-zero on failure.
+# Ends with "property: P passed, F failed, S skipped"; exits non-zero on failure.
 SUITE=property
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"

@@ -18,16 +18,18 @@
 #  - errors: golden stderr and exit status for tests/report/NAME.args
 #    (`sh tests/suite_report.sh --update` or CP_GOLDEN_UPDATE=1 rewrites
 #    the .expected files that differ; review the diff);
-#  - a real browser: headless Chromium (Debian's `chromium`, installed
-#    with apt-get when missing and running as root) loads the pages from
-#    files; the run must exit 0 with no console error, and the screenshot
-#    must not be blank (much larger than a blank page's of the same size).
-#    CP_REPORT_SHOTS=DIR keeps the screenshots there, to look at.
-#    When Chromium cannot be had, the browser test is reported SKIPPED
-#    with the reason: neither a pass nor a failure.
+#  - a real browser: headless Chromium (Debian's `chromium`, which `make
+#    browser-deps` installs and `make test` runs first) loads the pages
+#    from files; the run must exit 0 with no console error, and the
+#    screenshot must not be blank (much larger than a blank page's of the
+#    same size). CP_REPORT_SHOTS=DIR keeps the screenshots there, to look
+#    at. Without Chromium (and always under `make check`) the browser
+#    test is one skipped check, with the reason; under `make test` a skip
+#    is a failure.
 SUITE=report
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
+test_require XMLLINT
 names_from=
 
 # Scheduled job names of a YAML plan, one per line (unquoted).
@@ -296,24 +298,10 @@ else bad "unwritable -o" "exit $rc (expected 1 and the path on stderr)"; fi
 if $CAPPLAN report --help | grep -q '^usage: capplan report .*PLAN'; then ok; else bad help "no usage line"; fi
 
 # ---- a real browser -------------------------------------------------------------
+# (BROWSER, tests/lib.sh: `make browser-deps` installs Debian's chromium,
+# and `make test` runs it first; `make check` has no browser)
 browser=""
-why=""
-if command -v chromium >/dev/null 2>&1; then
-    browser=chromium
-elif [ "$(id -u)" != 0 ]; then
-    why="chromium is not installed and installing it needs root"
-elif ! command -v apt-get >/dev/null 2>&1; then
-    why="chromium is not installed and there is no apt-get"
-else
-    echo "report: installing chromium for the browser test (apt-get)"
-    if DEBIAN_FRONTEND=noninteractive timeout 900 apt-get install -y -qq chromium >"$tmp/apt.log" 2>&1 ||
-        { timeout 300 apt-get update -qq >>"$tmp/apt.log" 2>&1 &&
-          DEBIAN_FRONTEND=noninteractive timeout 900 apt-get install -y -qq chromium >>"$tmp/apt.log" 2>&1; }; then
-        browser=chromium
-    else
-        why="apt-get install chromium failed: $(tail -n 2 "$tmp/apt.log" | tr '\n' ' ')"
-    fi
-fi
+if test_have_prereq BROWSER; then browser=chromium; fi
 shot() { # shot PAGE PNG [HEIGHT]: exit status of the browser; its stderr in $tmp/chrome.err
     timeout 30 $browser --headless --no-sandbox --disable-gpu --hide-scrollbars \
         --enable-logging=stderr --user-data-dir="$tmp/chrome" --window-size=1280,"${3:-800}" \
@@ -341,7 +329,7 @@ if [ -n "$browser" ]; then
         bad browser "chromium cannot screenshot a blank page: $(grep -v dbus "$tmp/chrome.err" | tail -n 3)"
     fi
 else
-    echo "report: browser test SKIPPED: $why"
+    skip browser "$(test_why BROWSER)"
 fi
 
 test_done

@@ -18,7 +18,7 @@
 #   - leave a plan that `capplan verify` accepts, with the plan's own
 #     total, when it leaves one;
 #   - leave nothing else in the output folder (no FILE.tmp.XXXXXX).
-# Ends with "signal: P passed, F failed"; exits non-zero on any failure.
+# Ends with "signal: P passed, F failed, S skipped"; exits non-zero on any failure.
 SUITE=signal
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"

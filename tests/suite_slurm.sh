@@ -23,8 +23,10 @@
 # as a 3-task array (whatif --slurm-array) whose merged table must equal
 # an unsharded run byte for byte in md, csv and json.
 #
-# If the daemons cannot start (packages missing, slurmd refusing this
-# machine), the suite fails with their own error: it never skips. Every
+# Where the packages are missing (or under `make check`, which runs no
+# daemons) the cluster part is one skipped check; `make test` installs
+# them and fails a skip. If the daemons cannot start (slurmd refusing
+# this machine), the suite fails with their own error. Every
 # wait polls with a timeout ($CP_SLURM_TIMEOUT seconds, default 60).
 # About 30 s. Under `make valgrind` capplan runs under memcheck, the
 # daemons and the array's tasks (which re-run the binary itself) natively.
@@ -285,6 +287,12 @@ jobs_done() {
     return 0
 }
 
+# The cluster is a prerequisite (SLURM, tests/lib.sh): outside `make
+# check`'s tier, and installed by `make test`, under which a skip fails.
+if ! test_have_prereq SLURM; then
+    skip "a one-node Slurm" "$(test_why SLURM)"
+    test_done
+fi
 if ! start_slurm; then
     test_done
 fi

@@ -11,7 +11,8 @@ and YAML inputs, and prints one line per reference that leads nowhere:
                           counts when it is the stem of files (tests/bad/x
                           for x.yaml and x.out), the source of a built
                           program (bench/gen for bench/gen.c) or a glob
-                          that matches; placeholders in capitals
+                          that matches, a prefix ending in _ or -
+                          (tests/suite_); placeholders in capitals
                           (tests/suite_NAME.sh) and lines with a URL are
                           skipped
   link FILE:LINE: P       a Markdown link target, relative to its file
@@ -90,6 +91,8 @@ def path_exists(root, p):
         return bool(glob.glob(full))
     if os.path.exists(full.rstrip("/")):
         return True
+    if p.endswith(("_", "-")):  # a prefix of names (tests/suite_, x-)
+        return bool(glob.glob(glob.escape(full) + "*"))
     # a stem of files (tests/bad/x: x.yaml, x.out) or a built program's source
     return bool(glob.glob(glob.escape(full) + ".*"))
 
