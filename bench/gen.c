@@ -1,10 +1,13 @@
 /*
  * bench/gen: seeded, realistic capplan instances for `make bench`.
  *
- *   build/bench/gen [--family onprem|cloud] SEED JOBS [SLOTS] > instance.yaml
+ *   build/bench/gen [--family onprem|cloud|sized|pollux] SEED JOBS [SLOTS] > instance.yaml
  *
- * Two families of instances.  `--family cloud` writes a "cloud-heavy
- * night" (bench/gen_cloud.c, included below).  The default, `onprem`,
+ * Four families of instances.  `--family cloud` writes a "cloud-heavy
+ * night" (bench/gen_cloud.c, included below), `--family sized` one whose
+ * training jobs choose their accelerator count (bench/gen_sized.c),
+ * `--family pollux` Pollux's T4 jobs on an Alibaba-shaped fleet of small
+ * nodes (bench/gen_pollux.c).  The default, `onprem`,
  * writes one valid input file (capplan.5): two on-prem sites with real hourly
  * energy prices and carbon intensity (CAISO and PJM, green-dcc), a facility
  * power cap on the east site, 8-GPU pools of Gavel's three measured
@@ -448,6 +451,10 @@ static int maxi(int a, int b)
 /* The cloud family: a second file of the same translation unit, so that
  * `cc bench/gen.c -lm` still builds gen (tests/suite_bench.sh does). */
 #include "gen_cloud.c"
+/* The sized family: jobs that choose their accelerator count. */
+#include "gen_sized.c"
+/* The pollux family: Pollux's T4 jobs on an Alibaba-shaped fleet. */
+#include "gen_pollux.c"
 
 /* The default family: today's on-prem-heavy night (see the top of this file). */
 static int gen_onprem(unsigned long long seed, long n)
@@ -590,12 +597,13 @@ int main(int argc, char **argv)
             family = "";
         a++;
     }
-    if (strcmp(family, "onprem") && strcmp(family, "cloud")) {
-        fprintf(stderr, "gen: --family must be onprem or cloud\n");
+    if (strcmp(family, "onprem") && strcmp(family, "cloud") && strcmp(family, "sized") &&
+        strcmp(family, "pollux")) {
+        fprintf(stderr, "gen: --family must be onprem, cloud, sized or pollux\n");
         return 2;
     }
     if (argc - a < 2 || argc - a > 3) {
-        fprintf(stderr, "usage: gen [--family onprem|cloud] SEED JOBS [SLOTS]\n");
+        fprintf(stderr, "usage: gen [--family onprem|cloud|sized|pollux] SEED JOBS [SLOTS]\n");
         return 2;
     }
     unsigned long long seed = strtoull(argv[a], &end, 10);
@@ -618,7 +626,10 @@ int main(int argc, char **argv)
     }
     T = (int)slots;
     rng = seed * 0x2545F4914F6CDD1Dull + 0x5EED;
-    int rc = strcmp(family, "cloud") ? gen_onprem(seed, n) : gen_cloud(seed, n);
+    int rc = !strcmp(family, "cloud")   ? gen_cloud(seed, n)
+             : !strcmp(family, "sized")  ? gen_sized(seed, n)
+             : !strcmp(family, "pollux") ? gen_pollux(seed, n)
+                                         : gen_onprem(seed, n);
     if (rc == 0 && (fflush(stdout) || ferror(stdout))) {
         fprintf(stderr, "gen: write error\n");
         return 1;

@@ -19,9 +19,10 @@
 # capplan / the better of them (the target's ratio), CPU seconds and the load
 # average before the run. Everything else stays in the run folder.
 #
-# Environment: BUILD (default build), SEEDS_FAMILY (cloud, the default, or
-# onprem), SEEDS_JOBS (80), SEEDS_SLOTS (24), SEEDS_LIMIT (capplan's time
-# limit, 60), SEEDS_CBC (CBC's, 600; 0: no CBC), SEEDS_HIGHS (HiGHS's,
+# Environment: BUILD (default build), SEEDS_FAMILY (cloud, the default,
+# onprem, sized or pollux: bench/gen's --family), SEEDS_JOBS (80), SEEDS_SLOTS
+# (24), SEEDS_LIMIT (capplan's time limit, 60; 0: no capplan run, e.g. to
+# run the 600-s solvers alone in the background), SEEDS_CBC (CBC's, 600; 0: no CBC), SEEDS_HIGHS (HiGHS's,
 # SEEDS_CBC's by default; 0: no HiGHS), SEEDS_RUNS (the run folder,
 # $BUILD/bench/seeds-FAMILY-JOBS), SEEDS_TAG (names capplan's files, so two
 # builds can be compared in one folder; default "cp").
@@ -45,9 +46,9 @@ TAG=${SEEDS_TAG:-cp}
 [ $# -gt 0 ] || set -- 1 2 3 4 5 6
 
 case $FAMILY in
-cloud) fam="--family cloud" ;;
+cloud | sized | pollux) fam="--family $FAMILY" ;;
 onprem) fam="" ;;
-*) echo "seeds: SEEDS_FAMILY must be cloud or onprem, not '$FAMILY'" >&2; exit 2 ;;
+*) echo "seeds: SEEDS_FAMILY must be cloud, onprem, sized or pollux, not '$FAMILY'" >&2; exit 2 ;;
 esac
 for f in "$CAPPLAN" "$GEN"; do
     [ -x "$f" ] || { echo "seeds: $f is missing (make BUILD=$BUILD bench-tools builds it)" >&2; exit 2; }
@@ -68,9 +69,11 @@ total() {
 }
 # prog LOG WORD: the optimum of the `capplan: lp:` line that has WORD
 prog() {
-    sed -n "s/^capplan: lp: $2optimum \\([0-9.]*\\).*/\\1/p" "$1" | tail -n 1 | awk '{ printf "%.2f", $1 } END { if (!NR) printf "-" }'
+    sed -n "s/^capplan: lp: $2optimum \\([0-9.]*\\).*/\\1/p" "$1" 2>/dev/null | tail -n 1 | awk '{ printf "%.2f", $1 } END { if (!NR) printf "-" }'
 }
-ok() { "$CAPPLAN" verify --plan "$1" "$2" >/dev/null 2>&1 && echo OK || echo FAIL; }
+ok() {
+    if [ ! -e "$1" ]; then echo -; elif "$CAPPLAN" verify --plan "$1" "$2" >/dev/null 2>&1; then echo OK; else echo FAIL; fi
+}
 
 # packed B SOLVER: place's packing of B.SOLVER.sol, its total when it
 # verifies ("-" otherwise)
@@ -89,9 +92,10 @@ for s in "$@"; do
     b=$RUNS/s$s
     # shellcheck disable=SC2086
     "$GEN" $fam "$s" "$JOBS" "$SLOTS" >"$b.yaml" || exit 2
-    load=$(sed 's/.*load average: //' /proc/loadavg 2>/dev/null | cut -d' ' -f1-3)
-    /usr/bin/time -f '%U %S' -o "$b.$TAG.time" "$CAPPLAN" plan --no-timing --progress --time-limit "$LIMIT" \
-        -o "$b.$TAG.plan.yaml" "$b.yaml" >"$b.$TAG.log" 2>&1
+    load=$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null)
+    [ "$LIMIT" = 0 ] ||
+        /usr/bin/time -f '%U %S' -o "$b.$TAG.time" "$CAPPLAN" plan --no-timing --progress --time-limit "$LIMIT" \
+            -o "$b.$TAG.plan.yaml" "$b.yaml" >"$b.$TAG.log" 2>&1
     cpu=$(awk '{ printf "%.1f", $1 + $2 }' "$b.$TAG.time" 2>/dev/null)
     t=$(total "$b.$TAG.plan.yaml")
     d=$(grep -c '^  status: dropped' "$b.$TAG.plan.yaml" 2>/dev/null)

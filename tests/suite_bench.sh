@@ -44,6 +44,37 @@ cmp -s "$tmp/s1.yaml" "$tmp/s2.yaml" && bad gen "seeds 1 and 2 give the same ins
 "$GEN" 4 30 48 >"$tmp/h48.yaml"
 $CAPPLAN check "$tmp/h48.yaml" >/dev/null 2>&1 && ok || bad gen "48-slot instance does not load"
 
+# The sized family (jobs that choose their count): valid, every job with
+# a mode, 7-10 offers, the promised count sets and scaling models, the
+# same bytes for a seed.
+for seed in 1 2; do
+    "$GEN" --family sized $seed 100 >"$tmp/z$seed.yaml"
+    if $CAPPLAN check "$tmp/z$seed.yaml" >"$tmp/zc$seed.txt" 2>&1; then ok
+    else bad "sized seed $seed" "capplan check exit $?"; head -n 5 "$tmp/zc$seed.txt"; fi
+    modes=$(grep -cE '^  [^ ].*\): [1-9][0-9]* modes?$' "$tmp/zc$seed.txt")
+    [ "$modes" = 100 ] && ok || bad "sized seed $seed" "$modes of 100 jobs have a mode"
+    n=$(sed -n 's/^offers (\([0-9]*\),.*/\1/p' "$tmp/zc$seed.txt")
+    [ "${n:-0}" -ge 7 ] && [ "${n:-0}" -le 10 ] && ok || bad "sized seed $seed" "$n offers, not 7-10"
+done
+for set in '1, 2, 4, 8' '1, 2, 4' '1, 2' '2, 4, 8'; do
+    grep -q "accelerators: \[$set\]" "$tmp/z1.yaml" && ok || bad "sized" "no job with counts [$set]"
+done
+grep -q 'model: amdahl' "$tmp/z1.yaml" && grep -q 'model: table' "$tmp/z1.yaml" &&
+    grep -q 'p4d.24xlarge' "$tmp/z1.yaml" && ok || bad "sized" "lacks Amdahl or table scaling, or p4d"
+"$GEN" --family sized 1 100 | cmp -s - "$tmp/z1.yaml" && ok || bad "sized" "gen --family sized 1 100 differs between runs"
+
+# The pollux family (Pollux's T4 jobs on 2- and 4-GPU nodes): valid,
+# every job with a mode, the T4 offers, multi-node counts, byte-stable.
+"$GEN" --family pollux 1 100 >"$tmp/x1.yaml"
+if $CAPPLAN check "$tmp/x1.yaml" >"$tmp/xc1.txt" 2>&1; then ok
+else bad "pollux" "capplan check exit $?"; head -n 5 "$tmp/xc1.txt"; fi
+modes=$(grep -cE '^  [^ ].*\): [1-9][0-9]* modes?$' "$tmp/xc1.txt")
+[ "$modes" = 100 ] && ok || bad "pollux" "$modes of 100 jobs have a mode"
+grep -q '^offers (6, 12 markets)' "$tmp/xc1.txt" && grep -q 'of 2 x T4' "$tmp/xc1.txt" &&
+    grep -q 'of 4 x T4' "$tmp/xc1.txt" && grep -q 'accelerators: \[.*8\]' "$tmp/x1.yaml" &&
+    ok || bad "pollux" "lacks the T4 offers, the 2- and 4-GPU pools or 8-GPU counts"
+"$GEN" --family pollux 1 100 | cmp -s - "$tmp/x1.yaml" && ok || bad "pollux" "gen --family pollux 1 100 differs between runs"
+
 # Bad arguments: exit 2 and nothing on stdout.
 for args in "" "1" "x 10" "1 0" "1 10 1" "1 10 24 9"; do
     # shellcheck disable=SC2086
