@@ -43,47 +43,6 @@ static const cp_cli_help fit_help = {
     "See docs/models.md for the models and how accelerator types are combined;\n"
     "the full reference: man ./capplan.1 in the source tree.\n"};
 
-void defs_release(defs *d)
-{
-    for (int i = 0; i < d->n; i++)
-        cp_node_free(d->roots[i]);
-    cp_free(d->roots);
-    cp_free(d->jobs);
-}
-
-int defs_load(defs *d, char **paths, int n, cp_diags *diags)
-{
-    d->roots = cp_calloc((size_t)(n ? n : 1), sizeof *d->roots);
-    if (!d->roots)
-        return cp_diags_add(diags, CP_ERR_NOMEM, cp_pos_none(), "out of memory");
-    int rc = CP_OK;
-    for (int i = 0; i < n; i++) {
-        cp_node *root = NULL;
-        if (cp_yaml_load_file(paths[i], &root, diags) != CP_OK) {
-            rc = CP_ERR_INPUT;
-            continue;
-        }
-        d->roots[d->n++] = root;
-        const cp_node *jobs = root->kind == CP_NODE_MAP ? cp_map_get(root, "jobs") : NULL;
-        if (!jobs)
-            continue;
-        if (jobs->kind != CP_NODE_SEQ) {
-            rc = cp_diags_add(diags, CP_ERR_INPUT, jobs->pos, "'jobs' must be a sequence");
-            continue;
-        }
-        for (size_t j = 0; j < jobs->n; j++) {
-            const cp_node *job = jobs->kids[j];
-            const cp_node *name = job->kind == CP_NODE_MAP ? cp_map_get(job, "name") : NULL;
-            if (!name || name->kind != CP_NODE_SCALAR)
-                continue;
-            if (CP_GROW(d->jobs, d->cap, (size_t)d->n_jobs + 1) != 0)
-                return cp_diags_add(diags, CP_ERR_NOMEM, cp_pos_none(), "out of memory");
-            d->jobs[d->n_jobs++] = job;
-        }
-    }
-    return rc;
-}
-
 static bool has_key(const cp_node *def, const char *key)
 {
     return def && cp_map_get(def, key) != NULL;
@@ -118,7 +77,7 @@ static void df_table(FILE *out, const cp_df_report *r, bool holdout)
     }
 }
 
-static void df_yaml(cp_buf *b, const cp_df_report *r, const defs *d, const char *src)
+static void df_yaml(cp_buf *b, const cp_df_report *r, const cp_fit_defs *d, const char *src)
 {
     /* every comment line that holds user text (file, job and type names)
      * goes through cp_yaml_put_comment: a newline or U+2028 in a name
@@ -251,7 +210,7 @@ typedef struct fit_args {
  * and type names come from the samples, and an escape sequence in one
  * would drive the terminal. Returns the exit status. */
 static int fit_output(const fit_args *fa, const cp_df_report *dfr, const cp_tr_report *trr,
-                      const defs *d)
+                      const cp_fit_defs *d)
 {
     char *text = NULL;
     size_t text_len = 0;
@@ -302,7 +261,7 @@ static int fit_run(const fit_args *fa)
     cp_tr_sample *trs = NULL;
     cp_df_report *dfr = NULL;
     cp_tr_report *trr = NULL;
-    defs d;
+    cp_fit_defs d;
     memset(&d, 0, sizeof d);
     cp_err err;
     cp_err_init(&err);
@@ -317,7 +276,7 @@ static int fit_run(const fit_args *fa)
     }
     rc = fa->dataflow ? cp_df_samples_read(csv, &dfs, &n, diags)
                       : cp_tr_samples_read(csv, &trs, &n, diags);
-    if (defs_load(&d, fa->jobfiles, fa->n_jobfiles, diags) != CP_OK)
+    if (cp_fit_defs_load(&d, fa->jobfiles, fa->n_jobfiles, diags) != CP_OK)
         rc = CP_ERR_INPUT;
     if (rc != CP_OK) {
         cp_diags_print(diags, stderr);
@@ -330,7 +289,7 @@ static int fit_run(const fit_args *fa)
     cp_diags_print(diags, stderr);
     status = rc == CP_OK ? fit_output(fa, dfr, trr, &d) : rc == CP_ERR_INPUT ? 2 : 1;
 out:
-    defs_release(&d);
+    cp_fit_defs_release(&d);
     cp_df_report_free(dfr);
     cp_tr_report_free(trr);
     cp_free(dfs);

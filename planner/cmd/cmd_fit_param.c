@@ -10,6 +10,10 @@
  * named like a measured job) and from --concrete; a --concrete NAME that
  * a definition also has takes that definition's keys, its values
  * overriding the definition's.
+ *
+ * The job definitions both modes read (--jobs FILE and extra YAML
+ * operands: cp_fit_defs_load) are here too, so cmd_fit.c calls this file
+ * and not the other way round.
  */
 #include "cp_cmd.h"
 #include "cp_fit_cmd.h"
@@ -28,6 +32,47 @@
 #include <string.h>
 
 #define CLI_POS ((cp_pos){"command line", 0, 0})
+
+void cp_fit_defs_release(cp_fit_defs *d)
+{
+    for (int i = 0; i < d->n; i++)
+        cp_node_free(d->roots[i]);
+    cp_free(d->roots);
+    cp_free(d->jobs);
+}
+
+int cp_fit_defs_load(cp_fit_defs *d, char **paths, int n, cp_diags *diags)
+{
+    d->roots = cp_calloc((size_t)(n ? n : 1), sizeof *d->roots);
+    if (!d->roots)
+        return cp_diags_add(diags, CP_ERR_NOMEM, cp_pos_none(), "out of memory");
+    int rc = CP_OK;
+    for (int i = 0; i < n; i++) {
+        cp_node *root = NULL;
+        if (cp_yaml_load_file(paths[i], &root, diags) != CP_OK) {
+            rc = CP_ERR_INPUT;
+            continue;
+        }
+        d->roots[d->n++] = root;
+        const cp_node *jobs = root->kind == CP_NODE_MAP ? cp_map_get(root, "jobs") : NULL;
+        if (!jobs)
+            continue;
+        if (jobs->kind != CP_NODE_SEQ) {
+            rc = cp_diags_add(diags, CP_ERR_INPUT, jobs->pos, "'jobs' must be a sequence");
+            continue;
+        }
+        for (size_t j = 0; j < jobs->n; j++) {
+            const cp_node *job = jobs->kids[j];
+            const cp_node *name = job->kind == CP_NODE_MAP ? cp_map_get(job, "name") : NULL;
+            if (!name || name->kind != CP_NODE_SCALAR)
+                continue;
+            if (CP_GROW(d->jobs, d->cap, (size_t)d->n_jobs + 1) != 0)
+                return cp_diags_add(diags, CP_ERR_NOMEM, cp_pos_none(), "out of memory");
+            d->jobs[d->n_jobs++] = job;
+        }
+    }
+    return rc;
+}
 
 int cp_fit_param_wanted(const cp_fit_param_args *a)
 {
@@ -115,7 +160,7 @@ static int from_def(const cp_node *def, const cp_df_report *r, cp_df_concrete *x
 
 /* NAME=JOB:P=V,P=V (or JOB:P=V,..., named JOB); input_gb=V sets the
  * input. The strings point into `spec`, a copy kept by the caller. */
-static int from_cli(char *spec, const char *orig, cp_df_concrete *c, int *n, const defs *df,
+static int from_cli(char *spec, const char *orig, cp_df_concrete *c, int *n, const cp_fit_defs *df,
                     cp_diags *d)
 {
     char *colon = strchr(spec, ':');
@@ -182,7 +227,7 @@ int cp_fit_param_run(const cp_fit_param_args *a, const cp_fit_opts *o0, const ch
     cp_df_params pn = {{NULL}, 0};
     cp_df_report *r = NULL;
     cp_df_concrete *c = NULL;
-    defs d;
+    cp_fit_defs d;
     memset(&d, 0, sizeof d);
     cp_buf b, t;
     cp_buf_init(&b);
@@ -212,7 +257,7 @@ int cp_fit_param_run(const cp_fit_param_args *a, const cp_fit_opts *o0, const ch
     }
     if (rc == CP_OK)
         rc = cp_df_params_check(a->params, &pn, diags);
-    if (defs_load(&d, jobfiles, n_jobfiles, diags) != CP_OK)
+    if (cp_fit_defs_load(&d, jobfiles, n_jobfiles, diags) != CP_OK)
         rc = CP_ERR_INPUT;
     if (rc != CP_OK) {
         cp_diags_print(diags, stderr);
@@ -271,7 +316,7 @@ int cp_fit_param_run(const cp_fit_param_args *a, const cp_fit_opts *o0, const ch
 out:
     cp_buf_release(&b);
     cp_buf_release(&t);
-    defs_release(&d);
+    cp_fit_defs_release(&d);
     cp_df_report_free(r);
     cp_free(s);
     cp_df_params_release(&pn);

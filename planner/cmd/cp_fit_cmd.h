@@ -11,16 +11,19 @@
 
 #include <stddef.h>
 
-typedef struct defs {
+typedef struct cp_fit_defs {
     cp_node **roots;
     int n;
     const cp_node **jobs; /* job maps with a scalar name */
     int n_jobs;
     size_t cap;
-} defs;
+} cp_fit_defs;
 
-int defs_load(defs *d, char **paths, int n, cp_diags *diags);
-void defs_release(defs *d);
+/* Reads the YAML files (paths) and collects their jobs with a scalar
+ * name; errors go to diags (CP_ERR_INPUT returned, the readable files
+ * kept). Release with cp_fit_defs_release (cmd_fit_param.c). */
+int cp_fit_defs_load(cp_fit_defs *d, char **paths, int n, cp_diags *diags);
+void cp_fit_defs_release(cp_fit_defs *d);
 
 /* fit dataflow --params / --samples / --concrete (cmd_fit_param.c). */
 typedef struct cp_fit_param_args {
