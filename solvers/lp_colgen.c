@@ -203,7 +203,7 @@ static int add_x(cg *c, glp_prob *P, int m, int s)
                 c->ind[++n] = c->res_row[((size_t)md->res * CP_DIMS + (size_t)d) * T + t];
                 c->val[n] = md->demand[d];
             }
-        if (cg_site_capped(c, r) && md->busy_w > 0) {
+        if (cp_cg_site_capped(c, r) && md->busy_w > 0) {
             c->ind[++n] = c->site_row[(size_t)r->site * T + t];
             c->val[n] = md->busy_w * (i == md->slots - 1 ? md->last_frac : 1.0);
         }
@@ -225,7 +225,7 @@ static int add_x(cg *c, glp_prob *P, int m, int s)
                 c->val[n] = -1.0;
             }
     }
-    n = cg_cuts_col(c, m, s, n, c->ind, c->val);
+    n = cp_cg_cuts_col(c, m, s, n, c->ind, c->val);
     if (c->budget_row && cost != 0) {
         c->ind[++n] = c->budget_row;
         c->val[n] = cost;
@@ -255,7 +255,7 @@ static void initial_columns(cg *c, glp_prob *P, const cp_plan *seed)
         if (m < 0 || !c->assign_row[j])
             continue;
         const cp_mode *md = &ms->modes[m];
-        if (s < md->s_min || s > md->s_max || !cg_mode_on(c, m))
+        if (s < md->s_min || s > md->s_max || !cp_cg_mode_on(c, m))
             continue;
         size_t k = c->col_off[m] + (size_t)(s - md->s_min);
         if (c->fits[k] && !c->in_mp[k])
@@ -383,7 +383,7 @@ static void start_at(cg *c, glp_prob *P, const cp_prices *center, cp_lpcg *out)
         if (c->site_row[k])
             c->pi_stab[c->site_row[k]] = -fmax(0, center->power[k]);
     long found;
-    double L = cg_price(c, c->pi_stab, &found);
+    double L = cp_cg_price(c, c->pi_stab, &found);
     for (int j = 0; j < c->n_jobs; j++) {
         if (!c->assign_row[j])
             continue;
@@ -407,8 +407,8 @@ int cp_lpcg_run(const cp_input *in, const cp_modeset *ms, const cp_solve_opts *o
     out->value = NAN;
     out->lp_value = out->lp_bound = NAN;
     cg c;
-    if (cg_init(&c, in, ms, opts)) {
-        cg_release(&c);
+    if (cp_cg_init(&c, in, ms, opts)) {
+        cp_cg_release(&c);
         return cp_err_nomem(err);
     }
     for (size_t k = 0; k < c.col_off[ms->n_modes]; k++)
@@ -447,7 +447,7 @@ int cp_lpcg_run(const cp_input *in, const cp_modeset *ms, const cp_solve_opts *o
             at = c.pi_sep;
         }
         long found = 0;
-        double L = cg_price(&c, at, &found);
+        double L = cp_cg_price(&c, at, &found);
         if (L > out->bound) {
             out->bound = L;
             memcpy(c.pi_stab, at, ((size_t)c.n_rows + 1) * sizeof *c.pi_stab);
@@ -455,7 +455,7 @@ int cp_lpcg_run(const cp_input *in, const cp_modeset *ms, const cp_solve_opts *o
         }
         if (found == 0 && at != c.pi_out) {
             at = c.pi_out;
-            L = cg_price(&c, at, &found);
+            L = cp_cg_price(&c, at, &found);
             if (L > out->bound) {
                 out->bound = L;
                 memcpy(c.pi_stab, at, ((size_t)c.n_rows + 1) * sizeof *c.pi_stab);
@@ -483,7 +483,7 @@ int cp_lpcg_run(const cp_input *in, const cp_modeset *ms, const cp_solve_opts *o
                               (long)glp_get_it_cnt(P), cp_now_seconds() - t0);
             }
             int added = 0;
-            if (lift && (rc = cg_cuts_separate(&c, P, &added)) != CP_OK)
+            if (lift && (rc = cp_cg_cuts_separate(&c, P, &added)) != CP_OK)
                 break;
             if (!added) {
                 out->exact = true;
@@ -508,7 +508,7 @@ int cp_lpcg_run(const cp_input *in, const cp_modeset *ms, const cp_solve_opts *o
     out->seconds = cp_now_seconds() - t0;
     glp_delete_prob(P);
     glp_free_env();
-    cg_release(&c);
+    cp_cg_release(&c);
     if (out->infeasible) /* (a plan exists when this runs: numerics) */
         out->bound = out->lp_exact ? out->lp_bound : -INFINITY;
     if (rc)

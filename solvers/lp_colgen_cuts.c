@@ -58,7 +58,7 @@ static double share_f(double a)
     return 0;
 }
 
-int cg_cuts_init(cg *c)
+int cp_cg_cuts_init(cg *c)
 {
     const cp_modeset *ms = c->ms;
     size_t T = (size_t)c->T, nm = (size_t)(ms->n_modes ? ms->n_modes : 1);
@@ -96,7 +96,7 @@ int cg_cuts_init(cg *c)
     return CP_OK;
 }
 
-int cg_cuts_col(const cg *c, int m, int s, int n, int *ind, double *val)
+int cp_cg_cuts_col(const cg *c, int m, int s, int n, int *ind, double *val)
 {
     if (!c->b_row)
         return n;
@@ -190,7 +190,7 @@ static int trip_cmp(const void *a, const void *b)
 }
 
 /* The new rows [first, n_rows] into P: bounds and every entry (the
- * master's x columns through cg_cuts_col, y(r,t) with row_y). */
+ * master's x columns through cp_cg_cuts_col, y(r,t) with row_y). */
 static int load_new_rows(cg *c, glp_prob *P, int first, const int *row_res, const int *row_t,
                          const double *row_y)
 {
@@ -218,7 +218,7 @@ static int load_new_rows(cg *c, glp_prob *P, int first, const int *row_res, cons
             int col = c->in_mp[c->col_off[m] + (size_t)(s - md->s_min)];
             if (!col)
                 continue;
-            int n = cg_cuts_col(c, m, s, 0, c->ind, c->val);
+            int n = cp_cg_cuts_col(c, m, s, 0, c->ind, c->val);
             for (int q = 1; q <= n; q++) {
                 if (c->ind[q] < first)
                     continue;
@@ -263,7 +263,7 @@ typedef struct found {
 
 static int new_row(cg *c, found *f, int r, int t, double ycoef, double rhs)
 {
-    if (cg_grow_rows(c, c->n_rows + 1))
+    if (cp_cg_grow_rows(c, c->n_rows + 1))
         return CP_ERR_NOMEM;
     c->rhs[++c->n_rows] = rhs;
     f->res[f->n] = r;
@@ -278,7 +278,7 @@ static double least_share(const cg *c, int j, int r, int d)
     const cp_modeset *ms = c->ms;
     double dim = cp_machine_dim(ms->res[r].mach, d), a = INFINITY;
     for (int m = ms->job_first[j]; m < ms->job_first[j + 1]; m++)
-        if (ms->modes[m].res == r && cg_mode_on(c, m))
+        if (ms->modes[m].res == r && cp_cg_mode_on(c, m))
             a = fmin(a, ms->modes[m].demand[d] / dim);
     return isfinite(a) ? a : 0;
 }
@@ -377,10 +377,10 @@ static int separate_rounding(cg *c, glp_prob *P, found *f, run *const *by_rt, co
     return CP_OK;
 }
 
-int cg_cuts_separate(cg *c, glp_prob *P, int *added)
+int cp_cg_cuts_separate(cg *c, glp_prob *P, int *added)
 {
     *added = 0;
-    if (!c->b_row && cg_cuts_init(c))
+    if (!c->b_row && cp_cg_cuts_init(c))
         return CP_ERR_NOMEM;
     const cp_modeset *ms = c->ms;
     size_t T = (size_t)c->T, nrt = (size_t)(c->n_res ? c->n_res : 1) * T;

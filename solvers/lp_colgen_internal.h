@@ -101,27 +101,27 @@ typedef struct cg {
 } cg;
 
 /* lp_colgen_model.c */
-int cg_init(cg *c, const cp_input *in, const cp_modeset *ms, const cp_solve_opts *opts);
-void cg_release(cg *c);
-bool cg_mode_on(const cg *c, int m);
-bool cg_site_capped(const cg *c, const cp_resource *r);
+int cp_cg_init(cg *c, const cp_input *in, const cp_modeset *ms, const cp_solve_opts *opts);
+void cp_cg_release(cg *c);
+bool cp_cg_mode_on(const cg *c, int m);
+bool cp_cg_site_capped(const cg *c, const cp_resource *r);
 /* Grows the row arrays to hold rows [0, n]; CP_ERR_NOMEM. */
-int cg_grow_rows(cg *c, int n);
+int cp_cg_grow_rows(cg *c, int n);
 
 /* lp_colgen_price.c: prices every column of the exported model at pi
  * (signs already right: <= 0 on the <= rows); returns L(pi) and keeps
  * each job's candidates (reduced cost below -tolerance, not in the
  * master), *n_found of them. */
-double cg_price(cg *c, const double *pi, long *n_found);
+double cp_cg_price(cg *c, const double *pi, long *n_found);
 
 /* lp_colgen_cuts.c */
-int cg_cuts_init(cg *c);
+int cp_cg_cuts_init(cg *c);
 /* Adds the lifting rows the master's solution violates, each with its
  * coefficients on every master column; *added says how many (0: none
  * violated). CP_ERR_NOMEM. */
-int cg_cuts_separate(cg *c, glp_prob *P, int *added);
+int cp_cg_cuts_separate(cg *c, glp_prob *P, int *added);
 /* Appends the lifting rows' entries of column (m, s) to ind/val after n;
  * returns the new n. */
-int cg_cuts_col(const cg *c, int m, int s, int n, int *ind, double *val);
+int cp_cg_cuts_col(const cg *c, int m, int s, int n, int *ind, double *val);
 
 #endif

@@ -13,7 +13,7 @@
 #include <math.h>
 #include <string.h>
 
-void cg_release(cg *c)
+void cp_cg_release(cg *c)
 {
     cp_usage_release(&c->u);
     cp_free(c->col_off);
@@ -85,7 +85,7 @@ static int grow_one(void *pp, size_t size, size_t had, int n)
     return CP_OK;
 }
 
-int cg_grow_rows(cg *c, int n)
+int cp_cg_grow_rows(cg *c, int n)
 {
     if (c->rhs && n <= c->rows_cap)
         return CP_OK;
@@ -210,19 +210,19 @@ out:
     return rc;
 }
 
-bool cg_mode_on(const cg *c, int m)
+bool cp_cg_mode_on(const cg *c, int m)
 {
     return !(c->u.dominated && c->u.dominated[m]);
 }
 
-bool cg_site_capped(const cg *c, const cp_resource *r)
+bool cp_cg_site_capped(const cg *c, const cp_resource *r)
 {
     return r->kind == CP_RES_POOL && c->in->sites[r->site].power_cap_kw.set;
 }
 
 /* Which columns the exported model has, and from them which rows and y
  * columns (milp_build's rules: a row exists when a column touches it). */
-int cg_init(cg *c, const cp_input *in, const cp_modeset *ms, const cp_solve_opts *opts)
+int cp_cg_init(cg *c, const cp_input *in, const cp_modeset *ms, const cp_solve_opts *opts)
 {
     memset(c, 0, sizeof *c);
     c->in = in;
@@ -273,7 +273,7 @@ int cg_init(cg *c, const cp_input *in, const cp_modeset *ms, const cp_solve_opts
     /* rows other columns touch; y wanted where a market column runs */
     for (int j = 0; j < in->n_jobs; j++)
         for (int m = ms->job_first[j]; m < ms->job_first[j + 1]; m++) {
-            if (!cg_mode_on(c, m))
+            if (!cp_cg_mode_on(c, m))
                 continue;
             const cp_mode *md = &ms->modes[m];
             const cp_resource *r = &ms->res[md->res];
@@ -289,7 +289,7 @@ int cg_init(cg *c, const cp_input *in, const cp_modeset *ms, const cp_solve_opts
                         if (md->demand[d] > 0 && !*row)
                             *row = ++c->n_rows;
                     }
-                    if (cg_site_capped(c, r) && md->busy_w > 0) {
+                    if (cp_cg_site_capped(c, r) && md->busy_w > 0) {
                         int *row = &c->site_row[(size_t)r->site * T + t];
                         if (!*row)
                             *row = ++c->n_rows;
@@ -307,7 +307,7 @@ int cg_init(cg *c, const cp_input *in, const cp_modeset *ms, const cp_solve_opts
         return CP_ERR_NOMEM;
     if (in->has_budget)
         c->budget_row = ++c->n_rows;
-    if (cg_grow_rows(c, c->n_rows))
+    if (cp_cg_grow_rows(c, c->n_rows))
         return CP_ERR_NOMEM;
     for (int r = 0; r < c->n_res; r++)
         for (int d = 0; d < CP_DIMS; d++)

@@ -53,7 +53,7 @@ static void keep_cand(cg *c, int j, double rc, int m, int s)
     c->n_cand[j] = n;
 }
 
-double cg_price(cg *c, const double *pi, long *n_found)
+double cp_cg_price(cg *c, const double *pi, long *n_found)
 {
     const cp_input *in = c->in;
     const cp_modeset *ms = c->ms;
@@ -92,7 +92,7 @@ double cg_price(cg *c, const double *pi, long *n_found)
             }
         }
         for (int m = ms->job_first[j]; m < ms->job_first[j + 1]; m++) {
-            if (!cg_mode_on(c, m))
+            if (!cp_cg_mode_on(c, m))
                 continue;
             const cp_mode *md = &ms->modes[m];
             const cp_resource *r = &ms->res[md->res];
