@@ -32,22 +32,6 @@ void cp_modeset_free(cp_modeset *ms)
     cp_free(ms);
 }
 
-double cp_job_speedup(const cp_job *j, int k)
-{
-    switch (j->scaling) {
-    case CP_SCALING_LINEAR:
-        return k;
-    case CP_SCALING_AMDAHL:
-        return 1.0 / (j->serial_fraction + (1.0 - j->serial_fraction) / k);
-    case CP_SCALING_TABLE:
-        for (int i = 0; i < j->n_counts; i++)
-            if (j->counts[i] == k)
-                return j->speedup[i];
-        break;
-    }
-    return k;
-}
-
 double cp_busy_power_w(const cp_input *in, const cp_job *j, const cp_machine *m, int count)
 {
     return cp_busy_power_shape_w(in, j, m, count, 0);

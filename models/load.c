@@ -106,20 +106,6 @@ void cp_input_free(cp_input *in)
     cp_free(in);
 }
 
-#define FIND(fn, arr, cnt)                                                    \
-    int fn(const cp_input *in, const char *name)                              \
-    {                                                                         \
-        for (int i = 0; i < in->cnt; i++)                                     \
-            if (in->arr[i].name && !strcmp(in->arr[i].name, name))           \
-                return i;                                                     \
-        return -1;                                                            \
-    }
-FIND(cp_input_find_site, sites, n_sites)
-FIND(cp_input_find_accel, accels, n_accels)
-FIND(cp_input_find_pool, pools, n_pools)
-FIND(cp_input_find_offer, offers, n_offers)
-FIND(cp_input_find_job, jobs, n_jobs)
-
 double cp_input_horizon_hours(const cp_input *in)
 {
     return in->slots * in->slot_hours;

@@ -1,6 +1,7 @@
 /*
- * The version 1.1 rules of a mode that do not concern time: per-type
- * speedup (capplan.5 §1.7), the shape's busy power (§9.1), whether a
+ * The version 1.1 rules of a mode that do not concern time: the speedup
+ * of a count (the job's scaling, and per type: capplan.5 §1.7), the
+ * shape's busy power (§9.1), whether a
  * mode fits the resource's units (§2), and its egress (§9.3).
  * cp_modes.c enumerates the modes with them and explains an excluded
  * choice with them (cp_mode_exclusion, which `check --modes` prints), so
@@ -18,6 +19,22 @@
  * node exactly must count as fitting there, or modes and packing would
  * disagree about the same node. */
 #define FIT_EPS 1e-9
+
+double cp_job_speedup(const cp_job *j, int k)
+{
+    switch (j->scaling) {
+    case CP_SCALING_LINEAR:
+        return k;
+    case CP_SCALING_AMDAHL:
+        return 1.0 / (j->serial_fraction + (1.0 - j->serial_fraction) / k);
+    case CP_SCALING_TABLE:
+        for (int i = 0; i < j->n_counts; i++)
+            if (j->counts[i] == k)
+                return j->speedup[i];
+        break;
+    }
+    return k;
+}
 
 static double speedup_model(cp_scaling_model model, double sf, const double *speedup,
                             const cp_job *j, int k)

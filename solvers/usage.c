@@ -12,8 +12,6 @@
 
 #define EPS CP_USAGE_EPS
 
-static int quota(const cp_usage *u, const cp_resource *r, int t);
-
 int cp_usage_init(cp_usage *u, const cp_input *in, const cp_modeset *ms)
 {
     return cp_usage_init_scaled(u, in, ms, 1.0);
@@ -92,20 +90,14 @@ bool cp_usage_baseline_infeasible(const cp_usage *u, char *why, size_t size)
 
 int cp_usage_quota(const cp_usage *u, int ri, int t)
 {
-    return quota(u, &u->ms->res[ri], t);
-}
-
-static int quota(const cp_usage *u, const cp_resource *r, int t)
-{
-    int q = cp_market_quota(u->in, r, t);
-    return u->scale < 1 ? (int)floor(q * u->scale + 1e-9) : q;
+    return cp_usage_quota_of(u, &u->ms->res[ri], t);
 }
 
 double cp_usage_cap(const cp_usage *u, int ri, int d, int t)
 {
     const cp_resource *r = &u->ms->res[ri];
     double units = r->kind == CP_RES_POOL ? cp_series_at(&u->in->pools[r->index].available, t) * u->scale
-                                          : quota(u, r, t);
+                                          : cp_usage_quota_of(u, r, t);
     return units * cp_machine_dim(r->mach, d);
 }
 
@@ -177,10 +169,10 @@ static bool try_agg(const cp_usage *u, int mi, int s, double *delta, char *why, 
             }
             /* the common case, room in the instances already rented, needs
              * no division (this is the hottest loop of the search) */
-            if (within && y <= quota(u, r, t))
+            if (within && y <= cp_usage_quota_of(u, r, t))
                 continue;
             int ny = cp_units_needed(need, r->mach);
-            if (ny > quota(u, r, t)) {
+            if (ny > cp_usage_quota_of(u, r, t)) {
                 if (why)
                     snprintf(why, size, "market '%s' reaches its quota in slot %d", r->id, t);
                 return false;

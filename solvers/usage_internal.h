@@ -5,9 +5,22 @@
 #ifndef CP_USAGE_INTERNAL_H
 #define CP_USAGE_INTERNAL_H
 
+#include "cp_cost.h"
 #include "cp_usage.h"
 
+#include <math.h>
+
 #define CP_USAGE_EPS 1e-9
+
+/* A market's quota in slot t under the usage's scale (a part of pop's
+ * gets that share, rounded down): cp_usage_quota. Inline here because
+ * both files need it, usage.c in the search's hottest loop, and neither
+ * may call the other for it (usage.c calls usage_units.c). */
+static inline int cp_usage_quota_of(const cp_usage *u, const cp_resource *r, int t)
+{
+    int q = cp_market_quota(u->in, r, t);
+    return u->scale < 1 ? (int)floor(q * u->scale + 1e-9) : q;
+}
 
 int cp_usage_units_init(cp_usage *u);
 void cp_usage_units_release(cp_usage *u);

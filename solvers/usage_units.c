@@ -31,7 +31,7 @@ static bool is_pool(const cp_usage *u, int r)
 
 static int quota_at(const cp_usage *u, int r, int t)
 {
-    return cp_usage_quota(u, r, t);
+    return cp_usage_quota_of(u, &u->ms->res[r], t);
 }
 
 static const int *limit_of(const cp_usage *u, int r)

@@ -1,6 +1,7 @@
 /*
  * Shared by the plan verifier's files (see cp_verify.h, docs/verify.md):
- *   verify.c         the entry point, the report, messages, field checks
+ *   verify.c         the entry point and the report
+ *   verify_msg.c     messages and plan-field checks, which the phases call
  *   verify_plan.c    the plan's jobs (one per input job, their modes) and
  *                    provisioning (y per market)
  *   verify_limits.c  per-slot limits of capplan.5 §3 (pools, markets, quotas,
@@ -79,7 +80,7 @@ typedef struct cp_vf_ctx {
     double *nload;            /* per (res, idx, t, dim) */
 } cp_vf_ctx;
 
-/* ---- messages and plan fields (verify.c) -------------------------------- */
+/* ---- messages and plan fields (verify_msg.c) ---------------------------- */
 
 /* A number for a message: 10 significant digits, shortest text. */
 typedef struct cp_vf_numstr {

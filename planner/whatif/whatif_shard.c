@@ -23,11 +23,6 @@
 #include <stdio.h>
 #include <string.h>
 
-bool cp_whatif_in_shard(int i, int k, int n)
-{
-    return n <= 1 || i % n == k;
-}
-
 static void fingerprint(const cp_whatif_table *t, char out[17])
 {
     uint64_t h = 1469598103934665603ULL;
