@@ -8,6 +8,9 @@
 #     view of the others, so a relative include cannot go around them;
 #   - the methods of the table (cp_solvers[], shown by `plan --help`) are
 #     exactly the methods the man page describes, and each is accepted;
+#   - every symbol libcapplan.a exports has the cp_ prefix, and no two
+#     files of one folder call each other (nm on the build's objects: the
+#     layers point one way, and so do the files inside a folder);
 #   - every command's options, as its option table declares them
 #     (`--list-options`), are exactly the options capplan.1 describes
 #     under that command (the option names of its .TP entries; -q and -h
@@ -72,6 +75,48 @@ $CAPPLAN plan --method nope examples/tiny.yaml >/dev/null 2>"$tmp/err"
 rc=$?
 want="capplan plan: unknown method 'nope' ($(echo $($CAPPLAN plan --help | sed -n 's/^  --method NAME  *//p' | sed 's/ (default)//')))"
 if [ $rc = 2 ] && [ "$(cat "$tmp/err")" = "$want" ]; then ok; else bad "unknown method: exit $rc, $(oneline "$tmp/err")"; fi
+
+# ---- symbols: the prefix, and no two files of a folder calling each other --
+# the build of $CAPPLAN (its last word: make valgrind puts a tool first)
+for w in $CAPPLAN; do bin=$w; done
+bdir=$(dirname "$bin")
+if [ -f "$bdir/libcapplan.a" ]; then
+    # T/D/B/R: code and data the library exports; __*: the compiler's own
+    # (sanitizers add some), a name no source of ours may define
+    nm "$bdir/libcapplan.a" | awk 'NF == 3 && $2 ~ /^[TDBR]$/ && $3 !~ /^cp_/ && $3 !~ /^__/ && $3 !~ /\./ { print $3 }' |
+        sort -u >"$tmp/noprefix"
+    if [ ! -s "$tmp/noprefix" ]; then ok "exported symbols: cp_"; else
+        bad "exported symbols without cp_" "$(tr '\n' ' ' <"$tmp/noprefix")"; fi
+else
+    bad "no $bdir/libcapplan.a beside $bin"
+fi
+# the objects of the library's sources (a stale object of a removed file
+# does not count), each line "OBJECT: NAME TYPE ..." (nm -A -P)
+: >"$tmp/objs"
+for src in $(find models solvers planner -name '*.c' | sort); do
+    o=$bdir/${src%.c}.o
+    [ -f "$o" ] && echo "$o" >>"$tmp/objs"
+done
+if [ -s "$tmp/objs" ]; then
+    # shellcheck disable=SC2046 # one word per object path
+    nm -A -P $(cat "$tmp/objs") 2>/dev/null | awk '
+    { f = $1; sub(/:$/, "", f); dir = f; sub(/\/[^\/]*$/, "", dir); folder[f] = dir
+      if ($3 == "U") use[f, $2] = 1; else if ($3 ~ /^[TDBR]$/) def[$2] = f }
+    END {
+        for (k in use) {
+            split(k, p, SUBSEP); g = def[p[2]]
+            if (g != "" && g != p[1] && folder[g] == folder[p[1]]) calls[p[1], g] = 1
+        }
+        for (k in calls) {
+            split(k, p, SUBSEP)
+            if (((p[2], p[1]) in calls) && p[1] < p[2]) print p[1] " <-> " p[2]
+        }
+    }' | sort >"$tmp/knots"
+    if [ ! -s "$tmp/knots" ]; then ok "no two files of a folder call each other"; else
+        bad "files of one folder calling each other" "$(tr '\n' ';' <"$tmp/knots")"; fi
+else
+    bad "no objects of the library's sources in $bdir"
+fi
 
 # ---- the option tables and the man page ---------------------------------
 # capplan.1's COMMANDS: "S<TAB>ARGS" for each ".SS capplan ..." heading
