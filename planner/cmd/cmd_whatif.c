@@ -171,184 +171,222 @@ static int load_inputs(char *const *paths, int n, cp_node ***roots_out, cp_diags
     return 0;
 }
 
-int cp_cmd_whatif(int argc, char **argv)
+/* What the command line asks for; the table points into it. */
+typedef struct whatif_args {
+    cp_plan_opts po; /* its table points into it: not copied */
+    int fmt, jobs, array_shards;
+    const char *out_path, *scen_path, *emit_dir, *report_path, *array_dir;
+    bool force;
+    shard sh;
+} whatif_args;
+
+/* After parsing: the line's rules, and no output that is an input or
+ * another output (fs, released by the caller whatever this returns).
+ * -1 to go on, or the exit status (printed). */
+static int whatif_line(whatif_args *wa, const cp_cli_args *a, cp_fileset *fs)
 {
-    if (argc > 1 && !strcmp(argv[1], "merge"))
-        return cp_whatif_merge_main(argc - 1, argv + 1);
-    cp_plan_opts po;
-    cp_plan_opts_init(&po);
-    int fmt = CP_WHATIF_MD, jobs = 1, array_shards = 0;
-    const char *out_path = NULL, *scen_path = NULL, *emit_dir = NULL, *report_path = NULL;
-    const char *array_dir = NULL;
-    bool force = false;
-    shard sh = {0, 0};
-    /* .local: this run's own outputs and mode, which the tasks of
-     * --slurm-array do not repeat (cp_whatif_array_write) */
-    const cp_opt opts[] = {
-        CP_OPT_FILE(0, "scenarios", &scen_path, "FILE", "the scenarios (required)"),
-        {CP_OPTF_STRING('o', NULL, &out_path, "FILE",
-                        "write the table there (atomically); default stdout"),
-         .local = true},
-        {CP_OPTF_ENUM(0, "format", &fmt, cp_whatif_formats, NULL,
-                      "table format; default md (Markdown)"),
-         .local = true},
-        {CP_OPTF_STRING(0, "emit-inputs", &emit_dir, "DIR",
-                        "also write each changed input as DIR/NAME.yaml (and the merged input "
-                        "as DIR/baseline.yaml)"),
-         .local = true},
-        CP_OPT_INT('j', "jobs", &jobs, 1, 64, "N",
-                   "plan N scenarios at once (default 1); the table is the same for every N"),
-        {CP_OPTF_STRING(0, "report", &report_path, "FILE",
-                        "also write an HTML page of the table"),
-         .local = true},
-        {CP_OPTF_BOOL(0, "force", &force,
-                      "let --emit-inputs replace files of DIR that this run did not write "
-                      "(never an input)"),
-         .local = true},
-        {CP_OPTF_CALLBACK(0, "shard", shard_option, &sh, "K/N",
-                          "plan only rows i with i % N == K (0 = baseline) and write a shard "
-                          "file; join all N with 'whatif merge'"),
-         .local = true},
-        {CP_OPTF_STRING(0, "slurm-array", &array_dir, "DIR",
-                        "plan nothing: write a Slurm job array of --shards N tasks (default: "
-                        "one per row), a merge job after it and DIR/submit.sh (docs/whatif.md, "
-                        "\"Shards\")"),
-         .local = true},
-        {CP_OPTF_INT(0, "shards", &array_shards, 1, 100000, "N",
-                     "the tasks of --slurm-array (default: one per row)"),
-         .local = true},
-        CP_OPT_TEXT("  capplan whatif merge [-o TABLE] [--format F] SHARD...   join shard files\n"
-                    "\n"
-                    "Options of `capplan plan`, applied to every scenario:\n"),
-        CP_OPT_INCLUDE(po.table),
-        CP_OPT_TEXT("  (--export-lp is refused here: write the inputs with --emit-inputs and\n"
-                    "  run `capplan plan --export-lp` on the one you want)\n"),
-        CP_OPT_END(),
-    };
-    cp_cli_args a;
-    int st = cp_cli_parse(&a, "whatif", argc, argv, opts, &whatif_help);
-    if (st != CP_CLI_RUN)
-        return st;
-    st = cp_plan_opts_finish(&po, "whatif", a.quiet) ? -1 : 2;
-    if (st < 0 && po.so.export_lp) {
+    cp_fileset_init(fs);
+    if (!cp_plan_opts_finish(&wa->po, "whatif", a->quiet))
+        return 2;
+    if (wa->po.so.export_lp) {
         fprintf(stderr, "capplan whatif: --export-lp is for one plan: write the inputs with "
                         "--emit-inputs DIR and run 'capplan plan --export-lp' on one of them\n");
-        st = 2;
+        return 2;
     }
-    if (st < 0 && !scen_path) {
+    if (!wa->scen_path) {
         fprintf(stderr, "capplan whatif: --scenarios FILE is required (see 'capplan whatif --help')\n");
-        st = 2;
+        return 2;
     }
-    int status = 0, n_in = a.n_operands;
-    cp_fileset fs;
-    if (st < 0) {
-        const char *scen_in[] = {"scenario file", scen_path, NULL};
-        const char *outs[] = {"-o", out_path, "--report", report_path, NULL};
-        if ((status = cp_cli_outputs("whatif", &fs, a.operands, n_in, scen_in, outs))) {
-            cp_fileset_release(&fs);
-            st = status;
-        }
+    const char *scen_in[] = {"scenario file", wa->scen_path, NULL};
+    const char *outs[] = {"-o", wa->out_path, "--report", wa->report_path, NULL};
+    int st = cp_cli_outputs("whatif", fs, a->operands, a->n_operands, scen_in, outs);
+    return st ? st : -1;
+}
+
+/* The inputs (n files) and the scenario file read, checked and every
+ * changed input built; *roots, *sc and *w are the caller's to free,
+ * whatever this returns: 0, or the exit status (printed). */
+static int whatif_prepare(const whatif_args *wa, char *const *paths, int n, cp_node ***roots,
+                          cp_scenarios **sc, cp_whatif **w)
+{
+    cp_diags *d = cp_malloc(sizeof *d);
+    if (!d) {
+        fprintf(stderr, "capplan whatif: out of memory\n");
+        return 1;
     }
-    if (st >= 0) {
-        cp_cli_args_release(&a);
-        return st;
-    }
-    cp_node **roots = NULL;
-    cp_scenarios *sc = NULL;
-    cp_whatif *w = NULL;
-    cp_whatif_table *t = NULL;
+    cp_diags_init(d);
     char *text = NULL;
     size_t len = 0;
+    int status = load_inputs(paths, n, roots, d);
+    if (!status) {
+        /* the scenario file into memory: cp_scenarios_parse takes a buffer */
+        cp_err err;
+        cp_err_init(&err);
+        int read_rc = cp_file_read(wa->scen_path, "YAML", &text, &len, &err);
+        if (read_rc)
+            cp_diags_add_err(d, &err);
+        if (read_rc || cp_scenarios_parse(wa->scen_path, text, len, sc, d) ||
+            cp_whatif_prepare(*roots, n, *sc, w, d)) {
+            cp_diags_print(d, stderr);
+            status = d->worst == CP_ERR_NOMEM ? 1 : 2;
+        }
+    }
+    cp_free(text);
+    cp_free(d);
+    return status;
+}
+
+/* --slurm-array DIR: the array, the merge job and submit.sh, none of
+ * them an input (through a link planted in DIR). The exit status. */
+static int whatif_array(const whatif_args *wa, const cp_cli_args *a, cp_fileset *fs,
+                        const cp_whatif *w)
+{
+    static const char *const array_files[] = {"whatif-array.sbatch", "whatif-merge.sbatch",
+                                              "submit.sh"};
+    int status = cp_cli_dir_outputs("whatif", fs, "--slurm-array", wa->array_dir, array_files, 3);
+    if (status)
+        return status;
+    int rows = cp_whatif_count(w);
+    int ns = wa->array_shards ? wa->array_shards : rows;
+    int threads = wa->po.so.threads > 0 ? wa->po.so.threads : 1;
+    return cp_whatif_array_write(a, wa->array_dir, ns < rows ? ns : rows, rows,
+                                 wa->po.so.time_limit, wa->jobs * threads,
+                                 (cp_whatif_format)wa->fmt, wa->out_path);
+}
+
+/* --emit-inputs, then every row planned and the table (or the shard
+ * file) and the report written. The exit status (130 interrupted). */
+static int whatif_plan(whatif_args *wa, const cp_whatif *w, cp_fileset *fs)
+{
+    cp_whatif_table *t = NULL;
     cp_err err;
     cp_err_init(&err);
     cp_buf out;
     cp_buf_init(&out);
-    /* before planning a signal writes nothing (inputs already emitted
-     * stay, each complete); while planning, running scenarios end with
-     * their best plan, the others are not started, and the table is
-     * written (cp_signals.h) */
-    cp_signals_install("capplan whatif: interrupted: writing the rows known "
-                       "(interrupt again to quit without a table)\n",
-                       "capplan whatif: interrupted: no table written\n", po.quiet);
-    cp_diags *d = cp_malloc(sizeof *d);
-    if (!d) {
-        fprintf(stderr, "capplan whatif: out of memory\n");
-        status = 1;
-        goto done;
-    }
-    cp_diags_init(d);
-    if ((status = load_inputs(a.operands, n_in, &roots, d)))
-        goto done;
-    /* the scenario file into memory: cp_scenarios_parse takes a buffer */
-    int read_rc = cp_file_read(scen_path, "YAML", &text, &len, &err);
-    if (read_rc)
-        cp_diags_add_err(d, &err);
-    if (read_rc || cp_scenarios_parse(scen_path, text, len, &sc, d) ||
-        cp_whatif_prepare(roots, n_in, sc, &w, d)) {
-        cp_diags_print(d, stderr);
-        status = d->worst == CP_ERR_NOMEM ? 1 : 2;
-        goto done;
-    }
-    if (array_dir) {
-        /* the three files go into DIR: none may be an input (through a
-         * link planted there) */
-        static const char *const array_files[] = {"whatif-array.sbatch", "whatif-merge.sbatch",
-                                                  "submit.sh"};
-        if ((status = cp_cli_dir_outputs("whatif", &fs, "--slurm-array", array_dir, array_files, 3)))
-            goto done;
-        int rows = cp_whatif_count(w);
-        int ns = array_shards ? array_shards : rows;
-        status = cp_whatif_array_write(&a, array_dir, ns < rows ? ns : rows, rows,
-                                       po.so.time_limit, jobs * (po.so.threads > 0 ? po.so.threads : 1),
-                                       (cp_whatif_format)fmt, out_path);
-        goto done;
-    }
-    if (emit_dir && mkdir(emit_dir, 0777) != 0 && errno != EEXIST) {
-        cp_err_set(&err, CP_ERR_IO, cp_pos_none(), "cannot create '%s': %s", emit_dir,
+    int status = 0;
+    if (wa->emit_dir && mkdir(wa->emit_dir, 0777) != 0 && errno != EEXIST) {
+        cp_err_set(&err, CP_ERR_IO, cp_pos_none(), "cannot create '%s': %s", wa->emit_dir,
                    strerror(errno));
         goto fail;
     }
-    if (emit_dir && (emit_check(w, emit_dir, force, &fs, &err) || emit_inputs(w, emit_dir, &err)))
+    if (wa->emit_dir && (emit_check(w, wa->emit_dir, wa->force, fs, &err) ||
+                         emit_inputs(w, wa->emit_dir, &err)))
         goto fail;
     cp_signals_begin_work();
-    po.so.stop = cp_signals_flag();
-    po.so.progress = po.progress;
-    if (po.progress)
-        po.so.log = cp_cli_log_line;
-    cp_whatif_run_opts ro = {po.ops, &po.so, jobs, po.progress ? row_done : NULL, NULL, sh.k,
-                             sh.n};
+    cp_plan_opts *po = &wa->po;
+    po->so.stop = cp_signals_flag();
+    po->so.progress = po->progress;
+    if (po->progress)
+        po->so.log = cp_cli_log_line;
+    cp_whatif_run_opts ro = {po->ops, &po->so, wa->jobs, po->progress ? row_done : NULL, NULL,
+                             wa->sh.k, wa->sh.n};
     if (cp_whatif_run(w, &ro, &t, &err))
         goto fail;
     cp_signals_begin_output();
-    if ((sh.n ? cp_whatif_shard_write(t, sh.k, sh.n, &out, &err)
-              : cp_whatif_table_write(t, (cp_whatif_format)fmt, &out, &err)) ||
-        cp_write_file_atomic(out_path, out.s, out.len, &err))
+    if ((wa->sh.n ? cp_whatif_shard_write(t, wa->sh.k, wa->sh.n, &out, &err)
+                  : cp_whatif_table_write(t, (cp_whatif_format)wa->fmt, &out, &err)) ||
+        cp_write_file_atomic(wa->out_path, out.s, out.len, &err))
         goto fail;
-    if (report_path) {
+    if (wa->report_path) {
         cp_buf_reset(&out);
         if (cp_report_whatif_html(t, &out, &err) ||
-            cp_write_file_atomic(report_path, out.s, out.len, &err))
+            cp_write_file_atomic(wa->report_path, out.s, out.len, &err))
             goto fail;
     }
     status = cp_signals_stopped() ? 130 : 0;
-    if (cp_signals_stopped() && !po.quiet)
+    if (cp_signals_stopped() && !po->quiet)
         fprintf(stderr, "capplan whatif: interrupted; unfinished rows are marked 'interrupted'\n");
     goto done;
 fail:
     cp_err_print(&err, stderr);
     status = err.code == CP_ERR_INPUT ? 2 : 1;
 done:
-    cp_signals_restore();
-    cp_fileset_release(&fs);
     cp_buf_release(&out);
     cp_whatif_table_free(t);
+    return status;
+}
+
+int cp_cmd_whatif(int argc, char **argv)
+{
+    if (argc > 1 && !strcmp(argv[1], "merge"))
+        return cp_whatif_merge_main(argc - 1, argv + 1);
+    whatif_args args = {.fmt = CP_WHATIF_MD, .jobs = 1}, *wa = &args;
+    cp_plan_opts_init(&wa->po);
+    /* .local: this run's own outputs and mode, which the tasks of
+     * --slurm-array do not repeat (cp_whatif_array_write) */
+    const cp_opt opts[] = {
+        CP_OPT_FILE(0, "scenarios", &wa->scen_path, "FILE", "the scenarios (required)"),
+        {CP_OPTF_STRING('o', NULL, &wa->out_path, "FILE",
+                        "write the table there (atomically); default stdout"),
+         .local = true},
+        {CP_OPTF_ENUM(0, "format", &wa->fmt, cp_whatif_formats, NULL,
+                      "table format; default md (Markdown)"),
+         .local = true},
+        {CP_OPTF_STRING(0, "emit-inputs", &wa->emit_dir, "DIR",
+                        "also write each changed input as DIR/NAME.yaml (and the merged input "
+                        "as DIR/baseline.yaml)"),
+         .local = true},
+        CP_OPT_INT('j', "jobs", &wa->jobs, 1, 64, "N",
+                   "plan N scenarios at once (default 1); the table is the same for every N"),
+        {CP_OPTF_STRING(0, "report", &wa->report_path, "FILE",
+                        "also write an HTML page of the table"),
+         .local = true},
+        {CP_OPTF_BOOL(0, "force", &wa->force,
+                      "let --emit-inputs replace files of DIR that this run did not write "
+                      "(never an input)"),
+         .local = true},
+        {CP_OPTF_CALLBACK(0, "shard", shard_option, &wa->sh, "K/N",
+                          "plan only rows i with i % N == K (0 = baseline) and write a shard "
+                          "file; join all N with 'whatif merge'"),
+         .local = true},
+        {CP_OPTF_STRING(0, "slurm-array", &wa->array_dir, "DIR",
+                        "plan nothing: write a Slurm job array of --shards N tasks (default: "
+                        "one per row), a merge job after it and DIR/submit.sh (docs/whatif.md, "
+                        "\"Shards\")"),
+         .local = true},
+        {CP_OPTF_INT(0, "shards", &wa->array_shards, 1, 100000, "N",
+                     "the tasks of --slurm-array (default: one per row)"),
+         .local = true},
+        CP_OPT_TEXT("  capplan whatif merge [-o TABLE] [--format F] SHARD...   join shard files\n"
+                    "\n"
+                    "Options of `capplan plan`, applied to every scenario:\n"),
+        CP_OPT_INCLUDE(wa->po.table),
+        CP_OPT_TEXT("  (--export-lp is refused here: write the inputs with --emit-inputs and\n"
+                    "  run `capplan plan --export-lp` on the one you want)\n"),
+        CP_OPT_END(),
+    };
+    cp_cli_args a;
+    int status = cp_cli_parse(&a, "whatif", argc, argv, opts, &whatif_help);
+    if (status != CP_CLI_RUN)
+        return status;
+    cp_fileset fs;
+    status = whatif_line(wa, &a, &fs);
+    if (status >= 0) {
+        cp_fileset_release(&fs);
+        cp_cli_args_release(&a);
+        return status;
+    }
+    /* before planning a signal writes nothing (inputs already emitted
+     * stay, each complete); while planning, running scenarios end with
+     * their best plan, the others are not started, and the table is
+     * written (cp_signals.h) */
+    cp_signals_install("capplan whatif: interrupted: writing the rows known "
+                       "(interrupt again to quit without a table)\n",
+                       "capplan whatif: interrupted: no table written\n", wa->po.quiet);
+    cp_node **roots = NULL;
+    cp_scenarios *sc = NULL;
+    cp_whatif *w = NULL;
+    int n_in = a.n_operands;
+    status = whatif_prepare(wa, a.operands, n_in, &roots, &sc, &w);
+    if (!status)
+        status = wa->array_dir ? whatif_array(wa, &a, &fs, w) : whatif_plan(wa, w, &fs);
+    cp_signals_restore();
+    cp_fileset_release(&fs);
     cp_whatif_free(w);
     cp_scenarios_free(sc);
-    cp_free(text);
     for (int i = 0; roots && i < n_in; i++)
         cp_node_free(roots[i]);
     cp_free(roots);
-    cp_free(d);
     cp_cli_args_release(&a);
     return status;
 }
