@@ -5,7 +5,8 @@
 # Seeds are gathered from examples/ and tests/ (good and bad inputs) and
 # tests/fuzz-regress/NAME/ (every input that ever crashed; fuzz_roundtrip
 # takes fuzz_load's seeds, fuzz_fitout fuzz_csv's, fuzz_export fuzz_load's
-# and each slurm test input followed by its plan); new inputs found go
+# and each slurm test input followed by its plan, fuzz_opts the command
+# lines of tests/cli/messages.expected); new inputs found go
 # to BUILD_DIR/corpus/NAME, which later runs reuse. fuzz_import also
 # takes the heads (60 lines) of the real series, node lists, Pollux and
 # Philly files and Gavel traces of CP_DATA (default /work/shared/data).
@@ -24,6 +25,7 @@ for name in "$@"; do
     load | roundtrip | export) find examples tests -name '*.yaml' -not -path '*/fuzz-regress/*' ;;
     csv | fitout) find tests -name '*.csv' -o -name '*.tsv' -o -name '*.json' | grep -v fuzz-regress ;;
     scenarios) { ls examples/*whatif*.yaml; find tests/whatif tests/bad -name '*.yaml'; } 2>/dev/null ;;
+    opts) echo tests/cli/messages.expected ;;
     import)
         find tests/import -name '*.csv' -o -name '*.trace'
         data=${CP_DATA:-/work/shared/data}
@@ -41,6 +43,12 @@ for name in "$@"; do
             # the selectors of fuzz/fuzz_import.c; -max_len cuts the rest
             for s in e E c C i I A p P h H t a; do
                 { printf '%s' "$s"; head -n 60 "$f"; } >"$dst.$s"
+            done
+        elif [ "$short" = opts ]; then
+            # each command line of the CLI's goldens, its words after
+            # "capplan CMD" one a line, as the harness splits them
+            grep '^\$ capplan ' "$f" | while read -r _ _ _ words; do
+                printf '%s\n' $words >"$seed/line$(printf '%s' "$words" | cksum | cut -d' ' -f1)"
             done
         elif [ "$short" = export ]; then
             # tests/slurm's inputs name this machine's host as @HOST@
