@@ -72,6 +72,10 @@ static const char usage_text[] =
     "Options may come before, between or after the input; '--' ends them.\n"                     \
     "Details: docs/import.md; the full reference: man ./capplan.1 in the source tree.\n"
 
+/* --accel-table FILE of every importer that names accelerators. */
+#define ACCEL_TABLE_OPT(p)                                                                         \
+    CP_OPT_FILE(0, "accel-table", p, "FILE", "add or replace accelerator table entries (CSV)")
+
 /* The most options an importer has, with the common ones and the end. */
 #define MAX_OPTS 16
 
@@ -162,8 +166,7 @@ static void sky_init(args *a)
                       "interruptions per instance-hour for every spot offer (default: AWS "
                       "0.05/730, GCP 0.10/24, else none)"),
         CP_OPT_UNSET(0, "no-n1-gpus", &o->n1_gpus, "GCP: no n1 host + attachable GPU offers"),
-        CP_OPT_FILE(0, "accel-table", &o->accel_table, "FILE",
-                    "add or replace accelerator table entries (CSV)"),
+        ACCEL_TABLE_OPT(&o->accel_table),
     };
     SET_TABLE(a, t);
 }
@@ -206,8 +209,7 @@ static void gavel_init(args *a)
                     "table of the types' mean speedups; amdahl: Amdahl's law"),
         CP_OPT_BOOL(0, "unconsolidated", &o->unconsolidated,
                     "keep Gavel's *_unconsolidated worker types"),
-        CP_OPT_FILE(0, "accel-table", &o->accel_table, "FILE",
-                    "add or replace accelerator table entries (CSV)"),
+        ACCEL_TABLE_OPT(&o->accel_table),
     };
     SET_TABLE(a, t);
 }
@@ -308,8 +310,7 @@ static void inventory_init(args *a)
         CP_OPT_INT(0, "max-nodes", &o->max_nodes, 1, 1000000, "N",
                    "at most N nodes per pool (a small example)"),
         CP_OPT_BOOL(0, "cpu-nodes", &o->cpu_nodes, "keep the nodes without GPUs too"),
-        CP_OPT_FILE(0, "accel-table", &o->accel_table, "FILE",
-                    "add or replace accelerator table entries (CSV)"),
+        ACCEL_TABLE_OPT(&o->accel_table),
     };
     SET_TABLE(a, t);
 }
@@ -357,8 +358,7 @@ static void pollux_init(args *a)
         CP_OPT_INT(0, "max-jobs", &o->max_jobs, 1, 10000000, "N", "at most N jobs from the trace"),
         CP_OPT_STRING(0, "accelerator", &o->accelerator, "A",
                       "the measured type (default T4, Pollux's testbed)"),
-        CP_OPT_FILE(0, "accel-table", &o->accel_table, "FILE",
-                    "add or replace accelerator table entries (CSV)"),
+        ACCEL_TABLE_OPT(&o->accel_table),
     };
     SET_TABLE(a, t);
 }
@@ -382,8 +382,7 @@ static void accelerators_init(args *a)
 {
     a->o.accel_table = NULL;
     const cp_opt t[] = {
-        CP_OPT_FILE(0, "accel-table", &a->o.accel_table, "FILE",
-                    "add or replace accelerator table entries (CSV)"),
+        ACCEL_TABLE_OPT(&a->o.accel_table),
     };
     SET_TABLE(a, t);
 }
