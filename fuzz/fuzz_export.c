@@ -83,6 +83,7 @@ static const char *const shapes[] = {
     "echo \"$@\" Q",
     "echo Q >&2",
     "exit 1",
+    "srun --ntasks-per-node=1 sh -c Q || echo Q >&2",
     RUN_WORD,
 };
 

@@ -82,6 +82,24 @@ typedef struct cp_offer {
     double spot_interruptions_per_hour;
 } cp_offer;
 
+/* capplan.5 §10.2: one quota of a team, on the accelerators of
+ * one type held on pools (acc >= 0) or on CPUs held on pools (acc -1). */
+typedef struct cp_team_quota {
+    int acc;         /* accelerator index, -1 for the key `cpus` */
+    cp_series limit; /* per slot, >= 0 */
+    cp_pos pos;      /* of the key */
+} cp_team_quota;
+
+typedef struct cp_team {
+    char *name;
+    cp_pos pos;
+    cp_team_quota *quota;
+    int n_quota;
+    double budget; /* on the team's attributed cost */
+    bool has_budget;
+    cp_pos budget_pos;
+} cp_team;
+
 typedef enum { CP_JOB_TRAINING, CP_JOB_DATAFLOW } cp_job_kind;
 typedef enum { CP_SCALING_LINEAR, CP_SCALING_AMDAHL, CP_SCALING_TABLE } cp_scaling_model;
 
@@ -120,6 +138,16 @@ typedef struct cp_shape {
     double speed; /* multiplies the throughput */
     cp_pos pos;
 } cp_shape;
+
+/* capplan.5 §10.3: one board power limit a training job
+ * can run under on one accelerator type. */
+typedef struct cp_power_limit {
+    int acc;        /* accelerator index (a type in the job's throughput) */
+    double limit_w; /* the board limit to set */
+    double speed;   /* multiplies the throughput, (0, 1] */
+    double power_w; /* busy draw per accelerator under the limit (default limit_w) */
+    cp_pos pos;
+} cp_power_limit;
 
 typedef struct cp_theta {
     char *type; /* machine-type label */
@@ -176,6 +204,10 @@ typedef struct cp_job {
     cp_shape *shapes;
     int n_shapes;
     bool has_shapes;
+    /* capplan.5 §10: power limits, grouped by type in input order; a mode takes none
+     * (limit -1) or one whose acc is its resource's type */
+    cp_power_limit *power_limits;
+    int n_power_limits;
 
     /* dataflow */
     double input_gb;
@@ -197,6 +229,8 @@ typedef struct cp_job {
      * runs the job; NULL when not given */
     char *run;
     cp_pos run_pos;
+    /* capplan.5 §10: the team index, -1 when none */
+    int team;
 } cp_job;
 
 typedef struct cp_input {
@@ -222,6 +256,8 @@ typedef struct cp_input {
     int n_offers;
     cp_job *jobs;
     int n_jobs;
+    cp_team *teams; /* capplan.5 §10.2 */
+    int n_teams;
 
     bool uses_egress; /* some job has `data` (plans then carry egress) */
 
@@ -248,6 +284,7 @@ int cp_input_find_accel(const cp_input *in, const char *name);
 int cp_input_find_pool(const cp_input *in, const char *name);
 int cp_input_find_offer(const cp_input *in, const char *name);
 int cp_input_find_job(const cp_input *in, const char *name);
+int cp_input_find_team(const cp_input *in, const char *name);
 
 double cp_input_horizon_hours(const cp_input *in);
 

@@ -170,7 +170,7 @@ static const cp_theta *theta_for(const cp_job *j, const char *type)
  * (capplan.5 §9.1: the shape's speed multiplies the throughput); 0 when
  * ineligible. */
 static double base_hours(const cp_input *in, const cp_job *j, const cp_machine *m, int count,
-                         int shape)
+                         int shape, int limit)
 {
     if (j->kind == CP_JOB_TRAINING) {
         double thr = m->acc >= 0 ? throughput_for(j, m->acc) : 0;
@@ -179,6 +179,8 @@ static double base_hours(const cp_input *in, const cp_job *j, const cp_machine *
         if (j->has_accelerator_memory && in->accels[m->acc].memory_gb < j->accelerator_memory_gb)
             return 0;
         double speed = shape < j->n_shapes ? j->shapes[shape].speed : 1;
+        if (limit >= 0) /* capplan.5 §10.3: the limit's speed too */
+            speed *= j->power_limits[limit].speed;
         return j->work / (3600.0 * thr * cp_job_speedup_on(j, m->acc, count) * speed);
     }
     const cp_theta *th = m->type ? theta_for(j, m->type) : NULL;
@@ -226,6 +228,13 @@ static void put_margin(cp_buf *b, const cp_input *in, const cp_job *j, const cp_
 }
 
 static int n_resources(const cp_input *in);
+
+/* Whether power limit li (-1: none) is a choice on machine m: none always,
+ * a listed limit on its own accelerator type (capplan.5 §10.3). */
+static bool limit_applies(const cp_job *j, const cp_machine *m, int li)
+{
+    return li < 0 || (m->acc >= 0 && j->power_limits[li].acc == m->acc);
+}
 
 /* Shapes to enumerate: a training job's (at least its one flat shape), one
  * for dataflow. */
@@ -335,7 +344,7 @@ static char *no_mode_reason(const cp_input *in, const cp_modeset *ms, const cp_j
         eligible++;
         for (int q = 0; q < j->n_counts; q++) {
             for (int sh = 0; sh < shapes_of(j); sh++) {
-                double h = base_hours(in, j, m, j->counts[q], sh) * spot_stretch(in, j, res);
+                double h = base_hours(in, j, m, j->counts[q], sh, -1) * spot_stretch(in, j, res);
                 if (!(h > 0) || !isfinite(h))
                     continue;
                 if (!cp_mode_fits(in, j, m, res->name, res->kind == CP_RES_POOL, res->max_units,
@@ -429,10 +438,10 @@ static char *no_mode_reason(const cp_input *in, const cp_modeset *ms, const cp_j
 /* Duration of job j with `count` units on resource r: false when that
  * (resource, count) is ineligible or has no allowed start in [lo, hi). */
 static bool mode_timing(const cp_input *in, const cp_job *j, const cp_resource *res, int k,
-                        int shape, int lo, int hi, double *base_out, double *hours_out, int *d_out,
-                        double *frac_out)
+                        int shape, int limit, int lo, int hi, double *base_out, double *hours_out,
+                        int *d_out, double *frac_out)
 {
-    double base = base_hours(in, j, res->mach, k, shape);
+    double base = base_hours(in, j, res->mach, k, shape, limit);
     if (!(base > 0) || !isfinite(base))
         return false;
     double hours = base * spot_stretch(in, j, res);
@@ -473,7 +482,7 @@ static const char *placement_why(const cp_input *in, const cp_job *j, const cp_r
 }
 
 bool cp_mode_exclusion(const cp_input *in, const cp_modeset *ms, int job, int res, int count,
-                       int shape, char *why, size_t size)
+                       int shape, int limit, char *why, size_t size)
 {
     const cp_job *j = &in->jobs[job];
     const cp_resource *r = &ms->res[res];
@@ -502,7 +511,11 @@ bool cp_mode_exclusion(const cp_input *in, const cp_modeset *ms, int job, int re
         snprintf(why, size, "no runtime.theta for machine type '%s'", m->type ? m->type : "");
         return true;
     }
-    double base = base_hours(in, j, m, count, shape);
+    if (limit >= 0 && (limit >= j->n_power_limits || j->power_limits[limit].acc != m->acc)) {
+        snprintf(why, size, "power limit: none listed for this accelerator type");
+        return true;
+    }
+    double base = base_hours(in, j, m, count, shape, limit);
     if (!(base > 0) || !isfinite(base)) {
         snprintf(why, size, "its duration is not a finite positive number of hours");
         return true;
@@ -516,7 +529,7 @@ bool cp_mode_exclusion(const cp_input *in, const cp_modeset *ms, int job, int re
     int lo, hi, d;
     double hours, frac;
     cp_job_window(in, j, &lo, &hi);
-    if (!mode_timing(in, j, r, count, shape, lo, hi, &base, &hours, &d, &frac)) {
+    if (!mode_timing(in, j, r, count, shape, limit, lo, hi, &base, &hours, &d, &frac)) {
         hours = base * spot_stretch(in, j, r);
         d = cp_duration_slots(hours, in->slot_hours, NULL);
         snprintf(why, size, "window: takes %.3g h (%d slot%s), slots %d to %d allow %d", hours, d,
@@ -577,10 +590,12 @@ void cp_modes_size(const cp_input *in, cp_model_size *sz)
             int lo, hi;
             cp_job_window(in, j, &lo, &hi);
             for (int q = 0; q < j->n_counts; q++) {
-                for (int sh = 0; sh < shapes_of(j); sh++) {
+                for (int sh = 0; sh < shapes_of(j); sh++)
+                for (int li = -1; li < j->n_power_limits; li++) {
                     double base, hours, frac;
                     int d;
-                    if (!mode_timing(in, j, &res, j->counts[q], sh, lo, hi, &base, &hours, &d,
+                    if (!limit_applies(j, res.mach, li) ||
+                        !mode_timing(in, j, &res, j->counts[q], sh, li, lo, hi, &base, &hours, &d,
                                      &frac) ||
                         !cp_mode_fits(in, j, res.mach, "", res.kind == CP_RES_POOL, res.max_units,
                                       j->counts[q], sh, NULL, 0))
@@ -660,11 +675,13 @@ int cp_modes_build(const cp_input *in, cp_modeset **out, cp_err *err)
             const cp_machine *m = res->mach;
             double egress = cp_job_egress(in, j, res->site);
             for (int q = 0; q < j->n_counts; q++) {
-                for (int sh = 0; sh < shapes_of(j); sh++) {
+                for (int sh = 0; sh < shapes_of(j); sh++)
+                for (int li = -1; li < j->n_power_limits; li++) {
                     int k = j->counts[q];
                     double base, hours, frac;
                     int d;
-                    if (!mode_timing(in, j, res, k, sh, lo, hi, &base, &hours, &d, &frac))
+                    if (!limit_applies(j, m, li) ||
+                        !mode_timing(in, j, res, k, sh, li, lo, hi, &base, &hours, &d, &frac))
                         continue;
                     /* capplan.5 §2, version 1.1: a mode no plan could place is not a mode */
                     if (!cp_mode_fits(in, j, m, res->name, res->kind == CP_RES_POOL, res->max_units,
@@ -681,6 +698,7 @@ int cp_modes_build(const cp_input *in, cp_modeset **out, cp_err *err)
                     md->count = k;
                     md->acc = m->acc;
                     md->shape = sh;
+                    md->limit = li;
                     md->egress = egress;
                     if (j->kind == CP_JOB_TRAINING) {
                         md->demand[CP_DIM_ACC] = k;
@@ -699,7 +717,7 @@ int cp_modes_build(const cp_input *in, cp_modeset **out, cp_err *err)
                     md->slots = d;
                     md->last_frac = frac;
                     md->busy_w =
-                        res->kind == CP_RES_POOL ? cp_busy_power_shape_w(in, j, m, k, sh) : 0;
+                        res->kind == CP_RES_POOL ? cp_busy_power_limit_w(in, j, m, k, sh, li) : 0;
                     md->s_min = lo;
                     md->s_max = hi - d;
                 }

@@ -1,5 +1,6 @@
 /*
- * Modes (capplan.5 §2): for each job, every (resource, count, shape) that
+ * Modes (capplan.5 §2): for each job, every (resource, count, shape,
+ * power limit) that
  * passes placement and eligibility and fits between release and deadline,
  * with its demand vector, duration, slot count, last-slot busy fraction,
  * busy power and allowed start slots. Resources are the pools, then per
@@ -40,6 +41,7 @@ typedef struct cp_mode {
     int s_min, s_max;        /* allowed start slots, inclusive */
     int shape;               /* index into the job's shapes (capplan.5 §9.1); 0 for dataflow */
     double egress;           /* $ once when scheduled: data moved off its site (capplan.5 §9.3) */
+    int limit;               /* index into the job's power_limits (capplan.5 §10.3), -1: none */
 } cp_mode;
 
 typedef struct cp_modeset {
@@ -103,13 +105,14 @@ double cp_job_egress(const cp_input *in, const cp_job *j, int site);
  * accelerator's share needs 64"). */
 bool cp_mode_fits(const cp_input *in, const cp_job *j, const cp_machine *m, const char *res_name,
                   bool pool, int max_units, int count, int shape, char *why, size_t why_size);
-/* Why (resource res, count, shape) is not a mode of job j, in words
+/* Why (resource res, count, shape, limit) is not a mode of job j (limit
+ * -1: none), in words
  * (`check --modes`): the placement rule, the eligibility rule (type,
  * accelerator memory, machine type), the units (capplan.5 §2, version 1.1) or the time
  * window, first that applies. Returns false, and writes nothing, when it
  * is a mode. */
 bool cp_mode_exclusion(const cp_input *in, const cp_modeset *ms, int job, int res, int count,
-                       int shape, char *why, size_t size);
+                       int shape, int limit, char *why, size_t size);
 /* capplan.5 §9.2 on the modes (cp_modes_build calls it): a successor starts no
  * earlier than its predecessors' earliest ends, and has no mode (with a
  * reason naming the predecessor) when one of them has none.
@@ -124,6 +127,14 @@ double cp_busy_power_w(const cp_input *in, const cp_job *j, const cp_machine *m,
 /* The same in shape `shape` (capplan.5 §9.1). */
 double cp_busy_power_shape_w(const cp_input *in, const cp_job *j, const cp_machine *m, int count,
                              int shape);
+/* The same under power limit `limit` (an index into the job's
+ * power_limits, -1 for none): the limit's power_w replaces the
+ * accelerator's (capplan.5 §10.3). */
+double cp_busy_power_limit_w(const cp_input *in, const cp_job *j, const cp_machine *m, int count,
+                             int shape, int limit);
+/* The limits a mode of job j on accelerator type acc may take: the number
+ * of entries of j->power_limits with that type. */
+int cp_job_limits_on(const cp_job *j, int acc);
 /* Slots occupied and last-slot fraction for a duration (capplan.5 §2). */
 int cp_duration_slots(double hours, double slot_hours, double *last_frac);
 /* First allowed start slot and the exclusive end slot bound of a job:

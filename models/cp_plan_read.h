@@ -114,6 +114,7 @@ typedef struct cp_plan_job {
     cp_plan_int shape;  /* capplan.5 §9.1 */
     cp_plan_num egress; /* capplan.5 §9.3 */
     cp_plan_num cost;   /* capplan.5 §10.1 */
+    cp_plan_num power_limit_w; /* capplan.5 §10.3; absent: none */
     cp_plan_str reason;
     cp_plan_strs nodes;
 } cp_plan_job;

@@ -16,9 +16,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { K_SITES, K_ACCELS, K_POOLS, K_OFFERS, K_JOBS, K_SCENARIOS, K_COUNT };
-static const char *const kind_keys[K_COUNT] = {"sites", "accelerators", "pools",
-                                                "offers", "jobs", "scenarios"};
+enum { K_SITES, K_ACCELS, K_POOLS, K_OFFERS, K_JOBS, K_SCENARIOS, K_TEAMS, K_COUNT };
+static const char *const kind_keys[K_COUNT] = {"sites", "accelerators", "pools", "offers",
+                                                "jobs",  "scenarios",    "teams"};
 
 typedef struct nodevec {
     cp_node **v;
@@ -95,10 +95,12 @@ void cp_input_free(cp_input *in)
             cp_free(j->type_scaling[k].speedup);
         cp_free(j->type_scaling);
         cp_free(j->shapes);
+        cp_free(j->power_limits);
         cp_free(j->after);
         cp_free(j->run);
     }
     cp_free(in->jobs);
+    cp_teams_free(in);
     cp_free(in->start);
     for (int i = 0; i < in->n_files; i++)
         cp_free(in->files[i]);
@@ -154,7 +156,7 @@ static void merge_root(lctx *c, merged *m, cp_node *root)
         return;
     }
     static const char *const top[] = {"version", "horizon", "objective", "sites", "accelerators",
-                                      "pools", "offers", "jobs", "scenarios", NULL};
+                                      "pools", "offers", "jobs", "scenarios", "teams", NULL};
     cp_load_check_keys(c, root, NULL, top, NULL, NULL);
     for (size_t i = 0; i < root->n; i++) {
         const char *k = root->kids[2 * i]->str;
@@ -682,6 +684,8 @@ static int build(cp_node *const *roots, int n_roots, char **files, int n_files,
     UNIQUE(&c, "pool", c.in->pools, c.in->n_pools, cp_pool);
     load_offers(&c, &m.kinds[K_OFFERS]);
     UNIQUE(&c, "offer", c.in->offers, c.in->n_offers, cp_offer);
+    cp_load_teams(&c, m.kinds[K_TEAMS].v, (int)m.kinds[K_TEAMS].n);
+    UNIQUE(&c, "team", c.in->teams, c.in->n_teams, cp_team);
     cp_load_jobs(&c, m.kinds[K_JOBS].v, (int)m.kinds[K_JOBS].n);
     UNIQUE(&c, "job", c.in->jobs, c.in->n_jobs, cp_job);
     warn_objective_confidence(&c, &m.objective);

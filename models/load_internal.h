@@ -70,6 +70,14 @@ void cp_load_jobs(lctx *c, cp_node *const *items, int n);
  * cycles, each cycle once with its path. */
 void cp_load_after(lctx *c, cp_node *const *items, int n);
 void cp_load_series_release(cp_series *s);
+/* 1.2 (load_power.c): a training job's `power_limits` map (node `n`),
+ * after its throughput was read. */
+void cp_load_power_limits(lctx *c, const cp_node *n, const char *ent, cp_job *j);
+/* 1.2 (load_teams.c): the teams (items as for cp_load_jobs, before the
+ * jobs), a job's `team` (node `n`), and freeing the teams of an input. */
+void cp_load_teams(lctx *c, cp_node *const *items, int n);
+void cp_load_job_team(lctx *c, const cp_node *n, const char *ent, cp_job *j);
+void cp_teams_free(cp_input *in);
 /* Execution extensions (load_exec.c): a pool's `hosts` (node `n`, after
  * `nodes` was read: nodes_ok) and a job's `run`. */
 void cp_load_hosts(lctx *c, const cp_node *n, const char *ent, cp_pool *p, bool nodes_ok);

@@ -16,10 +16,11 @@
 static const char *const common_keys[] = {
     "name", "kind", "release_hour", "deadline_hour", "drop_penalty", "preemptible",
     "checkpoint_minutes", "restart_minutes", "placement", "deadline_confidence", "after",
-    "data", "run", NULL};
+    "data", "run", "team", NULL};
 static const char *const training_keys[] = {
     "work", "throughput", "accelerators", "scaling", "accelerator_memory_gb",
-    "cpus_per_accelerator", "memory_gb_per_accelerator", "model", "shapes", NULL};
+    "cpus_per_accelerator", "memory_gb_per_accelerator", "model", "shapes", "power_limits",
+    NULL};
 static const char *const dataflow_keys[] = {"input_gb", "machines", "runtime", NULL};
 
 static bool in_list(const char *const *list, const char *key)
@@ -368,6 +369,8 @@ static void load_training(lctx *c, const cp_node *m, const char *ent, cp_job *j)
         if (cp_load_want_map(c, n, ent, "scaling"))
             load_scaling(c, n, ent, j);
     }
+    if ((n = cp_map_get(m, "power_limits")))
+        cp_load_power_limits(c, n, ent, j);
     cp_node *am = cp_map_get(m, "accelerator_memory_gb");
     if (am)
         j->has_accelerator_memory =
@@ -587,6 +590,7 @@ void cp_load_jobs(lctx *c, cp_node *const *items, int n)
         j->placement.cloud = j->placement.on_prem = true;
         j->deadline_hour = hend;
         j->data_site = -1;
+        j->team = -1;
         if (!cp_load_want_map(c, m, NULL, "jobs[]"))
             continue;
         char label[64], ent[200];
@@ -653,6 +657,8 @@ void cp_load_jobs(lctx *c, cp_node *const *items, int n)
             load_placement(c, x, ent, &j->placement);
         if ((x = cp_map_get(m, "run")))
             cp_load_run(c, x, ent, j);
+        if ((x = cp_map_get(m, "team")))
+            cp_load_job_team(c, x, ent, j);
         if (!kind_ok)
             continue;
         if (j->kind == CP_JOB_TRAINING)

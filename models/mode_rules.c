@@ -1,7 +1,7 @@
 /*
  * The version 1.1 rules of a mode that do not concern time: the speedup
  * of a count (the job's scaling, and per type: capplan.5 §1.7), the
- * shape's busy power (§9.1), whether a
+ * shape's and the power limit's busy power (§9.1, §10.3), whether a
  * mode fits the resource's units (§2), and its egress (§9.3).
  * cp_modes.c enumerates the modes with them and explains an excluded
  * choice with them (cp_mode_exclusion, which `check --modes` prints), so
@@ -73,9 +73,27 @@ double cp_job_egress(const cp_input *in, const cp_job *j, int site)
 double cp_busy_power_shape_w(const cp_input *in, const cp_job *j, const cp_machine *m, int count,
                              int shape)
 {
+    return cp_busy_power_limit_w(in, j, m, count, shape, -1);
+}
+
+int cp_job_limits_on(const cp_job *j, int acc)
+{
+    int n = 0;
+    for (int i = 0; acc >= 0 && i < j->n_power_limits; i++)
+        n += j->power_limits[i].acc == acc;
+    return n;
+}
+
+double cp_busy_power_limit_w(const cp_input *in, const cp_job *j, const cp_machine *m, int count,
+                             int shape, int limit)
+{
     double acc_w = 0;
-    if (m->acc >= 0)
-        acc_w = in->accels[m->acc].power_w - in->accels[m->acc].idle_power_w;
+    if (m->acc >= 0) {
+        /* under a limit the board draws the limit's power_w when busy */
+        double busy = limit >= 0 && limit < j->n_power_limits ? j->power_limits[limit].power_w
+                                                              : in->accels[m->acc].power_w;
+        acc_w = busy - in->accels[m->acc].idle_power_w;
+    }
     double node_w = m->power_w - m->idle_power_w;
     if (j->kind == CP_JOB_TRAINING) {
         double cpa =

@@ -396,6 +396,7 @@ static void read_job(rd *c, const cp_node *e, int idx, cp_plan_job *j)
     read_num(c, e, "energy_kwh", who, false, &j->energy_kwh);
     read_num(c, e, "cost", who, false, &j->cost);
     read_strs(c, e, "nodes", who, false, "node or instance id", &j->nodes);
+    read_num(c, e, "power_limit_w", who, false, &j->power_limit_w);
     c->level = CP_PLAN_EXTRA;
     read_int(c, e, "shape", who, false, &j->shape);
     read_num(c, e, "egress", who, false, &j->egress);

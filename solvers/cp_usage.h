@@ -10,6 +10,7 @@
 
 #include "cp_packing.h"
 #include "cp_plan.h"
+#include "cp_teams.h"
 
 typedef struct cp_cand {
     int mode, start;
@@ -44,6 +45,13 @@ typedef struct cp_usage {
     cp_cand *cand;      /* scratch [most columns of a job] */
     unsigned char *dominated; /* [n_modes] modes another mode dominates (reduce.c); NULL: none */
     int n_dominated;
+    /* capplan.5 §10: the team rows (quotas per slot, budgets; cp_teams.h) with the
+     * scale's share of each, what the placed jobs hold of each, and
+     * scratch for one column's coefficients */
+    cp_teamrows teams;
+    double *tuse;       /* [teams.n_rows] */
+    int *trow;          /* [teams.max_coefs] */
+    double *tval;       /* [teams.max_coefs] */
 } cp_usage;
 
 int cp_usage_init(cp_usage *u, const cp_input *in, const cp_modeset *ms);

@@ -18,6 +18,10 @@
  *                 quota used, a cap reached; and pools or markets whose
  *                 aggregate has room but no node or instance does
  *   budget        the objective's budget is spent
+ *   team quota    a team's quota on pools (capplan.5 §10.2) is below
+ *                 what the job alone holds, or the team's other jobs
+ *                 hold it
+ *   team budget   the team's other jobs have spent its budget
  *
  * The causes are grouped by rule and resource (or site), with the union
  * of their slots written as ranges; a "taken" cause names the jobs that
@@ -43,11 +47,15 @@
 #define SHOWN 4       /* of them written */
 #define HOLDERS 5     /* job names per group */
 
-typedef enum { MAINT, QUOTA, CAP, TAKEN, QUOTA_TAKEN, CAP_TAKEN, BUDGET, OTHER } cause_kind;
+typedef enum {
+    MAINT, QUOTA, CAP, TAKEN, QUOTA_TAKEN, CAP_TAKEN, BUDGET, TEAM_QUOTA, TEAM_TAKEN, TEAM_BUDGET,
+    OTHER
+} cause_kind;
 
 typedef struct cause {
     cause_kind kind;
-    int res;  /* the resource (pools, markets), the site (caps), -1 */
+    int res;  /* the resource (pools, markets), the site (caps), the team
+               * quota (team quotas), the team (its budget), -1 */
     int mode; /* the first mode it stopped: its demand and draw are quoted */
     unsigned char *slots; /* [T] */
 } cause;
@@ -87,6 +95,27 @@ static bool note(why_ctx *w, cause_kind kind, int res, int mode, int t0, int t1)
     return true;
 }
 
+/* A team quota (cp_teams.h) that stops mode mi in slot t: 1 and *q when
+ * it is below the run alone, 2 and *q when the team's other jobs hold it,
+ * 0 when none does. */
+static int team_quota_stop(const cp_usage *u, int mi, int t, int *q)
+{
+    const cp_teamrows *tr = &u->teams;
+    int k = u->in->jobs[u->ms->modes[mi].job].team;
+    for (int i = k >= 0 && tr->n_rows ? tr->first_quota[k] : 0;
+         k >= 0 && tr->n_rows && i < tr->first_quota[k + 1]; i++) {
+        double v = cp_teamrows_quota_use(tr, mi, i);
+        size_t row = (size_t)i * tr->T + t;
+        double cap = tr->rhs[row];
+        *q = i;
+        if (v > 0 && v > cap + EPS * (1 + cap))
+            return 1;
+        if (v > 0 && u->tuse[row] + v > cap + EPS * (1 + cap))
+            return 2;
+    }
+    return 0;
+}
+
 /* The first rule that stops mode mi at start s; false when out of memory. */
 static bool examine(why_ctx *w, int mi, int s)
 {
@@ -107,6 +136,9 @@ static bool examine(why_ctx *w, int mi, int s)
                 if (use_of(u, m->res, d, t) + m->demand[d] > cap + EPS * (1 + cap))
                     return note(w, TAKEN, m->res, mi, t, t + 1);
             }
+            int q, stop = team_quota_stop(u, mi, t, &q);
+            if (stop)
+                return note(w, stop == 1 ? TEAM_QUOTA : TEAM_TAKEN, q, mi, t, t + 1);
             double wn = m->busy_w * (i == m->slots - 1 ? m->last_frac : 1.0);
             size_t k = (size_t)r->site * T + t;
             double allow = u->allow[k];
@@ -132,6 +164,8 @@ static bool examine(why_ctx *w, int mi, int s)
         return true; /* explain.c found none: cannot happen, say nothing */
     if (!strncmp(why, "the budget", 10))
         return note(w, BUDGET, -1, mi, s, s + m->slots);
+    if (!strncmp(why, "team ", 5) && strstr(why, "budget"))
+        return note(w, TEAM_BUDGET, in->jobs[m->job].team, mi, s, s + m->slots);
     if (!strncmp(why, "no ", 3)) /* no node or instance of it has room */
         return note(w, TAKEN, m->res, mi, s, s + m->slots);
     if (!w->other[0])
@@ -185,7 +219,12 @@ static bool holds(const why_ctx *w, const cause *c, int k)
         return false;
     const cp_mode *mk = &ms->modes[p->mode[k]];
     const cp_resource *rk = &ms->res[mk->res];
-    if (c->kind == CAP_TAKEN ? !(rk->kind == CP_RES_POOL && rk->site == c->res) : mk->res != c->res)
+    if (c->kind == TEAM_BUDGET)
+        return p->in->jobs[k].team == c->res;
+    if (c->kind == TEAM_TAKEN) {
+        if (cp_teamrows_quota_use(&w->u->teams, p->mode[k], c->res) <= 0)
+            return false;
+    } else if (c->kind == CAP_TAKEN ? !(rk->kind == CP_RES_POOL && rk->site == c->res) : mk->res != c->res)
         return false;
     for (int t = p->start[k]; t < p->start[k] + mk->slots && t < w->u->T; t++)
         if (c->slots[t])
@@ -207,6 +246,29 @@ static void put_holders(cp_buf *b, const why_ctx *w, const cause *c)
         cp_buf_printf(b, " and %d more", shown - HOLDERS);
     if (!shown)
         cp_buf_puts(b, "no other job");
+}
+
+/* "team 'vision' holds 16 of its quota of 16 V100 in slots 3-7 ('a',
+ * 'b')" or "team 'vision' has a quota of 2 V100 in slot 0 (it needs 4)". */
+static void put_team_quota(cp_buf *b, const why_ctx *w, const cause *c)
+{
+    const cp_usage *u = w->u;
+    const cp_teamrows *tr = &u->teams;
+    int T = u->T, t = first_slot(c->slots, T), q = c->res;
+    const char *team = u->in->teams[tr->q_team[q]].name, *key = cp_teamrows_key(tr, q);
+    size_t row = (size_t)q * T + t;
+    if (c->kind == TEAM_QUOTA) {
+        cp_buf_printf(b, "team '%s' has a quota of %g %s in ", team, tr->rhs[row], key);
+        put_slots(b, c->slots, T);
+        cp_buf_printf(b, " (it needs %g)", cp_teamrows_quota_use(tr, c->mode, q));
+        return;
+    }
+    cp_buf_printf(b, "team '%s' holds %g of its quota of %g %s in ", team, u->tuse[row],
+                  tr->rhs[row], key);
+    put_slots(b, c->slots, T);
+    cp_buf_puts(b, " (");
+    put_holders(b, w, c);
+    cp_buf_puts(b, ")");
 }
 
 static void put_cause(cp_buf *b, const why_ctx *w, const cause *c)
@@ -283,6 +345,19 @@ static void put_cause(cp_buf *b, const why_ctx *w, const cause *c)
     case BUDGET:
         cp_buf_printf(b, "the budget ($%.2f) is spent by the other jobs", u->budget);
         break;
+    case TEAM_QUOTA:
+    case TEAM_TAKEN:
+        put_team_quota(b, w, c);
+        break;
+    case TEAM_BUDGET: {
+        int row = u->teams.budget_row[c->res];
+        cp_buf_printf(b, "team '%s' has spent $%.2f of its budget of $%.2f (this run costs "
+                         "$%.2f) on ",
+                      in->teams[c->res].name, u->tuse[row], u->teams.rhs[row],
+                      cp_mode_attributed_cost(in, ms, m, t));
+        put_holders(b, w, c);
+        break;
+    }
     case OTHER:
         cp_buf_puts(b, w->other[0] ? w->other : "no room");
         break;

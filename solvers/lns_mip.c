@@ -336,7 +336,41 @@ void cp_submip_prec(cp_submip *sm, const cp_prec *g, const int *mode, const int 
     sm->plan_start = start;
 }
 
+/* Column c (mode mi from s) in the team rows (cp_teams.h), each row made
+ * when a column first touches it, with the room the fixed jobs leave:
+ * map[k] is team row k's row here. */
+static int team_nz(cp_submip *sm, int *map, int c, int mi, int s)
+{
+    const cp_usage *u = sm->u;
+    int n = cp_teamrows_coefs(&u->teams, mi, s, u->trow, u->tval);
+    for (int i = 0; i < n; i++) {
+        int k = u->trow[i];
+        if (!map[k]) {
+            double ub = u->teams.rhs[k] - u->tuse[k];
+            if ((map[k] = new_row(sm, ub > 0 ? ub : 0)) < 0)
+                return -1;
+        }
+        if (nz(sm, map[k], c, u->tval[i]))
+            return -1;
+    }
+    return 0;
+}
+
+static int build_rows(cp_submip *sm, const int *free, int n, const int *cur_mode,
+                      const int *cur_start, int *tmap);
+
 static int build(cp_submip *sm, const int *free, int n, const int *cur_mode, const int *cur_start)
+{
+    int *tmap = cp_calloc((size_t)sm->u->teams.n_rows + 1, sizeof *tmap);
+    if (!tmap)
+        return -1;
+    int rc = build_rows(sm, free, n, cur_mode, cur_start, tmap);
+    cp_free(tmap);
+    return rc;
+}
+
+static int build_rows(cp_submip *sm, const int *free, int n, const int *cur_mode,
+                      const int *cur_start, int *tmap)
 {
     const cp_usage *u = sm->u;
     const cp_input *in = u->in;
@@ -383,6 +417,8 @@ static int build(cp_submip *sm, const int *free, int n, const int *cur_mode, con
                 if (is_cur)
                     warm_found = true;
                 if (budget_row && nz(sm, budget_row, c, cost))
+                    return -1;
+                if (team_nz(sm, tmap, c, mi, s))
                     return -1;
                 for (int k = 0; k < m->slots; k++) {
                     int t = s + k;

@@ -104,6 +104,8 @@ static void load_rows(cg *c, glp_prob *P)
         glp_set_row_bnds(P, c->e_row[k], GLP_UP, 0.0, 0.0);
     if (c->budget_row)
         glp_set_row_bnds(P, c->budget_row, GLP_UP, 0.0, c->rhs[c->budget_row]);
+    for (int k = 0; c->team_row0 && k < c->u.teams.n_rows; k++)
+        glp_set_row_bnds(P, c->team_row0 + k, GLP_UP, 0.0, c->rhs[c->team_row0 + k]);
     /* z_j: the penalty, on its assignment row only (x <= 1 and z <= 1
      * follow from the row, so both are left without upper bounds) */
     for (int j = 0; j < c->n_jobs; j++) {
@@ -229,6 +231,13 @@ static int add_x(cg *c, glp_prob *P, int m, int s)
     if (c->budget_row && cost != 0) {
         c->ind[++n] = c->budget_row;
         c->val[n] = cost;
+    }
+    if (c->team_row0) {
+        int nt = cp_teamrows_coefs(&c->u.teams, m, s, c->u.trow, c->u.tval);
+        for (int i = 0; i < nt; i++) {
+            c->ind[++n] = c->team_row0 + c->u.trow[i];
+            c->val[n] = c->u.tval[i];
+        }
     }
     int k = glp_add_cols(P, 1);
     glp_set_col_bnds(P, k, GLP_LO, 0.0, 0.0);

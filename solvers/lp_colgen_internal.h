@@ -39,6 +39,7 @@ typedef struct cg {
     int *res_row;    /* [n_res*3*T] */
     int *site_row;   /* [n_sites*T] */
     int budget_row;
+    int team_row0;   /* capplan.5 §10: the usage's team rows k at team_row0 + k; 0: none */
     double *rhs;   /* [n_rows+1] b of the <= rows (0 for assignment rows) */
     int *y_col;    /* [n_res*T] GLPK column of y, 0: none */
     int *z_col;    /* [n_jobs] GLPK column of z, 0: none */

@@ -307,6 +307,10 @@ int cp_cg_init(cg *c, const cp_input *in, const cp_modeset *ms, const cp_solve_o
         return CP_ERR_NOMEM;
     if (in->has_budget)
         c->budget_row = ++c->n_rows;
+    if (c->u.teams.n_rows) { /* capplan.5 §10.2: the usage's rows as they are */
+        c->team_row0 = c->n_rows + 1;
+        c->n_rows += c->u.teams.n_rows;
+    }
     if (cp_cg_grow_rows(c, c->n_rows))
         return CP_ERR_NOMEM;
     for (int r = 0; r < c->n_res; r++)
@@ -324,5 +328,7 @@ int cp_cg_init(cg *c, const cp_input *in, const cp_modeset *ms, const cp_solve_o
         }
     if (c->budget_row)
         c->rhs[c->budget_row] = c->u.budget - c->u.spend;
+    for (int k = 0; c->team_row0 && k < c->u.teams.n_rows; k++)
+        c->rhs[c->team_row0 + k] = c->u.teams.rhs[k];
     return CP_OK;
 }

@@ -35,6 +35,17 @@ static void set_prices(cg *c, const double *pi)
         c->p_ay[(size_t)c->c_res[q] * T + (size_t)c->c_t[q]] -= pi[c->c_row[q]] * c->c_frac[q];
 }
 
+/* The team rows' part of column (m, s)'s reduced cost at duals pi
+ * (capplan.5 §10.2): the rows are <= rows, so -pi >= 0 prices them. */
+static double team_charge(cg *c, const double *pi, int m, int s)
+{
+    int n = cp_teamrows_coefs(&c->u.teams, m, s, c->u.trow, c->u.tval);
+    double v = 0;
+    for (int i = 0; i < n; i++)
+        v -= pi[c->team_row0 + c->u.trow[i]] * c->u.tval[i];
+    return v;
+}
+
 /* Keeps job j's CG_PER_JOB most negative candidates, sorted. */
 static void keep_cand(cg *c, int j, double rc, int m, int s)
 {
@@ -135,6 +146,8 @@ double cp_cg_price(cg *c, const double *pi, long *n_found)
                 double v = c->pa[last + 1] - c->pa[s] + c->pb[last] - c->pb[s] +
                            md->last_frac * (c->pb[last + 1] - c->pb[last]);
                 v += f * md->egress;
+                if (c->team_row0)
+                    v += team_charge(c, pi, m, s);
                 if (prec)
                     v += c->ps_start[s] + c->ps_end[last + 1];
                 if (v < best) {

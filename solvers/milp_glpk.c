@@ -58,6 +58,8 @@ typedef struct milp {
     int *row_res;   /* [n_res*3*T] row per resource, dimension, slot; 0 none */
     int *row_site;  /* [n_sites*T] power cap rows */
     int budget_row;
+    const cp_teamrows *tr; /* the usage's team rows (cp_teams.h, capplan.5 §10.2) */
+    int *row_team;         /* [tr->n_rows] their rows here, 0 when no column touches one */
     int prec_first, prec_last; /* precedence rows (capplan.5 §9.2), <= 0; none when first > last */
     /* triplets */
     int *ia, *ja;
@@ -139,6 +141,7 @@ static void milp_release(milp *mp)
     cp_free(mp->y_col);
     cp_free(mp->row_res);
     cp_free(mp->row_site);
+    cp_free(mp->row_team);
     cp_free(mp->ia);
     cp_free(mp->ja);
     cp_free(mp->ar);
@@ -248,6 +251,21 @@ static bool warm_feasible(const milp *mp, glp_prob *P)
     return ok;
 }
 
+/* Column c (mode mi from s) in the team rows (cp_teams.h), each row
+ * numbered when a column first touches it. */
+static int add_team_nz(milp *mp, const cp_usage *u, int c, int mi, int s)
+{
+    int n = cp_teamrows_coefs(&u->teams, mi, s, u->trow, u->tval);
+    for (int i = 0; i < n; i++) {
+        int *row = &mp->row_team[u->trow[i]];
+        if (!*row)
+            *row = ++mp->n_rows;
+        if (add_nz(mp, *row, c, u->tval[i]))
+            return -1;
+    }
+    return 0;
+}
+
 static int milp_build(milp *mp, const cp_usage *u)
 {
     const cp_input *in = mp->in;
@@ -257,7 +275,9 @@ static int milp_build(milp *mp, const cp_usage *u)
     mp->y_col = cp_calloc((size_t)(ms->n_res ? ms->n_res : 1) * T, sizeof(int));
     mp->row_res = cp_calloc((size_t)(ms->n_res ? ms->n_res : 1) * CP_DIMS * T, sizeof(int));
     mp->row_site = cp_calloc((size_t)(in->n_sites ? in->n_sites : 1) * T, sizeof(int));
-    if (!mp->z_col || !mp->y_col || !mp->row_res || !mp->row_site)
+    mp->tr = &u->teams;
+    mp->row_team = cp_calloc((size_t)u->teams.n_rows + 1, sizeof(int));
+    if (!mp->z_col || !mp->y_col || !mp->row_res || !mp->row_site || !mp->row_team)
         return CP_ERR_NOMEM;
     mp->constant = cp_fixed_cost(in, ms);
     /* assignment rows are 1..n_jobs-with-modes, in job order */
@@ -287,7 +307,7 @@ static int milp_build(milp *mp, const cp_usage *u)
                     cost += rc2.energy_cost + rc2.carbon_cost;
                 }
                 int c = add_col(mp, j, mi, s, cost);
-                if (c < 0 || add_nz(mp, assign[j], c, 1.0)) {
+                if (c < 0 || add_nz(mp, assign[j], c, 1.0) || add_team_nz(mp, u, c, mi, s)) {
                     rc = CP_ERR_NOMEM;
                     break;
                 }
@@ -388,6 +408,9 @@ static void load_glpk(milp *mp, glp_prob *P, const cp_usage *u)
         }
     for (int r = mp->prec_first; r > 0 && r <= mp->prec_last; r++)
         glp_set_row_bnds(P, r, GLP_UP, 0.0, 0.0);
+    for (int k = 0; k < u->teams.n_rows; k++)
+        if (mp->row_team[k])
+            glp_set_row_bnds(P, mp->row_team[k], GLP_UP, 0.0, u->teams.rhs[k]);
     if (mp->budget_row) {
         /* u->spend is the baseline part at this point (nothing placed) */
         glp_set_row_bnds(P, mp->budget_row, GLP_UP, 0.0, u->budget - u->spend);
@@ -476,6 +499,17 @@ static void name_model(const milp *mp, glp_prob *P)
         }
     if (mp->budget_row)
         glp_set_row_name(P, mp->budget_row, "budget");
+    for (int k = 0; k < mp->tr->n_rows; k++) {
+        int q, t, team = cp_teamrows_row_team(mp->tr, k, &q, &t);
+        if (!mp->row_team[k])
+            continue;
+        if (q >= 0)
+            snprintf(name, sizeof name, "team_%d_quota_%d_%d", team,
+                     q - mp->tr->first_quota[team], t);
+        else
+            snprintf(name, sizeof name, "team_%d_budget", team);
+        glp_set_row_name(P, mp->row_team[k], name);
+    }
     glp_set_row_name(P, mp->n_rows + 1, "fixed");
 }
 
@@ -562,6 +596,18 @@ static void lp_header(const milp *mp, cp_buf *b)
         lp_put_name(b, ms->res[r].name);
         cp_buf_putc(b, '\n');
     }
+    if (in->n_teams) /* capplan.5 §10.2 */
+        cp_buf_puts(b, "\\ Team rows: team_K_quota_Q_T (quota Q of team K in slot T), team_K_budget.\n");
+    for (int k = 0; k < in->n_teams; k++) {
+        cp_buf_printf(b, "\\   K %d ", k);
+        lp_put_name(b, in->teams[k].name);
+        for (int q = 0; q < in->teams[k].n_quota; q++) {
+            int acc = in->teams[k].quota[q].acc;
+            cp_buf_printf(b, " Q %d ", q);
+            lp_put_name(b, acc < 0 ? "cpus" : in->accels[acc].name);
+        }
+        cp_buf_puts(b, in->teams[k].has_budget ? " budget\n" : "\n");
+    }
     cp_buf_printf(b, "\\ sites: %d\n", in->n_sites);
     for (int s = 0; s < in->n_sites; s++) {
         cp_buf_printf(b, "\\   S %d ", s);
@@ -572,8 +618,11 @@ static void lp_header(const milp *mp, cp_buf *b)
                   ms->n_modes);
     for (int m = 0; m < ms->n_modes; m++) {
         const cp_mode *md = &ms->modes[m];
-        cp_buf_printf(b, "\\   M %d J %d R %d count %d slots %d starts %d..%d\n", m, md->job,
+        cp_buf_printf(b, "\\   M %d J %d R %d count %d slots %d starts %d..%d", m, md->job,
                       md->res, md->count, md->slots, md->s_min, md->s_max);
+        if (md->limit >= 0) /* capplan.5 §10.3 */
+            cp_buf_printf(b, " limit %.17g W", in->jobs[md->job].power_limits[md->limit].limit_w);
+        cp_buf_putc(b, '\n');
     }
     cp_buf_puts(b, "\\\n");
 }

@@ -22,6 +22,7 @@
 #include "cp_placement.h"
 
 #include "cp_packing.h"
+#include "cp_teams.h"
 
 #include "cp_alloc.h"
 #include "cp_buf.h"
@@ -323,6 +324,14 @@ static double alt_cost(packer *pk, int j, int mi, int s, int *qbuf)
         return INFINITY;
     int k = cp_pack_choose(p, pk->in, m, s, quota_row(pk, m->res, qbuf), NULL, pk->pick, pk->amount, &c);
     if (k == 0)
+        return INFINITY;
+    /* a team's budget counts its share of the market (cp_teams.h) */
+    pk->plan->mode[j] = mi;
+    pk->plan->start[j] = s;
+    bool teams = cp_plan_teams_ok(pk->plan, NULL, 0);
+    pk->plan->mode[j] = save_m;
+    pk->plan->start[j] = save_s;
+    if (!teams)
         return INFINITY;
     const int *y = y_row(pk, m->res);
     cost = m->egress;

@@ -1,5 +1,6 @@
 /* Plan storage, capplan.5 §4 evaluation and capplan.5 §3 feasibility; see cp_plan.h. */
 #include "cp_plan.h"
+#include "cp_teams.h"
 
 #include "cp_alloc.h"
 #include "cp_cost.h"
@@ -312,5 +313,5 @@ bool cp_plan_is_feasible(const cp_plan *p, char *why, size_t why_size)
         }
     }
     cp_plan_figures_release(&f);
-    return ok;
+    return ok && cp_plan_teams_ok(p, why, why_size);
 }

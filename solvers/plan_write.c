@@ -105,6 +105,10 @@ static void job_entry(cp_out *o, const cp_plan *p, const cp_plan_figures *f, int
         cp_out_key(o, "shape");
         cp_out_int(o, m->shape);
     }
+    if (m->limit >= 0) { /* capplan.5 §10.3: omitted means none */
+        cp_out_key(o, "power_limit_w");
+        cp_out_num(o, in->jobs[j].power_limits[m->limit].limit_w);
+    }
     cp_out_key(o, "cpus");
     cp_out_num(o, m->demand[CP_DIM_CPU]);
     cp_out_key(o, "memory_gb");
@@ -293,8 +297,17 @@ static int write_tree(const cp_plan *p, const cp_plan_write_opts *w, cp_buf *buf
     return oom ? cp_err_nomem(err) : rc;
 }
 
-/* The 1.1 columns (shape, egress) come after the 1.0 ones and only for
- * inputs that use them; the 1.2 job cost is the last, in every plan. */
+/* The 1.1 columns (shape, egress) and the power limit (capplan.5 §10.3)
+ * come after the 1.0 ones and only for inputs that use them; the 1.2 job
+ * cost is the last, in every plan. */
+static bool csv_limits(const cp_input *in)
+{
+    for (int j = 0; j < in->n_jobs; j++)
+        if (in->jobs[j].n_power_limits)
+            return true;
+    return false;
+}
+
 static void csv_header(const cp_input *in, bool shapes, cp_buf *b)
 {
     cp_buf_puts(b, "name,status,resource,market,accelerator,count,cpus,memory_gb,start_slot,slots,start_hour,end_hour,energy_kwh,nodes,reason");
@@ -302,6 +315,8 @@ static void csv_header(const cp_input *in, bool shapes, cp_buf *b)
         cp_buf_puts(b, ",shape");
     if (in->uses_egress)
         cp_buf_puts(b, ",egress");
+    if (csv_limits(in))
+        cp_buf_puts(b, ",power_limit_w");
     cp_buf_puts(b, ",cost\n");
 }
 
@@ -310,7 +325,7 @@ static int write_csv(const cp_plan *p, cp_buf *b, cp_err *err)
     const cp_input *in = p->in;
     const cp_modeset *ms = p->ms;
     cp_plan_figures f;
-    bool shapes = false;
+    bool shapes = false, limits = csv_limits(in);
     for (int j = 0; j < in->n_jobs; j++)
         shapes |= in->jobs[j].has_shapes;
     if (p->status == CP_STATUS_INFEASIBLE) {
@@ -333,6 +348,8 @@ static int write_csv(const cp_plan *p, cp_buf *b, cp_err *err)
             if (shapes)
                 cp_buf_putc(b, ',');
             if (in->uses_egress)
+                cp_buf_putc(b, ',');
+            if (limits)
                 cp_buf_putc(b, ',');
             cp_buf_puts(b, ",\n"); /* a dropped job has no cost */
             continue;
@@ -375,6 +392,10 @@ static int write_csv(const cp_plan *p, cp_buf *b, cp_err *err)
             cp_buf_putc(b, ',');
             cp_buf_num(b, m->egress);
         }
+        if (limits)
+            cp_buf_putc(b, ',');
+        if (limits && m->limit >= 0)
+            cp_buf_num(b, in->jobs[j].power_limits[m->limit].limit_w);
         cp_buf_putc(b, ',');
         cp_buf_num(b, f.job_cost[j]);
         cp_buf_putc(b, '\n');

@@ -71,6 +71,11 @@ static int plan_mode(sol *c, int j, int r, const cp_plan_job *pj, const char *wh
             continue;
         if (pj->shape.has == CP_PLAN_SET && md->shape != pj->shape.v)
             continue;
+        /* power_limit_w omitted means none (capplan.5 §10.3) */
+        if ((pj->power_limit_w.has == CP_PLAN_SET) != (md->limit >= 0) ||
+            (md->limit >= 0 &&
+             c->in->jobs[j].power_limits[md->limit].limit_w != pj->power_limit_w.v))
+            continue;
         if (pj->cpus.has == CP_PLAN_SET && !near(md->demand[CP_DIM_CPU], pj->cpus.v))
             continue;
         if (pj->memory_gb.has == CP_PLAN_SET && !near(md->demand[CP_DIM_MEM], pj->memory_gb.v))
@@ -88,8 +93,8 @@ static int plan_mode(sol *c, int j, int r, const cp_plan_job *pj, const char *wh
                      who, res->name, market_word(res->kind), k);
     else if (!n)
         cp_diags_add(c->d, CP_ERR_INPUT, pj->pos,
-                     "%s: no mode on '%s' (%s) with count %ld has the entry's shape, accelerator, "
-                     "cpus and memory_gb",
+                     "%s: no mode on '%s' (%s) with count %ld has the entry's shape, power limit, "
+                     "accelerator, cpus and memory_gb",
                      who, res->name, market_word(res->kind), k);
     else
         cp_diags_add(c->d, CP_ERR_INPUT, pj->pos,

@@ -55,7 +55,15 @@ int cp_usage_init_scaled(cp_usage *u, const cp_input *in, const cp_modeset *ms, 
                 u->slot_cost[(size_t)r * T + t] = cp_market_slot_cost(in, &ms->res[r], t);
     u->spend = base_cost;
     u->budget = in->has_budget ? base_cost + (in->budget - base_cost) * scale : INFINITY;
-    if (cp_reduce_modes(u, &u->dominated, &u->n_dominated)) {
+    if (cp_reduce_modes(u, &u->dominated, &u->n_dominated) ||
+        cp_teamrows_init(&u->teams, in, ms, scale)) {
+        cp_usage_release(u);
+        return CP_ERR_NOMEM;
+    }
+    u->tuse = cp_calloc((size_t)u->teams.n_rows + 1, sizeof *u->tuse);
+    u->trow = cp_calloc((size_t)u->teams.max_coefs + 1, sizeof *u->trow);
+    u->tval = cp_calloc((size_t)u->teams.max_coefs + 1, sizeof *u->tval);
+    if (!u->tuse || !u->trow || !u->tval) {
         cp_usage_release(u);
         return CP_ERR_NOMEM;
     }
@@ -78,6 +86,10 @@ void cp_usage_release(cp_usage *u)
     cp_free(u->allow);
     cp_free(u->kwh_cost);
     cp_free(u->slot_cost);
+    cp_teamrows_release(&u->teams);
+    cp_free(u->tuse);
+    cp_free(u->trow);
+    cp_free(u->tval);
     memset(u, 0, sizeof *u);
 }
 
@@ -125,6 +137,31 @@ bool cp_usage_start_fits(const cp_usage *u, int mi, int s)
 static double *use_at(const cp_usage *u, int r, int d)
 {
     return &u->use[((size_t)r * CP_DIMS + d) * u->T];
+}
+
+/* The team rows of a try (cp_teams.h): false, with the words, when the
+ * run would take a team over a quota in some slot or over its budget. */
+static bool try_teams(const cp_usage *u, int mi, int s, char *why, size_t size)
+{
+    int n = cp_teamrows_coefs(&u->teams, mi, s, u->trow, u->tval);
+    for (int i = 0; i < n; i++) {
+        int row = u->trow[i];
+        double cap = u->teams.rhs[row];
+        if (u->tuse[row] + u->tval[i] <= cap + EPS * (1 + cap))
+            continue;
+        if (why) {
+            int q, t, k = cp_teamrows_row_team(&u->teams, row, &q, &t);
+            const char *team = u->in->teams[k].name;
+            if (q >= 0)
+                snprintf(why, size, "team '%s' holds %g of its quota of %g %s in slot %d", team,
+                         u->tuse[row], cap, cp_teamrows_key(&u->teams, q), t);
+            else
+                snprintf(why, size, "team '%s' has spent %g of its budget of %g", team,
+                         u->tuse[row], cap);
+        }
+        return false;
+    }
+    return true;
 }
 
 /* The aggregate part of a try: capacity per dimension, power, quota,
@@ -186,6 +223,8 @@ static bool try_agg(const cp_usage *u, int mi, int s, double *delta, char *why, 
             snprintf(why, size, "the budget is spent");
         return false;
     }
+    if (u->teams.n_rows && !try_teams(u, mi, s, why, size))
+        return false;
     *delta = cost;
     return true;
 }
@@ -238,6 +277,13 @@ static void apply(cp_usage *u, int mi, int s, double sign)
     const cp_resource *r = &u->ms->res[m->res];
     int T = u->T;
     u->spend += sign * m->egress;
+    int nt = cp_teamrows_coefs(&u->teams, mi, s, u->trow, u->tval);
+    for (int i = 0; i < nt; i++) {
+        double *p = &u->tuse[u->trow[i]];
+        *p += sign * u->tval[i];
+        if (fabs(*p) < 1e-9)
+            *p = 0;
+    }
     for (int i = 0; i < m->slots; i++) {
         int t = s + i;
         double need[CP_DIMS];

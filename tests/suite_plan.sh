@@ -193,6 +193,30 @@ if [ -s "$tmp/precedence_later.milp.yaml" ]; then
         "job 'train' starts in slot 0, before its predecessor 'etl' ends \(slot 1\)" \
         tests/plan/precedence_later.yaml
 fi
+if [ -s "$tmp/power_limit_dear.milp.yaml" ]; then
+    pl=tests/plan/power_limit_dear.yaml
+    tamper "verify: a limit the job does not list" "$tmp/power_limit_dear.milp.yaml" \
+        's/power_limit_w: 150$/power_limit_w: 175/' \
+        "power_limit_w 175 is not one of the job's limits for V100 \(150 W\)" $pl
+    tamper "verify: the limit changes the mode" "$tmp/power_limit_dear.milp.yaml" \
+        '/power_limit_w: 150$/d' "slots: expected 1, found 2" $pl
+    tamper "verify: the limit's energy" "$tmp/power_limit_dear.milp.yaml" \
+        's/energy_kwh: 0.19999999999999998$/energy_kwh: 0.3/' \
+        "energy_kwh: expected 0.2, found 0.3" $pl
+fi
+# teams: a plan made with a looser quota or budget fails verify against
+# the hand case's own (capplan.5 §10.2)
+loose() { # NAME CASE SED ERE
+    sed "$3" "tests/plan/$2.yaml" >"$tmp/loose.yaml"
+    $CAPPLAN plan -q "$tmp/loose.yaml" -o "$tmp/loose.plan.yaml" 2>/dev/null
+    $CAPPLAN verify --plan "$tmp/loose.plan.yaml" "tests/plan/$2.yaml" >"$tmp/vout" 2>&1
+    if [ $? != 0 ] && grep -Eq -- "$4" "$tmp/vout"; then ok; else
+        bad "$1" "verify of the looser plan: $(oneline "$tmp/vout" 3)"; fi
+}
+loose "verify: a team's quota" team_quota_cloud 's/quota: {V100: 2}/quota: {V100: 8}/' \
+    "team 'vision' holds 4 V100 on pools in slot 0, over its quota of 2 \('a', 'b'\)"
+loose "verify: a team's budget" team_budget_drop 's/budget: 0.1}/budget: 1}/' \
+    "team 'nlp': its jobs' attributed cost 0.12 \\$ is over its budget of 0.1 \\$"
 
 # --- 2. examples and random instances: verify + determinism -----------
 # detcheck NAME EXTRA-ARGS FILES...: plan (auto) twice, with --threads 1

@@ -4,7 +4,8 @@
 #
 # Odd seeds: `geninst -e SEED`, small enough for exhaustive search (1..5
 # jobs, 2..5 slots, at most three single-unit resources; version 1.1's
-# shapes, predecessors, data and egress prices in many). The oracle
+# shapes, predecessors, data and egress prices in many; version 1.2's
+# teams (quotas, budgets) and power limits in some). The oracle
 # tests/gen/enumerate.c ($ENUMERATE, built by `make test`) finds the exact
 # capplan.5 §3-4 optimum without the solvers. `plan --method auto --gap 0`:
 #   - exits 3 with status infeasible exactly when the oracle finds no
@@ -35,7 +36,7 @@ fi
 # and checks that verify accepts the plan with its own total; it sets
 # $rc, $pst and $ptotal.
 
-n_enum=0 n_opt=0 n_infeas=0 n_gen=0 maxjobs=0 above="" n_v11=0
+n_enum=0 n_opt=0 n_infeas=0 n_gen=0 maxjobs=0 above="" n_v11=0 n_v12=0
 s=1
 while [ "$s" -le "$seeds" ]; do
     if [ $((s % 2)) = 1 ]; then
@@ -44,6 +45,7 @@ while [ "$s" -le "$seeds" ]; do
         "$tmp/geninst" -e "$s" >"$f"
         n_enum=$((n_enum + 1))
         grep -qE '^    (after|data|shapes):|egress_per_gb' "$f" && n_v11=$((n_v11 + 1))
+        grep -qE '^(teams|    power_limits):' "$f" && n_v12=$((n_v12 + 1))
         # shellcheck disable=SC2086
         $ENUMERATE "$f" >"$tmp/opt" 2>"$tmp/eerr"
         erc=$?
@@ -84,6 +86,6 @@ while [ "$s" -le "$seeds" ]; do
 done
 
 echo "note: $n_enum enumerated instances ($n_opt plans optimal, $n_infeas infeasible," \
-    "$n_v11 with version 1.1 keys), $n_gen general instances of up to $maxjobs jobs"
+    "$n_v11 with version 1.1 keys, $n_v12 with teams or power limits), $n_gen general instances of up to $maxjobs jobs"
 [ -z "$above" ] || echo "note: auto plans feasible but above the exhaustive optimum (seed(total>optimum)):$above"
 test_done

@@ -190,6 +190,23 @@ if grep -q '<span>egress</span><b>\$0.09</b>' "$tmp/egress_onprem.html" 2>/dev/n
     grep -q '<th class="n">egress</th>' "$tmp/egress_onprem.html"; then ok
 else bad egress_onprem "egress missing from the card, the breakdown, small's bar title or the tables"; fi
 
+# 1.2: a job run under a power limit says so in its bar's title, once
+plan_case power_limit_dear tests/plan/power_limit_dear.yaml &&
+    report_case power_limit_dear "$tmp/power_limit_dear.plan.yaml" tests/plan/power_limit_dear.yaml
+if [ "$(grep -c '^power limit 150 W per accelerator' "$tmp/power_limit_dear.html" 2>/dev/null)" = 1 ]; then ok
+else bad power_limit_dear "not one bar title with 'power limit 150 W per accelerator'"; fi
+
+# teams (capplan.5 §10.2): each quota's use per slot against it, with the
+# inputs only (tests/reasons/team_quota.yaml: a holds 4 of 4 V100 in slots
+# 0-1, nothing runs for vision in slot 2)
+plan_case team_quota tests/reasons/team_quota.yaml &&
+    report_case team_quota "$tmp/team_quota.plan.yaml" tests/reasons/team_quota.yaml
+if grep -q '<tr><td>vision</td><td>V100</td><td class="n">4 / 4</td><td class="n">4 / 4</td><td class="n">0 / 2</td></tr>' "$tmp/team_quota.html" 2>/dev/null &&
+    ! grep -q 'class="n over"' "$tmp/team_quota.html"; then ok
+else bad team_quota "the teams table does not show 4 / 4, 4 / 4, 0 / 2 for vision's V100"; fi
+if $CAPPLAN report "$tmp/team_quota.plan.yaml" 2>/dev/null | grep -q 'id="teams"'; then
+    bad team_quota "a teams section without the inputs"; else ok; fi
+
 plan_case nightly --method heuristic examples/nightly/*.yaml &&
     report_case nightly "$tmp/nightly.plan.yaml" examples/nightly/*.yaml &&
     check_leases nightly "$tmp/nightly.html" "$tmp/nightly.plan.yaml"

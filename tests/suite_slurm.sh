@@ -124,6 +124,17 @@ rc=$?
 if [ "$rc" = 2 ] && [ ! -e "$tmp/badstart" ] &&
     grep -q "^$tmp/badstart.yaml:8:43: error: horizon: 'start' must be an ISO-8601 time, .* got '2026-12-01T-1:00'\$" "$tmp/err"; then ok
 else bad "export slurm: horizon.start with hour -1" "exit $rc: $(oneline "$tmp/err")"; fi
+# a job planned under a power limit sets it in its script (capplan.5
+# "power_limits"); the job without one does not
+run_plan "$tmp/power.plan.yaml" tests/slurm/power.yaml
+timeout "$limit" $CAPPLAN export slurm --begin now --plan "$tmp/power.plan.yaml" -o "$tmp/power" \
+    tests/slurm/power.yaml >"$tmp/out" 2>"$tmp/err"
+rc=$?
+pl="srun --ntasks-per-node=1 sh -c 'nvidia-smi -i \"\$CUDA_VISIBLE_DEVICES\" -pl 150' || echo 'capplan: could not set the power limit of 150 W: the job runs at full power' >&2"
+if [ "$rc" = 0 ] && grep -qxF "$pl" "$tmp/power/jobs/000-a-dear.sbatch" &&
+    ! grep -q nvidia-smi "$tmp/power/jobs/002-a-cheap.sbatch" &&
+    sh -n "$tmp/power/jobs/000-a-dear.sbatch"; then ok
+else bad "export slurm: the power limit" "exit $rc: $(oneline "$tmp/err") $(grep -h nvidia "$tmp/power/jobs/"* 2>/dev/null)"; fi
 usage_fails "export without a target" export
 usage_fails "export of an unknown target" export pbs --plan tests/slurm/plan.yaml -o "$tmp/x" "$tmp/golden-input.yaml"
 usage_fails "export without --plan" export slurm -o "$tmp/x" "$tmp/golden-input.yaml"

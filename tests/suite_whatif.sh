@@ -34,9 +34,9 @@ csv_col() { # csv_col FILE ROWNAME COLUMN: the value of a column (no quoted fiel
     awk -F, -v r="$2" -v c="$3" 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == c) k = i; next }
         $1 == r { print $k }' "$1"
 }
-# expect SCENARIOS TABLE.csv: the header lines `# expect-total: ROW X`
+# expect SCENARIOS TABLE.csv [MIN]: the header lines `# expect-total: ROW X`
 # (hand-derived, 1e-9 relative) and `# expect-status: ROW S`; every row
-# has one.
+# has one, and there are at least MIN of them (default 9).
 expect() {
     n_expect=0
     while read -r _ what name value; do
@@ -56,7 +56,7 @@ expect() {
 $(grep -E '^# expect-(total|status): ' "$1")
 EOF_EXPECT
     rows=$(($(wc -l <"$2") - 1))
-    if [ "$n_expect" -ge 9 ] && [ "$rows" = "$n_expect" ]; then ok; else bad "$1: $rows rows, $n_expect expectations"; fi
+    if [ "$n_expect" -ge "${3:-9}" ] && [ "$rows" = "$n_expect" ]; then ok; else bad "$1: $rows rows, $n_expect expectations"; fi
 }
 expect $KINDS "$tmp/kinds.csv"
 
@@ -119,6 +119,20 @@ for r in baseline:0.09 egress-x2:0 big-gb-tenth:0.18 big-data-at-lab:0.09; do
 done
 $CAPPLAN whatif -q --format csv --scenarios $S11 --emit-inputs "$tmp/emit11" -o "$tmp/k11.csv" $S11IN 2>/dev/null
 plan_vs_row "$tmp/k11.csv" "$tmp/emit11"
+# version 1.2 keys (tests/whatif/spec12.yaml, spec12-teams.yaml): power
+# limits (defaults included), team quotas and budgets
+S12=tests/whatif/spec12.yaml S12IN=tests/plan/power_limit_dear.yaml
+$CAPPLAN whatif -q --format csv --scenarios $S12 --emit-inputs "$tmp/emit12" -o "$tmp/s12.csv" $S12IN 2>"$tmp/err"
+rc=$?
+if [ $rc = 0 ] && [ ! -s "$tmp/err" ]; then ok; else bad "spec12: exit $rc"; cat "$tmp/err"; fi
+expect $S12 "$tmp/s12.csv" 3
+plan_vs_row "$tmp/s12.csv" "$tmp/emit12"
+S12T=tests/whatif/spec12-teams.yaml S12TIN=tests/plan/team_quota_cloud.yaml
+$CAPPLAN whatif -q --format csv --scenarios $S12T --emit-inputs "$tmp/emit12t" -o "$tmp/s12t.csv" $S12TIN 2>"$tmp/err"
+rc=$?
+if [ $rc = 0 ] && [ ! -s "$tmp/err" ]; then ok; else bad "spec12-teams: exit $rc"; cat "$tmp/err"; fi
+expect $S12T "$tmp/s12t.csv" 5
+plan_vs_row "$tmp/s12t.csv" "$tmp/emit12t"
 # the baseline row is also `plan` on the original files
 $CAPPLAN plan -q $IN >"$tmp/orig.yaml"
 if [ "$(plan_total "$tmp/orig.yaml")" = "$(csv_col "$tmp/k.csv" baseline total)" ]; then ok; else bad "baseline row differs from plan on the input"; fi

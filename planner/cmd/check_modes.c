@@ -1,6 +1,7 @@
 /*
  * The considered-resources table of `check --modes JOB`. One row per mode
- * (resource, market, count, shape, hours, slots, start window, cost at
+ * (resource, market, count, shape, power limit for a job with
+ * power_limits, hours, slots, start window, cost at
  * its cheapest start), marked
  *   fastest   the fewest hours of all the job's modes,
  *   cheapest  the lowest cost at the cheapest start,
@@ -63,12 +64,13 @@ static int shapes_of(const cp_job *j)
  * modes_after.c applies after them: a choice that passes every rule but
  * is not among the modes starts too late after its predecessors. */
 static bool excluded(const cp_input *in, const cp_modeset *ms, int jj, int r, int count, int shape,
-                     char *why, size_t size)
+                     int limit, char *why, size_t size)
 {
-    if (cp_mode_exclusion(in, ms, jj, r, count, shape, why, size))
+    if (cp_mode_exclusion(in, ms, jj, r, count, shape, limit, why, size))
         return true;
     for (int m = ms->job_first[jj]; m < ms->job_first[jj + 1]; m++)
-        if (ms->modes[m].res == r && ms->modes[m].count == count && ms->modes[m].shape == shape)
+        if (ms->modes[m].res == r && ms->modes[m].count == count && ms->modes[m].shape == shape &&
+            ms->modes[m].limit == limit)
             return false;
     /* the predecessor that ends last at the earliest, as modes_after.c
      * reckons it: its earliest end over its (already tightened) modes */
@@ -101,6 +103,36 @@ static bool excluded(const cp_input *in, const cp_modeset *ms, int jj, int r, in
     return true;
 }
 
+/* The power limits (capplan.5 §10.3) of the choices that are
+ * modes without a limit but not under it: only the window can remove
+ * them (a limit is slower). Returns the lines written. */
+static int limit_exclusions(FILE *f, const cp_input *in, const cp_modeset *ms, int jj, int n)
+{
+    const cp_job *j = &in->jobs[jj];
+    int lines = 0;
+    char why[400];
+    for (int r = 0; r < ms->n_res && j->n_power_limits; r++)
+        for (int q = 0; q < j->n_counts; q++)
+            for (int s = 0; s < shapes_of(j); s++) {
+                if (excluded(in, ms, jj, r, j->counts[q], s, -1, why, sizeof why))
+                    continue;
+                for (int li = 0; li < j->n_power_limits; li++) {
+                    if (j->power_limits[li].acc != ms->res[r].mach->acc ||
+                        !excluded(in, ms, jj, r, j->counts[q], s, li, why, sizeof why))
+                        continue;
+                    if (!n && !lines)
+                        fprintf(f, "    excluded:\n");
+                    lines++;
+                    fprintf(f, "      %s (%s), count %d", ms->res[r].name,
+                            market_word(ms->res[r].kind), j->counts[q]);
+                    if (shapes_of(j) > 1)
+                        fprintf(f, ", shape %d", s);
+                    fprintf(f, ", limit %g W: %s\n", j->power_limits[li].limit_w, why);
+                }
+            }
+    return lines;
+}
+
 static void exclusions(FILE *f, const cp_input *in, const cp_modeset *ms, int jj)
 {
     const cp_job *j = &in->jobs[jj];
@@ -112,7 +144,7 @@ static void exclusions(FILE *f, const cp_input *in, const cp_modeset *ms, int jj
         bool same = true;
         for (int q = 0; q < j->n_counts; q++)
             for (int s = 0; s < shapes_of(j); s++) {
-                if (!excluded(in, ms, jj, r, j->counts[q], s, why, sizeof why))
+                if (!excluded(in, ms, jj, r, j->counts[q], s, -1, why, sizeof why))
                     continue;
                 if (!out++)
                     memcpy(first, why, sizeof first);
@@ -129,7 +161,7 @@ static void exclusions(FILE *f, const cp_input *in, const cp_modeset *ms, int jj
         }
         for (int q = 0; q < j->n_counts; q++)
             for (int s = 0; s < shapes_of(j); s++)
-                if (excluded(in, ms, jj, r, j->counts[q], s, why, sizeof why)) {
+                if (excluded(in, ms, jj, r, j->counts[q], s, -1, why, sizeof why)) {
                     fprintf(f, "      %s (%s), count %d", ms->res[r].name,
                             market_word(ms->res[r].kind), j->counts[q]);
                     if (shapes_of(j) > 1)
@@ -137,6 +169,7 @@ static void exclusions(FILE *f, const cp_input *in, const cp_modeset *ms, int jj
                     fprintf(f, ": %s\n", why);
                 }
     }
+    n += limit_exclusions(f, in, ms, jj, n);
     if (!n)
         fprintf(f, "    excluded: none\n");
 }
@@ -172,9 +205,13 @@ void cp_check_modes_table(FILE *f, const cp_input *in, const cp_modeset *ms, int
         if (cheap < 0 || cost[i] < cost[cheap])
             cheap = i;
     }
+    /* the limit column only for jobs with power limits, so other tables
+     * read as before */
+    bool lim = in->jobs[jj].n_power_limits > 0;
     if (n) {
-        fprintf(f, "      %-*s %-9s %5s %5s %9s %5s %9s %5s %12s\n", w, "resource", "market",
-                "count", "shape", "hours", "slots", "window", "start", "cost");
+        fprintf(f, "      %-*s %-9s %5s %5s%s %9s %5s %9s %5s %12s\n", w, "resource", "market",
+                "count", "shape", lim ? " limit_w" : "", "hours", "slots", "window", "start",
+                "cost");
     } else {
         fprintf(f, "      no mode\n");
     }
@@ -192,9 +229,14 @@ void cp_check_modes_table(FILE *f, const cp_input *in, const cp_modeset *ms, int
             strcat(marks, " cheapest");
         if (dom)
             strcat(marks, " dominated");
-        fprintf(f, "      %-*s %-9s %5d %5d %9.4g %5d %9s %5d %12.6g%s%s\n", w, r->name,
-                market_word(r->kind), m->count, m->shape, m->hours, m->slots, window, best_s[i],
-                cost[i], marks[0] ? " " : "", marks[0] ? marks + 1 : "");
+        char limit[24] = "";
+        if (lim && m->limit >= 0)
+            snprintf(limit, sizeof limit, " %7g", in->jobs[jj].power_limits[m->limit].limit_w);
+        else if (lim)
+            snprintf(limit, sizeof limit, " %7s", "none");
+        fprintf(f, "      %-*s %-9s %5d %5d%s %9.4g %5d %9s %5d %12.6g%s%s\n", w, r->name,
+                market_word(r->kind), m->count, m->shape, limit, m->hours, m->slots, window,
+                best_s[i], cost[i], marks[0] ? " " : "", marks[0] ? marks + 1 : "");
     }
     if (n)
         fprintf(f, "      (cost: $ for one run from its cheapest start, egress included)\n");

@@ -66,6 +66,8 @@ static void print_mode(FILE *f, const cp_input *in, const cp_modeset *ms, const 
         fprintf(f, "%s%s, %d x %s", r->name, market, m->count, in->accels[m->acc].name);
     else
         fprintf(f, "%s%s, %d x %s", r->name, market, m->count, r->mach->type);
+    if (m->limit >= 0)
+        fprintf(f, " at %g W", j->power_limits[m->limit].limit_w);
 }
 
 /* Is `name` one of the --modes JOB arguments? */
@@ -254,6 +256,7 @@ static int check_input(const cp_input *in, const char *const *modes, int n_modes
         if (table)
             cp_check_modes_table(f, in, ms, jj);
     }
+    cp_check_teams(f, in, ms);
     fprintf(f, "\n%d jobs, %d with modes, %d without (they will be dropped)\n", in->n_jobs,
             in->n_jobs - without, without);
     int ok = fclose(f) == 0, status = 0;

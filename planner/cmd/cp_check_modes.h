@@ -14,4 +14,9 @@
  * terminal). */
 void cp_check_modes_table(FILE *f, const cp_input *in, const cp_modeset *ms, int j);
 
+/* `capplan check`'s teams section (capplan.5 §10.2, check_teams.c):
+ * each team's quotas and budget against what its jobs ask. Nothing for an
+ * input without teams. */
+void cp_check_teams(FILE *f, const cp_input *in, const cp_modeset *ms);
+
 #endif

@@ -118,6 +118,30 @@ static void put_header(cp_buf *b, const cp_export_opts *o)
     cp_buf_puts(b, "; regenerate rather than edit\n");
 }
 
+/* The job's GPU power limit (capplan.5 §10.3), set on each of
+ * its nodes for the boards Slurm gave it before its run. nvidia-smi -pl
+ * needs root: where jobs may not, a root prolog can set it from
+ * SLURM_JOB_GPUS instead (docs/execution.md); if it fails the job still
+ * runs, at full power. */
+static int put_power_limit(cp_buf *b, double w, cp_diags *d)
+{
+    char num[40], cmd[120], msg[160];
+    cp_fmt_num(num, sizeof num, w);
+    snprintf(cmd, sizeof cmd, "nvidia-smi -i \"$CUDA_VISIBLE_DEVICES\" -pl %s", num);
+    snprintf(msg, sizeof msg,
+             "capplan: could not set the power limit of %s W: the job runs at full power", num);
+    cp_buf_printf(b,
+                  "# power limit %s W per GPU, as planned (capplan.5 \"power_limits\"): setting it\n"
+                  "# needs root (or a root prolog that sets it from SLURM_JOB_GPUS instead)\n"
+                  "srun --ntasks-per-node=1 sh -c ",
+                  num);
+    cp_sh_quote(b, cmd);
+    cp_buf_puts(b, " || echo ");
+    cp_sh_quote(b, msg);
+    cp_buf_puts(b, " >&2\n\n");
+    return cp_buf_ok(b) ? CP_OK : cp_diags_add(d, CP_ERR_NOMEM, cp_pos_none(), "out of memory");
+}
+
 static int write_script(const cp_input *in, const sjob *j, const cp_export_opts *o, long start,
                         bool utc, cp_export *x, cp_diags *d)
 {
@@ -200,6 +224,9 @@ static int write_script(const cp_input *in, const sjob *j, const cp_export_opts 
     if (job->kind == CP_JOB_DATAFLOW)
         cp_buf_puts(b, "#SBATCH --exclusive\n");
     cp_buf_puts(b, "\n");
+    if (pj->power_limit_w.has == CP_PLAN_SET && (p->node.acc >= 0) &&
+        put_power_limit(b, pj->power_limit_w.v, d))
+        return CP_ERR_NOMEM;
     if (job->run) {
         cp_buf_puts(b, job->run);
         if (job->run[strlen(job->run) - 1] != '\n')

@@ -201,6 +201,11 @@ static void bar_title(cp_buf *t, const cp_rp_plan *p, const cp_rp_job *j)
         num_part(t, "\nenergy ", cp_rp_num(&pj->energy_kwh), " kWh");
     if (pj->shape.has == CP_PLAN_SET && pj->shape.v > 0)
         cp_buf_printf(t, "\nshape %ld (capplan.5 §9.1: index in the job's shapes)", pj->shape.v);
+    if (pj->power_limit_w.has == CP_PLAN_SET) {
+        char w[40];
+        cp_fmt_num(w, sizeof w, pj->power_limit_w.v);
+        cp_buf_printf(t, "\npower limit %s W per accelerator", w);
+    }
     if (pj->egress.has == CP_PLAN_SET && pj->egress.v > 0) {
         char m[64];
         cp_svg_money(m, sizeof m, pj->egress.v);

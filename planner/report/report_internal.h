@@ -129,6 +129,10 @@ int cp_rp_read(cp_rp_plan *p, const struct cp_node *root, const cp_input *in, cp
 void cp_rp_release(cp_rp_plan *p);
 const char *cp_rp_market_name(cp_plan_market market);
 
+/* report_teams.c: each team's use of its quotas per slot (capplan.5
+ * §10.2), with the inputs only. */
+void cp_rp_teams(cp_buf *b, const cp_rp_plan *p);
+
 /* report_leases.c: the markets' leases into p->leases, grouped by row and
  * sorted by start; each row's lease and instance counts; the jobs each
  * lease names, matched to the row's scheduled jobs that overlap it (a

@@ -493,6 +493,7 @@ static const char page_css[] =
     "th,td{padding:2px 10px 2px 0;border-bottom:1px solid #eee;text-align:left;vertical-align:top}\n"
     "th{border-bottom:1px solid #bbb}\n"
     ".n{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}\n"
+    ".over{color:#b00020;font-weight:bold}\n"
     "svg{display:block;max-width:100%;height:auto;margin:4px 0}\n"
     "svg text{font:11px system-ui,'DejaVu Sans','Liberation Sans',Arial,sans-serif;fill:#222}\n"
     "svg text.sub{fill:#666}\n"

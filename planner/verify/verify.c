@@ -123,6 +123,8 @@ int cp_verify_plan_file(const cp_input *in, const cp_plan_file *pf, cp_verify_re
             cp_vf_check_costs(&c);
         if (!c.oom)
             cp_vf_check_budget(&c);
+        if (!c.oom)
+            cp_vf_check_teams(&c);
     }
     if (!c.oom && cp_msg_sort(rep->items, (size_t)rep->n, sizeof *rep->items,
                               offsetof(cp_violation, pos)))

@@ -9,6 +9,7 @@
  *   verify_place.c   concrete placement on nodes and instances (capplan.5 §5)
  *   verify_leases.c  the leases a plan lists (capplan.5 §5, version 1.1)
  *   verify_cost.c    re-costing every capplan.5 §4 number of the plan
+ *   verify_teams.c   teams' quotas and budgets (capplan.5 §10.2)
  * The phases run in that order over one context (cp_vf_ctx), which owns the
  * scratch arrays; the report owns the messages. The plan comes read by
  * models/cp_plan_read.h, whose format problems are the first violations;
@@ -116,6 +117,13 @@ static inline double cp_vf_series_or(const cp_series *s, int t, double dflt)
     return s->v && s->n > 0 ? cp_series_at(s, t) : dflt;
 }
 
+/* Two derivations of one figure agree (1e-9 relative). */
+static inline bool cp_vf_close(double a, double b)
+{
+    double m = fabs(a) > fabs(b) ? fabs(a) : fabs(b);
+    return fabs(a - b) <= 1e-9 * (m > 1 ? m : 1);
+}
+
 static inline bool cp_vf_over(double load, double cap)
 {
     return load > cap + VF_CAP_TOL * (fabs(cap) > 1 ? fabs(cap) : 1);
@@ -166,6 +174,10 @@ void cp_vf_check_capacity(cp_vf_ctx *c);
 void cp_vf_check_power_caps(cp_vf_ctx *c);
 /* After cp_vf_check_costs: cloud + energy + carbon within the budget. */
 void cp_vf_check_budget(cp_vf_ctx *c);
+/* Teams (verify_teams.c, capplan.5 §10.2): every team's quotas per slot
+ * and its budget on the attributed cost of its jobs, re-derived from the
+ * input. */
+void cp_vf_check_teams(cp_vf_ctx *c);
 /* A plan that says `infeasible` for inputs without a contradiction
  * (capplan.5 §4: a cap below a site's idle baseline, a budget below the baseline's
  * cost) is a violation at its status. */

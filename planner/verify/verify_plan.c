@@ -46,6 +46,78 @@ static int resolve_resource(cp_vf_ctx *c, const cp_plan_job *pj, const char *who
     return c->ms->ondemand_of_offer[o];
 }
 
+/* The plan's power_limit_w as an index into the job's limits (-1: none,
+ * when the key is absent); false with a violation when the job lists no
+ * such limit for the resource's accelerator type. */
+static bool plan_limit(cp_vf_ctx *c, const cp_job *j, const cp_plan_job *pj,
+                       const cp_resource *r, const char *who, int *limit)
+{
+    *limit = -1;
+    if (pj->power_limit_w.has != CP_PLAN_SET)
+        return true;
+    double w = pj->power_limit_w.v;
+    int acc = r->mach->acc;
+    cp_buf listed;
+    cp_buf_init(&listed);
+    for (int i = 0; i < j->n_power_limits; i++) {
+        if (j->power_limits[i].acc != acc)
+            continue;
+        if (j->power_limits[i].limit_w == w) {
+            *limit = i;
+            cp_buf_release(&listed);
+            return true;
+        }
+        cp_buf_printf(&listed, "%s%s", listed.len ? ", " : "", cp_vf_n(j->power_limits[i].limit_w).s);
+    }
+    if (acc < 0)
+        cp_vf_viol(c, pj->power_limit_w.pos, "%s: power_limit_w %s on '%s', which carries no "
+                                             "accelerator", who, cp_vf_n(w).s, r->name);
+    else if (!listed.len)
+        cp_vf_viol(c, pj->power_limit_w.pos, "%s: power_limit_w %s: the job lists no power limits "
+                                             "for %s", who, cp_vf_n(w).s, c->in->accels[acc].name);
+    else
+        cp_vf_viol(c, pj->power_limit_w.pos, "%s: power_limit_w %s is not one of the job's limits "
+                                             "for %s (%s W)", who, cp_vf_n(w).s,
+                   c->in->accels[acc].name, listed.s);
+    cp_buf_release(&listed);
+    return false;
+}
+
+/* A training mode's duration and busy power derived again from the input
+ * alone (capplan.5 §2, §9.1 and §10.3: the shape's and the
+ * limit's speed divide the duration, the limit's power_w replaces the
+ * accelerator's), so a slip in the modes' arithmetic is a violation here
+ * rather than a wrong energy figure checked against itself. */
+static void rederive(cp_vf_ctx *c, const cp_job *j, const cp_resource *r, const cp_mode *m,
+                     const char *who)
+{
+    const cp_input *in = c->in;
+    if (j->kind != CP_JOB_TRAINING || m->acc < 0)
+        return;
+    double thr = 0;
+    for (int i = 0; i < j->n_throughput; i++)
+        if (j->throughput[i].acc == m->acc)
+            thr = j->throughput[i].value;
+    const cp_shape *sh = &j->shapes[m->shape];
+    const cp_power_limit *pl = m->limit >= 0 ? &j->power_limits[m->limit] : NULL;
+    double speed = sh->speed * (pl ? pl->speed : 1);
+    double hours = j->work / (3600.0 * thr * cp_job_speedup_on(j, m->acc, m->count) * speed);
+    if (r->kind == CP_RES_SPOT)
+        hours *= 1 + in->offers[r->index].spot_interruptions_per_hour *
+                         (j->checkpoint_minutes / 120 + j->restart_minutes / 60);
+    const cp_accel *a = &in->accels[m->acc];
+    const cp_machine *node = r->mach;
+    double busy = 0;
+    if (r->kind == CP_RES_POOL)
+        busy = m->count * ((pl ? pl->power_w : a->power_w) - a->idle_power_w) +
+               m->count * sh->cpus_per_accelerator * (node->power_w - node->idle_power_w) /
+                   node->cpus;
+    if (!cp_vf_close(hours, m->hours) || !cp_vf_close(busy, m->busy_w))
+        cp_vf_viol(c, cp_pos_none(), "%s: its mode takes %s h at %s W, the input gives %s h at "
+                                     "%s W (an internal error of the modes)", who,
+                   cp_vf_n(m->hours).s, cp_vf_n(m->busy_w).s, cp_vf_n(hours).s, cp_vf_n(busy).s);
+}
+
 static bool count_allowed(const cp_job *j, long k)
 {
     for (int i = 0; i < j->n_counts; i++)
@@ -81,9 +153,12 @@ static void check_scheduled(cp_vf_ctx *c, cp_vf_job *vj, const char *who)
                                       "to %d)", who, shape, n_shapes, n_shapes - 1);
         return;
     }
+    int limit;
+    if (!plan_limit(c, j, pj, r, who, &limit))
+        return;
     for (int m = c->ms->job_first[vj->job]; m < c->ms->job_first[vj->job + 1]; m++)
         if (c->ms->modes[m].res == vj->res && c->ms->modes[m].count == count &&
-            c->ms->modes[m].shape == shape) {
+            c->ms->modes[m].shape == shape && c->ms->modes[m].limit == limit) {
             vj->mode = m;
             break;
         }
@@ -99,6 +174,11 @@ static void check_scheduled(cp_vf_ctx *c, cp_vf_job *vj, const char *who)
             cp_vf_viol(c, pj->pos, "%s: no mode on '%s' (%s) with count %ld: it does not fit the "
                                 "units (capplan.5 §2): %s", who, r->name, cp_vf_market_name(r->kind),
                     count, why);
+        else if (limit >= 0)
+            cp_vf_viol(c, pj->pos, "%s: no mode on '%s' (%s) with count %ld, shape %ld and power "
+                                "limit %s W: placement, eligibility, the units or the time "
+                                "window rule it out", who, r->name, cp_vf_market_name(r->kind),
+                    count, shape, cp_vf_n(j->power_limits[limit].limit_w).s);
         else if (n_shapes > 1)
             cp_vf_viol(c, pj->pos, "%s: no mode on '%s' (%s) with count %ld and shape %ld: placement, "
                                 "eligibility, the units or the time window rule it out", who,
@@ -110,6 +190,7 @@ static void check_scheduled(cp_vf_ctx *c, cp_vf_job *vj, const char *who)
         return;
     }
     const cp_mode *m = &c->ms->modes[vj->mode];
+    rederive(c, j, r, m, who);
     if (has_start) {
         if (start < m->s_min || start > m->s_max)
             cp_vf_viol(c, pj->start_slot.pos, "%s: start_slot %ld is outside its allowed window "

@@ -24,7 +24,8 @@
 
 enum { K_HORIZON = WI_KINDS, K_OBJECTIVE };
 
-static const char *const singular[WI_KINDS] = {"site", "accelerator", "pool", "offer", "job"};
+static const char *const singular[WI_KINDS] = {"site", "accelerator", "pool", "offer", "job",
+                                                "team"};
 
 typedef enum {
     D_NONE,       /* a known key without a default */
@@ -34,7 +35,8 @@ typedef enum {
     D_NAME,       /* the entity's name */
     D_QUOTA,      /* the offer's quota (1000 when absent) */
     D_HORIZON_END, /* horizon.slots * horizon.slot_hours */
-    D_DATA_GB      /* capplan.5 §9.3: the job's input_gb for dataflow, else 0 */
+    D_DATA_GB,     /* capplan.5 §9.3: the job's input_gb for dataflow, else 0 */
+    D_LIMIT_W      /* a power limit's power_w: its limit_w (capplan.5 §10.3) */
 } dkind;
 
 enum { F_TRAINING = 1, F_SPOT = 2, F_PARENT = 4 };
@@ -131,6 +133,15 @@ static const wi_default defaults[] = {
     {WI_JOBS, "after", D_NONE, NULL, 0},
     {WI_JOBS, "data/site", D_NONE, NULL, F_PARENT},
     {WI_JOBS, "data/gb", D_DATA_GB, NULL, F_PARENT},
+    /* capplan.5 §10: power_limits/TYPE/INDEX/KEY in every listed limit */
+    {WI_JOBS, "power_limits/*/*/limit_w", D_NONE, NULL, F_PARENT},
+    {WI_JOBS, "power_limits/*/*/speed", D_NONE, NULL, F_PARENT},
+    {WI_JOBS, "power_limits/*/*/power_w", D_LIMIT_W, NULL, F_PARENT},
+    {WI_JOBS, "team", D_NONE, NULL, 0},
+    /* capplan.5 §10.2: a quota by its key (teams/NAME/quota/V100), the
+     * budget; neither has a default, so a named team may set one */
+    {WI_TEAMS, "quota/*", D_NONE, NULL, 0},
+    {WI_TEAMS, "budget", D_NONE, NULL, 0},
 };
 
 /* Does `key` (segments separated by '/') match `pat` ('*' = one segment)? */
@@ -180,7 +191,8 @@ static double horizon_end(const cp_node *root)
 
 /* The default's value for entity e, or NULL when it has none now (the
  * node is also NULL on out of memory: c->nomem says which). */
-static cp_node *default_node(actx *c, const wi_default *df, const cp_node *e)
+static cp_node *default_node(actx *c, const wi_default *df, const cp_node *e,
+                             const cp_node *parent)
 {
     cp_pos pos = c->ch->path->pos;
     const cp_node *src = NULL;
@@ -236,6 +248,11 @@ static cp_node *default_node(actx *c, const wi_default *df, const cp_node *e)
         n = dataflow ? cp_wi_clone(src) : cp_wi_scalar_new("0", false, pos);
         break;
     }
+    case D_LIMIT_W:
+        if (!(src = cp_map_get(parent, "limit_w")))
+            return NULL;
+        n = cp_wi_clone(src);
+        break;
     }
     if (!n)
         c->nomem = true;
@@ -362,7 +379,7 @@ static bool apply_at(actx *c, int kind, cp_node *e, const char *key, bool wild, 
     bool last = !strchr(seg, '/');
     if ((df->flags & F_PARENT) && !last)
         return false;
-    cp_node *v = default_node(c, df, e);
+    cp_node *v = default_node(c, df, e, cur);
     bool from_default = v != NULL;
     if (!v && (c->nomem || c->ch->op != WI_SET || wild))
         return false;
@@ -515,7 +532,7 @@ int cp_wi_apply(cp_node *root, const wi_scenario *s, cp_diags *d)
 int cp_wi_merge(cp_node *const *roots, int n_roots, cp_node **out)
 {
     static const char *const order[] = {"horizon", "objective", "sites", "accelerators",
-                                        "pools", "offers", "jobs", NULL};
+                                        "pools", "offers", "teams", "jobs", NULL};
     cp_pos none = cp_pos_none();
     cp_node *m = cp_wi_coll_new(CP_NODE_MAP, n_roots ? roots[0]->pos : none);
     if (!m)

@@ -13,11 +13,14 @@
  * capplan.5 §3 (pool capacity per dimension, quotas, power caps, budget) and
  * computes the capplan.5 §4 total (cloud, energy with the idle baseline,
  * carbon, penalties), with its own busy-power arithmetic. Version 1.1: the
- * busy power of a mode's shape (9.1), egress where a job's resource is
+ * busy power of a mode's shape (9.1) and power limit (10.3), egress
+ * where a job's resource is
  * not at its data's site (9.3; counted by the budget too), and
  * precedence (9.2): a scheduled job's predecessors are scheduled and end
  * by its start, checked on every decided pair (a broken pair stays
- * broken, so such a branch is cut like any other).
+ * broken, so such a branch is cut like any other). Version 1.2: teams'
+ * quotas per slot and budgets on their jobs' attributed cost (§10.2),
+ * with its own cost arithmetic.
  *
  * The search is a depth-first walk over jobs. A branch is cut when it
  * already breaks a constraint or already costs at least the best total
@@ -68,7 +71,10 @@ static double busy_power(const cp_mode *m)
 {
     const cp_job *j = &in->jobs[m->job];
     const cp_machine *node = ms->res[m->res].mach;
-    double acc_dyn = node->acc >= 0 ? in->accels[node->acc].power_w - in->accels[node->acc].idle_power_w : 0;
+    double acc_dyn = 0;
+    if (node->acc >= 0) /* under a power limit the board draws the limit's power_w */
+        acc_dyn = (m->limit >= 0 ? j->power_limits[m->limit].power_w : in->accels[node->acc].power_w) -
+                  in->accels[node->acc].idle_power_w;
     double node_dyn = node->power_w - node->idle_power_w;
     if (j->kind == CP_JOB_TRAINING) /* the cpus of the mode's shape (capplan.5 §9.1) */
         return m->count * acc_dyn +
@@ -140,13 +146,92 @@ static bool precedence_ok(int decided)
     return true;
 }
 
+/* What job j's run (mode mi from s) costs it (capplan.5 §10.1): on a pool
+ * the energy and carbon of its busy power, on a market its share of the
+ * instances (the fullest dimension) at each slot's price and instance
+ * carbon, plus egress. */
+static double attributed(int j, int mi, int s)
+{
+    const cp_mode *m = &ms->modes[mi];
+    const cp_resource *rs = &ms->res[m->res];
+    double cost = egress_of(j, m->res), cprice = in->carbon_price_per_ton / 1e6;
+    if (rs->kind == CP_RES_POOL) {
+        const cp_site *st = &in->sites[rs->site];
+        double bw = busy_power(m);
+        for (int t = s; t < s + m->slots; t++) {
+            double frac = t == s + m->slots - 1 ? m->last_frac : 1;
+            double kwh = st->pue * bw * frac * h / 1000;
+            cost += kwh * (cp_series_at(&st->energy_price, t) +
+                           cp_series_at(&st->carbon_intensity, t) * cprice);
+        }
+        return cost;
+    }
+    const cp_offer *of = &in->offers[rs->index];
+    double cap[CP_DIMS] = {of->inst.accelerators, of->inst.cpus, of->inst.memory_gb}, share = 0;
+    for (int d = 0; d < CP_DIMS; d++)
+        if (cap[d] > 0 && m->demand[d] / cap[d] > share)
+            share = m->demand[d] / cap[d];
+    double price = rs->kind == CP_RES_SPOT ? of->spot_price_hour : of->price_hour;
+    for (int t = s; t < s + m->slots; t++) {
+        double slot = price * h;
+        if (of->site >= 0) {
+            const cp_site *st = &in->sites[of->site];
+            slot += of->inst.power_w * st->pue * h / 1000 * cp_series_at(&st->carbon_intensity, t) *
+                    cprice;
+        }
+        cost += share * slot;
+    }
+    return cost;
+}
+
+/* What job j (running mode m from s) holds of team quota q in slot t. */
+static double quota_held(const cp_team_quota *q, int j, int t)
+{
+    const cp_mode *m = &ms->modes[choice[j]];
+    const cp_resource *rs = &ms->res[m->res];
+    if (rs->kind != CP_RES_POOL || t < start[j] || t >= start[j] + m->slots)
+        return 0;
+    if (q->acc < 0)
+        return m->demand[CP_DIM_CPU];
+    return rs->mach->acc == q->acc ? m->demand[CP_DIM_ACC] : 0;
+}
+
+/* Teams (capplan.5 §10.2) among the decided jobs: every quota in every
+ * slot (what the team's jobs hold on pools of that type, or their CPUs)
+ * and every budget (the attributed cost of its jobs). */
+static bool teams_ok(int decided)
+{
+    for (int k = 0; k < in->n_teams; k++) {
+        const cp_team *tm = &in->teams[k];
+        for (int q = 0; q < tm->n_quota; q++)
+            for (int t = 0; t < T; t++) {
+                double held = 0;
+                for (int j = 0; j < decided; j++)
+                    if (choice[j] >= 0 && in->jobs[j].team == k)
+                        held += quota_held(&tm->quota[q], j, t);
+                double lim = cp_series_at(&tm->quota[q].limit, t);
+                if (held > lim + TOL * (1 + lim))
+                    return false;
+            }
+        if (!tm->has_budget)
+            continue;
+        double spent = 0;
+        for (int j = 0; j < decided; j++)
+            if (choice[j] >= 0 && in->jobs[j].team == k)
+                spent += attributed(j, choice[j], start[j]);
+        if (spent > tm->budget + TOL * (1 + tm->budget))
+            return false;
+    }
+    return true;
+}
+
 /* Checks capplan.5 §3 for the jobs chosen so far and costs them (plus the
  * baseline and the penalties of the jobs dropped so far; jobs not yet
  * decided cost nothing). Returns false when a constraint is broken. */
 static bool evaluate(int decided, double parts[5])
 {
     double cloud = 0, energy = 0, carbon_kg = 0, penalty = 0, egress = 0;
-    if (!precedence_ok(decided))
+    if (!precedence_ok(decided) || !teams_ok(decided))
         return false;
     for (int j = 0; j < decided; j++)
         if (choice[j] >= 0)

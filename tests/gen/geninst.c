@@ -68,6 +68,25 @@ static int chance11(int pct)
     return ri11(0, 99) < pct;
 }
 
+/* The 1.2 keys (power limits, teams) from a third stream, so every 1.0
+ * and 1.1 key of every seed is drawn as before. */
+static uint64_t st12;
+
+static int ri12(int lo, int hi)
+{
+    uint64_t keep = st;
+    st = st12;
+    int v = ri(lo, hi);
+    st12 = st;
+    st = keep;
+    return v;
+}
+
+static int chance12(int pct)
+{
+    return ri12(0, 99) < pct;
+}
+
 #define MAXP 4
 #define MAXO 3
 #define MAXA 3
@@ -99,6 +118,9 @@ static void series_f(const char *key, int lo, int hi, double scale, int dec)
  * in some instances; a few budgets are below the baseline (infeasible).
  * Version 1.1: some jobs have predecessors among the earlier jobs, `data` at
  * a site (some sites price egress) and, for training, 1-3 shapes.
+ * Version 1.2: some training jobs list one or two power limits for one
+ * type; some instances have teams with a quota per slot (on one type or
+ * on CPUs) and a budget, and most jobs there belong to one.
  */
 static int enum_instance(unsigned long long seed)
 {
@@ -107,6 +129,7 @@ static int enum_instance(unsigned long long seed)
     st = seed * 0x2545F4914F6CDD1Dull + 777;
     st = next();
     st11 = seed * 0x9E3779B97F4A7C15ull + 1111;
+    st12 = seed * 0xD1B54A32D192ED03ull + 1212;
     T = ri(2, 5);
     h = chance(30) ? 0.5 : 1.0;
     int njobs = ri(1, 5);
@@ -218,10 +241,29 @@ static int enum_instance(unsigned long long seed)
         }
     }
 
+    /* 1.2: teams with a quota on one type or on cpus, some with a budget */
+    int nteams = chance12(45) ? ri12(1, 2) : 0;
+    if (nteams)
+        printf("teams:\n");
+    for (int k = 0; k < nteams; k++) {
+        printf("  - name: team%d\n", k);
+        if (chance12(75)) {
+            int cpus = chance12(30), a = ri12(0, nacc - 1);
+            printf("    quota: {%s: [", cpus ? "cpus" : accn[a]);
+            for (int t = 0; t < T; t++)
+                printf("%s%d", t ? ", " : "", cpus ? 4 * ri12(0, 8) : ri12(0, 4));
+            printf("]}\n");
+        }
+        if (chance12(40))
+            printf("    budget: %.2f\n", ri12(1, 150) * 0.02);
+    }
+
     printf("jobs:\n");
     for (int j = 0; j < njobs; j++) {
         int dataflow = chance(25);
         printf("  - name: job%d\n    kind: %s\n", j, dataflow ? "dataflow" : "training");
+        if (nteams && chance12(70))
+            printf("    team: team%d\n", ri12(0, nteams - 1));
         int rel = chance(40) ? ri(0, T - 1) : 0;
         if (rel)
             printf("    release_hour: %.1f\n", rel * h);
@@ -260,13 +302,30 @@ static int enum_instance(unsigned long long seed)
         } else {
             double base_h = ri(2, 12) * 0.25 * h; /* on one accelerator of speed 1 */
             printf("    work: %.0f\n    throughput: {", base_h * 3600 * 10);
-            int first = 1;
+            int first = 1, listed[MAXA] = {0};
             for (int a = 0; a < nacc; a++)
                 if (a == 0 || chance(70)) {
                     printf("%s%s: %.1f", first ? "" : ", ", accn[a], ri(5, 20) * 1.0);
                     first = 0;
+                    listed[a] = 1;
                 }
             printf("}\n");
+            /* capplan.5 §10: power limits for one listed type, in (idle, power] */
+            if (chance12(35)) {
+                int a = ri12(0, nacc - 1);
+                a = listed[a] ? a : 0;
+                printf("    power_limits:\n      %s: [", accn[a]);
+                for (int k = 0, n = ri12(1, 2); k < n; k++) {
+                    int span = (accpow[a] - accidle[a]) / 10;
+                    int lw = accidle[a] + 10 * ri12(1, span > 1 ? span - 1 : 1) + (k ? 5 : 0);
+                    lw = lw > accpow[a] ? accpow[a] : lw;
+                    printf("%s{limit_w: %d, speed: %.2f", k ? ", " : "", lw, ri12(50, 100) * 0.01);
+                    if (chance12(40))
+                        printf(", power_w: %d", lw - ri12(0, (lw - accidle[a] - 1) / 2));
+                    printf("}");
+                }
+                printf("]\n");
+            }
             static const char *counts[] = {"[1]", "[2]", "[1, 2]", "[1, 4]", "[2, 4]"};
             printf("    accelerators: %s\n", counts[ri(0, 4)]);
             if (chance(40))

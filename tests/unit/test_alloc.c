@@ -141,6 +141,20 @@ TEST(alloc_fail_through_plan_shapes)
     sweep_file("heuristic", "tests/plan/shape_thin.yaml");
 }
 
+/* Version 1.2: power limits (the loader's lists, limit modes, the plan's
+ * power_limit_w) and teams (the loader's teams and quotas, the team rows
+ * of the search's bookkeeping, a drop reason naming a team's budget) */
+TEST(alloc_fail_through_plan_power_limits)
+{
+    sweep_file("heuristic", "tests/plan/power_limit_dear.yaml");
+}
+
+TEST(alloc_fail_through_plan_teams)
+{
+    sweep_file("heuristic", "tests/plan/team_budget_drop.yaml");
+    sweep_file("heuristic", "tests/reasons/team_quota.yaml");
+}
+
 /* Version 1.1: instance leases in the plan (cloud offers): the writer's
  * lease ids are built in a buffer of their own, whose failure must read
  * "out of memory", not "cannot write YAML" */

@@ -502,3 +502,52 @@ TEST(modes_busy_power_direct)
     cp_machine cpu = {"cpu", -1, 0, 16, 64, 300, 100};
     CHECK_NEAR(cp_busy_power_w(&fake, &j, &cpu, 3), 600, 1e-12);
 }
+
+/* Power limits (capplan.5 §10.3): "no limit" and each of the resource
+ * type's limits are modes; the limit's speed divides the duration and its
+ * power_w replaces the accelerator's in the busy power. */
+TEST(modes_power_limits)
+{
+    static const char jobs[] =
+        "horizon: {slots: 8}\n"
+        "jobs:\n"
+        "  - {name: pl, kind: training, work: 36000, throughput: {V100: 5, A100: 20},\n"
+        "     cpus_per_accelerator: 4,\n"
+        "     power_limits: {V100: [{limit_w: 200, speed: 0.8, power_w: 180},\n"
+        "                           {limit_w: 150, speed: 0.5}]}}\n";
+    if (!setup(jobs))
+        return;
+    /* V100 resources rack, aws:v100 (on-demand; not preemptible: no spot)
+     * and anon have 3 modes each, the A100 ones (big, gcp:a100) 1 */
+    CHECK_INT(n_modes(0), 11);
+    int seen = 0;
+    for (int m = ms->job_first[0]; m < ms->job_first[1]; m++) {
+        const cp_mode *md = &ms->modes[m];
+        if (strcmp(ms->res[md->res].id, "rack"))
+            continue;
+        /* 36000 / (3600 * 5) = 2 h; busy 1 * (P - 50) + 4 cpus * 200 W / 32 = P - 50 + 25 */
+        if (md->limit < 0) {
+            CHECK_NEAR(md->hours, 2.0, 1e-12);
+            CHECK_NEAR(md->busy_w, 275, 1e-12);
+        } else if (in->jobs[0].power_limits[md->limit].limit_w == 200) {
+            CHECK_NEAR(md->hours, 2.5, 1e-12); /* / 0.8 */
+            CHECK_INT(md->slots, 3);
+            CHECK_NEAR(md->last_frac, 0.5, 1e-12);
+            CHECK_NEAR(md->busy_w, 155, 1e-12); /* 180 - 50 + 25 */
+        } else {
+            CHECK_NEAR(md->hours, 4.0, 1e-12);  /* / 0.5 */
+            CHECK_NEAR(md->busy_w, 125, 1e-12); /* power_w defaults to limit_w: 150 - 50 + 25 */
+        }
+        seen++;
+    }
+    CHECK_INT(seen, 3);
+    /* a limit on a market is a mode, with no busy power there */
+    int on_anon = 0;
+    for (int m = ms->job_first[0]; m < ms->job_first[1]; m++)
+        if (!strcmp(ms->res[ms->modes[m].res].id, "anon")) {
+            CHECK_NEAR(ms->modes[m].busy_w, 0, 0);
+            on_anon++;
+        }
+    CHECK_INT(on_anon, 3);
+    teardown();
+}
