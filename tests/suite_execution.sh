@@ -29,7 +29,7 @@ SUITE=execution
 # shellcheck source=tests/slurm_lib.sh
 . "$(dirname "$0")/slurm_lib.sh"
 S=$tmp/slurm
-nightly="examples/nightly/fleet.yaml examples/nightly/jobs-dataflow.yaml examples/nightly/jobs-training.yaml examples/nightly/offers.yaml examples/nightly/sites.yaml"
+nightly="examples/nightly/fleet.yaml examples/nightly/jobs-dataflow.yaml examples/nightly/jobs-training.yaml examples/nightly/offers.yaml examples/nightly/sites.yaml examples/nightly/teams.yaml"
 ctld_pid= pids=
 
 # stop_fleet: the fleet's jobs cancelled, its daemons stopped (slurm_lib.sh)

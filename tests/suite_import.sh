@@ -65,6 +65,27 @@ golden pollux-spelling 0 pollux $B/pollux-ok.csv --accelerator tesla-t4 --app "a
 golden series-eur 0 series --site de --start 2023-06-01T00:00 --slots 3 --energy-price $B/series-eur.csv
 golden series-no-input 2 series --site s --start 2023-06-01T00:00 --slots 3 extra.csv
 
+# ---- zeus (capplan.5 §10.3) on the subset the repository keeps
+# (examples/nightly/zeus/README.md): the Pareto limits of ResNet-50 at
+# batch size 128 on V100 (125 and 100 W are dominated: slower and dearer
+# than 150 W), the one optimizer rule, the GPU from the file name
+Z=examples/nightly/zeus
+golden zeus-v100 0 zeus $Z/summary_power_v100.csv --network resnet50 --batch-size 128
+golden zeus-p100 0 zeus $Z/summary_power_p100.csv --network resnet50 --batch-size 16
+golden zeus-optimizer 2 zeus $Z/summary_power_v100.csv --network shufflenetv2 --batch-size 1024
+golden zeus-adam 0 zeus $Z/summary_power_v100.csv --network shufflenetv2 --batch-size 1024 --optimizer adam
+golden zeus-none 2 zeus $Z/summary_power_v100.csv --network resnet50 --batch-size 7
+golden zeus-noname 2 zeus $B/series-eur.csv --network resnet50 --batch-size 16
+# the limits load on a job (the V100 of the accelerator table, 300 W)
+if $CAPPLAN import zeus $Z/summary_power_v100.csv --network resnet50 --batch-size 128 >"$tmp/zl.yaml" 2>/dev/null; then
+    { printf 'horizon: {slots: 4}\nsites: [{name: dc}]\naccelerators: [{name: V100, memory_gb: 16, power_w: 300}]\n'
+      printf 'jobs:\n  - name: r50\n    kind: training\n    work: 100\n    throughput: {V100: 1}\n'
+      sed -n '/^power_limits:/,$s/^/    /p' "$tmp/zl.yaml"; } >"$tmp/zjob.yaml"
+    loads "zeus limits on a job" "$tmp/zjob.yaml"
+else
+    bad "zeus limits on a job" "import failed"
+fi
+
 # ---- hostile names: an accelerator table entry named with quotes, a
 # colon, a newline and '#' must come out quoted and load back ----
 golden accel-hostile 0 accelerators --accel-table $B/accel-hostile.csv

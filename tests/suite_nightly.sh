@@ -11,6 +11,8 @@
 #     of its total; the plan carries totals.egress and r18-bs32-x2's
 #     shape, and its report draws the pipeline's two links
 #     (sort-events -> rec-bs2048 -> rec-eval).
+#   - version 1.2: the scripts of the pool jobs run under a power limit
+#     set it (nvidia-smi -pl).
 # The heuristic plans it (a few seconds); suite_plan checks the optimum.
 SUITE=nightly
 . "$(dirname "$0")/lib.sh"
@@ -30,6 +32,10 @@ if plan_verify nightly "$tmp/n.yaml" --method heuristic -- $files; then
         else ok; fi
         if sh -n "$tmp/run/submit.sh"; then ok; else bad export/sh "submit.sh does not parse"; fi
         if [ "$(grep -c '^j[0-9]*=\$(sbatch' "$tmp/run/submit.sh")" = "$npool" ]; then ok; else bad export/submit "not one sbatch per pool job"; fi
+        # capplan.5 §10.3: every pool job run under a power limit sets it
+        nlim=$(awk '/^- name:/ {m = 0} /^  market: pool/ {m = 1} m && /^  power_limit_w:/ {n++} END {print n + 0}' "$tmp/n.yaml")
+        nsmi=$(cat "$tmp/run/jobs"/* | grep -c 'nvidia-smi -i')
+        if [ "$nlim" = "$nsmi" ]; then ok; else bad export/power "$nlim pool jobs under a power limit, $nsmi scripts set one"; fi
     else
         bad export/slurm "exit $?: $(oneline "$tmp/err" 3)"
     fi

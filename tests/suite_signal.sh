@@ -53,7 +53,7 @@ while read -r input sig delay second; do
     n=$((n + 1))
     name="run $n ($input, SIG$sig at ${delay} ms$([ "$second" -ge 0 ] && echo ", again ${second} ms later"))"
     case $input in
-    nightly) files="examples/nightly/fleet.yaml examples/nightly/sites.yaml examples/nightly/offers.yaml examples/nightly/jobs-training.yaml examples/nightly/jobs-dataflow.yaml" ;;
+    nightly) files="examples/nightly/fleet.yaml examples/nightly/sites.yaml examples/nightly/offers.yaml examples/nightly/jobs-training.yaml examples/nightly/jobs-dataflow.yaml examples/nightly/teams.yaml" ;;
     big) files=$tmp/big.yaml ;;
     *) files=examples/tiny.yaml ;;
     esac

@@ -141,7 +141,7 @@ if grep -c '^  deadline_hour: 1$' "$tmp/emit/default-deadline.yaml" | grep -qx 2
 
 # Several files (the nightly example: quoted names, five files merged),
 # with the fast heuristic so this stays quick.
-NIGHTLY="examples/nightly/fleet.yaml examples/nightly/jobs-dataflow.yaml examples/nightly/jobs-training.yaml examples/nightly/offers.yaml examples/nightly/sites.yaml"
+NIGHTLY="examples/nightly/fleet.yaml examples/nightly/jobs-dataflow.yaml examples/nightly/jobs-training.yaml examples/nightly/offers.yaml examples/nightly/sites.yaml examples/nightly/teams.yaml"
 $CAPPLAN whatif -q --method heuristic --format csv --scenarios examples/nightly-whatif.yaml \
     --emit-inputs "$tmp/n-emit" -o "$tmp/n1.csv" $NIGHTLY 2>"$tmp/err" || { bad "nightly whatif"; cat "$tmp/err"; }
 plan_vs_row "$tmp/n1.csv" "$tmp/n-emit" --method heuristic

@@ -1,5 +1,5 @@
 /*
- * capplan import skypilot|gavel|c3o|inventory|pollux FILE [options],
+ * capplan import skypilot|gavel|c3o|inventory|pollux|zeus FILE [options],
  * capplan import series|accelerators [options]
  *
  * The command over the importers of planner/import/cp_import.h: it parses
@@ -44,6 +44,9 @@ static const char usage_text[] =
     "       capplan import inventory NODES.csv --site NAME [--max-nodes N]\n"
     "                      [--accel-table FILE] [-o FILE]\n"
     "       capplan import pollux placements.csv [--trace PHILLY.csv] [options]\n"
+    "       capplan import zeus summary_power_GPU.csv --network NAME --batch-size N\n"
+    "                      [--dataset NAME] [--optimizer NAME] [--accelerator NAME]\n"
+    "                      [--accel-table FILE] [-o FILE]\n"
     "       capplan import accelerators [--accel-table FILE] [-o FILE]\n"
     "\n"
     "skypilot     catalog rows -> accelerators: and offers: (run 'capplan import\n"
@@ -57,6 +60,8 @@ static const char usage_text[] =
     "inventory    Alibaba's GPU node list -> one pool per node shape\n"
     "pollux       Pollux's step times -> a job's throughput per GPU count; with\n"
     "             --trace, Philly's jobs with the work of their measured durations\n"
+    "zeus         Zeus's epoch time and power per GPU power limit -> a training\n"
+    "             job's power_limits (the limits no other beats on time and energy)\n"
     "accelerators the accelerator table the importers name types from, as the CSV\n"
     "             that --accel-table reads (edit it to add or correct a type)\n"
     "\n"
@@ -92,6 +97,7 @@ typedef struct args {
         cp_import_series_opts series;
         cp_import_inventory_opts inv;
         cp_import_pollux_opts pollux;
+        cp_import_zeus_opts zeus;
         const char *accel_table; /* import accelerators */
     } o;
     cp_opt table[MAX_OPTS];
@@ -368,6 +374,43 @@ static int pollux_run(const args *a, cp_buf *out, cp_diags *d)
     return cp_import_pollux(a->in, &a->o.pollux, out, d);
 }
 
+/* ---- zeus ---- */
+
+static const char zeus_head[] =
+    "usage: capplan import zeus summary_power_GPU.csv --network NAME --batch-size N\n"
+    "                      [--dataset NAME] [--optimizer NAME] [--accelerator NAME]\n"
+    "                      [--accel-table FILE] [-o FILE]\n"
+    "\n"
+    "Reads Zeus's epoch time and average GPU power per power limit and writes a\n"
+    "training job's power_limits (capplan.5 section 10.3) for one workload: each\n"
+    "measured limit that no other beats on both epoch time and energy per epoch,\n"
+    "below the highest one (the board's default), with its speed against the\n"
+    "default's and its average power.\n"
+    "\n";
+
+static void zeus_init(args *a)
+{
+    cp_import_zeus_opts *o = &a->o.zeus;
+    cp_import_zeus_opts_init(o);
+    const cp_opt t[] = {
+        CP_OPT_STRING(0, "network", &o->network, "NAME", "the workload's network (required)"),
+        CP_OPT_DOUBLE_ABOVE(0, "batch-size", &o->batch_size, 0, "N",
+                            "the workload's batch size (required)"),
+        CP_OPT_STRING(0, "dataset", &o->dataset, "NAME", "only rows of this dataset"),
+        CP_OPT_STRING(0, "optimizer", &o->optimizer, "NAME",
+                      "only rows of this optimizer (required when several were measured)"),
+        CP_OPT_STRING(0, "accelerator", &o->accelerator, "NAME",
+                      "the GPU type (default: from the file's name, summary_power_v100.csv)"),
+        ACCEL_TABLE_OPT(&o->accel_table),
+    };
+    SET_TABLE(a, t);
+}
+
+static int zeus_run(const args *a, cp_buf *out, cp_diags *d)
+{
+    return cp_import_zeus(a->in, &a->o.zeus, out, d);
+}
+
 /* ---- accelerators ---- */
 
 static const char accelerators_head[] =
@@ -401,6 +444,7 @@ static const importer importers[] = {
      inventory_run},
     {"pollux", {pollux_head, IMPORT_FOOT}, "one measurements file only", pollux_init,
      pollux_run},
+    {"zeus", {zeus_head, IMPORT_FOOT}, "one measurements file only", zeus_init, zeus_run},
     {"accelerators", {accelerators_head, IMPORT_FOOT}, NULL, accelerators_init,
      accelerators_run},
 };
@@ -541,8 +585,8 @@ int cp_cmd_import(int argc, char **argv)
     names[N_IMPORTERS] = NULL;
     const char *near = cp_suggest(argv[1], names);
     fprintf(stderr,
-            "capplan import: '%s' is not skypilot, gavel, c3o, series, inventory, pollux "
-            "or accelerators",
+            "capplan import: '%s' is not skypilot, gavel, c3o, series, inventory, pollux, "
+            "zeus or accelerators",
             argv[1]);
     if (near)
         fprintf(stderr, " (did you mean '%s'?)", near);

@@ -15,7 +15,9 @@
  *  - the accelerator table every importer names types from
  *    (cp_imp_accel.h, import_accel.c);
  *  - c3o: a C3O runtime TSV -> the samples CSV that `fit dataflow` reads
- *    (import_c3o.c).
+ *    (import_c3o.c);
+ *  - zeus: Zeus's epoch time and power against the GPU power limit -> a
+ *    training job's `power_limits` (import_zeus.c).
  *
  * Each importer is one call: an options struct (set its defaults with the
  * _init function, then fill what the user gave), one input path, the
@@ -150,6 +152,21 @@ void cp_import_pollux_opts_init(cp_import_pollux_opts *o);
  * training job per measured application, or one per trace line. */
 int cp_import_pollux(const char *path, const cp_import_pollux_opts *o, cp_buf *out, cp_diags *d);
 
+/* capplan import zeus (import_zeus.c) */
+typedef struct cp_import_zeus_opts {
+    const char *network;     /* the workload's network (resnet50); required */
+    double batch_size;       /* > 0; required */
+    const char *dataset;     /* keep this dataset; NULL: any */
+    const char *optimizer;   /* keep this optimizer; NULL: the only one measured */
+    const char *accelerator; /* the GPU's spelling; NULL: from summary_power_GPU.csv */
+    const char *accel_table; /* --accel-table CSV; NULL: built-in */
+} cp_import_zeus_opts;
+void cp_import_zeus_opts_init(cp_import_zeus_opts *o);
+/* Zeus's summary_power_<gpu>.csv -> a `power_limits:` mapping for one
+ * training job: per measured limit that no other beats on both epoch time
+ * and energy, its speed against the highest limit's and its average power
+ * (capplan.5 §10.3). */
+int cp_import_zeus(const char *path, const cp_import_zeus_opts *o, cp_buf *out, cp_diags *d);
 /* capplan import accelerators: the table as CSV (cp_imp_accel.h). */
 int cp_import_accelerators(const char *accel_table, cp_buf *out, cp_diags *d);
 
