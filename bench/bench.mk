@@ -5,9 +5,11 @@
 #   the exported model.  BENCH_SIZES, BENCH_METHODS, BENCH_SCALE, ... as in
 #   bench/run.sh; BENCH_FAMILY=cloud runs gen's cloud-heavy family instead.
 #   Installs coinor-cbc when missing (apt-get, root).
-# bench-fit: Ernest fits with leave-one-out CV on all of C3O (bench/fit_bench.c);
-#   C3O_DIR points at the C3O TSVs; skipped when they are not there.
-C3O_DIR ?= /work/shared/data/c3o
+# bench-fit: Ernest fits with leave-one-out CV on C3O (bench/fit_bench.c);
+#   C3O_DIR points at the C3O TSVs: by default the repository's subset
+#   (examples/data/c3o); the figures of docs/models.md are on the whole
+#   files of dos-group/c3o-experiments (C3O_DIR=THAT_CLONE).
+C3O_DIR ?= examples/data/c3o
 
 $(BUILD)/fit_bench: bench/fit_bench.c $(BUILD)/libcapplan.a
 	@mkdir -p $(dir $@)

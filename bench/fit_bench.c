@@ -9,7 +9,7 @@
  * leave-one-configuration-out MAPE over its machine types against the
  * target (5 % median, 10 % worst).
  *
- * usage: fit_bench [C3O_DIR]   (default /work/shared/data/c3o)
+ * usage: fit_bench [C3O_DIR]   (default examples/data/c3o)
  * Data: Will, Bader, Thamsen, BigData 2020 (dos-group/c3o-experiments).
  */
 #include "cp_csv.h"
@@ -61,7 +61,7 @@ static double median(double *v, int n)
 
 int main(int argc, char **argv)
 {
-    const char *dir = argc > 1 ? argv[1] : "/work/shared/data/c3o";
+    const char *dir = argc > 1 ? argv[1] : "examples/data/c3o";
     static const char *const jobs[] = {"grep", "kmeans", "pagerank", "sgd", "sort"};
     double total = 0;
     int n_fits = 0, runs = 0;

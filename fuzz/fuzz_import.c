@@ -40,7 +40,7 @@ static FILE *devnull;
 
 /* Lines of Pollux's cifar10/placements.csv (Apache-2.0), of
  * Gavel's isolated_throughputs.csv (MIT) and of Alibaba's
- * v2023_openb_node_list_all_node.csv (../shared/data), for the
+ * v2023_openb_node_list_all_node.csv (examples/data), for the
  * selectors whose fuzzed file is the second input. */
 static const char placements[] = "placement,local_bsz,step_time,sync_time\n"
                                  "1,32,0.0427886962890625,0.0004995360016822816\n"

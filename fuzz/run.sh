@@ -9,7 +9,7 @@
 # lines of tests/cli/messages.expected); new inputs found go
 # to BUILD_DIR/corpus/NAME, which later runs reuse. fuzz_import also
 # takes the heads (60 lines) of the real series, node lists, Pollux and
-# Philly files and Gavel traces of CP_DATA (default /work/shared/data).
+# Philly files and Gavel traces of examples/data.
 # A crashing input is saved as BUILD_DIR/crash-NAME-*: copy it to
 # tests/fuzz-regress/NAME/ once fixed. Extra libFuzzer flags: FUZZ_FLAGS.
 set -u
@@ -28,10 +28,9 @@ for name in "$@"; do
     opts) echo tests/cli/messages.expected ;;
     import)
         find tests/import -name '*.csv' -o -name '*.trace'
-        data=${CP_DATA:-/work/shared/data}
-        [ -d "$data" ] && find "$data/green-dcc/electricity_prices_processed" \
-            "$data/green-dcc/carbon_intensity" "$data/lets-wait-awhile" "$data/alibaba-gpu" \
-            "$data/pollux" "$data/gavel" -name '*.csv' -o -name '*.trace' 2>/dev/null
+        d=examples/data
+        find "$d/green-dcc/electricity_prices_processed" "$d/green-dcc/carbon_intensity" \
+            "$d/lets-wait-awhile" "$d/alibaba-gpu" "$d/pollux" "$d/gavel" -name '*.csv' -o -name '*.trace'
         ;;
     esac | while read -r f; do
         # The file's path keeps names unique; csv seeds get the selector

@@ -114,9 +114,9 @@ test_why() {
 
 # skip NAME WHY [PREREQ]: a check that cannot run here; counted and
 # printed as "skip NAME: WHY". Under CP_NO_SKIP=1 (make test) it is a
-# failure, unless PREREQ is one that no target installs (SHARED_DATA).
+# failure.
 skip() {
-    if [ "${CP_NO_SKIP:-0}" = 1 ] && [ "${3:-}" != SHARED_DATA ]; then
+    if [ "${CP_NO_SKIP:-0}" = 1 ]; then
         bad "$1" "cannot run: $2 (make test installs every prerequisite)"
         return 0
     fi
@@ -154,11 +154,6 @@ test_lazy_prereq CBC "cbc (make deps installs coinor-cbc)" 'command -v cbc'
 test_lazy_prereq XMLLINT "xmllint (make deps installs libxml2-utils)" 'command -v xmllint'
 test_lazy_prereq MAN "man and groff (make deps installs man-db and groff-base)" \
     'command -v man && command -v groff'
-# The public data the importers and fits are checked on lives outside the
-# repository (CP_DATA, default /work/shared/data); no target installs it,
-# so its checks are skipped, and counted, wherever it is absent.
-test_lazy_prereq SHARED_DATA "the public data of ${CP_DATA:-/work/shared/data} (outside the repository)" \
-    '[ -d "${CP_DATA:-/work/shared/data}/gavel" ]'
 
 # oneline FILE [N]: the first N (default 3) lines of FILE on one line,
 # for failure details.

@@ -32,7 +32,7 @@ SUITE=attack
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
 A=tests/attack
-DATA=${CP_DATA:-/work/shared/data}
+DATA=examples/data
 
 # no_backstop NAME FILE: stderr FILE shows the importer itself refused, at
 # a FILE:LINE:COLUMN or naming the option, not the CLI's read-back of
@@ -179,18 +179,14 @@ if [ "$rc" = 0 ] && [ ! -e "$tmp/pwned" ] && [ "$(printf '%s\n' "$words" | sed -
 # the same for the other importers' first lines (one rule, import_cmd_arg):
 # gavel with a hostile file name and --match
 gn="$tmp/g \$(touch pwned) it's.csv"
-cp "$DATA/gavel/isolated_throughputs.csv" "$gn" 2>/dev/null
-if [ -f "$gn" ]; then
-    $CAPPLAN import gavel "$gn" --match '^ResNet-50|$(touch pwned)' -o "$tmp/gn.yaml" 2>"$tmp/err"
-    rc=$?
-    line=$(sed -n '1s/^# //p' "$tmp/gn.yaml")
-    words=$(cd "$tmp" && capplan() { printf '%s\n' "$@"; } && eval "$line")
-    if [ "$rc" = 0 ] && [ ! -e "$tmp/pwned" ] && [ "$(printf '%s\n' "$words" | sed -n 3p)" = "$gn" ] &&
-        [ "$(printf '%s\n' "$words" | sed -n 5p)" = '^ResNet-50|$(touch pwned)' ]; then ok gavel-comment-shell; else
-        bad gavel-comment-shell "exit $rc: $(oneline "$tmp/err") $(oneline "$tmp/gn.yaml" 1)"; fi
-else
-    skip gavel-comment-shell "$(test_why SHARED_DATA)" SHARED_DATA
-fi
+cp "$DATA/gavel/isolated_throughputs.csv" "$gn"
+$CAPPLAN import gavel "$gn" --match '^ResNet-50|$(touch pwned)' -o "$tmp/gn.yaml" 2>"$tmp/err"
+rc=$?
+line=$(sed -n '1s/^# //p' "$tmp/gn.yaml")
+words=$(cd "$tmp" && capplan() { printf '%s\n' "$@"; } && eval "$line")
+if [ "$rc" = 0 ] && [ ! -e "$tmp/pwned" ] && [ "$(printf '%s\n' "$words" | sed -n 3p)" = "$gn" ] &&
+    [ "$(printf '%s\n' "$words" | sed -n 5p)" = '^ResNet-50|$(touch pwned)' ]; then ok gavel-comment-shell; else
+    bad gavel-comment-shell "exit $rc: $(oneline "$tmp/err") $(oneline "$tmp/gn.yaml" 1)"; fi
 
 # ---- export skypilot ------------------------------------------------------
 if test_have_prereq PYYAML; then

@@ -7,6 +7,9 @@
 #   - no comment or doc cites the outside specification by section or a
 #     tracker's issue numbers;
 #   - docs/README.md lists every page of docs/;
+#   - no tracked file names a folder of one machine (a home, the
+#     development machine's work tree): scripts, docs and tests read the
+#     repository's own files (public data: examples/data/README.md);
 #   - the checker finds each kind of dead reference it looks for, on a
 #     small tree planted with one of each.
 SUITE=docs
@@ -34,6 +37,21 @@ for page in docs/*.md; do
     [ "$name" = README.md ] && continue
     if grep -q "($name)" docs/README.md 2>/dev/null; then ok "$name"; else bad "docs/README.md does not list $name"; fi
 done
+
+# Absolute paths of a machine, in any tracked file. The pattern is built
+# from pieces so that this file does not match it.
+w=work h=home r=root u=Users
+pat="/$w/|/$h/[a-z]|/$r/|/$u/[A-Za-z]"
+if git rev-parse --is-inside-work-tree >/dev/null 2>&1; then
+    git ls-files -z | xargs -0 grep -n -I -E "$pat" -- >"$tmp/abs" 2>/dev/null
+else
+    find . -path ./build -prune -o -path './build-*' -prune -o -path ./.git -prune -o -type f -print0 |
+        xargs -0 grep -n -I -E "$pat" -- >"$tmp/abs" 2>/dev/null
+fi
+if [ -s "$tmp/abs" ]; then bad "absolute paths of a machine" "$(oneline "$tmp/abs" 5)"; else ok "no absolute paths"; fi
+# the rule finds what it looks for
+printf 'DATA=/%s/shared/data\n' "$w" >"$tmp/planted.sh"
+if grep -q -E "$pat" "$tmp/planted.sh"; then ok "absolute path planted"; else bad "the absolute-path rule misses /$w/shared"; fi
 
 # The checker on a planted tree: one dead reference of each kind, and
 # their live twins, which it must accept.

@@ -1,22 +1,22 @@
 #!/bin/sh
-# The importers on the real files of ../shared/data (docs/import.md): golden
+# The importers on the real files of examples/data (subsets of public
+# data, examples/data/README.md; docs/import.md): golden
 # fragments (numbers within 1e-9 relative, test_cmp_num; warnings byte for
 # byte), the fragments of every importer passing `capplan check` together
 # (one accelerator table, identical definitions merge), bad inputs with
 # FILE:LINE:COLUMN, hostile names that must come out quoted, and the
 # end-to-end example examples/pipeline/run.sh, whose plan must verify.
-# Without the shared data (CP_DATA) only the bad-input checks run.
 # `--update` or CP_GOLDEN_UPDATE=1 rewrites the goldens that differ.
 SUITE=suite_import
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
-DATA=${CP_DATA:-/work/shared/data}
+DATA=examples/data
 G=tests/import
 B=tests/import/bad
 
 # golden NAME RC ARGS...: `capplan import ARGS` exits RC; stdout is
 # G/NAME.out (numbers with tolerance), stderr G/NAME.err. Paths of the
-# shared data print as $DATA/...
+# data print as $DATA/...
 golden() {
     name=$1 want=$2
     shift 2
@@ -119,10 +119,6 @@ done
 $CAPPLAN import gavel $G/../fit/gavel-extract.csv --accel-table $B/accel-hostile.csv -o "$tmp/v.yaml" 2>/dev/null
 if grep -q '^  - {name: V100, memory_gb: 16, power_w: 250, idle_power_w: 40}$' "$tmp/v.yaml"; then ok; else bad "accel-table override" "$(grep -m1 V100 "$tmp/v.yaml")"; fi
 
-if [ ! -d "$DATA/cloud-catalog" ]; then
-    skip real-data "$(test_why SHARED_DATA)" SHARED_DATA
-    test_done
-fi
 C=$DATA/cloud-catalog
 
 # ---- each importer on the real files ----
@@ -173,7 +169,7 @@ loads "trace and catalogs" $tmp/site.yaml $tmp/gtrace.yaml $tmp/inv.yaml $tmp/gc
 if grep -q 'gcp:us-central1-a:n1-standard-8:1xV100' "$tmp/check.out"; then ok; else bad "n1 bundles in check" "not listed"; fi
 
 # ---- the pipeline example: no hand edits, and its plan verifies ----
-if CP_PIPELINE_TIME_LIMIT=20 timeout -k 5 300 sh examples/pipeline/run.sh "$CAPPLAN" "$tmp/pipe" "$DATA" >"$tmp/pipe.out" 2>&1; then
+if CP_PIPELINE_TIME_LIMIT=20 timeout -k 5 300 sh examples/pipeline/run.sh "$CAPPLAN" "$tmp/pipe" >"$tmp/pipe.out" 2>&1; then
     ok "pipeline runs"
     P=$tmp/pipe
     verify_ok "pipeline plan verifies" $P/plan.yaml $P/caiso.yaml $P/pjm.yaml $P/inventory.yaml \

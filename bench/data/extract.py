@@ -1,16 +1,21 @@
 #!/usr/bin/env python3
-"""Regenerates bench/data/gavel.h from the Gavel files in /work/shared/data
-(stanford-futuredata/gavel, MIT; see README.md here).  Run once by hand; the
+"""Regenerates bench/data/gavel.h from Gavel's files
+(stanford-futuredata/gavel, MIT; see README.md here): GAVEL_DIR holds
+isolated_throughputs.csv and the whole msr_philly_vc_2869ce_seed0.trace,
+named and cut as examples/data/README.md says (examples/data/gavel keeps
+only the trace's first 100 jobs).  Run once by hand; the
 generated header is committed, so building bench/gen needs no data folder.
 Two trace tables: gv_trace (default family) and gv_trace_cloud (gen
 --family cloud), appended after it so the first part stays as it was.
 
-    python3 bench/data/extract.py [/work/shared/data/gavel] > bench/data/gavel.h
+    python3 bench/data/extract.py GAVEL_DIR > bench/data/gavel.h
 """
 import csv
 import sys
 
-D = (sys.argv[1] if len(sys.argv) > 1 else '/work/shared/data/gavel') + '/'
+if len(sys.argv) != 2:
+    sys.exit('usage: python3 bench/data/extract.py GAVEL_DIR > bench/data/gavel.h')
+D = sys.argv[1] + '/'
 ACC = ['k80', 'p100', 'v100']
 KS = [1, 2, 4, 8]
 

@@ -1,17 +1,19 @@
 #!/bin/sh
 # From public data to a verified plan and a report, with no hand edits:
 # every input below is written by a capplan command from the files in
-# ../shared/data (each folder's README says where they come from).
+# examples/data (subsets of public data; examples/data/README.md says
+# where each comes from and under which licence).
 #
 #   sh examples/pipeline/run.sh [CAPPLAN [OUT [DATA]]]
 #
-# CAPPLAN defaults to build/capplan, OUT to build/pipeline, DATA to
-# $CP_DATA or /work/shared/data. `make demo` runs it. docs/import.md
-# explains each step.
+# CAPPLAN defaults to build/capplan, OUT to build/pipeline, DATA to the
+# examples/data folder beside this script (a folder with the same layout,
+# such as the upstream files, can replace it). `make demo` runs it.
+# docs/import.md explains each step.
 set -eu
 CAPPLAN=${1:-build/capplan}
 OUT=${2:-build/pipeline}
-DATA=${3:-${CP_DATA:-/work/shared/data}}
+DATA=${3:-$(dirname "$0")/../data}
 TIME_LIMIT=${CP_PIPELINE_TIME_LIMIT:-30}
 # CAPPLAN may be a command line (make valgrind passes "valgrind -q ...
 # build/capplan"), so it is split into words (a path with a blank is not
@@ -23,6 +25,7 @@ for w in $CAPPLAN; do
     abs="$abs $w"
 done
 CAPPLAN=${abs# }
+DATA=$(cd "$DATA" && pwd)
 mkdir -p "$OUT"
 cd "$OUT"
 run() {
