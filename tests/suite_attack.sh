@@ -198,8 +198,8 @@ if test_have_prereq PYYAML; then
     else
         bad skypilot-read-back "exit $rc: $(oneline "$tmp/err") $(oneline "$tmp/check" 4)"
     fi
-    # every run: script runs its jobs' commands and none of a name
-    for f in "$tmp"/nc/launch/*.yaml; do
+    # every task's run: runs its job's command and none of a name
+    for f in "$tmp"/nc/tasks/*.yaml; do
         python3 -c 'import sys, yaml; sys.stdout.write(yaml.safe_load(open(sys.argv[1]))["run"])' "$f" >"$tmp/run.sh"
         CP_PWNED=$tmp/pwned sh "$tmp/run.sh" >>"$tmp/ran" 2>/dev/null
     done

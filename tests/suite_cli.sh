@@ -132,10 +132,10 @@ else bad "export skypilot -q, options after the files" "exit $rc: $(oneline "$tm
 run_plan "$tmp/runs.plan.yaml" tests/cli/runs.yaml
 quietly export skypilot -q --plan "$tmp/runs.plan.yaml" -o "$tmp/runs" tests/cli/runs.yaml
 if ! test_have_prereq PYYAML; then skip "export skypilot: run: reads back" "$(test_why PYYAML)"
-elif [ "$rc" = 0 ] && python3 tests/cli/runs_check.py tests/cli/runs.yaml "$tmp/runs" 1 >"$tmp/py" 2>&1
+elif [ "$rc" = 0 ] && python3 tests/cli/runs_check.py tests/cli/runs.yaml "$tmp/runs" 2 >"$tmp/py" 2>&1
 then ok; else bad "export skypilot: run: reads back" "exit $rc: $(oneline "$tmp/py" 5)"; fi
 # resources from the importers' offer names, not the machine-type label
-f=$(ls "$tmp/runs/launch/"001-*.yaml 2>/dev/null)
+f=$(ls "$tmp/runs/clusters/"001-*.yaml 2>/dev/null)
 if [ -n "$f" ] && grep -q '^  instance_type: n1-standard-8$' "$f" && grep -q '^  zone: us-central1-a$' "$f" &&
     grep -q '^  accelerators: V100:1$' "$f" && grep -q '^  region: us-central1$' "$f"; then ok
 else bad "export skypilot: resources from the offer's name" "$(oneline "${f:-/dev/null}" 12)"; fi

@@ -17,7 +17,8 @@
 # verifies; export slurm's scripts all run to COMPLETED through
 # submit.sh, each on the plan's nodes with its CPUs, memory, GPUs and time
 # limit, after its predecessors (tests/execution/as_planned.py);
-# export skypilot writes one task per lease and launch.md lists each; a
+# export skypilot writes one task per cloud job and launch.sh (run
+# against stand-ins by tests/suite_handoff.sh); a
 # sweep of tests/execution/sweep.yaml as a 3-task array (whatif
 # --slurm-array) merges into the table one unsharded run writes, byte for
 # byte. Without Slurm's packages or PyYAML (and always under `make check`,
@@ -70,11 +71,10 @@ then ok; else bad "stand-in inputs"; fi
 verify_ok "the plan verifies against the stand-in inputs" "$tmp/plan.yaml" "$tmp"/standin/*.yaml
 
 timeout "$limit" $CAPPLAN export skypilot -q --plan "$tmp/plan.yaml" -o "$tmp/cloud" $nightly 2>"$tmp/err"
-leases=$(grep -c '^  - id: ' "$tmp/plan.yaml")
-tasks=$(ls "$tmp/cloud/launch" 2>/dev/null | wc -l)
-rows=$(grep -c '^| [0-9]' "$tmp/cloud/launch.md" 2>/dev/null)
-if [ "$leases" -gt 0 ] && [ "$tasks" = "$leases" ] && [ "$rows" = "$leases" ]; then ok
-else bad "export skypilot: $tasks tasks and $rows launch.md rows for $leases leases" "$(oneline "$tmp/err")"; fi
+cloud=$(grep -c '^  market: \(on_demand\|spot\)$' "$tmp/plan.yaml")
+tasks=$(ls "$tmp/cloud/tasks" 2>/dev/null | wc -l)
+if [ "$cloud" -gt 0 ] && [ "$tasks" = "$cloud" ] && [ -x "$tmp/cloud/launch.sh" ]; then ok
+else bad "export skypilot: $tasks tasks for $cloud cloud jobs" "$(oneline "$tmp/err")"; fi
 
 # ---- a Slurm shaped like the fleet ----------------------------------------
 

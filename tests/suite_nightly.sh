@@ -4,7 +4,7 @@
 #   - export: every pool has `hosts` and every job `run` (docs/execution.md),
 #     so `capplan export slurm` writes one script per scheduled pool job,
 #     each with the job's own command and no "has no run command" line,
-#     and `capplan export skypilot` one task per lease. The night has more
+#     and `capplan export skypilot` one task per cloud job. The night has more
 #     pool jobs than the export's first file table holds (16), which is
 #     how a dangling pointer into that table was found.
 #   - version 1.1 on it: plan's summary line lists egress among the parts
@@ -42,8 +42,8 @@ if plan_verify nightly "$tmp/n.yaml" --method heuristic -- $files; then
     # shellcheck disable=SC2086
     if $CAPPLAN export skypilot --plan "$tmp/n.yaml" -o "$tmp/sky" $files >"$tmp/out" 2>"$tmp/err"; then
         ok
-        nl=$(grep -c '^  - id:' "$tmp/n.yaml")
-        if [ "$(ls "$tmp/sky/launch" 2>/dev/null | wc -l)" = "$nl" ]; then ok; else bad export/skypilot "not one task per lease ($nl leases)"; fi
+        nc=$(grep -c '^  market: \(on_demand\|spot\)$' "$tmp/n.yaml")
+        if [ "$(ls "$tmp/sky/tasks" 2>/dev/null | wc -l)" = "$nc" ]; then ok; else bad export/skypilot "not one task per cloud job ($nc jobs)"; fi
     else
         bad export/skypilot "exit $?: $(oneline "$tmp/err" 3)"
     fi

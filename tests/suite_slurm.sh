@@ -4,7 +4,7 @@
 # Without daemons:
 #   - goldens of `capplan export slurm` (tests/slurm/export/: submit.sh and
 #     every job script of tests/slurm/plan.yaml) and `capplan export
-#     skypilot` (tests/slurm/skypilot/: launch.md and every task YAML of
+#     skypilot` (tests/slurm/skypilot/: launch.sh, launch.md and every YAML of
 #     tests/slurm/cloud.plan.yaml); both plans must verify;
 #   - export errors (tests/slurm/nohosts.*) and usage;
 #   - hostile names (tests/slurm/hostile.yaml): the scripts pass `sh -n`,
@@ -96,12 +96,12 @@ else
     bad "export slurm" "exit $rc: $(oneline "$tmp/err")"
 fi
 
-# skypilot: one task per lease of the plan
+# skypilot: one cluster per lease group, one task per cloud job, launch.sh
 timeout "$limit" $CAPPLAN export skypilot --plan tests/slurm/cloud.plan.yaml -o "$tmp/sky" \
     tests/slurm/cloud.yaml >"$tmp/out" 2>"$tmp/err"
 rc=$?
 if [ "$rc" = 0 ] && [ ! -s "$tmp/out" ] &&
-    [ "$(cat "$tmp/err")" = "capplan export: 3 leases as SkyPilot tasks and launch.md in $tmp/sky" ]; then
+    [ "$(cat "$tmp/err")" = "capplan export: 3 cloud jobs on 3 SkyPilot clusters (3 leases), launch.sh and launch.md in $tmp/sky" ]; then
     ok "export skypilot"
     dir_cmp tests/slurm/skypilot "$tmp/sky"
 else

@@ -5,7 +5,8 @@
  * the exporter (planner/export: library code that returns files), prints
  * its errors and warnings once and writes the files into DIR atomically:
  *   slurm:    DIR/submit.sh and DIR/jobs/NNN-NAME.sbatch (executable)
- *   skypilot: DIR/launch.md and DIR/launch/NNN-ID.yaml
+ *   skypilot: DIR/launch.sh (executable), DIR/launch.md,
+ *             DIR/clusters/NNN-OFFER.yaml and DIR/tasks/NNN-NAME.yaml
  * Exit 0 written, 2 bad usage, inputs or plan (or a plan the export
  * cannot express: a host name missing, a name no script can hold),
  * 1 out of memory or cannot write.
@@ -35,8 +36,11 @@ static const cp_cli_help export_help = {
     "             run command) and DIR/submit.sh, which submits them in\n"
     "             dependency order with --dependency=afterok: on the real job ids;\n"
     "             dropped jobs are comment lines with their reason\n"
-    "  skypilot   one SkyPilot task YAML per lease of the plan (DIR/launch/NNN-ID.yaml)\n"
-    "             and DIR/launch.md: instance, start, stop, jobs, cost\n"
+    "  skypilot   one SkyPilot cluster per group of leases that share jobs\n"
+    "             (DIR/clusters/NNN-OFFER.yaml), one task per cloud job with its\n"
+    "             nodes, accelerators and CPUs (DIR/tasks/NNN-NAME.yaml),\n"
+    "             DIR/launch.sh, which launches, runs and downs them at the\n"
+    "             planned times, and DIR/launch.md: the same as tables\n"
     "\n",
     "\n"
     "Options may come before, between or after the files; '--' ends them.\n"
@@ -104,8 +108,8 @@ int cp_cmd_export(int argc, char **argv)
                     "the plan (YAML or JSON, as 'capplan plan' writes it)"),
         CP_OPT_STRING('o', NULL, &dir, "DIR", "the folder to write (created if missing)"),
         CP_OPT_ENUM(0, "begin", &begin_now, begin_words, NULL,
-                    "slurm: let every job start at once (tests, reruns) instead of at "
-                    "horizon.start + its start hour"),
+                    "start the night at once (tests, reruns) instead of at horizon.start: "
+                    "slurm's jobs may start at once, launch.sh counts from its start"),
         CP_OPT_QUIET("no line saying what was written (warnings still printed)"),
         CP_OPT_END(),
     };
@@ -222,7 +226,10 @@ int cp_cmd_export(int argc, char **argv)
                         "listed there)\n",
                 x.n_jobs, x.n_jobs == 1 ? "" : "s", dir, x.n_dropped, x.n_dropped == 1 ? "" : "s");
     else
-        fprintf(stderr, "capplan export: %d lease%s as SkyPilot tasks and launch.md in %s\n",
+        fprintf(stderr,
+                "capplan export: %d cloud job%s on %d SkyPilot cluster%s (%d lease%s), "
+                "launch.sh and launch.md in %s\n",
+                x.n_jobs, x.n_jobs == 1 ? "" : "s", x.n_clusters, x.n_clusters == 1 ? "" : "s",
                 x.n_leases, x.n_leases == 1 ? "" : "s", dir);
 out:
     cp_fileset_release(&fs);

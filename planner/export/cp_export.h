@@ -4,8 +4,10 @@
  *    a submit.sh that submits them in dependency order and wires
  *    `--dependency=afterok:` with the job ids sbatch returns, and a
  *    comment line per dropped job;
- *  - cp_export_launch: one SkyPilot task YAML per lease of the plan's
- *    provisioning (capplan.5 §5, version 1.1) and a launch.md table.
+ *  - cp_export_launch: the plan's cloud leases (capplan.5 §5, version 1.1)
+ *    as SkyPilot clusters, one per group of leases that share jobs, each
+ *    cloud job a task of its cluster's job queue, launch.sh that runs
+ *    them at the planned times, and a launch.md table.
  *
  * Library code: it never writes files or prints. It returns the files'
  * names (relative to the output folder, built from indices and sanitized
@@ -36,15 +38,16 @@ typedef struct cp_export_file {
 typedef struct cp_export {
     cp_export_file *files;
     int n, cap;
-    int n_jobs, n_dropped, n_leases; /* what was exported */
+    int n_jobs, n_dropped, n_leases, n_clusters; /* what was exported */
 } cp_export;
 
 void cp_export_init(cp_export *x);
 void cp_export_release(cp_export *x);
 
 typedef struct cp_export_opts {
-    /* --begin now: every job may start at once (tests, reruns), instead of
-     * horizon.start + its start hour */
+    /* --begin now: the night starts at once (tests, reruns): slurm's jobs
+     * may start at once, launch.sh counts from when it starts; else from
+     * horizon.start */
     bool begin_now;
     const char *plan_name; /* for comments; may be NULL */
 } cp_export_opts;
@@ -61,8 +64,11 @@ void cp_export_opts_init(cp_export_opts *o);
 int cp_export_slurm(const cp_input *in, const cp_plan_file *pf, const cp_export_opts *o,
                     cp_export *x, cp_diags *d);
 
-/* Launch files for the plan's leases: launch/NNN-ID.yaml (SkyPilot task
- * YAML, schema of SkyPilot 0.9.1) per lease and launch.md. Same contract. */
+/* Launch files for the plan's cloud jobs: clusters/NNN-OFFER.yaml per
+ * cluster and tasks/NNN-NAME.yaml per job (SkyPilot task YAML, schema of
+ * SkyPilot 0.9.1), launch.sh (executable) and launch.md. Errors: a cloud
+ * job no lease lists, an offer the inputs lack, a name with a control
+ * character. Same contract. */
 int cp_export_launch(const cp_input *in, const cp_plan_file *pf, const cp_export_opts *o,
                      cp_export *x, cp_diags *d);
 

@@ -25,4 +25,45 @@ void cp_xp_put_time(cp_buf *b, long secs);
  * "WHAT name contains a control character ..." and returns false. */
 bool cp_xp_name_ok(cp_diags *d, cp_pos pos, const char *what, const char *s);
 
+/* ---- export skypilot: the plan's cloud leases as clusters and tasks ---- */
+
+/* A lease group: the leases (instances over time) that a set of jobs
+ * shares, linked by every job that spans more than one of them; one
+ * SkyPilot cluster of `nodes` nodes from `start` to `end`. */
+typedef struct cp_xp_cluster {
+    const cp_offer *of;
+    bool spot;
+    long start, end;  /* slots [start, end) */
+    int nodes;        /* the most of its leases in use at once */
+    int n_leases;
+    long lease_slots; /* its leases' slots: the plan's instance-slots */
+    char name[24];    /* the SkyPilot cluster name, capplan-NNN */
+    cp_buf file;      /* clusters/NNN-OFFER.yaml */
+} cp_xp_cluster;
+
+/* A cloud job: one task of its cluster's job queue. */
+typedef struct cp_xp_task {
+    const cp_plan_job *pj;
+    int job;     /* input index */
+    int cluster; /* index in cp_xp_sky.c */
+    int nodes;   /* instances it spans (num_nodes) */
+    long acc;    /* accelerators per node, 0 for none */
+    long cpus;   /* CPUs per node, 0 for SkyPilot's default */
+    cp_buf file; /* tasks/NNN-NAME.yaml */
+} cp_xp_task;
+
+typedef struct cp_xp_sky {
+    cp_xp_cluster *c; /* in order of start */
+    int n_c;
+    cp_xp_task *t; /* in order of start, then plan order */
+    int n_t;
+    int n_leases;
+    bool have_start, utc; /* horizon.start, in seconds of its wall clock */
+    long start;
+} cp_xp_sky;
+
+/* launch.sh: the clusters and tasks of `s` at their times (export_launch_sh.c). */
+int cp_xp_sky_script(const cp_input *in, const cp_xp_sky *s, const cp_export_opts *o,
+                     cp_export *x, cp_diags *d);
+
 #endif

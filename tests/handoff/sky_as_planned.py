@@ -1,0 +1,141 @@
+"""tests/suite_handoff.sh: export skypilot's launch.sh ran the plan's cloud
+jobs as planned, by the calls a stand-in `sky` recorded.
+
+usage: python3 sky_as_planned.py PLAN DIR CALLS INPUT.yaml...
+DIR is the export; CALLS holds "CLOCK sky ARGS" per call (the fake clock
+in seconds since 1970; horizon.start, with its zone, is the night's 0).
+For every cloud job of the plan: one `sky exec -d CLUSTER TASK` at its
+planned start, on a cluster launched (`sky launch -c CLUSTER ... FILE`)
+at the start of its first job and downed (`sky autostop CLUSTER ...
+--down`) at the end of its last, of the job's offer (cloud, region,
+instance type, spot or not); the task has num_nodes the instances the job
+spans (no more than its cluster's), accelerators TYPE:k per node, its
+CPUs per node and its run (or the loud failure of a job without one). In every slot, the jobs running on a cluster
+use no more instances than the cluster has nodes, and no instance more
+accelerators or CPUs than it holds: SkyPilot's job queue can start each at
+once, side by side. Prints one line per problem and a summary; exits 1 on
+a problem."""
+import datetime
+import math
+import sys
+
+import yaml
+
+plan_path, folder, calls_path, files = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4:]
+plan = yaml.safe_load(open(plan_path, encoding="utf-8"))
+offers, jobs, horizon = {}, {}, {}
+for f in files:
+    doc = yaml.safe_load(open(f, encoding="utf-8")) or {}
+    offers.update({o["name"]: o for o in doc.get("offers", [])})
+    jobs.update({j["name"]: j for j in doc.get("jobs", [])})
+    horizon.update(doc.get("horizon", {}))
+slot_s = horizon.get("slot_hours", 1) * 3600
+t0 = datetime.datetime.fromisoformat(str(horizon["start"]).replace("Z", "+00:00")).timestamp()
+
+
+def want_run(name):
+    run = jobs[name].get("run")
+    if run is None:  # the task fails loudly
+        msg = "capplan: job '%s' has no run command: add run: to it in the input" % name
+        return "echo '%s' >&2\nexit 1\n" % msg.replace("'", "'\\''")
+    return run if run.endswith("\n") else run + "\n"
+
+
+def load(rel):
+    return yaml.safe_load(open("%s/%s" % (folder, rel), encoding="utf-8", newline=""))
+
+
+problems = []
+launch, stop, execs = {}, {}, []
+for line in open(calls_path, encoding="utf-8"):
+    w = line.split()
+    t, cmd, args = int(w[0]) - t0, w[2], w[3:]
+    if cmd == "launch":
+        name, yml = args[args.index("-c") + 1], args[-1]
+        if name in launch:
+            problems.append("cluster %s launched twice" % name)
+        launch[name] = (t, load(yml))
+    elif cmd == "exec":
+        execs.append((t, args[-2], load(args[-1])))
+    elif cmd == "autostop" and "--down" in args:
+        stop.setdefault(args[0], []).append(t)
+    else:
+        problems.append("an unexpected call: %s" % line.strip())
+
+by_job = {}
+for t, cluster, task in execs:
+    by_job.setdefault(task["envs"]["CAPPLAN_JOB"], []).append((t, cluster, task))
+cloud = [pj for pj in plan["jobs"] if pj["status"] == "scheduled" and pj["market"] != "pool"]
+life = {}  # cluster -> its jobs' first start and last end, in seconds
+use = {}  # (cluster, slot) -> {instance id: [accelerators, cpus]}
+side = {}  # (cluster, slot) -> jobs running
+for pj in cloud:
+    name = pj["name"]
+    runs = by_job.pop(name, [])
+    if len(runs) != 1:
+        problems.append("%s: %d sky exec, want 1" % (name, len(runs)))
+        continue
+    t, cluster, task = runs[0]
+    start, end = pj["start_slot"] * slot_s, (pj["start_slot"] + pj["slots"]) * slot_s
+    if t != start:
+        problems.append("%s: queued at %+.0f s, planned at %+.0f s" % (name, t, start))
+    lo, hi = life.get(cluster, (start, end))
+    life[cluster] = (min(lo, start), max(hi, end))
+    if cluster not in launch:
+        problems.append("%s: runs on %s, which is never launched" % (name, cluster))
+        continue
+    lt, c = launch[cluster]
+    offer, k = offers[pj["resource"]], len(pj["nodes"])
+    res, inst = c.get("resources", {}), offer.get("instance", {})
+    itype = offer["name"].split(":")[2].split("+")[0] if offer["name"].count(":") >= 2 else inst.get("type")
+    want = {"cloud": offer.get("provider"), "region": offer.get("region"),
+            "instance_type": itype, "use_spot": pj["market"] == "spot"}
+    got = {key: res.get(key) for key in want}
+    if got != want:
+        problems.append("%s: cluster %s is %r, the offer %r" % (name, cluster, got, want))
+    acc = inst.get("accelerators", 0) if inst.get("accelerator") else 0
+    per = acc if jobs[name]["kind"] == "dataflow" else pj.get("count", 0) // k if acc else 0
+    cpus = math.ceil(pj.get("cpus", 0) / k - 1e-9)
+    tres = task.get("resources", {})
+    want = {"num_nodes": k, "accelerators": "%s:%d" % (inst["accelerator"], per) if per else None,
+            "cpus": cpus or None, "run": want_run(name)}
+    got = {"num_nodes": task.get("num_nodes"), "accelerators": tres.get("accelerators"),
+           "cpus": tres.get("cpus"), "run": task.get("run")}
+    if got != want:
+        problems.append("%s: the task is %r, the plan %r" % (name, got, want))
+    if k > c.get("num_nodes", 1):
+        problems.append("%s: %d nodes on %s of %d" % (name, k, cluster, c.get("num_nodes", 1)))
+    for s in range(pj["start_slot"], pj["start_slot"] + pj["slots"]):
+        side.setdefault((cluster, s), []).append(name)
+        u = use.setdefault((cluster, s), {})
+        for node in pj["nodes"]:
+            a = u.setdefault(node, [0, 0])
+            a[0] += per
+            a[1] += cpus
+for name in by_job:
+    problems.append("%s: queued, but it is no cloud job of the plan" % name)
+for cluster, (lo, hi) in sorted(life.items()):
+    lt = launch.get(cluster, (None,))[0]
+    if lt != lo:
+        problems.append("%s: launched at %s s, its first job starts at %.0f s" % (cluster, lt, lo))
+    if stop.get(cluster) != [hi]:
+        problems.append("%s: downed at %s s, its last job ends at %.0f s" % (cluster, stop.get(cluster), hi))
+for name in set(launch) - set(life):
+    problems.append("%s: launched, but no job runs on it" % name)
+for (cluster, s), u in sorted(use.items()):
+    offer = launch[cluster][1]["resources"]
+    nodes = launch[cluster][1].get("num_nodes", 1)
+    pj0 = next(p for p in cloud if p["name"] == side[(cluster, s)][0])
+    inst = offers[pj0["resource"]]["instance"]
+    if len(u) > nodes:
+        problems.append("%s, slot %d: %d instances in use on %d nodes" % (cluster, s, len(u), nodes))
+    for node, (a, c) in sorted(u.items()):
+        if a > inst.get("accelerators", 0) or c > inst.get("cpus", 0):
+            problems.append("%s, slot %d: %s holds %d accelerators and %d CPUs of %d and %g"
+                            % (cluster, s, node, a, c, inst.get("accelerators", 0), inst.get("cpus", 0)))
+shared = [v for v in side.values() if len(v) > 1]
+for p in problems:
+    print(p)
+print("%d cloud jobs on %d cluster%s, %d cluster-slots with jobs side by side (%d at most), %d problems"
+      % (len(cloud), len(launch), "" if len(launch) == 1 else "s", len(shared), max([len(v) for v in shared] or [0]), len(problems)))
+sys.exit(1 if problems else 0)

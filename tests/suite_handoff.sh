@@ -1,0 +1,118 @@
+#!/bin/sh
+# The hand-offs run the plan as planned: the scripts `capplan export`
+# writes, run against recording stand-ins (tests/handoff/bin: `sky` and
+# `sbatch` append each call to $CP_CALLS; `date +%s` and `sleep` read and
+# advance a fake clock in $CP_CLOCK, so a night passes at once), start
+# every job when, where and with what the plan says (docs/execution.md).
+#
+#   - skypilot, tests/handoff/share.yaml (four 1-GPU jobs side by side on a
+#     4-GPU instance, then an 8-GPU job on two): its export is the golden
+#     tests/handoff/share/ (one 2-node cluster, $36.72 planned, $48.96 as
+#     launched) and launch.sh makes the calls of tests/handoff/share.calls
+#     (seconds from horizon.start), which tests/handoff/sky_as_planned.py
+#     also checks against the plan; with --begin now the same calls from
+#     the script's own start; a launch that fails is reported, exit 1,
+#     and the later steps still run;
+#   - the nightly example's heuristic plan: launch.sh's calls
+#     (sky_as_planned.py: each cloud job's start, nodes, GPUs and CPUs,
+#     each cluster's life) and submit.sh's (sbatch_as_planned.py: each
+#     pool job's directives and dependencies, and jobs that share a node
+#     fit it side by side); each checker refuses a plan moved by a slot;
+#   - hostile names (tests/attack/names-cloud.yaml): launch.sh passes
+#     `sh -n` and running it runs none of a name.
+# The real Slurm run of the same scripts: tests/suite_execution.sh. About 5 s.
+SUITE=handoff
+. "$(dirname "$0")/lib.sh"
+H=tests/handoff
+nightly="examples/nightly/fleet.yaml examples/nightly/jobs-dataflow.yaml examples/nightly/jobs-training.yaml examples/nightly/offers.yaml examples/nightly/sites.yaml examples/nightly/teams.yaml"
+test_require PYYAML
+
+CP_CLOCK=$tmp/clock CP_CALLS=$tmp/calls
+export CP_CLOCK CP_CALLS
+# standin T0 SCRIPT: runs SCRIPT with the stand-ins first on PATH and the
+# fake clock at T0 (a fresh $CP_CALLS); sets $rc, standard error in $tmp/err
+standin() {
+    echo "$1" >"$CP_CLOCK"
+    : >"$CP_CALLS"
+    PATH=$PWD/$H/bin:$PATH sh "$2" >"$tmp/out" 2>"$tmp/err"
+    rc=$?
+}
+# relative T0: the calls with their clock made seconds from T0
+relative() {
+    awk -v t0="$1" '{ $1 = $1 - t0; print }' "$CP_CALLS"
+}
+t0=1796083200 # 2026-12-01T00:00:00Z, horizon.start of share.yaml
+
+# ---- skypilot: jobs that share instances ----------------------------------
+
+verify_ok "share.plan.yaml verifies" $H/share.plan.yaml $H/share.yaml
+timeout "$limit" $CAPPLAN export skypilot -q --plan $H/share.plan.yaml -o "$tmp/share" $H/share.yaml 2>"$tmp/err"
+if [ -x "$tmp/share/launch.sh" ] && diff -r $H/share "$tmp/share" >"$tmp/diff" 2>&1; then ok
+else bad "export skypilot of share.yaml: the golden $H/share" "$(oneline "$tmp/err") $(oneline "$tmp/diff" 6)"; fi
+standin $((t0 - 600)) "$tmp/share/launch.sh"
+relative $t0 >"$tmp/rel"
+if [ "$rc" = 0 ]; then ok; else bad "share: launch.sh exit $rc" "$(oneline "$tmp/err")"; fi
+test_cmp $H/share.calls "$tmp/rel"
+if python3 $H/sky_as_planned.py $H/share.plan.yaml "$tmp/share" "$CP_CALLS" $H/share.yaml >"$tmp/check" 2>&1 &&
+    [ "$(tail -n 1 "$tmp/check")" = "5 cloud jobs on 1 cluster, 1 cluster-slots with jobs side by side (4 at most), 0 problems" ]
+then ok; else bad "share: sky_as_planned.py" "$(oneline "$tmp/check" 6)"; fi
+
+# --begin now: the same calls, from the script's own start
+timeout "$limit" $CAPPLAN export skypilot -q --begin now --plan $H/share.plan.yaml -o "$tmp/now" $H/share.yaml 2>"$tmp/err"
+standin 1000000000 "$tmp/now/launch.sh"
+relative 1000000000 >"$tmp/rel"
+test_cmp $H/share.calls "$tmp/rel"
+
+# a launch that fails: said, exit 1, and the later steps still run
+CP_SKY_FAIL=capplan-001
+export CP_SKY_FAIL
+standin $t0 "$tmp/share/launch.sh"
+unset CP_SKY_FAIL
+if [ "$rc" = 1 ] && grep -qx 'capplan launch: failed: launch of capplan-001' "$tmp/err" &&
+    grep -q ' sky autostop capplan-001 -i 1 --down$' "$CP_CALLS"; then ok
+else bad "share: a failed launch" "exit $rc: $(oneline "$tmp/err" 3)"; fi
+
+# ---- the nightly example: both hand-offs ------------------------------------
+
+# shellcheck disable=SC2086
+if plan_verify "nightly plan" "$tmp/plan.yaml" --method heuristic --node-limit 100 -- $nightly; then :; fi
+# shellcheck disable=SC2086
+timeout "$limit" $CAPPLAN export skypilot -q --plan "$tmp/plan.yaml" -o "$tmp/cloud" $nightly 2>"$tmp/err" ||
+    bad "nightly: export skypilot" "$(oneline "$tmp/err")"
+standin 1000 "$tmp/cloud/launch.sh" # the clock before the night: launch.sh waits for it
+[ "$rc" = 0 ] || bad "nightly: launch.sh exit $rc" "$(oneline "$tmp/err")"
+# shellcheck disable=SC2086
+if python3 $H/sky_as_planned.py "$tmp/plan.yaml" "$tmp/cloud" "$CP_CALLS" $nightly >"$tmp/check" 2>&1
+then ok "$(tail -n 1 "$tmp/check")"; else bad "nightly: sky_as_planned.py" "$(oneline "$tmp/check" 6)"; fi
+cp "$CP_CALLS" "$tmp/sky.calls"
+# shellcheck disable=SC2086
+timeout "$limit" $CAPPLAN export slurm -q --plan "$tmp/plan.yaml" -o "$tmp/run" $nightly 2>"$tmp/err" ||
+    bad "nightly: export slurm" "$(oneline "$tmp/err")"
+standin $t0 "$tmp/run/submit.sh"
+[ "$rc" = 0 ] || bad "nightly: submit.sh exit $rc" "$(oneline "$tmp/err")"
+# shellcheck disable=SC2086
+if python3 $H/sbatch_as_planned.py "$tmp/plan.yaml" "$tmp/run" "$CP_CALLS" $nightly >"$tmp/check" 2>&1
+then ok "$(tail -n 1 "$tmp/check")"; else bad "nightly: sbatch_as_planned.py" "$(oneline "$tmp/check" 6)"; fi
+# the checkers themselves: a plan whose every job starts a slot later fails both
+awk '/^  start_slot: / { $2 = $2 + 1; print "  start_slot: " $2; next } { print }' "$tmp/plan.yaml" >"$tmp/late.yaml"
+# shellcheck disable=SC2086
+if python3 $H/sky_as_planned.py "$tmp/late.yaml" "$tmp/cloud" "$tmp/sky.calls" $nightly >/dev/null 2>&1
+then bad "sky_as_planned.py accepts a plan a slot later"; else ok; fi
+# shellcheck disable=SC2086
+if python3 $H/sbatch_as_planned.py "$tmp/late.yaml" "$tmp/run" "$CP_CALLS" $nightly >/dev/null 2>&1
+then bad "sbatch_as_planned.py accepts a plan a slot later"; else ok; fi
+
+# ---- hostile names --------------------------------------------------------
+
+A=tests/attack
+run_plan "$tmp/nc.plan.yaml" $A/names-cloud.yaml
+timeout "$limit" $CAPPLAN export skypilot -q --plan "$tmp/nc.plan.yaml" -o "$tmp/nc" $A/names-cloud.yaml 2>"$tmp/err"
+if sh -n "$tmp/nc/launch.sh" 2>"$tmp/shn"; then ok; else bad "hostile: sh -n launch.sh" "$(oneline "$tmp/shn")"; fi
+CP_PWNED=$tmp/pwned
+export CP_PWNED
+standin $t0 "$tmp/nc/launch.sh"
+if [ "$rc" = 0 ] && [ ! -e "$tmp/pwned" ] && grep -qF "capplan launch: job 'it's \"a\" \$(touch \"\$CP_PWNED\")" "$tmp/err" &&
+    python3 $H/sky_as_planned.py "$tmp/nc.plan.yaml" "$tmp/nc" "$CP_CALLS" $A/names-cloud.yaml >"$tmp/check" 2>&1
+then ok; else bad "hostile: launch.sh" "exit $rc, pwned: $(ls "$tmp/pwned" 2>/dev/null): $(oneline "$tmp/err" 3) $(oneline "$tmp/check" 4)"; fi
+
+test_done
