@@ -25,7 +25,7 @@
  * plan that is not infeasible `resource`, `market`, `start_hour`,
  * `end_hour`. Provisioning entries: `market`, `kind`, `instances`.
  * Utilization entries: `pool`. Site entries: `name`. Leases: all four
- * keys.
+ * keys. Team entries: all three (`name`, `cost`, `accelerator_hours`).
  *
  * Ownership: strings are borrowed from the tree, which must outlive the
  * cp_plan_file; arrays and problem messages are owned by it.
@@ -158,6 +158,13 @@ typedef struct cp_plan_site { /* a `sites` entry */
     cp_plan_num energy_kwh, carbon_kg;
 } cp_plan_site;
 
+typedef struct cp_plan_team { /* a `teams` entry (capplan.5 §10.2) */
+    cp_pos pos;
+    int index;
+    cp_plan_str name;
+    cp_plan_num cost, accelerator_hours;
+} cp_plan_team;
+
 typedef struct cp_plan_solver {
     cp_plan_has has;
     cp_pos pos;
@@ -217,7 +224,7 @@ typedef struct cp_plan_file {
     cp_plan_solver solver;
     cp_plan_totals totals;
     cp_plan_str note, reason;
-    cp_plan_list jobs_list, prov_list, util_list, sites_list;
+    cp_plan_list jobs_list, prov_list, util_list, sites_list, teams_list;
     cp_plan_job *jobs; /* the entries that are mappings, in order */
     int n_jobs;
     cp_plan_prov *prov;
@@ -226,6 +233,8 @@ typedef struct cp_plan_file {
     int n_util;
     cp_plan_site *sites;
     int n_sites;
+    cp_plan_team *teams; /* version 1.2: absent in plans of inputs without teams */
+    int n_teams;
     cp_plan_problem *problems; /* in file order */
     int n_problems;
     size_t problems_cap;

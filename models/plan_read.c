@@ -4,8 +4,8 @@
  * One pass over the tree, top-down: the root's three keys that make a
  * file a capplan plan first (if one of them is wrong, nothing else is
  * read: messages about the rest of a file that is not a plan would be
- * noise), then the descriptive keys, the totals, the jobs and the three
- * per-slot lists. Each value is read by one typed reader that records
+ * noise), then the descriptive keys, the totals, the jobs, the teams and
+ * the three per-slot lists. Each value is read by one typed reader that records
  * whether the key was given, its value and its node's position, and adds a
  * problem when it is not of its type; callers go on, so one run finds
  * every problem of a file. The problems are sorted by position at the end
@@ -466,6 +466,28 @@ static void read_sites(rd *c, const cp_node *root)
     }
 }
 
+static void read_teams(rd *c, const cp_node *root)
+{
+    cp_plan_file *pf = c->pf;
+    const cp_node *l =
+        read_list(c, root, "teams", &pf->teams_list, (void **)&pf->teams, sizeof *pf->teams);
+    char who[300];
+    for (size_t i = 0; l && i < l->n && !c->oom; i++) {
+        const cp_node *e = l->kids[i];
+        if (!entry_is_map(c, e, "a team entry"))
+            continue;
+        cp_plan_team *tm = &pf->teams[pf->n_teams++];
+        tm->pos = e->pos;
+        tm->index = (int)i;
+        snprintf(who, sizeof who, "team %zu", i + 1);
+        read_str(c, e, "name", who, true, &tm->name);
+        if (tm->name.s)
+            snprintf(who, sizeof who, "team '%s'", tm->name.s);
+        read_num(c, e, "cost", who, true, &tm->cost);
+        read_num(c, e, "accelerator_hours", who, true, &tm->accelerator_hours);
+    }
+}
+
 static void read_leases(rd *c, const cp_node *e, const char *who, cp_plan_prov *m)
 {
     const cp_node *l = key(c, e, "leases", who, false, &m->leases_has, &m->leases_pos);
@@ -584,6 +606,7 @@ void cp_plan_file_release(cp_plan_file *pf)
     cp_free(pf->prov);
     cp_free(pf->util);
     cp_free(pf->sites);
+    cp_free(pf->teams);
     cp_free(pf->problems);
     cp_plan_file_init(pf);
 }
@@ -609,6 +632,8 @@ int cp_plan_read(const cp_node *root, const cp_plan_read_opts *o, cp_plan_file *
             read_header(&c, root);
             read_jobs(&c, root);
         }
+        if (!out->malformed && !c.oom)
+            read_teams(&c, root);
         if (!out->malformed && !c.oom)
             read_util(&c, root);
         if (!out->malformed && !c.oom)

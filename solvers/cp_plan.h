@@ -72,6 +72,11 @@ typedef struct cp_plan_figures {
     double *site_power_kw;    /* [n_sites * slots] */
     double *site_energy_kwh;  /* [n_sites] billed (on-prem) energy */
     double *site_carbon_kg;   /* [n_sites] pools and offers with this site */
+    /* capplan.5 §10.2, the plan's `teams`: per team, the sum of its
+     * scheduled jobs' costs, in job order, and of their accelerators ×
+     * hours of the run (the last slot's fraction included) */
+    double *team_cost;        /* [n_teams] */
+    double *team_acc_hours;   /* [n_teams] */
 } cp_plan_figures;
 
 int cp_plan_eval(const cp_plan *p, cp_plan_figures *f, cp_err *err);

@@ -157,6 +157,8 @@ void cp_plan_figures_release(cp_plan_figures *f)
     cp_free(f->site_power_kw);
     cp_free(f->site_energy_kwh);
     cp_free(f->site_carbon_kg);
+    cp_free(f->team_cost);
+    cp_free(f->team_acc_hours);
     memset(f, 0, sizeof *f);
 }
 
@@ -174,8 +176,10 @@ int cp_plan_eval(const cp_plan *p, cp_plan_figures *f, cp_err *err)
     f->site_power_kw = cp_calloc((size_t)(in->n_sites ? in->n_sites : 1) * T, sizeof(double));
     f->site_energy_kwh = cp_calloc((size_t)(in->n_sites ? in->n_sites : 1), sizeof(double));
     f->site_carbon_kg = cp_calloc((size_t)(in->n_sites ? in->n_sites : 1), sizeof(double));
+    f->team_cost = cp_calloc((size_t)(in->n_teams ? in->n_teams : 1), sizeof(double));
+    f->team_acc_hours = cp_calloc((size_t)(in->n_teams ? in->n_teams : 1), sizeof(double));
     if (!f->job_energy_kwh || !f->job_cost || !f->market_cost || !f->util || !f->site_power_kw ||
-        !f->site_energy_kwh || !f->site_carbon_kg) {
+        !f->site_energy_kwh || !f->site_carbon_kg || !f->team_cost || !f->team_acc_hours) {
         cp_plan_figures_release(f);
         return cp_err_nomem(err);
     }
@@ -192,6 +196,11 @@ int cp_plan_eval(const cp_plan *p, cp_plan_figures *f, cp_err *err)
         f->costs.egress += m->egress;
         f->job_cost[j] = cp_mode_attributed_cost(in, ms, m, p->start[j]);
         attributed += f->job_cost[j];
+        int k = in->jobs[j].team;
+        if (k >= 0) {
+            f->team_cost[k] += f->job_cost[j];
+            f->team_acc_hours[k] += m->demand[CP_DIM_ACC] * m->hours;
+        }
         for (int i = 0; i < m->slots; i++) {
             int t = p->start[j] + i;
             if (r->kind == CP_RES_POOL) {

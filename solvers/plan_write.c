@@ -146,6 +146,24 @@ static void series(cp_out *o, const double *v, int n, double scale)
     cp_out_end(o);
 }
 
+/* capplan.5 §10.2: one entry per team of the input, in its order. */
+static void teams_block(cp_out *o, const cp_input *in, const cp_plan_figures *f)
+{
+    cp_out_key(o, "teams");
+    cp_out_seq(o, false);
+    for (int k = 0; k < in->n_teams; k++) {
+        cp_out_map(o);
+        cp_out_key(o, "name");
+        cp_out_str(o, in->teams[k].name);
+        cp_out_key(o, "cost");
+        cp_out_num(o, f->team_cost[k]);
+        cp_out_key(o, "accelerator_hours");
+        cp_out_num(o, f->team_acc_hours[k]);
+        cp_out_end(o);
+    }
+    cp_out_end(o);
+}
+
 /* The second line of defence behind the loader's bound on input numbers
  * (CP_INPUT_NUM_MAX): a total or per-job figure that is not finite would
  * be written as null, which verify and report cannot read, so no plan is
@@ -166,6 +184,12 @@ static int check_finite(const cp_plan *p, const cp_plan_figures *f, cp_err *err)
     for (int r = 0; r < p->n_res && !bad; r++)
         if (!isfinite(f->market_cost[r]))
             bad = "a market's cost", v = f->market_cost[r];
+    for (int k = 0; k < p->in->n_teams && !bad; k++) {
+        if (!isfinite(f->team_cost[k]))
+            bad = "a team's cost", v = f->team_cost[k];
+        else if (!isfinite(f->team_acc_hours[k]))
+            bad = "a team's accelerator_hours", v = f->team_acc_hours[k];
+    }
     if (!bad)
         return CP_OK;
     return cp_err_set(err, CP_ERR_INTERNAL, cp_pos_none(),
@@ -225,6 +249,8 @@ static int write_tree(const cp_plan *p, const cp_plan_write_opts *w, cp_buf *buf
         cp_out_key(o, "note");
         cp_out_str(o, p->note);
     }
+    if (in->n_teams)
+        teams_block(o, in, &f);
     cp_out_key(o, "jobs");
     cp_out_seq(o, false);
     for (int j = 0; j < p->n_jobs; j++)
@@ -297,9 +323,20 @@ static int write_tree(const cp_plan *p, const cp_plan_write_opts *w, cp_buf *buf
     return oom ? cp_err_nomem(err) : rc;
 }
 
-/* The 1.1 columns (shape, egress) and the power limit (capplan.5 §10.3)
- * come after the 1.0 ones and only for inputs that use them; the 1.2 job
- * cost is the last, in every plan. */
+/* The 1.1 columns (shape, egress), the power limit (capplan.5 §10.3) and
+ * each job's team with its accelerator-hours (§10.2: the rows of a team
+ * add up to its entry of the YAML plan's `teams`) come after the 1.0 ones
+ * and only for inputs that use them; the 1.2 job cost is the last, in
+ * every plan. */
+
+/* The team cell of job j (empty without one), then a comma. */
+static void csv_team(cp_buf *b, const cp_input *in, int j)
+{
+    cp_buf_putc(b, ',');
+    if (in->jobs[j].team >= 0)
+        cp_csv_put_field(b, in->teams[in->jobs[j].team].name);
+    cp_buf_putc(b, ',');
+}
 static bool csv_limits(const cp_input *in)
 {
     for (int j = 0; j < in->n_jobs; j++)
@@ -317,6 +354,8 @@ static void csv_header(const cp_input *in, bool shapes, cp_buf *b)
         cp_buf_puts(b, ",egress");
     if (csv_limits(in))
         cp_buf_puts(b, ",power_limit_w");
+    if (in->n_teams)
+        cp_buf_puts(b, ",team,accelerator_hours");
     cp_buf_puts(b, ",cost\n");
 }
 
@@ -351,6 +390,8 @@ static int write_csv(const cp_plan *p, cp_buf *b, cp_err *err)
                 cp_buf_putc(b, ',');
             if (limits)
                 cp_buf_putc(b, ',');
+            if (in->n_teams)
+                csv_team(b, in, j);
             cp_buf_puts(b, ",\n"); /* a dropped job has no cost */
             continue;
         }
@@ -396,6 +437,10 @@ static int write_csv(const cp_plan *p, cp_buf *b, cp_err *err)
             cp_buf_putc(b, ',');
         if (limits && m->limit >= 0)
             cp_buf_num(b, in->jobs[j].power_limits[m->limit].limit_w);
+        if (in->n_teams) {
+            csv_team(b, in, j);
+            cp_buf_num(b, m->demand[CP_DIM_ACC] * m->hours);
+        }
         cp_buf_putc(b, ',');
         cp_buf_num(b, f.job_cost[j]);
         cp_buf_putc(b, '\n');

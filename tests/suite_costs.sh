@@ -6,11 +6,13 @@
 #   # expect-total: T
 #   # expect-cost: JOB C          (one line per scheduled job)
 #   # expect-unattributed: U
+#   # expect-team: TEAM COST ACC_HOURS (one line per team, capplan.5 §10.2)
 # For every method of `capplan plan --help` the plan verifies (verify
 # re-derives each job's cost on its own) and has those figures, and the
-# jobs' costs, unattributed and the penalties add up to the total. The
-# JSON plan verifies with the same costs; the CSV plan has each cost in
-# its `cost` column. Goldens: the plan of share.yaml (YAML) and of
+# jobs' costs, unattributed and the penalties add up to the total; each
+# team's entry of `teams` has its figures. The JSON plan verifies with
+# the same costs; the CSV plan has each cost in its `cost` column, and
+# its rows, summed by their `team`, give each team's figures. Goldens: the plan of share.yaml (YAML) and of
 # pool.yaml (CSV); verify's report of plans whose costs are wrong.
 SUITE=costs
 # shellcheck source=tests/lib.sh
@@ -24,6 +26,21 @@ job_cost() {
         /^[a-z]/ { injobs = ($0 == "jobs:") }
         injobs && /^- name: / { cur = substr($0, 9); gsub(/"/, "", cur) }
         injobs && /^  cost: / && cur == n { print $2 }' "$1"
+}
+
+# team_figure PLAN TEAM KEY: KEY of team TEAM's entry of a YAML plan's `teams`
+team_figure() {
+    awk -v n="$2" -v k="  $3: " '
+        /^[a-z]/ { inteams = ($0 == "teams:") }
+        inteams && /^- name: / { cur = substr($0, 9); gsub(/"/, "", cur) }
+        inteams && cur == n && index($0, k) == 1 { print substr($0, length(k) + 1) }' "$1"
+}
+
+# csv_team_sum CSV TEAM COLUMN: the sum of COLUMN over TEAM's rows
+csv_team_sum() {
+    awk -F, -v n="$2" -v col="$3" '
+        NR == 1 { for (i = 1; i <= NF; i++) { if ($i == "team") tc = i; if ($i == col) cc = i } next }
+        $tc == n { s += $cc } END { printf "%.17g\n", s }' "$1"
 }
 
 # csv_cost CSV NAME: the last field (cost) of job NAME's row
@@ -47,6 +64,16 @@ check_figures() {
         cf_sum="$cf_sum + ${cf_got:-0}"
     done <<EOF
 $(sed -n 's/^# expect-cost: *//p' "$3")
+EOF
+    while read -r cf_team cf_cost cf_acch; do
+        [ -n "$cf_team" ] || continue
+        cf_got=$(team_figure "$2" "$cf_team" cost)
+        num_eq "$cf_got" "$cf_cost" 1e-12 && ok || bad "$1" "team $cf_team: cost '$cf_got', hand-computed $cf_cost"
+        cf_got=$(team_figure "$2" "$cf_team" accelerator_hours)
+        num_eq "$cf_got" "$cf_acch" 1e-12 && ok ||
+            bad "$1" "team $cf_team: accelerator_hours '$cf_got', hand-computed $cf_acch"
+    done <<EOF
+$(sed -n 's/^# expect-team: *//p' "$3")
 EOF
     cf_sum=$(awk "BEGIN { printf \"%.17g\", $cf_sum }")
     num_eq "$cf_sum" "$cf_t" 1e-12 1e-12 && ok || bad "$1" "costs + unattributed + penalties = $cf_sum, total $cf_t"
@@ -72,6 +99,15 @@ for f in tests/costs/*.yaml; do
     done <<EOF
 $(sed -n 's/^# expect-cost: *//p' "$f")
 EOF
+    while read -r ct cc ca; do
+        [ -n "$ct" ] || continue
+        cg=$(csv_team_sum "$tmp/$n.csv" "$ct" cost)
+        num_eq "$cg" "$cc" 1e-12 && ok || bad "$n/csv" "team $ct: costs add up to $cg, hand-computed $cc"
+        cg=$(csv_team_sum "$tmp/$n.csv" "$ct" accelerator_hours)
+        num_eq "$cg" "$ca" 1e-12 && ok || bad "$n/csv" "team $ct: accelerator_hours add up to $cg, hand-computed $ca"
+    done <<EOF
+$(sed -n 's/^# expect-team: *//p' "$f")
+EOF
 done
 if [ "$(csv_cost "$tmp/pool.csv" none)" = "" ] && grep -q '^none,dropped,' "$tmp/pool.csv"; then ok; else
     bad pool/csv "the dropped job has a cost: $(grep '^none,' "$tmp/pool.csv")"; fi
@@ -94,6 +130,18 @@ awk '{ print } /^- name: none$/ { print "  cost: 1" }' "$tmp/pool.milp.yaml" >"$
 capture "$tmp/actual" verify --plan "$tmp/dropped.plan.yaml" tests/costs/pool.yaml
 if grep -q "dropped.plan.yaml:[0-9]*:9: violation: job 'none' is dropped but has 'cost'" "$tmp/actual" &&
     grep -q '^--- exit 1' "$tmp/actual"; then ok; else bad "verify: dropped with a cost" "$(oneline "$tmp/actual" 3)"; fi
+# verify: a team's wrong cost and accelerator-hours, a team the inputs
+# do not have (so one of theirs is missing), no `teams` at all
+sed -e 's/^  cost: 8.12$/  cost: 8/' -e 's/^  accelerator_hours: 7$/  accelerator_hours: 6/' \
+    -e 's/^- name: nlp$/- name: speech/' "$tmp/teams.milp.yaml" >"$tmp/teams-wrong.plan.yaml"
+capture "$tmp/actual" verify --plan "$tmp/teams-wrong.plan.yaml" tests/costs/teams.yaml
+sed "s|$tmp/||" "$tmp/actual" >"$tmp/teams-wrong.out"
+test_cmp tests/costs/teams-wrong.expected "$tmp/teams-wrong.out"
+awk '/^[a-z]/ { inteams = ($0 == "teams:") } !inteams' "$tmp/teams.milp.yaml" >"$tmp/teams-none.plan.yaml"
+capture "$tmp/actual" verify --plan "$tmp/teams-none.plan.yaml" tests/costs/teams.yaml
+if grep -q "teams-none.plan.yaml:1:1: violation: plan: missing 'teams' (the inputs have 2 teams)" "$tmp/actual" &&
+    grep -q '^--- exit 1' "$tmp/actual"; then ok; else bad "verify: no teams" "$(oneline "$tmp/actual" 3)"; fi
+
 for f in share pool; do
     awk '/^[a-z]/ { injobs = ($0 == "jobs:") }
          !(injobs && /^  cost: /) && !/^  unattributed: /' "$tmp/$f.milp.yaml" >"$tmp/$f.v11.yaml"

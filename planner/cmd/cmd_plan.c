@@ -35,6 +35,62 @@ static const cp_cli_help plan_help = {
     "plan found is written, status interrupted). The full reference:\n"
     "man ./capplan.1, and the file formats man ./capplan.5, in the source tree.\n"};
 
+/* A name padded to `width`, printable (an input's name must not drive
+ * the terminal: check prints names the same way). */
+static void put_name(const char *name, int width, FILE *f)
+{
+    size_t len = strlen(name);
+    cp_fputs_printable(name, false, f);
+    fprintf(f, "%*s", len < (size_t)width ? (int)(width - (int)len) : 0, "");
+}
+
+/* capplan.5 §10.1-10.2: what the jobs' costs add up to, the costliest
+ * five, and per team its jobs, accelerator-hours, cost and budget. */
+static void summary_costs(const cp_plan *p, const cp_plan_figures *fig, FILE *f)
+{
+    const cp_input *in = p->in;
+    double jobs_cost = 0;
+    int top[5], n_top = 0;
+    for (int j = 0; j < p->n_jobs; j++) {
+        if (p->mode[j] < 0)
+            continue;
+        jobs_cost += fig->job_cost[j];
+        int i = n_top < 5 ? n_top++ : 5; /* insertion into the five costliest, ties by job order */
+        while (i > 0 && fig->job_cost[top[i - 1]] < fig->job_cost[j]) {
+            if (i < 5)
+                top[i] = top[i - 1];
+            i--;
+        }
+        if (i < 5)
+            top[i] = j;
+    }
+    fprintf(f, "  jobs' costs $%.2f + unattributed $%.2f + drop penalties $%.2f\n", jobs_cost,
+            fig->costs.unattributed, fig->costs.penalty);
+    for (int i = 0; i < n_top; i++) {
+        int j = top[i];
+        fputs(i ? "                 " : "  costliest jobs ", f);
+        put_name(in->jobs[j].name, 24, f);
+        fprintf(f, " %10.2f  ", fig->job_cost[j]);
+        cp_fputs_printable(p->ms->res[p->ms->modes[p->mode[j]].res].id, false, f);
+        putc('\n', f);
+    }
+    if (!in->n_teams)
+        return;
+    fprintf(f, "  %-36s %5s %12s %10s %10s\n", "team", "jobs", "acc-hours", "cost $", "budget $");
+    for (int k = 0; k < in->n_teams; k++) {
+        int jobs = 0;
+        for (int j = 0; j < p->n_jobs; j++)
+            jobs += p->mode[j] >= 0 && in->jobs[j].team == k;
+        fputs("  ", f);
+        put_name(in->teams[k].name, 36, f);
+        fprintf(f, " %5d %12.1f %10.2f", jobs, fig->team_acc_hours[k], fig->team_cost[k]);
+        if (in->teams[k].has_budget)
+            fprintf(f, " %10.2f\n", in->teams[k].budget);
+        else
+            fprintf(f, " %10s\n", "-");
+    }
+}
+
 static void summary(const cp_plan *p, FILE *f)
 {
     const cp_input *in = p->in;
@@ -86,14 +142,11 @@ static void summary(const cp_plan *p, FILE *f)
                     cost += rc.energy_cost + rc.carbon_cost;
                 }
         }
-        /* names through cp_fputs_printable, as check prints them: an
-         * input's name must not drive the terminal */
-        size_t len = strlen(ms->res[r].id);
         fputs("  ", f);
-        cp_fputs_printable(ms->res[r].id, false, f);
-        fprintf(f, "%*s %5d %12.1f %10.2f\n", len < 36 ? (int)(36 - len) : 0, "", jobs, acch,
-                cost);
+        put_name(ms->res[r].id, 36, f);
+        fprintf(f, " %5d %12.1f %10.2f\n", jobs, acch, cost);
     }
+    summary_costs(p, &fig, f);
     int dropped = 0;
     for (int j = 0; j < p->n_jobs; j++)
         if (p->mode[j] < 0) {

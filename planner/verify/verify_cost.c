@@ -21,13 +21,13 @@ double cp_vf_job_egress(const cp_input *in, const cp_job *j, int site)
     return j->data_gb * in->sites[j->data_site].egress_per_gb;
 }
 
-/* capplan.5 §10.1 from the inputs: what scheduled job vj costs. On a
+/* capplan.5 §10.1 from the inputs (verify_internal.h). On a
  * pool each slot's kWh at the energy price plus the carbon price per
  * kWh; on a market the job's share of one instance (its largest demand
  * over an instance dimension) of every slot of its run, whole slots,
  * with the carbon of that share of the instance's power for an offer
  * with a site; plus its egress. */
-static double job_cost(const cp_vf_ctx *c, const cp_vf_job *vj)
+double cp_vf_job_cost(const cp_vf_ctx *c, const cp_vf_job *vj)
 {
     const cp_input *in = c->in;
     const cp_mode *m = &c->ms->modes[vj->mode];
@@ -60,7 +60,7 @@ static double job_cost(const cp_vf_ctx *c, const cp_vf_job *vj)
     return cost + cp_vf_job_egress(in, &in->jobs[vj->job], r->site);
 }
 
-/* Each scheduled job's `cost` (when given) against job_cost, and
+/* Each scheduled job's `cost` (when given) against cp_vf_job_cost, and
  * totals.unattributed: the total less its unshared terms (penalties)
  * and the jobs' costs. */
 static void check_job_costs(cp_vf_ctx *c)
@@ -71,7 +71,7 @@ static void check_job_costs(cp_vf_ctx *c)
         const cp_vf_job *vj = &c->jobs[i];
         if (!vj->counted || vj->res < 0)
             continue;
-        double cost = job_cost(c, vj);
+        double cost = cp_vf_job_cost(c, vj);
         attributed += cost;
         char who[400];
         snprintf(who, sizeof who, "job '%s'", c->in->jobs[vj->job].name);

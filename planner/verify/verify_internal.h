@@ -174,9 +174,9 @@ void cp_vf_check_capacity(cp_vf_ctx *c);
 void cp_vf_check_power_caps(cp_vf_ctx *c);
 /* After cp_vf_check_costs: cloud + energy + carbon within the budget. */
 void cp_vf_check_budget(cp_vf_ctx *c);
-/* Teams (verify_teams.c, capplan.5 §10.2): every team's quotas per slot
- * and its budget on the attributed cost of its jobs, re-derived from the
- * input. */
+/* Teams (verify_teams.c, capplan.5 §10.2): every team's quotas per slot,
+ * its budget on the attributed cost of its jobs, and the plan's `teams`
+ * entries (cost, accelerator_hours), re-derived from the input. */
 void cp_vf_check_teams(cp_vf_ctx *c);
 /* A plan that says `infeasible` for inputs without a contradiction
  * (capplan.5 §4: a cap below a site's idle baseline, a budget below the baseline's
@@ -199,6 +199,10 @@ void cp_vf_check_leases(cp_vf_ctx *c);
 
 /* ---- re-costing, capplan.5 §4 (verify_cost.c) --------------------------------- */
 void cp_vf_check_costs(cp_vf_ctx *c);
+/* capplan.5 §10.1 from the input alone: what counted entry vj costs its
+ * job (the one derivation that job costs, team costs and team budgets
+ * are checked against). */
+double cp_vf_job_cost(const cp_vf_ctx *c, const cp_vf_job *vj);
 /* capplan.5 §9.3 from the input alone: job j's egress on a resource at `site`
  * (-1: an offer without a site). */
 double cp_vf_job_egress(const cp_input *in, const cp_job *j, int site);

@@ -3,48 +3,17 @@
  * per team, quota and slot, what the team's jobs hold on pools (the
  * accelerators of the quota's type, or their CPUs for `cpus`) against the
  * quota; per team with a budget, the attributed cost of its jobs against
- * it. The attributed cost is derived here from the input alone: on a pool
- * the energy and carbon of the job's busy power, on a market its share of
- * the instances (the fullest dimension of one instance) at the price and
- * the instance's carbon of every slot it runs, plus its egress.
+ * it; and the plan's `teams` list, each team's cost (the sum of its jobs'
+ * costs) and accelerator-hours (accelerators × hours of each run, the
+ * last slot's fraction included, on every resource) against the same
+ * sums made here. Job costs come from cp_vf_job_cost (verify_cost.c),
+ * derived from the input alone.
  */
 #include "verify_internal.h"
 
-/* What job entry e costs the job (1.2), from the input. */
-static double attributed(cp_vf_ctx *c, const cp_vf_job *vj)
-{
-    const cp_input *in = c->in;
-    const cp_mode *m = &c->ms->modes[vj->mode];
-    const cp_resource *r = &c->ms->res[vj->res];
-    double cost = cp_vf_job_egress(in, &in->jobs[vj->job], r->site);
-    double carbon_per_kg = in->carbon_price_per_ton / 1000;
-    if (r->kind == CP_RES_POOL) {
-        const cp_site *s = &in->sites[r->site];
-        for (int t = vj->start; t < vj->start + m->slots; t++) {
-            double kwh = s->pue * m->busy_w * cp_vf_frac_at(m, vj->start, t) * c->h / 1000;
-            cost += kwh * (cp_vf_series_or(&s->energy_price, t, 0) +
-                           cp_vf_series_or(&s->carbon_intensity, t, 0) / 1000 * carbon_per_kg);
-        }
-        return cost;
-    }
-    const cp_offer *o = &in->offers[r->index];
-    double unit[CP_DIMS], share = 0;
-    cp_vf_mach_cap(r->mach, unit);
-    for (int d = 0; d < CP_DIMS; d++)
-        if (unit[d] > 0 && m->demand[d] / unit[d] > share)
-            share = m->demand[d] / unit[d];
-    double price = r->kind == CP_RES_SPOT ? o->spot_price_hour : o->price_hour;
-    for (int t = vj->start; t < vj->start + m->slots; t++) {
-        double slot = price * c->h;
-        if (o->site >= 0) {
-            const cp_site *s = &in->sites[o->site];
-            double kwh = o->inst.power_w * s->pue * c->h / 1000;
-            slot += kwh * cp_vf_series_or(&s->carbon_intensity, t, 0) / 1000 * carbon_per_kg;
-        }
-        cost += share * slot;
-    }
-    return cost;
-}
+#include "cp_alloc.h"
+
+#include <stdio.h>
 
 /* What entry vj holds of quota q (of its team) in each slot of its run. */
 static double holds(cp_vf_ctx *c, const cp_vf_job *vj, const cp_team_quota *q)
@@ -89,6 +58,70 @@ static void check_quota(cp_vf_ctx *c, int k, const cp_team_quota *q)
     }
 }
 
+/* What team k's jobs cost and hold, over the counted entries. */
+static void team_sums(const cp_vf_ctx *c, int k, double *cost, double *acc_hours)
+{
+    *cost = *acc_hours = 0;
+    for (int e = 0; e < c->n_jobs; e++) {
+        const cp_vf_job *vj = &c->jobs[e];
+        if (!vj->counted || vj->res < 0 || c->in->jobs[vj->job].team != k)
+            continue;
+        const cp_mode *m = &c->ms->modes[vj->mode];
+        *cost += cp_vf_job_cost(c, vj);
+        *acc_hours += m->demand[CP_DIM_ACC] * m->hours;
+    }
+}
+
+/* The plan's `teams` (capplan.5 §10.2): one entry per team of the input,
+ * none other, each with the sums of team_sums. An input with teams needs
+ * the list (its plans are all of version 1.2); one without may have an
+ * empty list. */
+static void check_team_list(cp_vf_ctx *c)
+{
+    const cp_input *in = c->in;
+    const cp_plan_file *pf = c->pf;
+    if (pf->teams_list.has == CP_PLAN_BAD)
+        return; /* the reader's violation */
+    if (pf->teams_list.has == CP_PLAN_ABSENT) {
+        if (in->n_teams)
+            cp_vf_viol(c, pf->pos, "plan: missing 'teams' (the inputs have %d team%s)",
+                       in->n_teams, in->n_teams == 1 ? "" : "s");
+        return;
+    }
+    const cp_plan_team **seen = cp_calloc((size_t)(in->n_teams ? in->n_teams : 1), sizeof *seen);
+    if (!seen) {
+        c->oom = true;
+        return;
+    }
+    for (int i = 0; i < pf->n_teams; i++) {
+        const cp_plan_team *e = &pf->teams[i];
+        if (e->name.has != CP_PLAN_SET)
+            continue;
+        int k = cp_input_find_team(in, e->name.s);
+        if (k < 0) {
+            cp_vf_viol(c, e->name.pos, "team %d: unknown team '%s'", e->index + 1, e->name.s);
+            continue;
+        }
+        if (seen[k]) {
+            cp_vf_viol(c, e->name.pos, "team '%s' is listed twice (first at line %d)", e->name.s,
+                       seen[k]->pos.line);
+            continue;
+        }
+        seen[k] = e;
+        double cost, acc_hours;
+        team_sums(c, k, &cost, &acc_hours);
+        char who[300];
+        snprintf(who, sizeof who, "team '%s'", e->name.s);
+        cp_vf_compare_num(c, &e->cost, e->pos, "cost", who, false, cost);
+        cp_vf_compare_num(c, &e->accelerator_hours, e->pos, "accelerator_hours", who, false,
+                          acc_hours);
+    }
+    for (int k = 0; k < in->n_teams; k++)
+        if (!seen[k])
+            cp_vf_viol(c, pf->teams_list.pos, "teams: team '%s' is missing", in->teams[k].name);
+    cp_free(seen);
+}
+
 void cp_vf_check_teams(cp_vf_ctx *c)
 {
     const cp_input *in = c->in;
@@ -98,13 +131,13 @@ void cp_vf_check_teams(cp_vf_ctx *c)
             check_quota(c, k, &tm->quota[q]);
         if (!tm->has_budget)
             continue;
-        double spent = 0;
-        for (int e = 0; e < c->n_jobs; e++)
-            if (c->jobs[e].counted && in->jobs[c->jobs[e].job].team == k)
-                spent += attributed(c, &c->jobs[e]);
+        double spent, acc_hours;
+        team_sums(c, k, &spent, &acc_hours);
         if (cp_vf_over(spent, tm->budget))
             cp_vf_viol(c, c->pf->pos,
                        "team '%s': its jobs' attributed cost %s $ is over its budget of %s $",
                        tm->name, cp_vf_n(spent).s, cp_vf_n(tm->budget).s);
     }
+    if (!c->oom)
+        check_team_list(c);
 }

@@ -367,6 +367,40 @@ TEST(plan_read_costs)
     done(t, &pf);
 }
 
+/* Version 1.2's `teams` (capplan.5 §10.2): every entry's three keys
+ * read, a missing or mistyped one a problem of the plan's figures, an
+ * entry that is not a mapping a problem; absent in other plans. */
+TEST(plan_read_teams)
+{
+    static const char plan[] =
+        "capplan_plan: 1\nstatus: optimal\n"
+        "totals: {total: 0, cloud: 0, energy: 0, carbon: 0, penalty: 0}\njobs: []\n"
+        "teams:\n"
+        "  - {name: vision, cost: 8.12, accelerator_hours: 7}\n"
+        "  - {name: nlp, cost: x}\n"
+        "  - 3\n";
+    cp_node *t;
+    cp_plan_file pf;
+    CHECK_INT(read_text(plan, 0, &t, &pf), CP_OK);
+    CHECK_INT(pf.teams_list.has, CP_PLAN_SET);
+    CHECK_INT(pf.n_teams, 2);
+    if (pf.n_teams == 2) {
+        CHECK_STR(pf.teams[0].name.s, "vision");
+        CHECK_NEAR(pf.teams[0].cost.v, 8.12, 0);
+        CHECK_NEAR(pf.teams[0].accelerator_hours.v, 7, 0);
+        CHECK_INT(pf.teams[1].cost.has, CP_PLAN_BAD);
+        CHECK_INT(pf.teams[1].accelerator_hours.has, CP_PLAN_ABSENT);
+        CHECK_INT(pf.teams[1].index, 1);
+    }
+    CHECK_INT(pf.n_problems, 3);
+    CHECK_PROBLEM(&pf, 0, "7:5: team 'nlp': missing 'accelerator_hours'");
+    CHECK_PROBLEM(&pf, 1, "7:23: team 'nlp': 'cost' must be a finite number, found x");
+    CHECK_PROBLEM(&pf, 2, "8:5: plan: a team entry must be a mapping, found 3");
+    for (int i = 0; i < pf.n_problems; i++)
+        CHECK_INT(pf.problems[i].level, CP_PLAN_INVALID);
+    done(t, &pf);
+}
+
 TEST(plan_read_leases)
 {
     static const char plan[] =
