@@ -204,8 +204,19 @@ plan_case team_quota tests/reasons/team_quota.yaml &&
 if grep -q '<tr><td>vision</td><td>V100</td><td class="n">4 / 4</td><td class="n">4 / 4</td><td class="n">0 / 2</td></tr>' "$tmp/team_quota.html" 2>/dev/null &&
     ! grep -q 'class="n over"' "$tmp/team_quota.html"; then ok
 else bad team_quota "the teams table does not show 4 / 4, 4 / 4, 0 / 2 for vision's V100"; fi
-if $CAPPLAN report "$tmp/team_quota.plan.yaml" 2>/dev/null | grep -q 'id="teams"'; then
-    bad team_quota "a teams section without the inputs"; else ok; fi
+# without the inputs the plan's own teams table, but no quota rows
+$CAPPLAN report "$tmp/team_quota.plan.yaml" >"$tmp/team_quota_noin.html" 2>/dev/null
+if grep -q '<tr><td>vision</td><td class="n"></td><td class="n">' "$tmp/team_quota_noin.html" &&
+    ! grep -q '<td>V100</td>' "$tmp/team_quota_noin.html"; then ok
+else bad team_quota "without the inputs: no team table, or quota rows"; fi
+# each team's cost and acc-hours as the plan states them, its scheduled
+# jobs and budget (tests/costs/teams.yaml: vision 2 jobs, 7 acc-h,
+# \$8.12 of \$8.18 = 99.3 %; nlp 1 job, 2 acc-h, \$0.06 = 0.7 %, budget \$1)
+plan_case teams tests/costs/teams.yaml &&
+    report_case teams "$tmp/teams.plan.yaml" tests/costs/teams.yaml
+if grep -q '<tr><td>vision</td><td class="n">2</td><td class="n">7</td><td class="n">\$8.12</td><td class="n">99.3 %</td><td class="n"></td></tr>' "$tmp/teams.html" 2>/dev/null &&
+    grep -q '<tr><td>nlp</td><td class="n">1</td><td class="n">2</td><td class="n">\$0.06</td><td class="n">0.7 %</td><td class="n">\$1.00</td></tr>' "$tmp/teams.html"; then ok
+else bad teams "the teams table lacks vision's or nlp's figures"; fi
 
 plan_case nightly --method heuristic examples/nightly/*.yaml &&
     report_case nightly "$tmp/nightly.plan.yaml" examples/nightly/*.yaml &&

@@ -133,6 +133,26 @@ rc=$?
 if [ $rc = 0 ] && [ ! -s "$tmp/err" ]; then ok; else bad "spec12-teams: exit $rc"; cat "$tmp/err"; fi
 expect $S12T "$tmp/s12t.csv" 5
 plan_vs_row "$tmp/s12t.csv" "$tmp/emit12t"
+# each team's cost (capplan.5 §10.2), hand-derived per row, in the csv,
+# the json and the md (to the cent); two shards merge into the same table
+while read -r _ _ row team want; do
+    got=$(csv_col "$tmp/s12t.csv" "$row" "team_cost:$team")
+    if num_eq "$got" "$want" 1e-9 1e-12; then ok; else bad "spec12-teams: row $row team $team cost '$got', hand-derived $want"; fi
+done <<EOF_TEAMS
+$(grep -E '^# expect-team: ' $S12T)
+EOF_TEAMS
+$CAPPLAN whatif -q --format json --scenarios $S12T -o "$tmp/s12t.json" $S12TIN 2>/dev/null
+if grep -q '"teams": \[ "vision"\]' "$tmp/s12t.json" &&
+    [ "$(grep -A1 '"team_cost": {' "$tmp/s12t.json" | grep -c '"vision": ')" = 5 ]; then ok
+else bad "spec12-teams: json lacks teams or quota-0's team_cost"; fi
+$CAPPLAN whatif -q --scenarios $S12T -o "$tmp/s12t.md" $S12TIN 2>/dev/null
+if grep -q '| dropped | vision \$ |' "$tmp/s12t.md" && grep -q '^| quota-0 | optimal |.* | 0 | 2.00 |' "$tmp/s12t.md"; then ok
+else bad "spec12-teams: md lacks the vision \$ column"; fi
+for k in 0 1; do
+    $CAPPLAN whatif -q --shard $k/2 --scenarios $S12T -o "$tmp/s12t-shard$k.json" $S12TIN 2>/dev/null
+done
+$CAPPLAN whatif merge --format csv -o "$tmp/s12t-merged.csv" "$tmp/s12t-shard0.json" "$tmp/s12t-shard1.json" 2>"$tmp/err"
+if cmp -s "$tmp/s12t.csv" "$tmp/s12t-merged.csv"; then ok; else bad "spec12-teams: merged shards differ from the run" "$(oneline "$tmp/err")"; fi
 # the baseline row is also `plan` on the original files
 $CAPPLAN plan -q $IN >"$tmp/orig.yaml"
 if [ "$(plan_total "$tmp/orig.yaml")" = "$(csv_col "$tmp/k.csv" baseline total)" ]; then ok; else bad "baseline row differs from plan on the input"; fi

@@ -35,6 +35,15 @@ typedef struct cp_whatif_row {
      * 0 for rows that did not load */
     char **accs;
     int n_accs;
+    /* capplan.5 §10.2: the teams of this row's input, in its order, with
+     * the cost of each (the plan's `teams`); NULL and 0 for rows without a
+     * plan or inputs without teams. What a shard file records. */
+    char **teams;
+    double *teams_cost;
+    int n_teams;
+    /* the cost per table->team_names[i] (NAN where the row has no plan or
+     * its input no such team); NULL when the table has no team column */
+    double *team_cost;
 } cp_whatif_row;
 
 typedef struct cp_whatif_table {
@@ -42,6 +51,8 @@ typedef struct cp_whatif_table {
     cp_whatif_row *rows;
     int n_acc; /* union of accelerator types over all scenarios, in first-seen order */
     char **acc_names;
+    int n_team; /* union of team names over all rows, in first-seen order */
+    char **team_names;
 } cp_whatif_table;
 
 void cp_whatif_table_free(cp_whatif_table *t);

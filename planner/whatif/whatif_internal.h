@@ -54,8 +54,9 @@ typedef struct wi_rowacc {
     int n_acc;
 } wi_rowacc;
 /* Fills t's accelerator columns (the union of ra[i].acc in first-seen
- * order over the rows; NAN for rows without a plan), each row's hours and
- * its deltas against rows[0]. Shared by the runner and the shard merge so
+ * order over the rows; NAN for rows without a plan), each row's hours,
+ * the team columns (the union of the rows' own `teams`, the same way),
+ * each row's team costs and its deltas against rows[0]. Shared by the runner and the shard merge so
  * both tables are the same bytes. Returns CP_OK or CP_ERR_NOMEM. */
 int cp_wi_build_columns(cp_whatif_table *t, const wi_rowacc *ra);
 

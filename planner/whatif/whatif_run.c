@@ -110,11 +110,19 @@ void cp_whatif_table_free(cp_whatif_table *t)
         for (int a = 0; a < r->n_accs; a++)
             cp_free(r->accs[a]);
         cp_free(r->accs);
+        for (int k = 0; k < r->n_teams; k++)
+            cp_free(r->teams[k]);
+        cp_free(r->teams);
+        cp_free(r->teams_cost);
+        cp_free(r->team_cost);
     }
     cp_free(t->rows);
     for (int i = 0; i < t->n_acc; i++)
         cp_free(t->acc_names[i]);
     cp_free(t->acc_names);
+    for (int i = 0; i < t->n_team; i++)
+        cp_free(t->team_names[i]);
+    cp_free(t->team_names);
     cp_free(t);
 }
 
@@ -199,6 +207,20 @@ static int fill_figures(entry *en, const cp_input *in, const cp_modeset *ms, con
     if (rc)
         return rc;
     r->costs = f.costs;
+    if (in->n_teams) { /* capplan.5 §10.2: the plan's `teams` */
+        r->teams = cp_calloc((size_t)in->n_teams, sizeof *r->teams);
+        r->teams_cost = cp_calloc((size_t)in->n_teams, sizeof *r->teams_cost);
+        for (int k = 0; r->teams && r->teams_cost && k < in->n_teams; k++) {
+            if (!(r->teams[k] = cp_strdup(in->teams[k].name)))
+                break;
+            r->teams_cost[k] = f.team_cost[k];
+            r->n_teams++;
+        }
+        if (r->n_teams < in->n_teams) {
+            cp_plan_figures_release(&f);
+            return cp_err_nomem(err);
+        }
+    }
     unsigned when = cp_cost_when(in);
     for (int i = 0; i < CP_COST_N; i++)
         if (!cp_cost_part_shown(i, when) &&
@@ -340,6 +362,39 @@ static int acc_index(cp_whatif_table *t, const char *name, size_t *cap)
     return t->n_acc++;
 }
 
+static int team_index(cp_whatif_table *t, const char *name, size_t *cap)
+{
+    for (int k = 0; k < t->n_team; k++)
+        if (!strcmp(t->team_names[k], name))
+            return k;
+    if (CP_GROW(t->team_names, *cap, (size_t)t->n_team + 1))
+        return -1;
+    if (!(t->team_names[t->n_team] = cp_strdup(name)))
+        return -1;
+    return t->n_team++;
+}
+
+/* One cost column per team of any row (capplan.5 §10.2), first seen
+ * first; NAN where a row has no plan or its input no such team. */
+static int build_team_columns(cp_whatif_table *t)
+{
+    size_t cap = 0;
+    for (int i = 0; i < t->n_rows; i++)
+        for (int k = 0; k < t->rows[i].n_teams; k++)
+            if (team_index(t, t->rows[i].teams[k], &cap) < 0)
+                return CP_ERR_NOMEM;
+    for (int i = 0; t->n_team && i < t->n_rows; i++) {
+        cp_whatif_row *r = &t->rows[i];
+        if (!(r->team_cost = cp_malloc((size_t)t->n_team * sizeof *r->team_cost)))
+            return CP_ERR_NOMEM;
+        for (int k = 0; k < t->n_team; k++)
+            r->team_cost[k] = NAN;
+        for (int k = 0; k < r->n_teams; k++)
+            r->team_cost[team_index(t, r->teams[k], &cap)] = r->teams_cost[k];
+    }
+    return CP_OK;
+}
+
 int cp_wi_build_columns(cp_whatif_table *t, const wi_rowacc *ra)
 {
     size_t cap = 0;
@@ -362,6 +417,8 @@ int cp_wi_build_columns(cp_whatif_table *t, const wi_rowacc *ra)
             r->acc_hours_cloud[k] = ra[i].cl[a];
         }
     }
+    if (build_team_columns(t) != CP_OK)
+        return CP_ERR_NOMEM;
     const cp_whatif_row *b = &t->rows[0];
     for (int i = 0; i < t->n_rows; i++) {
         cp_whatif_row *r = &t->rows[i];

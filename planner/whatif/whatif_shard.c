@@ -107,6 +107,18 @@ int cp_whatif_shard_write(const cp_whatif_table *t, int k, int n, cp_buf *out, c
             cp_out_end(o);
         }
         cp_out_end(o);
+        if (r->n_teams) { /* capplan.5 §10.2: the row's own teams and their costs */
+            cp_out_key(o, "teams");
+            cp_out_seq(o, false);
+            for (int q = 0; q < r->n_teams; q++) {
+                cp_out_map(o);
+                cp_out_key(o, "name");
+                cp_out_str(o, r->teams[q]);
+                num(o, "cost", r->teams_cost[q]);
+                cp_out_end(o);
+            }
+            cp_out_end(o);
+        }
         cp_out_end(o);
     }
     cp_out_end(o);
@@ -178,6 +190,38 @@ static bool get_int(mctx *m, const cp_node *map, const char *key, long lo, long 
     return true;
 }
 
+/* An entry's `teams` (absent: the row's input has none) into row r. */
+static void read_teams(mctx *m, const cp_node *e, cp_whatif_row *r)
+{
+    const cp_node *tl = cp_map_get(e, "teams");
+    if (!tl)
+        return;
+    if (tl->kind != CP_NODE_SEQ) {
+        cp_diags_add(m->d, CP_ERR_INPUT, tl->pos, "shard entry: 'teams' must be a list");
+        return;
+    }
+    size_t n = tl->n ? tl->n : 1;
+    if (!(r->teams = cp_calloc(n, sizeof *r->teams)) ||
+        !(r->teams_cost = cp_calloc(n, sizeof *r->teams_cost))) {
+        m->nomem = true;
+        return;
+    }
+    for (size_t k = 0; k < tl->n; k++) {
+        const cp_node *x = tl->kids[k];
+        if (x->kind != CP_NODE_MAP) {
+            cp_diags_add(m->d, CP_ERR_INPUT, x->pos, "shard entry: teams must be mappings");
+            return;
+        }
+        bool ok = true;
+        char *name = get_str(m, x, "name", false, &ok);
+        if (!name)
+            return;
+        r->teams[r->n_teams] = name;
+        get_num(m, x, "cost", &r->teams_cost[r->n_teams]);
+        r->n_teams++;
+    }
+}
+
 /* One entry into row r and its accelerator list ra. */
 static void read_entry(mctx *m, const cp_node *e, cp_whatif_row *r, wi_rowacc *ra)
 {
@@ -196,6 +240,7 @@ static void read_entry(mctx *m, const cp_node *e, cp_whatif_row *r, wi_rowacc *r
     get_num(m, e, "dropped", &dropped);
     get_num(m, e, "spot_share", &r->spot_share);
     r->dropped = isnan(dropped) ? -1 : (int)dropped;
+    read_teams(m, e, r);
     const cp_node *acc = need(m, e, "accelerators", CP_NODE_SEQ);
     if (!acc)
         return;

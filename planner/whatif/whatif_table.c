@@ -57,6 +57,11 @@ static void write_md(const cp_whatif_table *t, cp_buf *b)
             cols++;
         }
     cp_buf_puts(b, " dropped |");
+    for (int k = 0; k < t->n_team; k++) { /* capplan.5 §10.2: what each team's jobs cost */
+        cp_buf_putc(b, ' ');
+        cp_md_text(b, t->team_names[k]);
+        cp_buf_puts(b, " $ |");
+    }
     for (int a = 0; a < t->n_acc; a++) { /* accelerator names are the input's */
         cp_buf_putc(b, ' ');
         cp_md_text(b, t->acc_names[a]);
@@ -65,7 +70,7 @@ static void write_md(const cp_whatif_table *t, cp_buf *b)
         cp_buf_puts(b, " h cloud |");
     }
     cp_buf_puts(b, " spot share | delta $ | delta % |\n|---|---|");
-    for (int k = 0; k < cols + 4 + 2 * t->n_acc; k++)
+    for (int k = 0; k < cols + 4 + t->n_team + 2 * t->n_acc; k++)
         cp_buf_puts(b, "---:|");
     cp_buf_putc(b, '\n');
     int invalid = 0;
@@ -81,6 +86,8 @@ static void write_md(const cp_whatif_table *t, cp_buf *b)
             cp_buf_puts(b, " - |");
         else
             cp_buf_printf(b, " %d |", r->dropped);
+        for (int k = 0; k < t->n_team; k++)
+            md_num(b, r->team_cost[k], 2, "", false);
         for (int a = 0; a < t->n_acc; a++) {
             md_num(b, r->acc_hours_onprem[a], 1, "", false);
             md_num(b, r->acc_hours_cloud[a], 1, "", false);
@@ -111,6 +118,20 @@ static void csv_num(cp_buf *b, double v)
         cp_buf_num(b, v);
 }
 
+/* A header field PREFIX NAME, after a comma. */
+static void csv_head(cp_buf *b, const char *prefix, const char *name)
+{
+    cp_buf h;
+    cp_buf_init(&h);
+    cp_buf_printf(&h, "%s%s", prefix, name);
+    cp_buf_putc(b, ',');
+    if (cp_buf_ok(&h))
+        cp_csv_put_field(b, h.s);
+    else
+        b->oom = true;
+    cp_buf_release(&h);
+}
+
 static void write_csv(const cp_whatif_table *t, cp_buf *b)
 {
     cp_buf_puts(b, "name,status");
@@ -118,20 +139,13 @@ static void write_csv(const cp_whatif_table *t, cp_buf *b)
         if (cp_whatif_has_part(t, i))
             cp_buf_printf(b, ",%s", cp_cost_part_info[i].key);
     cp_buf_puts(b, ",dropped");
-    /* an accelerator's name may hold ',', '"' or a newline: each header
-     * field goes through the one CSV field rule */
+    /* an accelerator's or a team's name may hold ',', '"' or a newline:
+     * each header field goes through the one CSV field rule */
+    for (int k = 0; k < t->n_team; k++)
+        csv_head(b, "team_cost:", t->team_names[k]);
     for (int a = 0; a < t->n_acc; a++)
-        for (int k = 0; k < 2; k++) {
-            cp_buf h;
-            cp_buf_init(&h);
-            cp_buf_printf(&h, "acc_hours_%s:%s", k ? "cloud" : "on_prem", t->acc_names[a]);
-            cp_buf_putc(b, ',');
-            if (cp_buf_ok(&h))
-                cp_csv_put_field(b, h.s);
-            else
-                b->oom = true;
-            cp_buf_release(&h);
-        }
+        for (int k = 0; k < 2; k++)
+            csv_head(b, k ? "acc_hours_cloud:" : "acc_hours_on_prem:", t->acc_names[a]);
     cp_buf_puts(b, ",spot_share,delta,delta_pct,sweep,sweep_value,error\n");
     for (int i = 0; i < t->n_rows; i++) {
         const cp_whatif_row *r = &t->rows[i];
@@ -142,6 +156,8 @@ static void write_csv(const cp_whatif_table *t, cp_buf *b)
             if (cp_whatif_has_part(t, k))
                 csv_num(b, r->costs.v[k]);
         csv_num(b, r->dropped < 0 ? NAN : r->dropped);
+        for (int k = 0; k < t->n_team; k++)
+            csv_num(b, r->team_cost[k]);
         for (int a = 0; a < t->n_acc; a++) {
             csv_num(b, r->acc_hours_onprem[a]);
             csv_num(b, r->acc_hours_cloud[a]);
@@ -177,6 +193,13 @@ static int write_json(const cp_whatif_table *t, cp_buf *b, cp_err *err)
     for (int a = 0; a < t->n_acc; a++)
         cp_out_str(o, t->acc_names[a]);
     cp_out_end(o);
+    if (t->n_team) {
+        cp_out_key(o, "teams");
+        cp_out_seq(o, true);
+        for (int k = 0; k < t->n_team; k++)
+            cp_out_str(o, t->team_names[k]);
+        cp_out_end(o);
+    }
     cp_out_key(o, "rows");
     cp_out_seq(o, false);
     for (int i = 0; i < t->n_rows; i++) {
@@ -195,6 +218,13 @@ static int write_json(const cp_whatif_table *t, cp_buf *b, cp_err *err)
             if (cp_whatif_has_part(t, k))
                 json_num(o, cp_cost_part_info[k].key, r->costs.v[k]);
         json_num(o, "dropped", r->dropped < 0 ? NAN : r->dropped);
+        if (t->n_team) { /* capplan.5 §10.2 */
+            cp_out_key(o, "team_cost");
+            cp_out_map(o);
+            for (int k = 0; k < t->n_team; k++)
+                json_num(o, t->team_names[k], r->team_cost[k]);
+            cp_out_end(o);
+        }
         cp_out_key(o, "accelerator_hours");
         cp_out_map(o);
         for (int a = 0; a < t->n_acc; a++) {
