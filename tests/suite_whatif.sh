@@ -145,7 +145,10 @@ $CAPPLAN whatif -q --format json --scenarios $S12T -o "$tmp/s12t.json" $S12TIN 2
 if grep -q '"teams": \[ "vision"\]' "$tmp/s12t.json" &&
     [ "$(grep -A1 '"team_cost": {' "$tmp/s12t.json" | grep -c '"vision": ')" = 5 ]; then ok
 else bad "spec12-teams: json lacks teams or quota-0's team_cost"; fi
-$CAPPLAN whatif -q --scenarios $S12T -o "$tmp/s12t.md" $S12TIN 2>/dev/null
+$CAPPLAN whatif -q --scenarios $S12T -o "$tmp/s12t.md" --report "$tmp/s12t.html" $S12TIN 2>/dev/null
+if grep -q '<th class="n">team vision</th>' "$tmp/s12t.html" &&
+    grep -q '<tr><td>quota-0</td>.*<td class="n">0</td><td class="n">\$2.00</td>' "$tmp/s12t.html"; then ok
+else bad "spec12-teams: the html table lacks vision's cost"; fi
 if grep -q '| dropped | vision \$ |' "$tmp/s12t.md" && grep -q '^| quota-0 | optimal |.* | 0 | 2.00 |' "$tmp/s12t.md"; then ok
 else bad "spec12-teams: md lacks the vision \$ column"; fi
 for k in 0 1; do

@@ -363,6 +363,11 @@ static void table(cp_buf *b, const cp_whatif_table *t)
                 cp_buf_printf(b, "<th class=\"n\">%s</th>", cp_cost_part_info[k].label);
         if (money)
             cp_buf_puts(b, "<th class=\"n\">change</th><th class=\"n\">dropped</th>");
+        for (int k = 0; money && k < t->n_team; k++) { /* capplan.5 §10.2 */
+            cp_buf_puts(b, "<th class=\"n\">team ");
+            cp_svg_esc(b, t->team_names[k]);
+            cp_buf_puts(b, "</th>");
+        }
     }
     cp_buf_puts(b, "<th class=\"n\">spot share</th>");
     for (int a = 0; a < t->n_acc; a++) {
@@ -388,6 +393,8 @@ static void table(cp_buf *b, const cp_whatif_table *t)
             cp_buf_printf(b, "<td class=\"n\">%d</td>", r->dropped);
         else
             cp_buf_puts(b, "<td class=\"n\"></td>");
+        for (int k = 0; k < t->n_team; k++)
+            td_money(b, r->team_cost ? r->team_cost[k] : NAN);
         for (int k = 0; k < CP_COST_N; k++)
             if (cp_whatif_has_part(t, k) && !cp_cost_part_is_money(k))
                 td_qty(b, r->costs.v[k], cp_cost_part_info[k].unit);
