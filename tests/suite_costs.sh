@@ -12,7 +12,9 @@
 # jobs' costs, unattributed and the penalties add up to the total; each
 # team's entry of `teams` has its figures. The JSON plan verifies with
 # the same costs; the CSV plan has each cost in its `cost` column, and
-# its rows, summed by their `team`, give each team's figures. Goldens: the plan of share.yaml (YAML) and of
+# its rows, summed by their `team`, give each team's figures. Also:
+# plan's summary of the costs and teams, and a dataflow job held by its
+# team's quota in verify. Goldens: the plan of share.yaml (YAML) and of
 # pool.yaml (CSV); verify's report of plans whose costs are wrong.
 SUITE=costs
 # shellcheck source=tests/lib.sh
@@ -141,6 +143,22 @@ awk '/^[a-z]/ { inteams = ($0 == "teams:") } !inteams' "$tmp/teams.milp.yaml" >"
 capture "$tmp/actual" verify --plan "$tmp/teams-none.plan.yaml" tests/costs/teams.yaml
 if grep -q "teams-none.plan.yaml:1:1: violation: plan: missing 'teams' (the inputs have 2 teams)" "$tmp/actual" &&
     grep -q '^--- exit 1' "$tmp/actual"; then ok; else bad "verify: no teams" "$(oneline "$tmp/actual" 3)"; fi
+
+# plan's summary: what the jobs' costs add up to, the costliest jobs, a
+# line per team (tests/costs/teams.yaml)
+$CAPPLAN plan --method milp -o "$tmp/summary.plan.yaml" tests/costs/teams.yaml 2>"$tmp/summary.err"
+if grep -q "^  jobs' costs \$8.18 + unattributed \$8.00 + drop penalties \$0.00$" "$tmp/summary.err" &&
+    grep -q '^  costliest jobs b  *8.00  cloud$' "$tmp/summary.err" &&
+    grep -q '^  vision  *2  *7.0  *8.12  *-$' "$tmp/summary.err" &&
+    grep -q '^  nlp  *1  *2.0  *0.06  *1.00$' "$tmp/summary.err"; then ok
+else bad "plan summary: costs and teams" "$(oneline "$tmp/summary.err" 20)"; fi
+
+# a dataflow job holds its nodes' accelerators of its team's quota: the
+# plan of teams_dataflow.yaml against a quota of 3
+sed 's/quota: {A: 4}/quota: {A: 3}/' tests/costs/teams_dataflow.yaml >"$tmp/quota3.yaml"
+capture "$tmp/actual" verify --plan "$tmp/teams_dataflow.milp.yaml" "$tmp/quota3.yaml"
+if grep -q "violation: team 'etl' holds 4 A on pools in slot 0, over its quota of 3 ('join')" "$tmp/actual" &&
+    grep -q '^--- exit 1' "$tmp/actual"; then ok; else bad "verify: dataflow over its team's quota" "$(oneline "$tmp/actual" 3)"; fi
 
 for f in share pool; do
     awk '/^[a-z]/ { injobs = ($0 == "jobs:") }
