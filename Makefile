@@ -191,18 +191,35 @@ demo: deps
 	sh examples/pipeline/run.sh $(BUILD)/capplan $(DEMO_OUT)/pipeline
 
 SAN := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
-asan: deps slurm-deps
+# The suite under ASan + UBSan. ASan adds about a factor of 2-3 to every
+# run, so `make asan` cuts the searches that only repeat the same code on
+# more seeds or larger nights (ASAN_KNOBS, docs/reliability.md section 2);
+# ASAN_KNOBS= runs everything at full size.
+ASAN_KNOBS ?= CP_QUICK=1 CP_SEEDS=4 CP_DET_SEEDS=2 CP_PROP_SEEDS=40 CP_SIGNAL_RUNS=10 \
+              CP_TEST_TIMEOUT=300 CP_SUITE_JOBS=2
+asan-build: deps
 	$(MAKE) --no-print-directory BUILD=build-asan OPT="-O1 -g" CFLAGS="$(SAN)" LDFLAGS="$(SAN)" \
 	  build-asan/capplan build-asan/unit_tests build-asan/enumerate
-	LC_ALL=C OPENBLAS_NUM_THREADS=1 ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
-	  CAPPLAN=build-asan/capplan UNIT=build-asan/unit_tests ENUMERATE=build-asan/enumerate sh tests/run.sh
 
-# The whole suite under memcheck. Valgrind runs 30-50 times slower, so the
-# suites' search sizes are cut (docs/reliability.md, section 2, says what
-# each knob skips); VALGRIND_KNOBS= runs everything at full size.
+asan: asan-build slurm-deps
+	LC_ALL=C OPENBLAS_NUM_THREADS=1 ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
+	  CAPPLAN=build-asan/capplan UNIT=build-asan/unit_tests ENUMERATE=build-asan/enumerate \
+	  $(ASAN_KNOBS) sh tests/run.sh
+
+# A representative subset of the suite under memcheck: valgrind runs
+# 30-50 times slower, so `make valgrind` runs the suites that between
+# them reach every command, reader, writer and method on small inputs
+# (VALGRIND_SUITES) with the searches cut (VALGRIND_KNOBS); the suites
+# left out repeat the same code on more seeds and larger nights, and run
+# under `make asan` (docs/reliability.md section 2 says what each knob
+# and the subset leave out). VALGRIND_SUITES= VALGRIND_KNOBS= runs the
+# whole suite at full size.
 VG := valgrind -q --error-exitcode=1 --leak-check=full
 VALGRIND_KNOBS ?= CP_VALGRIND=1 CP_SEEDS=2 CP_DET_SEEDS=1 CP_PROP_SEEDS=6 CP_SIGNAL_RUNS=4 \
                   CP_TEST_TIMEOUT=900 CP_SUITE_JOBS=2
+VALGRIND_SUITES ?= tests/suite_bad.sh tests/suite_io.sh tests/suite_costs.sh tests/suite_verify.sh \
+                   tests/suite_whatif.sh tests/suite_import.sh tests/suite_execution.sh \
+                   tests/suite_hostile.sh tests/suite_fuzzregress.sh
 valgrind-deps: deps
 	@if ! command -v valgrind >/dev/null; then \
 	  echo "valgrind-deps: installing valgrind"; \
@@ -214,7 +231,7 @@ valgrind-deps: deps
 valgrind: valgrind-deps slurm-deps
 	$(MAKE) --no-print-directory $(BUILD)/capplan $(BUILD)/unit_tests $(BUILD)/enumerate
 	LC_ALL=C OPENBLAS_NUM_THREADS=1 ENUMERATE=$(BUILD)/enumerate CAPPLAN="$(VG) $(BUILD)/capplan" \
-	  UNIT="$(VG) $(BUILD)/unit_tests" $(VALGRIND_KNOBS) sh tests/run.sh
+	  UNIT="$(VG) $(BUILD)/unit_tests" $(VALGRIND_KNOBS) sh tests/run.sh $(VALGRIND_SUITES)
 
 # libFuzzer harnesses (fuzz/fuzz_*.c, docs/reliability.md): the library is
 # rebuilt with clang and the sanitizers in $(FUZZ_BUILD); `make fuzz`
