@@ -37,6 +37,8 @@ typedef struct cp_plan {
 
     cp_plan_status status;
     char method[32];
+    const char *mip_engine; /* "cbc" when the method's MIPs went to CBC (static
+                             * text; the solver block's mip_engine), else NULL: GLPK */
     double seconds;
     double objective;    /* as the solver saw it (re-costed by eval) */
     double bound;        /* best lower bound, NAN when none */

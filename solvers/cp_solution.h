@@ -61,4 +61,17 @@ typedef struct cp_lp_names {
 int cp_milp_lp_columns(const cp_input *in, const cp_modeset *ms, cp_lp_names *out, cp_err *err);
 void cp_lp_names_release(cp_lp_names *l);
 
+/* CBC's solution file (`-solution FILE`, `solu FILE`), the one reader of
+ * it for `place` and the CBC engine (mip_cbc.c): its first line "STATUS -
+ * objective value OBJ" gives status (the words before " - ", at most
+ * size - 1 bytes) and *objective (NAN when it has none); then, when fn
+ * is not NULL, fn(ctx, NAME, VALUE, LINE, COL) for each column line
+ * "[**] INDEX NAME VALUE COST", with NAME NULL for a line that is not
+ * one, until fn returns non-zero. The text is cut into lines in place
+ * when fn is given, left as it is otherwise. Returns 0, or 1 when the
+ * first line is not CBC's. */
+typedef int cp_cbc_var_fn(void *ctx, const char *name, double value, int line, int col);
+int cp_cbc_solu_parse(char *text, size_t len, char *status, size_t size, double *objective,
+                      cp_cbc_var_fn *fn, void *ctx);
+
 #endif

@@ -13,12 +13,28 @@
 #include <signal.h>
 #include <stdbool.h>
 
+/* Which program solves the MILPs a method hands out (the search's
+ * sub-MIPs, the small nights' branch-and-cut): GLPK, linked in, or CBC,
+ * run as a separate program (solvers/mip_cbc.c; docs/performance.md,
+ * "MIP engines"). */
+typedef enum cp_mip_engine {
+    CP_MIP_GLPK = 0,
+    CP_MIP_CBC
+} cp_mip_engine;
+
+/* "glpk", "cbc". */
+const char *cp_mip_engine_name(cp_mip_engine e);
+/* The engine `auto` stands for here: CBC when the `cbc` program is on
+ * PATH, else GLPK. */
+cp_mip_engine cp_mip_engine_auto(void);
+
 typedef struct cp_solve_opts {
     double time_limit;  /* seconds of search (wall clock) */
     double gap;         /* stop when the relative gap is at most this */
     int threads;        /* methods that parallelize use at most this many */
     unsigned long seed; /* for randomized steps; same seed, same plan */
     long node_limit;    /* deterministic limit on B&B nodes; <= 0: none */
+    cp_mip_engine mip_engine; /* GLPK (the default) or CBC */
     const char *export_lp; /* write the MILP there (CPLEX LP), NULL: no */
     const volatile sig_atomic_t *stop; /* set asynchronously to interrupt */
     /* progress lines (no newline) and notes; NULL: silent */

@@ -27,9 +27,11 @@ void cp_submip_free(cp_submip *sm);
  * stop flag that only cut it short (the search's deadline, an interrupt). */
 typedef struct cp_submip_limits {
     long nodes;
-    int lp_iterations;
+    int lp_iterations; /* GLPK's; CBC has nodes only */
     double deadline; /* cp_now_seconds clock */
     const volatile sig_atomic_t *stop;
+    cp_mip_engine engine; /* who solves cp_submip_solve's MIP (the LP is GLPK's) */
+    unsigned long seed;   /* CBC's random seed */
 } cp_submip_limits;
 
 /* Re-plans the jobs free[0..n), already taken out of u, on the aggregate

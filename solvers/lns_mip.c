@@ -22,6 +22,7 @@
  */
 #include "lns_internal.h"
 
+#include "cp_mip.h"
 #include "cp_prec.h"
 
 #include "cp_alloc.h"
@@ -592,6 +593,56 @@ static int lp_solve(glp_prob *P, const cp_submip_limits *lim)
     return glp_simplex(P, &sp) == 0 && glp_get_status(P) == GLP_OPT;
 }
 
+/* The answer's columns into mode[]/start[] (x: [1..n_cols]). */
+static void take_answer(const cp_submip *sm, int n, const double *x, int *mode, int *start)
+{
+    for (int i = 0; i < n; i++)
+        mode[i] = -1;
+    for (int c = 1; c <= sm->n_cols; c++)
+        if (sm->cmode[c] >= 0 && x[c] > 0.5) {
+            mode[sm->cjob[c]] = sm->cmode[c];
+            start[sm->cjob[c]] = sm->cstart[c];
+        }
+}
+
+/* The built model solved by CBC as a separate program (mip_cbc.c): 1 with
+ * an answer, 0 none, -1 out of memory. */
+static int cbc_solve(const cp_submip *sm, int n, const cp_submip_limits *lim, int *mode, int *start)
+{
+    size_t nr = (size_t)sm->n_rows + 1, nc = (size_t)sm->n_cols + 1;
+    double *lo = cp_malloc(nr * sizeof *lo), *hi = cp_malloc(nr * sizeof *hi);
+    double *clo = cp_calloc(nc, sizeof *clo), *x = cp_calloc(nc, sizeof *x);
+    bool *isint = cp_malloc(nc * sizeof *isint);
+    int found = -1;
+    if (lo && hi && clo && x && isint) {
+        for (int r = 1; r <= sm->n_rows; r++) {
+            lo[r] = r <= n ? 1.0 : -INFINITY;
+            hi[r] = r <= n ? 1.0 : sm->row_ub[r];
+        }
+        for (size_t c = 0; c < nc; c++)
+            isint[c] = true;
+        cp_mip m = {sm->n_rows, sm->n_cols, lo,     hi,     sm->cobj, clo,
+                    sm->cub,    isint,      sm->nnz, sm->ia, sm->ja,   sm->ar,
+                    sm->warm_ok ? sm->warm : NULL};
+        cp_mip_limits ml = {lim->nodes, 1e-7, lim->deadline, lim->seed, lim->stop};
+        cp_mip_result res;
+        cp_err err;
+        cp_err_init(&err);
+        int rc = cp_mip_cbc_solve(&m, &ml, x, &res, &err);
+        found = rc == CP_ERR_NOMEM ? -1 : 0;
+        if (rc == CP_OK && (res.status == CP_MIP_OPTIMAL || res.status == CP_MIP_FEASIBLE)) {
+            take_answer(sm, n, x, mode, start);
+            found = 1;
+        }
+    }
+    cp_free(lo);
+    cp_free(hi);
+    cp_free(clo);
+    cp_free(x);
+    cp_free(isint);
+    return found;
+}
+
 int cp_submip_solve(cp_submip *sm, const int *free, int n, const int *cur_mode,
                     const int *cur_start, const cp_submip_limits *lim, int *mode, int *start)
 {
@@ -601,6 +652,8 @@ int cp_submip_solve(cp_submip *sm, const int *free, int n, const int *cur_mode,
     reset_maps(sm);
     if (rc)
         return -1;
+    if (lim->engine == CP_MIP_CBC)
+        return cbc_solve(sm, n, lim, mode, start);
     glp_prob *P = load(sm, n, false);
     int found = 0;
     if (lp_solve(P, lim)) {

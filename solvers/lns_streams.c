@@ -114,7 +114,7 @@ static int lp_dive(const cp_input *in, const cp_modeset *ms, const cp_solve_opts
         if (rc > 0 && ms->job_first[j] < ms->job_first[j + 1])
             fr[nf++] = j;
     }
-    cp_submip_limits lim = {0, LNS_DIVE_ITERS, deadline, opts->stop};
+    cp_submip_limits lim = {0, LNS_DIVE_ITERS, deadline, opts->stop, CP_MIP_GLPK, 0};
     while (rc > 0 && nf > 0) {
         int got = cp_submip_lp(sm, fr, nf, &lim, nm, ns, w);
         if (got <= 0) {

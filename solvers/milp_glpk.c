@@ -27,6 +27,7 @@
 
 #include "cp_atomic.h"
 #include "cp_buf.h"
+#include "cp_mip.h"
 #include "cp_solution.h"
 
 #include <errno.h>
@@ -858,6 +859,65 @@ void cp_lp_names_release(cp_lp_names *l)
     l->n = l->rows = 0;
 }
 
+static double glp_lo(int type, double lb)
+{
+    return type == GLP_LO || type == GLP_DB || type == GLP_FX ? lb : -INFINITY;
+}
+
+static double glp_hi(int type, double ub)
+{
+    return type == GLP_UP || type == GLP_DB || type == GLP_FX ? ub : INFINITY;
+}
+
+/* Branch-and-cut by CBC, run as a separate program (mip_cbc.c), on P's
+ * model less the constant's row and column; x[1..n_cols] gets its answer
+ * and res how it ended (its objective and bound with the constant). */
+static int cbc_branch(const milp *mp, glp_prob *P, double t0, double *x, cp_mip_result *res,
+                      cp_err *err)
+{
+    const cp_solve_opts *o = mp->opts;
+    size_t nr = (size_t)mp->n_rows + 1, nc = (size_t)mp->n_cols + 1;
+    double *lo = cp_malloc(nr * sizeof *lo), *hi = cp_malloc(nr * sizeof *hi);
+    double *clo = cp_malloc(nc * sizeof *clo), *chi = cp_malloc(nc * sizeof *chi);
+    double *obj = cp_malloc(nc * sizeof *obj);
+    bool *isint = cp_malloc(nc * sizeof *isint);
+    int rc = CP_OK;
+    if (!lo || !hi || !clo || !chi || !obj || !isint) {
+        rc = cp_err_nomem(err);
+        goto out;
+    }
+    for (int r = 1; r <= mp->n_rows; r++) {
+        int t = glp_get_row_type(P, r);
+        lo[r] = glp_lo(t, glp_get_row_lb(P, r));
+        hi[r] = glp_hi(t, glp_get_row_ub(P, r));
+    }
+    for (int c = 1; c <= mp->n_cols; c++) {
+        int t = glp_get_col_type(P, c);
+        clo[c] = glp_lo(t, glp_get_col_lb(P, c));
+        chi[c] = glp_hi(t, glp_get_col_ub(P, c));
+        obj[c] = glp_get_obj_coef(P, c);
+        isint[c] = glp_get_col_kind(P, c) != GLP_CV;
+    }
+    size_t nnz = 0;
+    while (nnz < mp->nnz && mp->ia[nnz + 1] <= mp->n_rows && mp->ja[nnz + 1] <= mp->n_cols)
+        nnz++;
+    cp_mip m = {mp->n_rows, mp->n_cols, lo, hi, obj, clo, chi, isint, nnz,
+                mp->ia, mp->ja, mp->ar, mp->warm};
+    cp_mip_limits lim = {o->node_limit, o->gap, t0 + o->time_limit, o->seed, o->stop};
+    if ((rc = cp_mip_cbc_solve(&m, &lim, x, res, err)) == CP_OK) {
+        res->objective += mp->constant;
+        res->bound += mp->constant;
+    }
+out:
+    cp_free(lo);
+    cp_free(hi);
+    cp_free(clo);
+    cp_free(chi);
+    cp_free(obj);
+    cp_free(isint);
+    return rc;
+}
+
 /* The MILP, warm-started from `warm` (a feasible plan or NULL). */
 int cp_milp_run(const cp_input *in, const cp_modeset *ms, const cp_solve_opts *opts,
                 const cp_scope *sc, const cp_plan *warm, cp_plan *plan, cp_err *err)
@@ -993,20 +1053,47 @@ int cp_milp_run(const cp_input *in, const cp_modeset *ms, const cp_solve_opts *o
         io.tm_lim = left > 0 ? (int)(left * 1000) : 1;
         io.cb_func = callback;
         io.cb_info = &mp;
-        int mrc = glp_intopt(P, &io);
-        int st = glp_mip_status(P);
+        int st, mrc = 0;
+        double *xv = cp_calloc((size_t)mp.n_cols + 1, sizeof *xv);
+        if (!xv) {
+            rc = cp_err_nomem(err);
+            goto out;
+        }
+        if (opts->mip_engine == CP_MIP_CBC) {
+            cp_mip_result res;
+            if ((rc = cbc_branch(&mp, P, t0, xv, &res, err))) {
+                cp_free(xv);
+                goto out;
+            }
+            st = res.status == CP_MIP_OPTIMAL    ? GLP_OPT
+                 : res.status == CP_MIP_FEASIBLE ? GLP_FEAS
+                 : res.status == CP_MIP_INFEASIBLE ? GLP_NOFEAS
+                                                   : GLP_UNDEF;
+            xv[0] = res.objective;
+            if (!isnan(res.bound) && (isnan(mp.bound) || res.bound > mp.bound))
+                mp.bound = res.bound;
+            cp_solver_log(opts, "milp: cbc: %s after %.2f s, %ld nodes, objective %.10g, bound %.10g",
+                          st == GLP_OPT ? "optimal" : st == GLP_FEAS ? "stopped" : "no answer",
+                          res.seconds, res.nodes, res.objective, res.bound);
+        } else {
+            mrc = glp_intopt(P, &io);
+            st = glp_mip_status(P);
+            for (int c = 1; c <= mp.n_cols && (st == GLP_OPT || st == GLP_FEAS); c++)
+                xv[c] = glp_mip_col_val(P, c);
+            xv[0] = glp_mip_obj_val(P);
+        }
         if (st == GLP_OPT || st == GLP_FEAS) {
             mip_ok = 1;
             bool proved = (mrc == 0 && st == GLP_OPT) || mrc == GLP_EMIPGAP;
             for (int j = 0; j < in->n_jobs; j++)
                 plan->mode[j] = -1;
             for (int c = 1; c <= mp.n_cols; c++)
-                if (mp.col_mode[c] >= 0 && glp_mip_col_val(P, c) > 0.5) {
+                if (mp.col_mode[c] >= 0 && xv[c] > 0.5) {
                     plan->mode[mp.col_job[c]] = mp.col_mode[c];
                     plan->start[mp.col_job[c]] = mp.col_start[c];
                 }
             cp_plan_min_instances(plan);
-            plan->objective = glp_mip_obj_val(P);
+            plan->objective = xv[0];
             /* no better than the warm start (whose objective the caller
              * set: the whole problem only): keep the warm plan itself,
              * whose units already pack */
@@ -1017,9 +1104,11 @@ int cp_milp_run(const cp_input *in, const cp_modeset *ms, const cp_solve_opts *o
                 mp.bound = plan->objective;
             plan->status = proved ? CP_STATUS_OPTIMAL : CP_STATUS_FEASIBLE;
         } else if (st == GLP_NOFEAS) {
+            cp_free(xv);
             plan->status = CP_STATUS_INFEASIBLE;
             goto out;
         }
+        cp_free(xv);
     }
     if (mip_ok && warm && warm->status != CP_STATUS_INFEASIBLE && cp_plan_precedence_ok(warm)) {
         /* never worse than the heuristic, whatever branch-and-cut kept

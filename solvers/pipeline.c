@@ -32,6 +32,7 @@ int cp_plan_solve(const cp_input *in, const cp_modeset *ms, const cp_solver_ops 
     if (!plan->method[0])
         snprintf(plan->method, sizeof plan->method, "%s", ops->name);
     plan->seconds = cp_now_seconds() - t0;
+    plan->mip_engine = o.mip_engine == CP_MIP_CBC ? cp_mip_engine_name(o.mip_engine) : NULL;
     if (rc)
         return rc;
     if (plan->status == CP_STATUS_NOPLAN || plan->status == CP_STATUS_INFEASIBLE)

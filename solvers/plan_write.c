@@ -20,6 +20,10 @@ static void solver_block(cp_out *o, const cp_plan *p, const cp_plan_write_opts *
     cp_out_map(o);
     cp_out_key(o, "method");
     cp_out_word(o, p->method);
+    if (p->mip_engine) { /* absent: GLPK, linked in (docs/performance.md, "MIP engines") */
+        cp_out_key(o, "mip_engine");
+        cp_out_word(o, p->mip_engine);
+    }
     cp_out_key(o, "seconds");
     cp_out_num(o, w->timing ? round(p->seconds * 1000) / 1000 : 0);
     cp_out_key(o, "objective");

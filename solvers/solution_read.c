@@ -402,23 +402,72 @@ static int read_glpsol(sol *c, lines *l)
 
 /* CBC's solu: "STATUS - objective value OBJ", then per column "[**] INDEX
  * NAME VALUE COST" (** marks a value CBC itself found infeasible). */
-static int read_cbc(sol *c, lines *l)
+int cp_cbc_solu_parse(char *text, size_t len, char *status, size_t size, double *objective,
+                      cp_cbc_var_fn *fn, void *ctx)
 {
-    char *line = next_line(l);
-    const char *sep = line ? strstr(line, " - objective value") : NULL;
-    if (!sep) {
-        cp_diags_add(c->d, CP_ERR_INPUT, cp_sol_at(c, 1, 1),
-                     "not a CBC solution: its first line is 'STATUS - objective value X'");
-        return CP_ERR_INPUT;
-    }
-    size_t n = (size_t)(sep - line);
-    snprintf(c->info->status, sizeof c->info->status, "%.*s", (int)(n < 90 ? n : 90), line);
+    /* the first line is read from a copy: without fn the text is left as it is */
+    char first[256];
+    const char *nl = memchr(text, '\n', len);
+    size_t fl = nl ? (size_t)(nl - text) : len;
+    fl = fl < sizeof first - 1 ? fl : sizeof first - 1;
+    memcpy(first, text, fl);
+    first[fl] = '\0';
+    const char *sep = strstr(first, " - objective value");
+    *objective = NAN;
+    if (size)
+        status[0] = '\0';
+    if (!sep)
+        return 1;
+    size_t n = (size_t)(sep - first);
+    snprintf(status, size, "%.*s", (int)(n < 90 ? n : 90), first);
     double obj;
     char *p = (char *)sep + strlen(" - objective value");
     while (*p == ' ')
         p++;
+    size_t e = strlen(p);
+    while (e && (p[e - 1] == '\r' || p[e - 1] == ' '))
+        p[--e] = '\0';
     if (num(p, &obj))
-        c->info->objective = obj;
+        *objective = obj;
+    if (!fn)
+        return 0;
+    lines l = {text, len, 0, 0};
+    char *line = next_line(&l);
+    char *tok[8];
+    int col[8];
+    while ((line = next_line(&l))) {
+        int k = tokens(line, tok, col, 6);
+        if (k == 0)
+            continue;
+        int o = !strcmp(tok[0], "**");
+        long idx;
+        double v;
+        bool ok = (k == 4 + o || k == 3 + o) && count_tok(tok[o], &idx) && num(tok[o + 2], &v);
+        if (fn(ctx, ok ? tok[o + 1] : NULL, ok ? v : 0, l.no, ok ? col[o + 1] : 1))
+            break;
+    }
+    return 0;
+}
+
+static int cbc_var(void *ctx, const char *name, double v, int line, int col)
+{
+    sol *c = ctx;
+    if (!name)
+        cp_diags_add(c->d, CP_ERR_INPUT, cp_sol_at(c, line, 1),
+                     "not a CBC solution line: expected 'INDEX NAME VALUE COST'");
+    else
+        set_var(c, name, v, cp_sol_at(c, line, col));
+    return cp_diags_full(c->d);
+}
+
+static int read_cbc(sol *c, lines *l)
+{
+    if (cp_cbc_solu_parse(l->s, l->len, c->info->status, sizeof c->info->status,
+                          &c->info->objective, NULL, NULL) != 0) {
+        cp_diags_add(c->d, CP_ERR_INPUT, cp_sol_at(c, 1, 1),
+                     "not a CBC solution: its first line is 'STATUS - objective value X'");
+        return CP_ERR_INPUT;
+    }
     const char *st = c->info->status;
     if (strstr(st, "nfeasible")) {
         c->info->infeasible = true;
@@ -430,22 +479,8 @@ static int read_cbc(sol *c, lines *l)
         return CP_ERR_INPUT;
     }
     c->info->optimal = !strncmp(st, "Optimal", 7);
-    char *tok[8];
-    int col[8];
-    while ((line = next_line(l)) && !cp_diags_full(c->d)) {
-        int k = tokens(line, tok, col, 6);
-        if (k == 0)
-            continue;
-        int o = !strcmp(tok[0], "**");
-        long idx;
-        double v;
-        if ((k != 4 + o && k != 3 + o) || !count_tok(tok[o], &idx) || !num(tok[o + 2], &v)) {
-            cp_diags_add(c->d, CP_ERR_INPUT, cp_sol_at(c, l->no, 1),
-                         "not a CBC solution line: expected 'INDEX NAME VALUE COST'");
-            continue;
-        }
-        set_var(c, tok[o + 1], v, cp_sol_at(c, l->no, col[o + 1]));
-    }
+    cp_cbc_solu_parse(l->s, l->len, c->info->status, sizeof c->info->status, &c->info->objective,
+                      cbc_var, c);
     return c->d->worst;
 }
 

@@ -12,6 +12,9 @@
 
 #include <stdbool.h>
 
+/* --mip-engine auto: CBC when the `cbc` program is on PATH, else GLPK */
+#define CP_PLAN_MIP_AUTO 2
+
 typedef struct cp_plan_opts {
     cp_solve_opts so;
     const char *method;        /* --method NAME as given */
@@ -20,17 +23,19 @@ typedef struct cp_plan_opts {
     bool progress_given;       /* --progress */
     bool timing;               /* false with --no-timing */
     long seed;                 /* --seed, into so.seed by cp_plan_opts_finish */
+    int mip_engine;            /* --mip-engine: CP_MIP_GLPK, CP_MIP_CBC or CP_PLAN_MIP_AUTO */
     char method_help[200];     /* --method's help: the methods of cp_solvers[] */
     /* The options, pointing into this struct (so it is not copied once
      * initialized): CP_OPT_INCLUDE(po.table) in a command's table. */
-    cp_opt table[12];
+    cp_opt table[13];
 } cp_plan_opts;
 
 /* Defaults of `plan` (progress when stderr is a terminal) and the table. */
 void cp_plan_opts_init(cp_plan_opts *o);
-/* After parsing: resolves --method, and quiet and progress from the
- * line's -q (`quiet`) and --progress; prints a message and returns false
- * when the method is unknown. */
+/* After parsing: resolves --method, --mip-engine, and quiet and progress
+ * from the line's -q (`quiet`) and --progress; prints a message and
+ * returns false when the method is unknown or `--mip-engine cbc` finds no
+ * `cbc` program on PATH. */
 bool cp_plan_opts_finish(cp_plan_opts *o, const char *cmd, bool quiet);
 
 #endif

@@ -7,6 +7,11 @@
 
 /* The method of cp_plan_opts_init. */
 #define DEFAULT_METHOD "auto"
+/* The MIP engine of cp_plan_opts_init (docs/performance.md, "MIP engines"). */
+#define DEFAULT_MIP_ENGINE CP_MIP_GLPK
+
+static const cp_opt_word mip_engines[] = {
+    {"auto", CP_PLAN_MIP_AUTO}, {"glpk", CP_MIP_GLPK}, {"cbc", CP_MIP_CBC}, {NULL, 0}};
 
 /* "auto (default), milp, ... or pop": the methods of the table. */
 static void method_help(char *buf, size_t size)
@@ -30,6 +35,7 @@ void cp_plan_opts_init(cp_plan_opts *o)
     o->progress_given = false;
     o->timing = true;
     o->seed = (long)o->so.seed;
+    o->mip_engine = DEFAULT_MIP_ENGINE;
     method_help(o->method_help, sizeof o->method_help);
     const cp_opt t[] = {
         CP_OPT_DOUBLE(0, "time-limit", &o->so.time_limit, 0, "SECONDS",
@@ -41,6 +47,10 @@ void cp_plan_opts_init(cp_plan_opts *o)
                    "threads for the search streams and pop's parts (default: the cores); "
                    "under --node-limit plans never depend on it"),
         CP_OPT_LONG(0, "seed", &o->seed, 0, 2147483647L, "N", "for randomized steps (default 1)"),
+        CP_OPT_ENUM(0, "mip-engine", &o->mip_engine, mip_engines, "NAME",
+                    "who solves the search's sub-MIPs and a small night's branch-and-cut: glpk "
+                    "(default; linked in), cbc (the `cbc` program, run apart) or auto (cbc when "
+                    "it is on PATH)"),
         CP_OPT_LONG(0, "node-limit", &o->so.node_limit, 1, 2147483647L, "N",
                     "stop branch-and-bound after N nodes and the search after 100 N steps: "
                     "reproducible whatever the clock"),
@@ -64,6 +74,17 @@ bool cp_plan_opts_finish(cp_plan_opts *o, const char *cmd, bool quiet)
     o->quiet = quiet;
     o->progress = o->progress_given || (!quiet && isatty(2));
     o->so.seed = (unsigned long)o->seed;
+    if (o->mip_engine == CP_PLAN_MIP_AUTO) {
+        o->so.mip_engine = cp_mip_engine_auto();
+    } else if (o->mip_engine == CP_MIP_CBC && cp_mip_engine_auto() != CP_MIP_CBC) {
+        fprintf(stderr,
+                "capplan %s: --mip-engine cbc: no 'cbc' program on PATH (Debian: apt-get "
+                "install coinor-cbc)\n",
+                cmd);
+        return false;
+    } else {
+        o->so.mip_engine = (cp_mip_engine)o->mip_engine;
+    }
     o->ops = cp_solver_find(o->method);
     if (!o->ops) {
         char names[256];

@@ -338,8 +338,9 @@ TEST(lns_streams_same_plan_for_any_thread_count)
 
 /* The sub-MIP (lns_mip.c) over a set of jobs taken out of a plan: its
  * answer, put back, is never dearer than the jobs' own choices (they are
- * its warm start), and over every job it is the hand-derived optimum. */
-TEST(submip_never_worse_than_its_start)
+ * its warm start), and over every job it is the hand-derived optimum;
+ * with either engine (CBC when the program is on PATH). */
+static void submip_subsets(cp_mip_engine engine)
 {
     if (!cp_fx_load(&fx, input, NULL))
         return;
@@ -366,7 +367,7 @@ TEST(submip_never_worse_than_its_start)
                 n++;
             }
         CHECK_INT(cp_submip_new(&u, &sm), 0);
-        cp_submip_limits lim = {1000, 100000, cp_now_seconds() + 600, NULL};
+        cp_submip_limits lim = {1000, 100000, cp_now_seconds() + 600, NULL, engine, 1};
         int got = sm ? cp_submip_solve(sm, set_, n, cm, cs, &lim, nm, ns) : -1;
         CHECK_INT(got, 1);
         for (int i = 0; i < n && got == 1; i++) {
@@ -389,4 +390,18 @@ TEST(submip_never_worse_than_its_start)
         cp_plan_free(p);
     }
     cp_fx_release(&fx);
+}
+
+TEST(submip_never_worse_than_its_start)
+{
+    submip_subsets(CP_MIP_GLPK);
+}
+
+TEST(submip_cbc_never_worse_than_its_start)
+{
+    if (cp_mip_engine_auto() != CP_MIP_CBC) {
+        fprintf(stderr, "note: no cbc on PATH: submip_cbc_never_worse_than_its_start not run\n");
+        return;
+    }
+    submip_subsets(CP_MIP_CBC);
 }

@@ -1,0 +1,97 @@
+#!/bin/sh
+# The MIP engines (docs/performance.md, "MIP engines"): --mip-engine
+# glpk, cbc and auto. CBC runs as a separate program (solvers/mip_cbc.c),
+# so the suite runs both with `cbc` on PATH and with a PATH that lacks it:
+#
+# - without cbc: `--mip-engine cbc` is refused (exit 2, golden message),
+#   `auto` plans exactly as glpk (the same bytes, no mip_engine key);
+# - with cbc: every case of tests/plan planned by `--method milp` (CBC's
+#   branch-and-cut) and by `--method lagrange` (CBC's sub-MIPs in the
+#   search) verifies, has the total GLPK's milp proves, says
+#   `mip_engine: cbc` in its solver block, and is byte-identical for
+#   --threads 1 and 2 and a second run (one CBC thread, fixed seeds, node
+#   limits).
+SUITE=engines
+# shellcheck source=tests/lib.sh
+. "$(dirname "$0")/lib.sh"
+
+# A PATH without cbc: the directories of the tools the suite and capplan
+# use, symlinked into one folder.
+nocbc=$tmp/nocbc-bin
+mkdir -p "$nocbc"
+for t in sh cat cmp diff grep sed tr head tail; do
+    p=$(command -v "$t") && ln -s "$p" "$nocbc/$t"
+done
+
+# ---- without cbc -----------------------------------------------------------
+PATH=$nocbc $CAPPLAN plan --quiet --mip-engine cbc -o "$tmp/x.yaml" examples/tiny.yaml \
+    >"$tmp/out" 2>"$tmp/err"
+st=$?
+printf 'exit %s\n' "$st" >>"$tmp/err"
+test_cmp tests/engines/no-cbc.err "$tmp/err"
+
+PATH=$nocbc $CAPPLAN plan --quiet --no-timing --method milp --node-limit 200 --mip-engine auto \
+    -o "$tmp/auto.yaml" examples/tiny.yaml &&
+    $CAPPLAN plan --quiet --no-timing --method milp --node-limit 200 --mip-engine glpk \
+        -o "$tmp/glpk.yaml" examples/tiny.yaml &&
+    cmp -s "$tmp/auto.yaml" "$tmp/glpk.yaml" && ! grep -q mip_engine "$tmp/auto.yaml" &&
+    ok engines/auto-without-cbc || bad engines/auto-without-cbc "auto without cbc is not glpk"
+
+# ---- with cbc --------------------------------------------------------------
+if ! test_have_prereq CBC; then
+    skip engines/cbc "$(test_why CBC)"
+    test_done
+fi
+
+# total FILE: the plan's totals.total
+total() { sed -n 's/^  total: //p' "$1" | head -n 1; }
+
+cases=$(ls tests/plan/*.yaml)
+[ "$CP_QUICK" = 1 ] && cases="tests/plan/pack_fragment.yaml tests/plan/spot_cheap.yaml
+tests/plan/quota.yaml tests/plan/precedence_later.yaml tests/plan/team_quota_cloud.yaml"
+for f in $cases; do
+    n=$(basename "$f" .yaml)
+    timeout "$limit" $CAPPLAN plan --quiet --no-timing --method milp --node-limit 200 \
+        --mip-engine glpk -o "$tmp/$n.glpk.yaml" "$f" 2>/dev/null
+    gst=$?
+    for m in milp lagrange; do
+        out=$tmp/$n.$m.cbc.yaml
+        timeout "$limit" $CAPPLAN plan --quiet --no-timing --method $m --node-limit 200 \
+            --mip-engine cbc -o "$out" "$f" 2>"$tmp/err"
+        st=$?
+        if [ "$st" != "$gst" ]; then
+            bad "engines/$n/$m" "exit $st with cbc, $gst with glpk: $(oneline "$tmp/err" 2)"
+            continue
+        fi
+        [ "$st" = 0 ] || { ok; continue; }
+        grep -q '^  mip_engine: cbc$' "$out" && ok || bad "engines/$n/$m" "no 'mip_engine: cbc'"
+        $CAPPLAN verify --plan "$out" "$f" >"$tmp/verify" 2>&1 && ok ||
+            bad "engines/$n/$m/verify" "$(oneline "$tmp/verify" 3)"
+        want=$(total "$tmp/$n.glpk.yaml")
+        got=$(total "$out")
+        if [ "$m" = milp ]; then
+            num_eq "$got" "$want" 1e-9 && ok ||
+                bad "engines/$n/milp" "total $got with cbc, $want with glpk"
+        fi
+    done
+done
+
+# Byte-identical for any --threads, and run after run.
+for f in tests/plan/spot_cheap.yaml examples/tiny.yaml; do
+    n=$(basename "$f" .yaml)
+    for m in milp lagrange auto; do
+        for th in 1 2 2; do
+            $CAPPLAN plan --quiet --no-timing --method $m --node-limit 200 --threads $th \
+                --mip-engine cbc -o "$tmp/det.$th.yaml" "$f" 2>/dev/null
+            if [ -e "$tmp/det.first.yaml" ]; then
+                cmp -s "$tmp/det.first.yaml" "$tmp/det.$th.yaml" && ok ||
+                    bad "engines/$n/$m/threads-$th" "plans differ"
+            else
+                cp "$tmp/det.$th.yaml" "$tmp/det.first.yaml"
+            fi
+        done
+        rm -f "$tmp/det.first.yaml"
+    done
+done
+
+test_done
