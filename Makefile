@@ -190,7 +190,9 @@ demo: deps
 	@echo "== examples/pipeline/run.sh: public data -> imports -> fit -> plan -> verify -> report"
 	sh examples/pipeline/run.sh $(BUILD)/capplan $(DEMO_OUT)/pipeline
 
-SAN := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+# float-cast-overflow: a double past an integer (C11 6.3.1.4), which
+# "undefined" leaves out; every such conversion goes through models/base/cp_num.h
+SAN := -fsanitize=address,undefined,float-cast-overflow -fno-sanitize-recover=all -fno-omit-frame-pointer
 # The suite under ASan + UBSan. ASan adds about a factor of 2-3 to every
 # run, so `make asan` cuts the searches that only repeat the same code on
 # more seeds or larger nights (ASAN_KNOBS, docs/reliability.md section 2);
@@ -240,7 +242,7 @@ valgrind: valgrind-deps slurm-deps
 FUZZ_BUILD   ?= build-fuzz
 FUZZ_SECONDS ?= 60
 FUZZERS      := $(patsubst fuzz/%.c,%,$(wildcard fuzz/fuzz_*.c))
-FUZZ_SAN     := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+FUZZ_SAN     := -fsanitize=address,undefined,float-cast-overflow -fno-sanitize-recover=all -fno-omit-frame-pointer
 fuzz-deps: deps
 	@if ! command -v clang >/dev/null || ! echo 'int LLVMFuzzerTestOneInput(const char *d, unsigned long n){(void)d;(void)n;return 0;}' | \
 	  clang -fsanitize=fuzzer -x c - -o /dev/null 2>/dev/null; then \

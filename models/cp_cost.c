@@ -1,5 +1,6 @@
 /* capplan.5 §4 arithmetic shared by the planner and `check`. */
 #include "cp_cost.h"
+#include "cp_num.h"
 
 #include <limits.h>
 #include <math.h>
@@ -125,7 +126,8 @@ double cp_market_price(const cp_input *in, const cp_resource *r)
 int cp_market_quota(const cp_input *in, const cp_resource *r, int t)
 {
     const cp_offer *o = &in->offers[r->index];
-    return (int)cp_series_at(r->kind == CP_RES_SPOT ? &o->spot_quota : &o->quota, t);
+    return cp_num_clamp_int(cp_series_at(r->kind == CP_RES_SPOT ? &o->spot_quota : &o->quota, t), 0,
+                            INT_MAX);
 }
 
 double cp_market_slot_carbon_kg(const cp_input *in, const cp_resource *r, int t)
@@ -146,8 +148,7 @@ double cp_market_slot_cost(const cp_input *in, const cp_resource *r, int t)
 
 int cp_floor_int(double x)
 {
-    double f = floor(x);
-    return f >= INT_MAX ? INT_MAX : f <= INT_MIN ? INT_MIN : (int)f;
+    return cp_num_clamp_int(floor(x), INT_MIN, INT_MAX);
 }
 
 int cp_units_needed(const double demand[3], const cp_machine *m)
@@ -163,7 +164,7 @@ int cp_units_needed(const double demand[3], const cp_machine *m)
         if (u > need)
             need = u;
     }
-    return need > INT_MAX ? INT_MAX : (int)need;
+    return cp_num_clamp_int(need, 0, INT_MAX);
 }
 
 double cp_instance_share(const double demand[3], const cp_machine *m)

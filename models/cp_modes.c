@@ -8,6 +8,7 @@
 
 #include "cp_alloc.h"
 #include "cp_buf.h"
+#include "cp_num.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -41,7 +42,7 @@ int cp_duration_slots(double hours, double slot_hours, double *last_frac)
 {
     double x = hours / slot_hours;
     double c = ceil(x - 1e-9);
-    int d = c < 1 ? 1 : (c > 1e9 ? 1000000000 : (int)c);
+    int d = cp_num_clamp_int(c, 1, 1000000000);
     if (last_frac)
         *last_frac = x - (d - 1);
     return d;
@@ -56,8 +57,8 @@ void cp_job_window(const cp_input *in, const cp_job *j, int *s_lo, int *s_hi)
         hi = in->slots;
     if (lo < 0)
         lo = 0;
-    *s_lo = lo > 2e9 ? 2000000000 : (int)lo;
-    *s_hi = (int)hi;
+    *s_lo = cp_num_clamp_int(lo, 0, 2000000000);
+    *s_hi = cp_num_clamp_int(hi, -1, in->slots);
 }
 
 double cp_model_memory_gb(const cp_model_mem *m)

@@ -9,6 +9,7 @@
 #include "cp_alloc.h"
 #include "cp_buf.h"
 #include "cp_suggest.h"
+#include "cp_num.h"
 
 #include <limits.h>
 #include <math.h>
@@ -173,12 +174,7 @@ bool cp_load_num(lctx *c, const cp_node *n, const char *ent, const char *key, ra
 static bool int_value(const cp_node *n, long lo, long hi, long *out)
 {
     double v;
-    if (!cp_scalar_number(n, &v) || !isfinite(v) || v != floor(v))
-        return false;
-    if (v < (double)lo || v > (double)hi)
-        return false;
-    *out = (long)v;
-    return true;
+    return cp_scalar_number(n, &v) && cp_num_is_whole(v, lo, hi, out);
 }
 
 static void int_error(lctx *c, const cp_node *n, const char *ent, const char *key, long lo,

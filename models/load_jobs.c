@@ -7,6 +7,7 @@
 
 #include "cp_alloc.h"
 #include "cp_modes.h"
+#include "cp_num.h"
 
 #include <limits.h>
 #include <math.h>
@@ -151,7 +152,8 @@ static void load_scaling_model(lctx *c, const cp_node *m, const char *sub, const
             char what[200];
             snprintf(what, sizeof what, "speedup.%s", kn->str);
             double kd;
-            if (!cp_scalar_number(kn, &kd) || kd != floor(kd) || kd < 1 || kd > CP_INPUT_COUNT_MAX) {
+            long kl;
+            if (!cp_scalar_number(kn, &kd) || !cp_num_is_whole(kd, 1, CP_INPUT_COUNT_MAX, &kl)) {
                 char got[120];
                 cp_load_err(
                     c, kn, sub,
@@ -160,7 +162,7 @@ static void load_scaling_model(lctx *c, const cp_node *m, const char *sub, const
                     cp_load_value_desc(kn, got, sizeof got));
                 continue;
             }
-            k = (int)kd;
+            k = (int)kl;
             /* a bad value is reported here; no "missing" for its count below */
             bool ok = cp_load_num(c, t->kids[2 * i + 1], sub, what, R_POS, &v);
             for (int q = 0; q < j->n_counts; q++)

@@ -25,6 +25,7 @@
 #include "cp_alloc.h"
 #include "cp_msg.h"
 #include "cp_yaml.h"
+#include "cp_num.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -87,10 +88,7 @@ static const cp_node *get(const cp_node *map, const char *key)
 static bool as_int(const cp_node *v, long *out)
 {
     double d;
-    if (!cp_scalar_number(v, &d) || !isfinite(d) || d != floor(d) || fabs(d) > 2e9)
-        return false;
-    *out = (long)d;
-    return true;
+    return cp_scalar_number(v, &d) && cp_num_is_whole(d, -2000000000L, 2000000000L, out);
 }
 
 /* The value under `key` with has and pos set; a problem when it is

@@ -27,6 +27,7 @@
 
 #include "cp_alloc.h"
 #include "cp_cost.h"
+#include "cp_num.h"
 
 #include <glpk.h>
 #include <limits.h>
@@ -665,7 +666,7 @@ int cp_submip_solve(cp_submip *sm, const int *free, int n, const int *cur_mode,
         io.cb_func = callback;
         io.cb_info = sm;
         double left = lim->deadline - cp_now_seconds();
-        io.tm_lim = left > 0 ? (int)fmin(left * 1000, 1e9) : 1;
+        io.tm_lim = cp_num_clamp_int(left * 1000, 1, INT_MAX);
         sm->lim = lim;
         sm->warm_sent = false;
         glp_intopt(P, &io);

@@ -67,7 +67,9 @@
 
 #include "cp_alloc.h"
 #include "cp_cost.h"
+#include "cp_num.h"
 
+#include <limits.h>
 #include <math.h>
 #include <string.h>
 
@@ -346,7 +348,7 @@ static int solve_master(cg *c, glp_prob *P, double deadline, bool dual)
         double left = deadline - cp_now_seconds();
         if (left <= 0 || (o->stop && *o->stop))
             return 0;
-        sm.tm_lim = (int)fmin(left * 1000 + 1, 1e9);
+        sm.tm_lim = cp_num_clamp_int(left * 1000 + 1, 1, INT_MAX);
         rc = glp_simplex(P, &sm);
         if (rc == GLP_EITLIM)
             continue;

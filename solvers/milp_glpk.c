@@ -24,6 +24,7 @@
 
 #include "cp_alloc.h"
 #include "cp_cost.h"
+#include "cp_num.h"
 
 #include "cp_atomic.h"
 #include "cp_buf.h"
@@ -32,6 +33,7 @@
 
 #include <errno.h>
 #include <glpk.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -1010,7 +1012,7 @@ int cp_milp_run(const cp_input *in, const cp_modeset *ms, const cp_solve_opts *o
     double left = opts->time_limit - (cp_now_seconds() - t0);
     int lp_rc = GLP_EITLIM;
     while (lp_rc == GLP_EITLIM && left > 0 && !(opts->stop && *opts->stop)) {
-        sm.tm_lim = (int)(left * 1000) + 1;
+        sm.tm_lim = cp_num_clamp_int(left * 1000 + 1, 1, INT_MAX);
         lp_rc = glp_simplex(P, &sm);
         left = opts->time_limit - (cp_now_seconds() - t0);
     }
@@ -1050,7 +1052,7 @@ int cp_milp_run(const cp_input *in, const cp_modeset *ms, const cp_solve_opts *o
         io.fp_heur = mp.warm ? GLP_OFF : GLP_ON;
         io.mip_gap = opts->gap;
         left = opts->time_limit - (cp_now_seconds() - t0);
-        io.tm_lim = left > 0 ? (int)(left * 1000) : 1;
+        io.tm_lim = cp_num_clamp_int(left * 1000, 1, INT_MAX);
         io.cb_func = callback;
         io.cb_info = &mp;
         int st, mrc = 0;

@@ -27,6 +27,7 @@
 #include "cp_alloc.h"
 #include "cp_buf.h"
 #include "cp_cost.h"
+#include "cp_num.h"
 
 #include <limits.h>
 #include <math.h>
@@ -74,7 +75,8 @@ static int ensure_units(packer *pk, int r, int n)
         for (int d = 0; d < CP_DIMS; d++)
             for (size_t t = 0; t < T; t++) {
                 bool up = res->kind != CP_RES_POOL ||
-                          u < (int)cp_series_at(&pk->in->pools[res->index].available, (int)t);
+                          u < cp_num_clamp_int(cp_series_at(&pk->in->pools[res->index].available, (int)t), 0,
+                                               INT_MAX);
                 p->free[((size_t)u * CP_DIMS + (size_t)d) * T + t] =
                     up ? cp_machine_dim(res->mach, d) : -1;
             }

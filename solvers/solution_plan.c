@@ -12,6 +12,7 @@
 #include "cp_alloc.h"
 #include "cp_plan_read.h"
 #include "cp_yaml.h"
+#include "cp_num.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -158,7 +159,7 @@ static void plan_prov(sol *c, const cp_plan_file *pf, unsigned char *listed)
         const cp_plan_series *is = &pm->instances;
         for (int t = 0; is->has == CP_PLAN_SET && t < in->slots && t < is->n; t++)
             if (!isnan(is->v[t]))
-                *cp_plan_y(c->plan, r, t) = (int)is->v[t];
+                *cp_plan_y(c->plan, r, t) = cp_num_clamp_int(is->v[t], 0, 2000000000);
     }
 }
 

@@ -24,6 +24,7 @@
 
 #include "cp_alloc.h"
 #include "cp_file.h"
+#include "cp_num.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -93,13 +94,9 @@ static bool is_row_name(const char *s)
 /* The value as a whole number when it is one within SOL_INT_TOL. */
 static bool whole(double v, long *out)
 {
-    if (!isfinite(v) || fabs(v) > 1e9)
+    if (!isfinite(v) || fabs(v - round(v)) > SOL_INT_TOL)
         return false;
-    double r = round(v);
-    if (fabs(v - r) > SOL_INT_TOL)
-        return false;
-    *out = (long)r;
-    return true;
+    return cp_num_is_whole(round(v), -1000000000L, 1000000000L, out);
 }
 
 /* A value of a 0/1 column: true with *one set, or false with an error. */

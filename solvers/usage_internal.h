@@ -7,6 +7,9 @@
 
 #include "cp_cost.h"
 #include "cp_usage.h"
+#include "cp_num.h"
+
+#include <limits.h>
 
 #include <math.h>
 
@@ -19,7 +22,7 @@
 static inline int cp_usage_quota_of(const cp_usage *u, const cp_resource *r, int t)
 {
     int q = cp_market_quota(u->in, r, t);
-    return u->scale < 1 ? (int)floor(q * u->scale + 1e-9) : q;
+    return u->scale < 1 ? cp_num_clamp_int(floor(q * u->scale + 1e-9), 0, INT_MAX) : q;
 }
 
 int cp_usage_units_init(cp_usage *u);

@@ -16,6 +16,7 @@
 
 #include "cp_alloc.h"
 #include "cp_cost.h"
+#include "cp_num.h"
 
 #include <limits.h>
 #include <math.h>
@@ -104,7 +105,8 @@ int cp_usage_units_init(cp_usage *u)
             for (int d = 0; d < CP_DIMS; d++)
                 for (size_t t = 0; t < T; t++) {
                     bool up = res->kind != CP_RES_POOL ||
-                              i < (int)cp_series_at(&in->pools[res->index].available, (int)t);
+                              i < cp_num_clamp_int(cp_series_at(&in->pools[res->index].available, (int)t), 0,
+                                                   INT_MAX);
                     f[((size_t)i * CP_DIMS + (size_t)d) * T + t] = up ? cp_machine_dim(res->mach, d) : -1;
                 }
         bool market = res->kind != CP_RES_POOL;

@@ -29,6 +29,7 @@
 #include "cp_fit.h"
 
 #include "cp_alloc.h"
+#include "cp_num.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -380,6 +381,7 @@ int cp_tr_samples_read(const cp_csv *csv, cp_tr_sample **out, int *n_out, cp_dia
         cp_tr_sample *x = &s[n];
         cp_pos pos = cp_csv_pos(csv, r);
         double c;
+        long cl = 0;
         bool ok = true;
         x->job = cp_csv_get(r, cols[0]);
         x->acc = cp_csv_get(r, cols[1]);
@@ -387,7 +389,7 @@ int cp_tr_samples_read(const cp_csv *csv, cp_tr_sample **out, int *n_out, cp_dia
         if (!cp_fit_name_ok(x->job, "job", pos, diags) ||
             !cp_fit_name_ok(x->acc, "accelerator", pos, diags))
             ok = false;
-        if (!cp_csv_number(cs, &c) || c != floor(c) || c < 1 || c > CP_INPUT_COUNT_MAX) {
+        if (!cp_csv_number(cs, &c) || !cp_num_is_whole(c, 1, CP_INPUT_COUNT_MAX, &cl)) {
             cp_diags_add(diags, CP_ERR_INPUT, pos, "count: '%s' is not an integer >= 1", cs);
             ok = false;
         }
@@ -395,7 +397,7 @@ int cp_tr_samples_read(const cp_csv *csv, cp_tr_sample **out, int *n_out, cp_dia
             cp_diags_add(diags, CP_ERR_INPUT, pos, "throughput: '%s' is not a number > 0", ts);
             ok = false;
         }
-        x->count = ok ? (int)c : 0;
+        x->count = ok ? (int)cl : 0;
         x->pos = pos;
         if (ok)
             n++;

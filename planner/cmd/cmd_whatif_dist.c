@@ -184,7 +184,7 @@ int cp_whatif_array_write(const cp_cli_args *args, const char *dir, int n_shards
         return 1;
     }
     int per = (rows + n_shards - 1) / n_shards;
-    long minutes = (long)ceil(per * (per_row_s + 30) / 60 + 1e-9);
+    double minutes = per * (per_row_s + 30) / 60;
     cp_buf a, m, s, outp;
     cp_buf_init(&a);
     cp_buf_init(&m);
@@ -201,7 +201,13 @@ int cp_whatif_array_write(const cp_cli_args *args, const char *dir, int n_shards
                   "#SBATCH --cpus-per-task=%d\n"
                   "#SBATCH --time=",
                   n_shards, rows, n_shards - 1, cpus);
-    cp_slurm_time(&a, minutes < 1 ? 1 : minutes);
+    if (!cp_slurm_time(&a, minutes)) {
+        cp_buf_puts(&a, "UNLIMITED");
+        fprintf(stderr,
+                "capplan whatif: warning: %d rows of --time-limit %g s are longer than Slurm's "
+                "longest time limit (%ld minutes): the array asks for --time=UNLIMITED\n",
+                per, per_row_s, CP_SLURM_MAX_MINUTES);
+    }
     cp_buf_puts(&a, "\nset -eu\ncd ");
     cp_sh_quote(&a, cwd);
     cp_buf_puts(&a, "\nexec ");

@@ -9,6 +9,9 @@
 #include "cp_alloc.h"
 #include "cp_buf.h"
 #include "cp_suggest.h"
+#include "cp_num.h"
+
+#include <limits.h>
 
 #include <errno.h>
 #include <math.h>
@@ -133,7 +136,8 @@ static int apply(const cp_opt *o, const char *shown, const char *v, cp_opt_error
         long n = strtol(v, &end, 10);
         if (errno || end == v || *end || n < o->lo || n > o->hi)
             return fail(e, false, "%s needs an integer from %ld to %ld, got '%.300s'", shown,
-                        (long)o->lo, (long)o->hi, v);
+                        cp_num_clamp_long(o->lo, LONG_MIN, LONG_MAX),
+                        cp_num_clamp_long(o->hi, LONG_MIN, LONG_MAX), v);
         if (o->kind == CP_OPTK_INT)
             *(int *)o->target = (int)n;
         else

@@ -78,8 +78,13 @@ int cp_export_launch(const cp_input *in, const cp_plan_file *pf, const cp_export
 void cp_sh_quote(cp_buf *b, const char *s);
 /* True when s holds a byte below 0x20 or 0x7f. */
 bool cp_export_has_control(const char *s);
-/* Appends a Slurm time limit for `minutes` (D-HH:MM:00). */
-void cp_slurm_time(cp_buf *b, long minutes);
+/* Slurm's longest finite time limit in minutes: its counts are 32-bit,
+ * and the two values above are INFINITE and NO_VAL. */
+#define CP_SLURM_MAX_MINUTES 4294967293L
+/* Appends a Slurm time limit (D-HH:MM:00) for `minutes` rounded up, at
+ * least 1; false, with nothing appended, past CP_SLURM_MAX_MINUTES or
+ * for a NaN (the caller refuses, or writes UNLIMITED and says so). */
+bool cp_slurm_time(cp_buf *b, double minutes);
 /* Adds a new file and returns it (NULL on out of memory). */
 cp_export_file *cp_export_add(cp_export *x, const char *name, bool executable);
 

@@ -16,8 +16,15 @@ void cp_xp_file_word(cp_buf *b, const char *s, size_t max);
  * seconds since 1970 of its wall clock (utc: a zone was given and the
  * seconds are UTC). False when it is not such a time. */
 bool cp_xp_parse_start(const char *s, long *secs, bool *utc);
+/* 0001-01-01T00:00:00 and 9999-12-31T23:59:59 in seconds since 1970. */
+#define CP_XP_TIME_MIN (-62135596800L)
+#define CP_XP_TIME_MAX 253402300799L
 /* Appends YYYY-MM-DDTHH:MM:SS. */
 void cp_xp_put_time(cp_buf *b, long secs);
+/* The seconds of the time `hours` after `start` (seconds), to the
+ * nearest second, when it falls within the years 1 to 9999 that
+ * YYYY-MM-DD can write; false otherwise (a huge slot_hours). */
+bool cp_xp_time_after(long start, double hours, long *secs);
 /* The one rule for a name the exporters write into a shell script (a
  * sbatch script, submit.sh, a SkyPilot task's run:): single-quoted in
  * code and comments, so one with a control character is refused (a

@@ -48,8 +48,9 @@ static const char *pstr(const cp_plan_str *s)
 static void put_when(cp_buf *b, const cp_input *in, bool have_start, long start, long slot)
 {
     double h = slot * in->slot_hours;
-    if (have_start)
-        cp_xp_put_time(b, start + (long)llround(h * 3600));
+    long at;
+    if (have_start && cp_xp_time_after(start, h, &at))
+        cp_xp_put_time(b, at);
     else
         cp_buf_printf(b, "slot %ld (hour %g)", slot, h);
 }

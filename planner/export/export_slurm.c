@@ -24,10 +24,15 @@
 #include "export_internal.h"
 
 #include "cp_alloc.h"
+#include "cp_limits.h"
+#include "cp_num.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+
+/* The largest --mem Slurm is given, in MB a node: 1 EB, past any node. */
+#define CP_SLURM_MAX_MB 1000000000000L
 
 typedef struct sjob {
     const cp_plan_job *pj;
@@ -186,25 +191,43 @@ static int write_script(const cp_input *in, const sjob *j, const cp_export_opts 
         cp_xp_file_word(b, job->name, 100);
     cp_buf_putc(b, '\n');
     cp_buf_puts(b, "#SBATCH --begin=");
+    long at;
     if (o->begin_now)
         cp_buf_puts(b, "now");
+    else if (cp_xp_time_after(start, pj->start_slot.v * in->slot_hours, &at))
+        cp_xp_put_time(b, at);
     else
-        cp_xp_put_time(b, start + (long)llround(pj->start_slot.v * in->slot_hours * 3600));
+        return cp_diags_add(d, CP_ERR_INPUT, pj->start_slot.pos,
+                            "job '%s': start slot %ld of %g hours is past the year 9999: no "
+                            "--begin time can say it",
+                            job->name, pj->start_slot.v, in->slot_hours);
     cp_buf_puts(b, utc && !o->begin_now ? "\n# (--begin is UTC: submit.sh runs sbatch with TZ=UTC0)\n"
                                         : "\n");
-    double minutes = pj->slots.v * in->slot_hours * 60;
-    long mins = (long)ceil(minutes - 1e-9);
     cp_buf_puts(b, "#SBATCH --time=");
-    cp_slurm_time(b, mins < 1 ? 1 : mins);
+    if (!cp_slurm_time(b, pj->slots.v * in->slot_hours * 60))
+        return cp_diags_add(d, CP_ERR_INPUT, pj->slots.pos,
+                            "job '%s': %ld slot%s of %g hours %s longer than Slurm's longest "
+                            "time limit (%ld minutes)",
+                            job->name, pj->slots.v, pj->slots.v == 1 ? "" : "s", in->slot_hours,
+                            pj->slots.v == 1 ? "is" : "are", CP_SLURM_MAX_MINUTES);
     cp_buf_printf(b, "\n#SBATCH --nodes=%d\n#SBATCH --nodelist=", nn);
     for (int k = 0; k < nn; k++)
         cp_buf_printf(b, "%s%s", k ? "," : "", p->hosts[j->nodes[k]]);
     double cpus = pj->cpus.has == CP_PLAN_SET ? pj->cpus.v : 0;
     double mem = pj->memory_gb.has == CP_PLAN_SET ? pj->memory_gb.v : 0;
-    long cpt = (long)ceil(cpus / nn - 1e-9), mb = (long)ceil(mem * 1024 / nn - 1e-6);
     /* Slurm needs one CPU per task, and --mem=0 means the whole node */
+    long cpt, mb;
+    if (cp_num_to_long(ceil(cpus / nn - 1e-9), 1, CP_INPUT_COUNT_MAX, &cpt) > CP_NUM_BELOW)
+        return cp_diags_add(d, CP_ERR_INPUT, pj->cpus.pos,
+                            "job '%s': %g CPUs is not a count Slurm can take (at most %d a node)",
+                            job->name, cpus, CP_INPUT_COUNT_MAX);
+    if (cp_num_to_long(ceil(mem * 1024 / nn - 1e-6), 1, CP_SLURM_MAX_MB, &mb) > CP_NUM_BELOW)
+        return cp_diags_add(d, CP_ERR_INPUT, pj->memory_gb.pos,
+                            "job '%s': %g GB of memory is not a size Slurm can take (at most "
+                            "%ld MB a node)",
+                            job->name, mem, CP_SLURM_MAX_MB);
     cp_buf_printf(b, "\n#SBATCH --ntasks-per-node=1\n#SBATCH --cpus-per-task=%ld\n#SBATCH --mem=%ldM\n",
-                  cpt < 1 ? 1 : cpt, mb < 1 ? 1 : mb);
+                  cpt, mb);
     if (p->node.acc >= 0) {
         const char *type = in->accels[p->node.acc].name;
         long k = job->kind == CP_JOB_DATAFLOW ? (long)p->node.accelerators * nn

@@ -6,6 +6,7 @@
 #include "export_internal.h"
 
 #include "cp_alloc.h"
+#include "cp_num.h"
 #include "cp_time.h"
 
 #include <math.h>
@@ -65,13 +66,19 @@ bool cp_export_has_control(const char *s)
     return false;
 }
 
-void cp_slurm_time(cp_buf *b, long minutes)
+bool cp_slurm_time(cp_buf *b, double minutes_f)
 {
+    long minutes;
+    /* at least a minute; a minute's billionth of rounding is not one more */
+    cp_num_fit fit = cp_num_to_long(ceil(minutes_f - 1e-9), 1, CP_SLURM_MAX_MINUTES, &minutes);
+    if (fit == CP_NUM_NAN || fit == CP_NUM_ABOVE)
+        return false;
     long d = minutes / 1440, h = minutes / 60 % 24, m = minutes % 60;
     if (d)
         cp_buf_printf(b, "%ld-%02ld:%02ld:00", d, h, m);
     else
         cp_buf_printf(b, "%02ld:%02ld:00", h, m);
+    return true;
 }
 
 bool cp_xp_name_ok(cp_diags *d, cp_pos pos, const char *what, const char *s)
@@ -114,8 +121,8 @@ bool cp_xp_parse_start(const char *s, long *secs, bool *utc)
     double t;
     if (!cp_time_parse(s, &t, utc))
         return false;
-    *secs = (long)floor(t); /* fractions of a second: dropped */
-    return true;
+    /* fractions of a second: dropped; the year range of cp_time_parse */
+    return cp_num_to_long(floor(t), CP_XP_TIME_MIN, CP_XP_TIME_MAX, secs) == CP_NUM_IN;
 }
 
 void cp_xp_put_time(cp_buf *b, long secs)
@@ -127,4 +134,10 @@ void cp_xp_put_time(cp_buf *b, long secs)
     cp_civil_from_days(days, &y, &m, &d);
     cp_buf_printf(b, "%04lld-%02d-%02dT%02ld:%02ld:%02ld", y, m, d, rem / 3600, rem / 60 % 60,
                   rem % 60);
+}
+
+bool cp_xp_time_after(long start, double hours, long *secs)
+{
+    return cp_num_to_long((double)start + round(hours * 3600), CP_XP_TIME_MIN, CP_XP_TIME_MAX,
+                          secs) == CP_NUM_IN;
 }

@@ -48,6 +48,7 @@
 #include "cp_fit_write.h"
 #include "cp_yaml.h"
 #include "cp_yaml_put.h"
+#include "cp_num.h"
 
 #include <ctype.h>
 #include <math.h>
@@ -148,13 +149,14 @@ static int gavel_csv(const char *path, gsamples *g, cp_diags *d)
     for (int i = 0; rc == CP_OK && i < csv->n_rows; i++) {
         const cp_csv_row *r = &csv->rows[i];
         double k, thr;
-        if (!cp_csv_number(cp_csv_get(r, col[2]), &k) || k != floor(k) || k < 1 || k > 1e6 ||
+        long kl;
+        if (!cp_csv_number(cp_csv_get(r, col[2]), &k) || !cp_num_is_whole(k, 1, 1000000, &kl) ||
             !cp_csv_number(cp_csv_get(r, col[3]), &thr) || thr < 0 || !*cp_csv_get(r, col[0]) ||
             !*cp_csv_get(r, col[1])) {
             rc = cp_diags_add(d, CP_ERR_INPUT, cp_csv_pos(csv, r), "unreadable measurement");
             continue;
         }
-        if (gadd(g, cp_csv_get(r, col[0]), cp_csv_get(r, col[1]), (int)k, thr,
+        if (gadd(g, cp_csv_get(r, col[0]), cp_csv_get(r, col[1]), (int)kl, thr,
                  cp_csv_pos(csv, r)) != 0)
             rc = cp_diags_add(d, CP_ERR_NOMEM, cp_pos_none(), "out of memory");
     }
@@ -266,9 +268,10 @@ static int read_trace(const char *path, cp_csv **csv_out, tjob **out, int *n_out
          * command, steps arg, needs data, total steps, arrival, scale */
         int c_steps = r->n == 10 ? 5 : 4, c_k = r->n == 10 ? 6 : 6, c_arr = r->n == 10 ? 9 : 5;
         double steps, k, arr;
+        long kl = 0;
         if ((r->n != 10 && r->n != 7) || !*cp_csv_get(r, 0) ||
             !cp_csv_number(cp_csv_get(r, c_steps), &steps) || !(steps > 0) ||
-            !cp_csv_number(cp_csv_get(r, c_k), &k) || k != floor(k) || k < 1 || k > 1e6 ||
+            !cp_csv_number(cp_csv_get(r, c_k), &k) || !cp_num_is_whole(k, 1, 1000000, &kl) ||
             !cp_csv_number(cp_csv_get(r, c_arr), &arr) || !(arr >= 0)) {
             if (r->n == 10 || r->n == 7) { /* point at the first bad field */
                 double x;
@@ -285,7 +288,7 @@ static int read_trace(const char *path, cp_csv **csv_out, tjob **out, int *n_out
                               "with total steps > 0, a GPU count and an arrival time >= 0");
             continue;
         }
-        jobs[n++] = (tjob){cp_csv_get(r, 0), pos.line, (int)k, import_field_pos(csv, r, c_k).col,
+        jobs[n++] = (tjob){cp_csv_get(r, 0), pos.line, (int)kl, import_field_pos(csv, r, c_k).col,
                            steps, arr};
     }
     if (rc != CP_OK) {

@@ -24,6 +24,7 @@
 #include "cp_csv.h"
 #include "cp_input.h"
 #include "cp_yaml_put.h"
+#include "cp_num.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -92,10 +93,11 @@ int cp_import_inventory(const char *path, const cp_import_inventory_opts *o, cp_
     for (int i = 0; i < csv->n_rows; i++) {
         const cp_csv_row *r = &csv->rows[i];
         double mc, mib, g;
+        long gl = 0;
         const char *model = cp_csv_get(r, col[3]);
         if (!cp_csv_number(cp_csv_get(r, col[0]), &mc) || !(mc > 0) ||
             !cp_csv_number(cp_csv_get(r, col[1]), &mib) || !(mib > 0) ||
-            !cp_csv_number(cp_csv_get(r, col[2]), &g) || g < 0 || g != floor(g) || g > 1e4 ||
+            !cp_csv_number(cp_csv_get(r, col[2]), &g) || !cp_num_is_whole(g, 0, 10000, &gl) ||
             (g > 0) != (*model != 0) || strlen(model) > CP_NAME_MAX / 2) {
             int f = !cp_csv_number(cp_csv_get(r, col[0]), &mc) || !(mc > 0)     ? col[0]
                     : !cp_csv_number(cp_csv_get(r, col[1]), &mib) || !(mib > 0) ? col[1]
@@ -130,11 +132,11 @@ int cp_import_inventory(const char *path, const cp_import_inventory_opts *o, cp_
         }
         double cpus = mc / 1000, mem = round(mib / 1024 * 1000) / 1000;
         int k = 0;
-        while (k < n_sh && !(sh[k].acc == acc && sh[k].acc != -2 && sh[k].gpus == (int)g &&
+        while (k < n_sh && !(sh[k].acc == acc && sh[k].acc != -2 && sh[k].gpus == (int)gl &&
                              sh[k].cpus == cpus && sh[k].mem == mem))
             k++;
         if (k == n_sh)
-            sh[n_sh++] = (shape){model, acc, (int)g, 0, cpus, mem, cp_csv_pos(csv, r)};
+            sh[n_sh++] = (shape){model, acc, (int)gl, 0, cpus, mem, cp_csv_pos(csv, r)};
         sh[k].nodes++;
     }
     if (rc != CP_OK)

@@ -37,7 +37,9 @@
 #include "cp_input.h"
 #include "cp_time.h"
 #include "cp_yaml_put.h"
+#include "cp_num.h"
 
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -104,11 +106,12 @@ static int read_meas(const char *path, cp_csv **csv_out, meas **out, int *n_out,
     for (int i = 0; i < csv->n_rows; i++) {
         const cp_csv_row *r = &csv->rows[i];
         double k = -1, bsz, st;
+        long kl = 0;
         if (c_pl >= 0)
             k = placement_gpus(cp_csv_get(r, c_pl));
         else if (!cp_csv_number(cp_csv_get(r, c_rep), &k) || k != floor(k) || k < 1)
             k = -1;
-        int bad = !(k >= 1 && k <= MAX_K) ? (c_pl >= 0 ? c_pl : c_rep)
+        int bad = !cp_num_is_whole(k, 1, MAX_K, &kl) ? (c_pl >= 0 ? c_pl : c_rep)
                   : !cp_csv_number(cp_csv_get(r, c_bsz), &bsz) || !(bsz > 0) ? c_bsz
                   : !cp_csv_number(cp_csv_get(r, c_st), &st) || !(st > 0)    ? c_st
                                                                              : -1;
@@ -127,7 +130,7 @@ static int read_meas(const char *path, cp_csv **csv_out, meas **out, int *n_out,
                               thr, CP_INPUT_NUM_MAX);
             continue;
         }
-        m[n++] = (meas){(int)k, bsz, thr, import_field_pos(csv, r, c_st)};
+        m[n++] = (meas){(int)kl, bsz, thr, import_field_pos(csv, r, c_st)};
     }
     if (rc != CP_OK || !n) {
         if (rc == CP_OK)
@@ -217,9 +220,10 @@ static int put_trace(cp_buf *b, const cp_import_pollux_opts *o, const char *app,
     for (int i = 0; i < csv->n_rows && rc == CP_OK; i++) {
         const cp_csv_row *r = &csv->rows[i];
         double t, dur, k;
+        long kl = 0;
         int bad = !cp_time_parse(cp_csv_get(r, c_ts), &t, NULL)                     ? c_ts
                   : !cp_csv_number(cp_csv_get(r, c_dur), &dur) || !(dur >= 0)        ? c_dur
-                  : !cp_csv_number(cp_csv_get(r, c_k), &k) || k != floor(k) || k < 1 ? c_k
+                  : !cp_csv_number(cp_csv_get(r, c_k), &k) || !cp_num_is_whole(k, 1, LONG_MAX, &kl) ? c_k
                                                                                      : -1;
         if (bad >= 0) {
             rc = cp_diags_add(d, CP_ERR_INPUT, import_field_pos(csv, r, bad),
@@ -230,18 +234,18 @@ static int put_trace(cp_buf *b, const cp_import_pollux_opts *o, const char *app,
             continue;
         if (o->max_jobs > 0 && kept >= o->max_jobs)
             break;
-        if (k > MAX_K || !allowed[(int)k]) {
+        if (kl > MAX_K || !allowed[kl]) {
             unmeasured++;
             continue;
         }
         if (!(dur > 0) || t < start)
             continue; /* nothing to run, or before the horizon */
-        double work = round(dur * thr[(int)k] * 1000) / 1000;
+        double work = round(dur * thr[kl] * 1000) / 1000;
         if (!loadable(work)) {
             rc = cp_diags_add(d, CP_ERR_INPUT, import_field_pos(csv, r, c_dur),
                               "the job's work (duration x %g samples/s) is %g samples: not a "
                               "number > 0 and <= %g",
-                              thr[(int)k], work, CP_INPUT_NUM_MAX);
+                              thr[kl], work, CP_INPUT_NUM_MAX);
             break;
         }
         kept++;
@@ -253,12 +257,12 @@ static int put_trace(cp_buf *b, const cp_import_pollux_opts *o, const char *app,
             cp_yaml_put_num(b, round((t - start) / 3600 * 1e6) / 1e6);
             cp_buf_putc(b, '\n');
         }
-        cp_buf_printf(b, "    accelerators: [%d]\n    throughput: {", (int)k);
+        cp_buf_printf(b, "    accelerators: [%d]\n    throughput: {", (int)kl);
         cp_yaml_put_str(b, acc);
         cp_buf_puts(b, ": ");
         cp_yaml_put_num(b, thr[1]);
-        cp_buf_printf(b, "}\n    scaling: {model: table, speedup: {%d: ", (int)k);
-        cp_yaml_put_num(b, thr[(int)k] / thr[1]);
+        cp_buf_printf(b, "}\n    scaling: {model: table, speedup: {%d: ", (int)kl);
+        cp_yaml_put_num(b, thr[kl] / thr[1]);
         cp_buf_puts(b, "}}  ");
         cp_yaml_put_comment(b, app);
     }

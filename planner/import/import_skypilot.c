@@ -38,6 +38,7 @@
 #include "cp_csv.h"
 #include "cp_input.h"
 #include "cp_yaml_put.h"
+#include "cp_num.h"
 
 #include <math.h>
 #include <regex.h>
@@ -461,7 +462,7 @@ static int one_row(sky *s, const cp_csv_row *r, cp_buf *b)
                 return 0;
             }
         }
-        const cp_csv_row *add = gcp_addon(s, r, f.acc, (int)f.count);
+        const cp_csv_row *add = gcp_addon(s, r, f.acc, cp_num_clamp_int(f.count, 1, CP_INPUT_COUNT_MAX));
         double ap, as;
         if (!add || !cp_csv_number(F(s, add, s->c_price), &ap)) {
             warn(s, r, -1, "'%s': no price for its GPUs in this zone; skipped", type);

@@ -19,6 +19,9 @@
 #include "report_internal.h"
 
 #include "cp_alloc.h"
+#include "cp_num.h"
+
+#include <limits.h>
 
 #include <math.h>
 #include <stdio.h>
@@ -131,7 +134,7 @@ static void layout_row(const cp_rp_plan *p, int r, row_geom *g, double *lane_y)
         lane_y[ls->lane + 1] = fmax(lane_y[ls->lane + 1], ls->subs > 0 ? ls->subs : 1);
     }
     for (int l = 1; l <= ll; l++)
-        units += (int)lane_y[l];
+        units += cp_num_clamp_int(lane_y[l], 0, 1000000);
     double full = ll * (LEASE_HEAD + 1 + LEASE_GAP) + units * LEASE_JOB + row->lanes * 16.0;
     if (full <= LEASE_TALL) {
         g->head = LEASE_HEAD;
@@ -374,7 +377,7 @@ static void job_bar(cp_buf *b, cp_buf *tt, const cp_rp_plan *p, const cp_scale *
         j->bymid = by + bh / 2;
     }
     /* a label only where the name, or 8 characters of it, fit */
-    int chars = cp_svg_chars(name), fit = (int)((w - 6) / 6.3);
+    int chars = cp_svg_chars(name), fit = cp_num_clamp_int((w - 6) / 6.3, INT_MIN, INT_MAX);
     if (label && fit >= (chars < 8 ? chars : 8)) {
         cp_buf_puts(b, "<text x=\"");
         cp_svg_coord(b, x0 + 3);
@@ -435,7 +438,7 @@ static void lease_bar(cp_buf *b, cp_buf *tt, cp_rp_plan *p, const cp_scale *sx,
     lease_title(tt, p, l);
     cp_svg_rect(b, x0 + 0.5, ly, w, lbh, NULL, "lease", tt->s);
     if (g->head > 0)
-        lease_label(b, p, l, x0 + 3.5, ly + 10, (int)((w - 6) / 5.8));
+        lease_label(b, p, l, x0 + 3.5, ly + 10, cp_num_clamp_int((w - 6) / 5.8, INT_MIN, INT_MAX));
     double bh = g->jh > 4 ? g->jh - 1.5 : fmax(0.5, g->jh - 0.5);
     for (int k = 0; k < l->n; k++) {
         const cp_rp_lease_job *lj = &p->lease_jobs[l->first + k];

@@ -19,6 +19,7 @@
 #include "report_internal.h"
 
 #include "cp_alloc.h"
+#include "cp_num.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -233,7 +234,7 @@ int cp_rp_read(cp_rp_plan *p, const struct cp_node *root, const cp_input *in, cp
         for (int i = 0; i < p->n_jobs; i++)
             if (p->jobs[i].scheduled && p->jobs[i].pj->end_hour.v > end)
                 end = p->jobs[i].pj->end_hour.v;
-        p->T = (int)fmax(1, ceil(end / p->h - 1e-9));
+        p->T = cp_num_clamp_int(ceil(end / p->h - 1e-9), 1, 1000000000);
     }
     if (build_rows(p) || cp_rp_leases(p)) {
         cp_diags_add(d, CP_ERR_NOMEM, cp_pos_none(), "out of memory");

@@ -9,11 +9,17 @@
 #include "report_internal.h"
 
 #include "cp_time.h"
+#include "cp_num.h"
+
+#include <limits.h>
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* minutes a clock may move: 1.9 million years, within a long */
+#define CLOCK_SPAN 1000000000000L
 
 typedef struct cp_rp_clock {
     long long minutes; /* minutes since 1970-01-01 00:00 in the stamp's own offset */
@@ -30,7 +36,7 @@ static bool clock_parse(const char *s, cp_rp_clock *c)
     int off;
     if (!s || !cp_time_parse_zone(s, &secs, &zone, &off))
         return false;
-    c->minutes = (long long)floor(secs / 60) + off;
+    c->minutes = cp_num_clamp_long(floor(secs / 60), -1000000000000L, 1000000000000L) + off;
     if (zone == CP_TZ_Z)
         snprintf(c->zone, sizeof c->zone, "UTC");
     else if (zone == CP_TZ_OFFSET)
@@ -49,7 +55,7 @@ static bool clock_of(const cp_rp_plan *p, cp_rp_clock *c)
 /* "MM-DD HH:MM" (with_day) or "HH:MM" at `hours` after the start. */
 static void clock_fmt(const cp_rp_clock *c, double hours, bool with_day, char *out, size_t size)
 {
-    long long m = c->minutes + llround(hours * 60);
+    long long m = c->minutes + cp_num_clamp_long(round(hours * 60), -CLOCK_SPAN, CLOCK_SPAN);
     long long day = m >= 0 ? m / 1440 : -((-m + 1439) / 1440);
     long long mod = m - day * 1440;
     long long y;
@@ -63,7 +69,7 @@ static void clock_fmt(const cp_rp_clock *c, double hours, bool with_day, char *o
 
 static long long day_of(const cp_rp_clock *c, double hours)
 {
-    long long m = c->minutes + llround(hours * 60);
+    long long m = c->minutes + cp_num_clamp_long(round(hours * 60), -CLOCK_SPAN, CLOCK_SPAN);
     return m >= 0 ? m / 1440 : -((-m + 1439) / 1440);
 }
 

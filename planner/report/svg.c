@@ -1,9 +1,15 @@
 /* SVG and HTML building blocks for the reports; see cp_svg.h. */
 #include "cp_svg.h"
+#include "cp_num.h"
+
+#include <limits.h>
 
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+
+/* the tick indices a range may span: far past any axis, within a long */
+#define TICKS_SPAN 1000000000000000L
 
 /* Average advance of one character of the 11 px UI font, for layout
  * estimates (legends, label columns); a little generous on purpose. */
@@ -104,7 +110,7 @@ void cp_svg_coord(cp_buf *b, double v)
 {
     if (!isfinite(v))
         v = 0;
-    long long t = llround(v * 10);
+    long long t = cp_num_clamp_long(round(v * 10), -LONG_MAX, LONG_MAX);
     if (t < 0) {
         cp_buf_putc(b, '-');
         t = -t;
@@ -175,7 +181,7 @@ void cp_svg_qty(char *out, size_t size, double v)
     if (!isfinite(v) || a >= 1000 || a == 0)
         dec = a >= 1000 && a < 10000 ? 1 : 0;
     else
-        dec = 3 - (int)floor(log10(a));
+        dec = 3 - cp_num_clamp_int(floor(log10(a)), -400, 400);
     if (dec > 6)
         dec = 6;
     cp_svg_group(out, size, v, dec);
@@ -241,7 +247,8 @@ void cp_ticks_nice(cp_ticks *t, double lo, double hi, int max_n, bool hours)
     if (!step)
         return;
     int dec = step_decimals(step);
-    long long i0 = (long long)ceil(lo / step - 1e-9), i1 = (long long)floor(hi / step + 1e-9);
+    long long i0 = cp_num_clamp_long(ceil(lo / step - 1e-9), -TICKS_SPAN, TICKS_SPAN),
+              i1 = cp_num_clamp_long(floor(hi / step + 1e-9), -TICKS_SPAN, TICKS_SPAN);
     for (long long i = i0; i <= i1 && t->n < CP_TICKS_MAX; i++) {
         double v = (double)i * step;
         t->v[t->n] = v;
@@ -416,13 +423,13 @@ void cp_svg_heat(char *out, double f)
     if (f > 1)
         f = 1;
     double pos = f * 4;
-    int i = (int)floor(pos);
+    int i = cp_num_clamp_int(floor(pos), 0, 4);
     if (i >= 4)
         i = 3;
     double u = pos - i;
     int rgb[3];
     for (int k = 0; k < 3; k++)
-        rgb[k] = (int)lround(stop[i][k] + u * (stop[i + 1][k] - stop[i][k]));
+        rgb[k] = cp_num_clamp_int(round(stop[i][k] + u * (stop[i + 1][k] - stop[i][k])), 0, 255);
     snprintf(out, 8, "#%02x%02x%02x", rgb[0] & 0xff, rgb[1] & 0xff, rgb[2] & 0xff);
 }
 

@@ -7,6 +7,7 @@
 #include "verify_internal.h"
 
 #include "cp_alloc.h"
+#include "cp_num.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -175,7 +176,7 @@ static long free_units(cp_vf_ctx *c, const cp_vf_asg *g, const cp_mode *m, int s
                 best = f;
         }
     }
-    return best < 0 ? 0 : best > 1e9 ? 1000000000L : (long)best;
+    return cp_num_clamp_long(best, 0, 1000000000L);
 }
 
 /* Splits a multi-node job over its nodes (docs/verify.md): one unit on
@@ -206,7 +207,7 @@ static void split_job(cp_vf_ctx *c, int first, int last)
         }
     }
     for (int a = first; a < last && left > 0; a++) {
-        long f = free_units(c, &c->asg[a], m, vj->start, true) - (long)c->asg[a].units;
+        long f = free_units(c, &c->asg[a], m, vj->start, true) - cp_num_clamp_long(c->asg[a].units, 0, 1000000000L);
         long take = f < left ? f : left;
         if (take > 0) {
             c->asg[a].units += (double)take;

@@ -10,6 +10,7 @@
 #include "verify_internal.h"
 
 #include "cp_alloc.h"
+#include "cp_num.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -357,6 +358,6 @@ void cp_vf_read_provisioning(cp_vf_ctx *c)
         const cp_plan_series *is = &pm->instances;
         for (int t = 0; is->has == CP_PLAN_SET && t < c->T && t < is->n; t++)
             if (!isnan(is->v[t])) /* else the reader's violation */
-                c->y[(size_t)r * (size_t)c->T + (size_t)t] = (long)is->v[t];
+                c->y[(size_t)r * (size_t)c->T + (size_t)t] = cp_num_clamp_long(is->v[t], 0, 2000000000L);
     }
 }

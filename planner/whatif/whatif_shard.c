@@ -17,6 +17,7 @@
 
 #include "cp_alloc.h"
 #include "cp_out.h"
+#include "cp_num.h"
 
 #include <math.h>
 #include <stdint.h>
@@ -180,13 +181,12 @@ static bool get_int(mctx *m, const cp_node *map, const char *key, long lo, long 
 {
     double v;
     const cp_node *n = cp_map_get(map, key);
-    if (!n || n->kind != CP_NODE_SCALAR || !cp_scalar_number(n, &v) || v != floor(v) || v < lo ||
-        v > hi) {
+    if (!n || n->kind != CP_NODE_SCALAR || !cp_scalar_number(n, &v) ||
+        !cp_num_is_whole(v, lo, hi, out)) {
         cp_diags_add(m->d, CP_ERR_INPUT, n ? n->pos : map->pos,
                      "not a whatif shard file: '%s' must be an integer %ld..%ld", key, lo, hi);
         return false;
     }
-    *out = (long)v;
     return true;
 }
 
@@ -237,9 +237,17 @@ static void read_entry(mctx *m, const cp_node *e, cp_whatif_row *r, wi_rowacc *r
         if (!(cp_cost_part_info[p].flags & CP_COST_PLAN_ONLY))
             get_num(m, e, cp_cost_part_info[p].key, &r->costs.v[p]);
     }
-    get_num(m, e, "dropped", &dropped);
     get_num(m, e, "spot_share", &r->spot_share);
-    r->dropped = isnan(dropped) ? -1 : (int)dropped;
+    long nd = -1;
+    if (get_num(m, e, "dropped", &dropped) && !isnan(dropped) &&
+        !cp_num_is_whole(dropped, 0, CP_MAX_JOBS, &nd)) {
+        const cp_node *v = cp_map_get(e, "dropped");
+        cp_diags_add(m->d, CP_ERR_INPUT, v ? v->pos : e->pos,
+                     "not a whatif shard file: 'dropped' must be null or an integer 0..%d",
+                     CP_MAX_JOBS);
+        nd = -1;
+    }
+    r->dropped = (int)nd;
     read_teams(m, e, r);
     const cp_node *acc = need(m, e, "accelerators", CP_NODE_SEQ);
     if (!acc)
