@@ -245,8 +245,9 @@ static char *next_line(lines *l)
     return s;
 }
 
-/* Splits s at blanks into at most max tokens; returns the count. col[i]
- * is the 1-based column of token i. */
+/* Splits s at blanks into at most max tokens; returns the count, 0 for a
+ * line of blanks (tok[0] is then not set), max + 1 when more follow (only
+ * max are set). col[i] is the 1-based column of token i. */
 static int tokens(char *s, char **tok, int *col, int max)
 {
     int n = 0;
@@ -298,9 +299,12 @@ static int read_glpsol(sol *c, lines *l)
     int col[8];
     bool ended = false;
     while ((line = next_line(l)) && !cp_diags_full(c->d)) {
-        if (!line[0] || (line[0] == 'c' && (line[1] == ' ' || !line[1])))
+        /* a line of blanks is blank, a comment is its first word 'c' */
+        if (line[0] == 'c' && (line[1] == ' ' || !line[1]))
             continue;
         int n = tokens(line, tok, col, 7);
+        if (n == 0)
+            continue;
         cp_pos pos = cp_sol_at(c, l->no, 1);
         if (ended) {
             cp_diags_add(c->d, CP_ERR_INPUT, pos, "text after the end line 'e o f'");

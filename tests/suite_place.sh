@@ -143,6 +143,9 @@ for s in tests/place/*.sol tests/place/*.yaml; do
     capture "$tmp/g.out" place --quiet --no-timing --solution "$s" -o "$tmp/g.yaml" examples/tiny.yaml
     test_cmp "tests/place/$n.expected" "$tmp/g.out"
 done
+# lines of blanks and tabs are blank lines (one once left glpsol's first word unread)
+run_place "$tmp/blanks.yaml" tests/place/glpsol-blanks.sol examples/tiny.yaml
+verify_ok blanks/verify "$tmp/blanks.yaml" examples/tiny.yaml
 run_place "$tmp/min.yaml" tests/place/plan-minimal.yaml examples/tiny.yaml
 test_cmp tests/place/plan-minimal.plan.expected "$tmp/min.yaml"
 verify_ok minimal/verify "$tmp/min.yaml" examples/tiny.yaml
