@@ -64,6 +64,12 @@ int cp_whatif_merge_main(int argc, char **argv)
         cp_cli_args_release(&a);
         return 2;
     }
+    const char *const outs[] = {"-o", out_path, NULL};
+    st = cp_cli_outputs_ok("whatif merge", a.operands, a.n_operands, NULL, outs);
+    if (st) {
+        cp_cli_args_release(&a);
+        return st;
+    }
     cp_diags *d = cp_malloc(sizeof *d);
     if (!d) {
         fprintf(stderr, "capplan whatif merge: out of memory\n");
