@@ -80,10 +80,10 @@ static const char *const shapes[] = {
     "@=$(sbatch --parsable @)",
     "@=$(sbatch --parsable --dependency=afterok:~ @)",
     "@=${@%%;*}",
-    "echo \"$@\" Q",
-    "echo Q >&2",
+    "printf Q \"$@\" Q",
+    "printf Q Q >&2",
     "exit 1",
-    "srun --ntasks-per-node=1 sh -c Q || echo Q >&2",
+    "srun --ntasks-per-node=1 sh -c Q || printf Q Q >&2",
     RUN_WORD,
 };
 

@@ -130,7 +130,7 @@ run_plan "$tmp/power.plan.yaml" tests/slurm/power.yaml
 timeout "$limit" $CAPPLAN export slurm --begin now --plan "$tmp/power.plan.yaml" -o "$tmp/power" \
     tests/slurm/power.yaml >"$tmp/out" 2>"$tmp/err"
 rc=$?
-pl="srun --ntasks-per-node=1 sh -c 'nvidia-smi -i \"\$CUDA_VISIBLE_DEVICES\" -pl 150' || echo 'capplan: could not set the power limit of 150 W: the job runs at full power' >&2"
+pl="srun --ntasks-per-node=1 sh -c 'nvidia-smi -i \"\$CUDA_VISIBLE_DEVICES\" -pl 150' || printf '%s\\n' 'capplan: could not set the power limit of 150 W: the job runs at full power' >&2"
 if [ "$rc" = 0 ] && grep -qxF "$pl" "$tmp/power/jobs/000-a-dear.sbatch" &&
     ! grep -q nvidia-smi "$tmp/power/jobs/002-a-cheap.sbatch" &&
     sh -n "$tmp/power/jobs/000-a-dear.sbatch"; then ok

@@ -251,7 +251,7 @@ int cp_whatif_array_write(const cp_cli_args *args, const char *dir, int n_shards
                     "set -eu\ncd \"$(dirname \"$0\")\"\n"
                     "a=$(sbatch --parsable whatif-array.sbatch)\na=${a%%;*}\n"
                     "m=$(sbatch --parsable --dependency=afterok:$a whatif-merge.sbatch)\nm=${m%%;*}\n"
-                    "echo \"$a array\"\necho \"$m merge\"\n");
+                    "printf '%s array\\n' \"$a\"\nprintf '%s merge\\n' \"$m\"\n");
     int status = put(dir, "whatif-array.sbatch", &a, true);
     if (!status)
         status = put(dir, "whatif-merge.sbatch", &m, true);

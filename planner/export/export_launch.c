@@ -522,7 +522,7 @@ static int write_task(const cp_input *in, const cp_xp_sky *s, cp_xp_task *t, cp_
         cp_buf_init(&msg);
         cp_buf_printf(&msg, "capplan: job '%s' has no run command: add run: to it in the input",
                       job->name);
-        cp_buf_puts(&run, "echo ");
+        cp_buf_puts(&run, "printf '%s\\n' ");
         cp_sh_quote(&run, msg.s ? msg.s : "");
         cp_buf_puts(&run, " >&2\nexit 1\n");
         if (!cp_buf_ok(&msg))

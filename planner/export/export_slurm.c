@@ -141,7 +141,7 @@ static int put_power_limit(cp_buf *b, double w, cp_diags *d)
                   "srun --ntasks-per-node=1 sh -c ",
                   num);
     cp_sh_quote(b, cmd);
-    cp_buf_puts(b, " || echo ");
+    cp_buf_puts(b, " || printf '%s\\n' ");
     cp_sh_quote(b, msg);
     cp_buf_puts(b, " >&2\n\n");
     return cp_buf_ok(b) ? CP_OK : cp_diags_add(d, CP_ERR_NOMEM, cp_pos_none(), "out of memory");
@@ -259,7 +259,7 @@ static int write_script(const cp_input *in, const sjob *j, const cp_export_opts 
         cp_buf_init(&msg);
         cp_buf_printf(&msg, "capplan: job '%s' has no run command: add run: to it in the input",
                       job->name);
-        cp_buf_puts(b, "echo ");
+        cp_buf_puts(b, "printf '%s\\n' ");
         cp_sh_quote(b, msg.s ? msg.s : "");
         cp_buf_puts(b, " >&2\nexit 1\n");
         bool ok = cp_buf_ok(&msg);
@@ -410,7 +410,7 @@ int cp_export_slurm(const cp_input *in, const cp_plan_file *pf, const cp_export_
         put_var(b, j);
         cp_buf_puts(b, "=${");
         put_var(b, j);
-        cp_buf_puts(b, "%%;*}\necho \"$");
+        cp_buf_puts(b, "%%;*}\nprintf '%s %s\\n' \"$");
         put_var(b, j);
         cp_buf_puts(b, "\" ");
         cp_sh_quote(b, job->name);

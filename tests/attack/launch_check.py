@@ -52,7 +52,7 @@ for path in sorted(glob.glob(folder + "/tasks/*.yaml")):
     run = runs.get(name)
     if run is None:
         msg = "capplan: job '%s' has no run command: add run: to it in the input" % name
-        want = "echo %s >&2\nexit 1\n" % sh_quote(msg)
+        want = "printf '%%s\\n' %s >&2\nexit 1\n" % sh_quote(msg)
     else:
         want = run if run.endswith("\n") else run + "\n"
     if task["run"] != want:
