@@ -413,4 +413,98 @@ else
     bad slurm-array-canonical-words "$(grep '^exec' "$tmp/arr6/whatif-array.sbatch" | cut -c 1-400)"
 fi
 
+# ---- 15. numbers past an integer, blank lines, backslashes -----------------
+# Every double -> integer conversion is checked (models/base/cp_num.h):
+# a valid time limit of 3,000,000 s (past an int of milliseconds) plans;
+# GLPK was handed a negative limit and aborted (exit 134).
+for m in auto milp pop; do
+    timeout "$limit" $CAPPLAN plan --quiet --no-timing --method $m --node-limit 20 --time-limit 3000000 \
+        -o "$tmp/tl-$m.yaml" examples/nightly/*.yaml 2>"$tmp/err"
+    rc=$?
+    if [ "$rc" = 0 ]; then verify_ok "time-limit-3e6/$m" "$tmp/tl-$m.yaml" examples/nightly/*.yaml; else
+        bad "time-limit-3e6/$m" "exit $rc: $(oneline "$tmp/err")"; fi
+done
+printf 'scenarios:\n  - name: s1\n    changes: []\n' >"$tmp/tl-scen.yaml"
+timeout "$limit" $CAPPLAN whatif -q --method milp --time-limit 1e300 --scenarios "$tmp/tl-scen.yaml" \
+    -o "$tmp/tl.md" "$tmp/in.yaml" 2>"$tmp/err"
+rc=$?
+if [ "$rc" = 0 ] && grep -q '^| s1 ' "$tmp/tl.md"; then ok whatif-time-limit-1e300; else
+    bad whatif-time-limit-1e300 "exit $rc: $(oneline "$tmp/err")"; fi
+# --slurm-array --time-limit 1e300: each task's time is past what Slurm
+# counts, so the array asks for UNLIMITED and says so (it wrote 00:01:00)
+timeout "$limit" $CAPPLAN whatif -q --time-limit 1e300 --scenarios "$tmp/tl-scen.yaml" \
+    --slurm-array "$tmp/tl-arr" "$tmp/in.yaml" >/dev/null 2>"$tmp/err"
+rc=$?
+if [ "$rc" = 0 ] && grep -qx '#SBATCH --time=UNLIMITED' "$tmp/tl-arr/whatif-array.sbatch" &&
+    grep -q "warning: .*--time=UNLIMITED" "$tmp/err"; then ok slurm-array-time-1e300; else
+    bad slurm-array-time-1e300 "exit $rc: $(grep time= "$tmp/tl-arr/whatif-array.sbatch") $(oneline "$tmp/err")"; fi
+# export of a plan whose slots are 1e12 hours: no --time or --begin can
+# say it, so export refuses at the plan's value (it wrote --time=00:01:00
+# and a --begin in the year -292277022601) and DIR is not created
+cat >"$tmp/x15.yaml" <<'YAML'
+version: 1
+horizon: {slots: 4, slot_hours: 1, start: "2026-12-01T00:00:00"}
+sites:
+  - {name: lab, energy_price: 0.1}
+pools:
+  - name: small
+    site: lab
+    nodes: 1
+    hosts: [n1]
+    node: {type: small, cpus: 1, memory_gb: 0.5, power_w: 100}
+jobs:
+  - name: 'a\cb'
+    kind: dataflow
+    input_gb: 1
+    machines: [1]
+    runtime: {model: ernest, theta: {small: [1800, 0, 0, 0]}}
+    run: "true"
+  - name: 'x\nforged 1'
+    kind: dataflow
+    input_gb: 1
+    machines: [1]
+    runtime: {model: ernest, theta: {small: [1800, 0, 0, 0]}}
+    run: "true"
+YAML
+sed 's/slot_hours: 1,/slot_hours: 1e12,/' "$tmp/x15.yaml" >"$tmp/x15-huge.yaml"
+run_plan "$tmp/x15-huge.plan.yaml" "$tmp/x15-huge.yaml"
+timeout "$limit" $CAPPLAN export slurm --plan "$tmp/x15-huge.plan.yaml" -o "$tmp/x15-huge" "$tmp/x15-huge.yaml" >/dev/null 2>"$tmp/err"
+rc=$?
+if [ "$rc" = 2 ] && [ ! -e "$tmp/x15-huge" ] &&
+    grep -q "x15-huge.plan.yaml:[0-9]*:[0-9]*: error: job 'a\\\\cb': 1 slot of 1e+12 hours is longer than Slurm's longest time limit (4294967293 minutes)" "$tmp/err"; then
+    ok export-huge-slot-hours
+else
+    bad export-huge-slot-hours "exit $rc: $(oneline "$tmp/err")"
+fi
+# submit.sh prints names with printf '%s', never dash's echo, which reads
+# \c (cut the output) and \n (forge a line) in a name
+run_plan "$tmp/x15.plan.yaml" "$tmp/x15.yaml"
+timeout "$limit" $CAPPLAN export slurm --plan "$tmp/x15.plan.yaml" -o "$tmp/x15" "$tmp/x15.yaml" >/dev/null 2>"$tmp/err"
+mkdir -p "$tmp/fakebin"
+printf '#!/bin/sh\necho "42;cluster"\n' >"$tmp/fakebin/sbatch"
+chmod +x "$tmp/fakebin/sbatch"
+PATH="$tmp/fakebin:$PATH" sh "$tmp/x15/submit.sh" >"$tmp/submit.out" 2>"$tmp/err"
+printf '42 %s\n' 'a\cb' 'x\nforged 1' >"$tmp/submit.want"
+if cmp -s "$tmp/submit.want" "$tmp/submit.out"; then ok submit-backslashes; else
+    bad submit-backslashes "$(od -c "$tmp/submit.out" | head -n 3 | tr '\n' ' ')"; fi
+# whatif merge: -o that is one of its shards is refused (the shard
+# stayed, the table went over it, exit 0); a shard's 'dropped' must be a
+# count (2.5 and 1e300 were cast to int)
+for k in 0 1; do
+    timeout "$limit" $CAPPLAN whatif -q --no-timing --node-limit 50 --scenarios "$tmp/tl-scen.yaml" \
+        --shard "$k/2" -o "$tmp/shard-$k.json" "$tmp/in.yaml" 2>"$tmp/err" || bad "shard $k" "$(oneline "$tmp/err")"
+done
+refused merge-o-shard "$tmp/shard-1.json" whatif merge -o "$tmp/shard-1.json" "$tmp/shard-0.json" "$tmp/shard-1.json"
+for v in 2.5 1e300 -1; do
+    sed "s/\"dropped\": *[0-9]*/\"dropped\": $v/" "$tmp/shard-1.json" >"$tmp/shard-d.json"
+    if ! grep -q "\"dropped\": $v" "$tmp/shard-d.json"; then bad "merge-dropped-$v" "no dropped key in the shard"; continue; fi
+    timeout "$limit" $CAPPLAN whatif merge -o "$tmp/merged.md" "$tmp/shard-0.json" "$tmp/shard-d.json" 2>"$tmp/err"
+    rc=$?
+    if [ "$rc" = 2 ] && grep -q "shard-d.json:[0-9]*:[0-9]*: error: not a whatif shard file: 'dropped' must be null or an integer 0..100000" "$tmp/err"; then
+        ok "merge-dropped-$v"
+    else
+        bad "merge-dropped-$v" "exit $rc: $(oneline "$tmp/err")"
+    fi
+done
+
 test_done
