@@ -7,6 +7,8 @@
 #   - 100 MB through a pipe: refused after at most 64 MiB were read;
 #   - a 3 MB document with more than 2,000,000 nodes: refused while
 #     counting, before libyaml builds it;
+#   - 200,000 nested '[': refused at the 65th level by every reader,
+#     before libyaml builds it, within 10 s of CPU;
 #   - more than 100,000 jobs; more than 2,000,000 modes; more than
 #     20,000,000 start columns; more than 20,000,000 market slots;
 #     each refused by `check` and `plan` before the modes are built.
@@ -68,6 +70,30 @@ awk 'BEGIN { printf "jobs: ["; for (i = 0; i < 700000; i++) printf "{a,b},"; pri
     >"$tmp/nodes.yaml"
 refused node-count 'nodes\.yaml:1:[0-9]+: error: document has more than 2000000 nodes' \
     check "$tmp/nodes.yaml"
+
+# 200,000 nested '[' (400 KB): refused at the 65th level while libyaml's
+# events are read, before anything is built, by every YAML reader
+# (inputs, plans, scenarios, shards, placed plans), within 10 s of CPU:
+# libyaml's scanner works per token in proportion to the flow depth, so
+# the whole document took minutes.
+{ printf 'a: '; head -c 200000 /dev/zero | tr '\0' '['; } >"$tmp/deep.yaml"
+deep_refused() { # NAME CMD...: exit 2, the position of the 65th level
+    dr_name=$1
+    shift
+    # shellcheck disable=SC2086
+    timeout "$limit" sh -c "ulimit -t 10; $vlimit exec $CAPPLAN \"\$@\"" capplan "$@" >"$tmp/out" 2>"$tmp/err"
+    rc=$?
+    if [ "$rc" = 2 ] && grep -q "deep\.yaml:1:68: error: nesting deeper than 64 levels" "$tmp/err"; then
+        ok "$dr_name"
+    else
+        bad "$dr_name" "exit $rc: $(head -c 300 "$tmp/err")"
+    fi
+}
+deep_refused deep-input check "$tmp/deep.yaml"
+deep_refused deep-plan verify --plan "$tmp/deep.yaml" examples/tiny.yaml
+deep_refused deep-scenarios whatif --scenarios "$tmp/deep.yaml" examples/tiny.yaml
+deep_refused deep-shard whatif merge "$tmp/deep.yaml"
+deep_refused deep-placed place --solution "$tmp/deep.yaml" -o "$tmp/placed.yaml" examples/tiny.yaml
 
 # A common head: one site, one accelerator, one pool of 1 node.
 head_yaml() {

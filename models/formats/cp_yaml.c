@@ -308,11 +308,14 @@ static int parse_error(const yaml_parser_t *parser, const char *name, const char
 }
 
 /* libyaml's loader builds the whole document before we can count its
- * nodes, at about 150 bytes a node: a 64 MiB file of one-character items
- * would take gigabytes. So the events are counted first, in constant
- * memory, and a document over CP_YAML_MAX_NODES is refused at the node
- * past the limit. Parse errors are left to the real load, which reports
- * them the same way. */
+ * nodes or its depth, at about 150 bytes a node: a 64 MiB file of
+ * one-character items would take gigabytes, and its scanner's work per
+ * token grows with the flow nesting, so 200,000 nested '[' (400 KB) took
+ * over a minute. So the events are read first, in constant memory, and
+ * a document is refused at the node past CP_YAML_MAX_DEPTH or
+ * max_nodes, where the scan stops. Parse errors are left to the real
+ * load, which reports them the same way; the copy checks the depth again
+ * where aliases are expanded. */
 static int prescan(const char *name, const char *text, size_t len, long max_nodes,
                    cp_diags *diags)
 {
@@ -321,17 +324,25 @@ static int prescan(const char *name, const char *text, size_t len, long max_node
         return cp_diags_add(diags, CP_ERR_NOMEM, cp_pos_none(), "out of memory");
     yaml_parser_set_input_string(&parser, (const unsigned char *)text, len);
     long nodes = 0;
+    int open = 0; /* collections open around the next node: its depth */
     int rc = CP_OK;
     for (;;) {
         yaml_event_t ev;
         if (!yaml_parser_parse(&parser, &ev))
             break;
         yaml_event_type_t t = ev.type;
-        if ((t == YAML_SCALAR_EVENT || t == YAML_SEQUENCE_START_EVENT ||
-             t == YAML_MAPPING_START_EVENT || t == YAML_ALIAS_EVENT) &&
-            ++nodes > max_nodes)
+        bool node = t == YAML_SCALAR_EVENT || t == YAML_SEQUENCE_START_EVENT ||
+                    t == YAML_MAPPING_START_EVENT || t == YAML_ALIAS_EVENT;
+        if (node && open > CP_YAML_MAX_DEPTH)
+            rc = cp_diags_add(diags, CP_ERR_INPUT, mark_pos(name, ev.start_mark),
+                              "nesting deeper than %d levels", CP_YAML_MAX_DEPTH);
+        else if (node && ++nodes > max_nodes)
             rc = cp_diags_add(diags, CP_ERR_INPUT, mark_pos(name, ev.start_mark),
                               "document has more than %ld nodes", max_nodes);
+        if (t == YAML_SEQUENCE_START_EVENT || t == YAML_MAPPING_START_EVENT)
+            open++;
+        else if (t == YAML_SEQUENCE_END_EVENT || t == YAML_MAPPING_END_EVENT)
+            open--;
         yaml_event_delete(&ev);
         if (rc != CP_OK || t == YAML_STREAM_END_EVENT)
             break;
@@ -354,10 +365,8 @@ int cp_yaml_load_string_limits(const char *name, const char *text, size_t len,
     yaml_parser_t parser;
     yaml_document_t doc;
     int rc = CP_OK;
-    /* a node takes at least one byte of text (a key with no value in a
-     * flow mapping), so short texts cannot be over the limit */
-    if (len > (size_t)lim->max_nodes / 2 &&
-        (rc = prescan(name, text, len, lim->max_nodes, diags)) != CP_OK)
+    /* every text: the depth can pass its limit in a few hundred bytes */
+    if ((rc = prescan(name, text, len, lim->max_nodes, diags)) != CP_OK)
         return rc;
     if (!yaml_parser_initialize(&parser))
         return cp_diags_add(diags, CP_ERR_NOMEM, cp_pos_none(), "out of memory");
