@@ -367,6 +367,7 @@ static void row(cp_whatif_row *r, const char *name, const char *status, double c
  * given out of order, one of them invalid (no plan). */
 static void make_table(wt *w)
 {
+    memset(&w->t, 0, sizeof w->t);
     row(&w->rows[0], "baseline", "optimal", 40, 6, 4, 0, NULL, 0);
     row(&w->rows[1], "gpu<pool>&more", "optimal", 42, 6, 4, 0, NULL, 0);
     row(&w->rows[2], "spot=98.32", "optimal", 45, 6, 4, 0, "spot", 98.32);
@@ -390,6 +391,13 @@ static void make_table(wt *w)
     }
     w->t.n_acc = 1;
     w->t.acc_names = acc;
+    /* one team (capplan.5 §10.2), its name to be escaped; NAN: no plan */
+    static char *team[1] = {(char *)"ml<&>"};
+    static double tc[6][1] = {{1.5}, {2.25}, {1}, {0.5}, {NAN}, {3}};
+    for (int i = 0; i < 6; i++)
+        w->rows[i].team_cost = tc[i];
+    w->t.n_team = 1;
+    w->t.team_names = team;
 }
 
 TEST(report_whatif_page)
@@ -438,6 +446,8 @@ TEST(report_whatif_page)
     CHECK_INT(count(b.s, "<circle"), 4);
     CHECK(strstr(b.s, "<th class=\"n\">V100&lt;x&gt; h on-prem / cloud</th>") != NULL);
     CHECK(strstr(b.s, "<td class=\"n\">12 / 3.5</td>") != NULL);
+    CHECK(strstr(b.s, "<th class=\"n\">team ml&lt;&amp;&gt;</th>") != NULL);
+    CHECK(strstr(b.s, "<td class=\"n\">0</td><td class=\"n\">$2.25</td>") != NULL);
     cp_buf_release(&b);
 }
 
