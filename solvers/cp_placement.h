@@ -4,9 +4,12 @@
 
 #include "cp_plan.h"
 
-/* Fills plan->units for every scheduled job, repairing (one more
- * instance, another mode or start, or a drop) what cannot be packed;
- * *repairs counts the changes and plan->note describes them. */
+/* Fills plan->units for every scheduled job, repairing what cannot be
+ * packed (the (mode, start) where the job adds least to the total, or a
+ * drop when its penalty is less) and keeping a plain best-fit packing
+ * instead when that costs less (docs/place.md, "Repair"); `after` is kept
+ * (cp_plan_precedence_final). *repairs counts the changes and plan->note
+ * describes them. */
 int cp_plan_place(cp_plan *plan, int *repairs, cp_err *err);
 
 /* Writes a reason in words for every dropped job that has none yet. */

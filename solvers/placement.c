@@ -12,11 +12,14 @@
  * its remainder last (the split `verify` reads). On a market at most y(t)
  * distinct instance ids are in use in slot t (ids are labels, version 1.1).
  *
- * When the aggregate plan cannot be packed, the repair rents the
- * instances the job needs beyond y (within the quota and the budget) or
- * moves the job to the cheapest other (mode, start) that packs; only when
- * nothing works is the job dropped. The plan's note says what was
- * changed. At the end each market's y(t) is the number of ids in use, so
+ * When the aggregate plan cannot be packed, the repair packs the job's
+ * resource again in order of start, else puts the job where it adds
+ * least to the total (repair_job: more instances on its market, a later
+ * start, spot, another count or resource) or drops it when its penalty is
+ * less. With repairs, a plain best-fit packing of the same choices (what
+ * does not pack is dropped) is made too, and the cheaper plan kept, so
+ * placement is never dearer than it (docs/place.md, "Repair"). The plan's
+ * note says what was changed. At the end each market's y(t) is the number of ids in use, so
  * no instance is paid for that holds nothing.
  */
 #include "cp_placement.h"
@@ -347,13 +350,108 @@ static double alt_cost(packer *pk, int j, int mi, int s, int *qbuf)
     return cost;
 }
 
-int cp_plan_place(cp_plan *plan, int *repairs, cp_err *err)
+/* Drops job j while packing, with its reason. */
+static int drop_job(packer *pk, int j, const char *why)
+{
+    cp_plan *plan = pk->plan;
+    plan->mode[j] = -1;
+    cp_free(plan->reason[j]);
+    plan->reason[j] = cp_strdup(why);
+    return plan->reason[j] ? CP_OK : CP_ERR_NOMEM;
+}
+
+/* Job j (mode mi at s) does not pack, not even with its resource packed
+ * again: it goes where it adds least to the total now (alt_cost: its
+ * energy on a pool, the instance-slots beyond y it rents on a market, its
+ * egress), over every (mode, start) it has: its own market with more
+ * instances, a later start on the same market, the spot market of the
+ * same instance type, another count, a pool; or it is dropped when its
+ * penalty is less than all of them. With `after` in the input a choice
+ * must keep precedence with the jobs' other choices (when they keep it). */
+static int repair_job(packer *pk, int j, int mi, int s, int *qbuf, cp_buf *note, int *repairs)
+{
+    const cp_input *in = pk->in;
+    const cp_modeset *ms = pk->ms;
+    cp_plan *plan = pk->plan;
+    bool prec = cp_input_has_after(in) && cp_plan_precedence_ok(plan);
+    int best_m = -1, best_s = 0, added = 0;
+    double best_c = INFINITY;
+    /* its own (mode, start) first: a tie keeps it there */
+    for (int pass = 0; pass < 2; pass++)
+        for (int alt = ms->job_first[j]; alt < ms->job_first[j + 1]; alt++) {
+            const cp_mode *am = &ms->modes[alt];
+            for (int as = am->s_min; as <= am->s_max; as++) {
+                if ((pass == 0) != (alt == mi && as == s))
+                    continue;
+                double c = alt_cost(pk, j, alt, as, qbuf);
+                if (!(c < best_c - 1e-12 * (1 + fabs(c))))
+                    continue;
+                if (prec) {
+                    plan->mode[j] = alt;
+                    plan->start[j] = as;
+                    bool ok = cp_plan_precedence_ok(plan);
+                    plan->mode[j] = mi;
+                    plan->start[j] = s;
+                    if (!ok)
+                        continue;
+                }
+                best_c = c;
+                best_m = alt;
+                best_s = as;
+            }
+        }
+    double pen = in->jobs[j].drop_penalty;
+    bool drop_ok = true;
+    if (prec) {
+        plan->mode[j] = -1;
+        drop_ok = cp_plan_precedence_ok(plan);
+        plan->mode[j] = mi;
+    }
+    (*repairs)++;
+    bool ok = false;
+    int rc = CP_OK;
+    if (best_m >= 0 && !(drop_ok && pen < best_c - 1e-12 * (1 + fabs(pen)))) {
+        plan->mode[j] = best_m;
+        plan->start[j] = best_s;
+        const cp_mode *bm = &ms->modes[best_m];
+        if (ms->res[bm->res].kind != CP_RES_POOL)
+            rc = try_market(pk, j, best_m, best_s, qbuf, &ok, &added);
+        else
+            rc = try_pack(pk, j, best_m, best_s, NULL, &ok);
+        if (rc)
+            return rc;
+    }
+    const char *sep = note->len ? "; " : "";
+    if (ok && best_m == mi && best_s == s)
+        cp_buf_printf(note, "%sjob '%s': %d more instance-slot%s of %s to pack it", sep,
+                      in->jobs[j].name, added, added == 1 ? "" : "s", ms->res[ms->modes[mi].res].id);
+    else if (ok)
+        cp_buf_printf(note, "%sjob '%s': moved to %s at slot %d to pack it", sep, in->jobs[j].name,
+                      ms->res[ms->modes[best_m].res].id, best_s);
+    else if (best_m >= 0 && drop_ok)
+        cp_buf_printf(note, "%sjob '%s': dropped, its penalty is less than packing it anywhere",
+                      sep, in->jobs[j].name);
+    else
+        cp_buf_printf(note, "%sjob '%s': dropped, it could not be packed onto nodes", sep,
+                      in->jobs[j].name);
+    if (ok)
+        return CP_OK;
+    return drop_job(pk, j,
+                    best_m >= 0 && drop_ok
+                        ? "dropped while packing nodes: its penalty is less than what it adds to "
+                          "the total in any (mode, start) that packs"
+                        : "dropped while packing nodes: no node or instance had room for it in "
+                          "any of its modes");
+}
+
+/* One placement of plan's choices: with `repair`, a job that does not
+ * pack where its choice says is repaired (its resource packed again,
+ * else repair_job); without it (a plain best-fit packing) it is dropped. */
+static int place_pass(cp_plan *plan, bool repair, int *repairs, cp_buf *note)
 {
     const cp_input *in = plan->in;
     const cp_modeset *ms = plan->ms;
     packer pk = {in, ms, plan, in->slots, NULL, NULL, NULL, NULL};
-    cp_buf note;
-    cp_buf_init(&note);
     int rc = CP_OK;
     *repairs = 0;
     size_t nr = (size_t)(ms->n_res ? ms->n_res : 1), T = (size_t)in->slots;
@@ -404,66 +502,26 @@ int cp_plan_place(cp_plan *plan, int *repairs, cp_err *err)
         bool market = ms->res[m->res].kind != CP_RES_POOL, ok;
         if ((rc = try_pack(&pk, j, mi, s, market ? y_row(&pk, m->res) : NULL, &ok)) || ok)
             continue;
+        if (!repair) {
+            (*repairs)++;
+            cp_buf_printf(note, "%sjob '%s': dropped, it does not pack where the solution puts it",
+                          note->len ? "; " : "", in->jobs[j].name);
+            rc = drop_job(&pk, j,
+                          "dropped while packing nodes: a plain best-fit packing of the solution, "
+                          "cheaper than repairing it, had no room for it");
+            continue;
+        }
         /* the jobs already on its resource packed again in order of
          * start, with it among them */
         if ((rc = repack(&pk, j, mi, s, &ok)))
             break;
         if (ok) {
             (*repairs)++;
-            cp_buf_printf(&note, "%sjob '%s': the jobs of %s packed again in order of start to make room for it",
-                          note.len ? "; " : "", in->jobs[j].name, ms->res[m->res].id);
+            cp_buf_printf(note, "%sjob '%s': the jobs of %s packed again in order of start to make room for it",
+                          note->len ? "; " : "", in->jobs[j].name, ms->res[m->res].id);
             continue;
         }
-        /* markets: rent the instances it needs beyond y */
-        int added = 0;
-        if (market && (rc = try_market(&pk, j, mi, s, qbuf, &ok, &added)) == CP_OK && ok) {
-            (*repairs)++;
-            cp_buf_printf(&note, "%sjob '%s': %d more instance-slot%s of %s to pack it",
-                          note.len ? "; " : "", in->jobs[j].name, added, added == 1 ? "" : "s",
-                          ms->res[m->res].id);
-            continue;
-        }
-        if (rc)
-            break;
-        /* the cheapest other (mode, start) that packs */
-        int best_m = -1, best_s = 0;
-        double best_c = INFINITY;
-        for (int alt = ms->job_first[j]; alt < ms->job_first[j + 1]; alt++) {
-            const cp_mode *am = &ms->modes[alt];
-            for (int as = am->s_min; as <= am->s_max; as++) {
-                if (alt == mi && as == s)
-                    continue;
-                double c = alt_cost(&pk, j, alt, as, qbuf);
-                if (c < best_c - 1e-12 * (1 + fabs(c))) {
-                    best_c = c;
-                    best_m = alt;
-                    best_s = as;
-                }
-            }
-        }
-        ok = false;
-        if (best_m >= 0) {
-            plan->mode[j] = best_m;
-            plan->start[j] = best_s;
-            const cp_mode *bm = &ms->modes[best_m];
-            if (ms->res[bm->res].kind != CP_RES_POOL)
-                rc = try_market(&pk, j, best_m, best_s, qbuf, &ok, &added);
-            else
-                rc = try_pack(&pk, j, best_m, best_s, NULL, &ok);
-        }
-        if (rc)
-            break;
-        (*repairs)++;
-        if (ok) {
-            cp_buf_printf(&note, "%sjob '%s': moved to %s at slot %d to pack it", note.len ? "; " : "",
-                          in->jobs[j].name, ms->res[ms->modes[best_m].res].id, best_s);
-        } else {
-            plan->mode[j] = -1;
-            cp_free(plan->reason[j]);
-            plan->reason[j] = cp_strdup("dropped while packing nodes: no node or instance had room for it in any of its modes");
-            cp_buf_printf(&note, "%sjob '%s': dropped, it could not be packed onto nodes", note.len ? "; " : "",
-                          in->jobs[j].name);
-        }
+        rc = repair_job(&pk, j, mi, s, qbuf, note, repairs);
     }
     /* no instance paid for that holds nothing: y(t) is the ids in use */
     for (int r = 0; r < ms->n_res && rc == CP_OK; r++)
@@ -472,13 +530,6 @@ int cp_plan_place(cp_plan *plan, int *repairs, cp_err *err)
                 *cp_plan_y(plan, r, t) = pk.pk[r].inuse[t];
 out:
     plan->placed = rc == CP_OK;
-    if (rc == CP_OK && note.len) {
-        cp_free(plan->note);
-        plan->note = cp_buf_detach(&note);
-        if (!plan->note)
-            rc = CP_ERR_NOMEM;
-    }
-    cp_buf_release(&note);
     for (int r = 0; pk.pk && r < ms->n_res; r++) {
         cp_free(pk.pk[r].free);
         cp_free(pk.pk[r].cnt);
@@ -490,5 +541,77 @@ out:
     cp_free(pk.amount);
     cp_free(qbuf);
     cp_free(keys);
-    return rc ? cp_err_nomem(err) : CP_OK;
+    return rc;
+}
+
+/* The total of a placed plan (INFINITY when it cannot be costed). */
+static double placed_total(const cp_plan *p, int *rc)
+{
+    cp_plan_figures f;
+    cp_err e;
+    cp_err_init(&e);
+    if ((*rc = cp_plan_eval(p, &f, &e)))
+        return INFINITY;
+    double t = f.costs.total;
+    cp_plan_figures_release(&f);
+    return t;
+}
+
+int cp_plan_place(cp_plan *plan, int *repairs, cp_err *err)
+{
+    cp_plan *orig = NULL, *plain = NULL;
+    cp_buf note, pnote;
+    cp_buf_init(&note);
+    cp_buf_init(&pnote);
+    bool moved;
+    int rc = cp_plan_new(plan->in, plan->ms, &orig);
+    if (rc == CP_OK)
+        rc = cp_plan_copy(orig, plan);
+    if (rc == CP_OK)
+        rc = place_pass(plan, true, repairs, &note);
+    if (rc == CP_OK && *repairs)
+        rc = cp_plan_precedence_final(plan, &moved, err);
+    /* never dearer than a plain best-fit packing of the same choices:
+     * with repairs, that packing too, and the cheaper one kept */
+    if (rc == CP_OK && *repairs) {
+        int r2 = 0, e1 = CP_OK, e2 = CP_OK;
+        if ((rc = cp_plan_new(plan->in, plan->ms, &plain)) == CP_OK &&
+            (rc = cp_plan_copy(plain, orig)) == CP_OK &&
+            (rc = place_pass(plain, false, &r2, &pnote)) == CP_OK &&
+            (rc = cp_plan_precedence_final(plain, &moved, err)) == CP_OK) {
+            double tr = placed_total(plan, &e1), tp = placed_total(plain, &e2);
+            if (e1 == CP_ERR_NOMEM || e2 == CP_ERR_NOMEM)
+                rc = CP_ERR_NOMEM;
+            else if (tp < tr - 1e-9 * (1 + fabs(tr)) && cp_plan_is_feasible(plain, NULL, 0)) {
+                /* the same pass again on the plan itself, with its reasons */
+                for (int j = 0; j < plan->n_jobs; j++)
+                    if (orig->mode[j] >= 0) {
+                        cp_free(plan->reason[j]);
+                        plan->reason[j] = NULL;
+                    }
+                cp_buf_reset(&pnote);
+                if ((rc = cp_plan_copy(plan, orig)) == CP_OK &&
+                    (rc = place_pass(plan, false, repairs, &pnote)) == CP_OK)
+                    rc = cp_plan_precedence_final(plan, &moved, err);
+                cp_buf_reset(&note);
+                cp_buf_printf(&note,
+                              "a plain best-fit packing of the solution costs less than "
+                              "repairing it (%.2f against %.2f): %s",
+                              tp, tr, pnote.s);
+            }
+        }
+    }
+    if (rc == CP_OK && note.len) {
+        cp_free(plan->note);
+        plan->note = cp_buf_detach(&note);
+        if (!plan->note)
+            rc = CP_ERR_NOMEM;
+    }
+    cp_buf_release(&note);
+    cp_buf_release(&pnote);
+    cp_plan_free(orig);
+    cp_plan_free(plain);
+    if (rc == CP_ERR_NOMEM)
+        return cp_err_nomem(err);
+    return rc;
 }

@@ -198,6 +198,23 @@ if $CC -O1 -o "$tmp/bgen" bench/gen.c -lm 2>"$tmp/bgen.err" && "$tmp/bgen" 2 80 
 else
     bad repack "bench/gen does not build: $(oneline "$tmp/bgen.err")"
 fi
+# place's repair on hand-built nights (tests/place/repair/NAME.yaml with
+# the solution NAME.sol.yaml; the header gives the total worked out by
+# hand and the note): a job that does not pack goes where it adds least
+# (a later start on spot), is dropped when its penalty is less, and a
+# plain best-fit packing is kept when repairing costs more.
+for f in tests/place/repair/*.yaml; do
+    case $f in *.sol.yaml) continue ;; esac
+    n=repair/$(basename "$f" .yaml)
+    want=$(sed -n 's/^# expect-total: //p' "$f")
+    note=$(sed -n 's/^# expect-note: //p' "$f")
+    timeout "$limit" $CAPPLAN place --no-timing --solution "${f%.yaml}.sol.yaml" -o "$tmp/r.yaml" "$f" \
+        2>"$tmp/r.err"
+    num_eq "$(plan_total "$tmp/r.yaml")" "$want" 1e-9 && ok ||
+        bad "$n" "total $(plan_total "$tmp/r.yaml"), by hand $want"
+    grep -qF "  repairs: 1: $note" "$tmp/r.err" && ok || bad "$n" "note: $(oneline "$tmp/r.err" 4)"
+    verify_ok "$n/verify" "$tmp/r.yaml" "$f"
+done
 usage_fails usage/no-solution place examples/tiny.yaml
 usage_fails usage/no-inputs place --solution "$tmp/t.cbc"
 usage_fails usage/format place --solution "$tmp/t.cbc" --format xml examples/tiny.yaml

@@ -202,8 +202,37 @@ TEST(placement_keeps_the_nodes_a_plan_gives)
 TEST(placement_repair_rents_one_more_instance)
 {
     /* 6 + 5 + 5 GPUs in slot 0 need 2 instances by the totals, but no
-     * two of them share one: c6 on instance 0, a5 on 1, and b5 gets a
-     * third instance (quota 3) */
+     * two of them share one: c6 on instance 0, a5 on 1; rack is full for
+     * the whole horizon (r16), so what b5 adds is a third instance-slot
+     * in any slot ($10): the tie keeps it in slot 0 (quota 3) */
+    if (!setup("jobs:\n"
+               TJOB("a5", "5", "18000")
+               TJOB("b5", "5", "18000")
+               TJOB("c6", "6", "21600")
+               TJOB("r16", "16", "172800")))
+        return;
+    set("a5", "m8", 5, 0);
+    set("b5", "m8", 5, 0);
+    set("c6", "m8", 6, 0);
+    set("r16", "rack", 16, 0);
+    cp_plan_min_instances(plan);
+    CHECK_INT(*cp_plan_y(plan, M8, 0), 2);
+    CHECK_INT(place(), 1);
+    CHECK_STR(units_of("c6"), "0");
+    CHECK_STR(units_of("a5"), "1");
+    CHECK_STR(units_of("b5"), "2");
+    CHECK_INT(*cp_plan_y(plan, M8, 0), 3);
+    CHECK_STR(plan->note, "job 'b5': 1 more instance-slot of m8 to pack it");
+    /* 3 instance-slots $30 + r16's 48 GPU-hours on rack $6 */
+    CHECK_NEAR(total(), 36, 1e-12);
+    CHECK(cp_plan_is_feasible(plan, NULL, 0));
+    teardown();
+}
+
+TEST(placement_repair_moves_a_job_where_it_adds_least)
+{
+    /* as above with rack empty: b5 on rack in slot 0 adds its energy,
+     * 5 GPU-hours = $0.625, less than a third instance ($10) */
     if (!setup("jobs:\n"
                TJOB("a5", "5", "18000")
                TJOB("b5", "5", "18000")
@@ -213,15 +242,13 @@ TEST(placement_repair_rents_one_more_instance)
     set("b5", "m8", 5, 0);
     set("c6", "m8", 6, 0);
     cp_plan_min_instances(plan);
-    CHECK_INT(*cp_plan_y(plan, M8, 0), 2);
     CHECK_INT(place(), 1);
-    CHECK_STR(units_of("c6"), "0");
-    CHECK_STR(units_of("a5"), "1");
-    CHECK_STR(units_of("b5"), "2");
-    CHECK_INT(*cp_plan_y(plan, M8, 0), 3);
-    CHECK_STR(plan->note, "job 'b5': 1 more instance-slot of m8 to pack it");
-    CHECK_NEAR(total(), 30, 1e-12);
-    CHECK(cp_plan_is_feasible(plan, NULL, 0));
+    CHECK_STR(units_of("b5"), "0");
+    CHECK_INT(plan->mode[J("b5")], cp_fx_mode(&fx, "b5", "rack", 5));
+    CHECK_INT(plan->start[J("b5")], 0);
+    CHECK_INT(*cp_plan_y(plan, M8, 0), 2);
+    CHECK_STR(plan->note, "job 'b5': moved to rack at slot 0 to pack it");
+    CHECK_NEAR(total(), 20.625, 1e-12);
     teardown();
 }
 
