@@ -2,7 +2,7 @@
 # bench/run.sh: the planning benchmark (`make bench`, docs/performance.md).
 #
 # For each size (jobs x 24 hourly slots, seeded instances from bench/gen) and
-# each method, runs `capplan plan --no-timing --progress --time-limit L`,
+# each method, runs `capplan plan --no-timing --progress=debug --time-limit L`,
 # verifies the plan and prints one markdown row: model size (from the
 # solver's progress lines), time to the first plan, total, bound, gap,
 # wall time and peak memory (bench/meter).  At the CBC sizes it also exports
@@ -190,7 +190,7 @@ for n in $SIZES; do
     for m in $known; do
         tag=$n-$m
         rm -f "$RUNS/plan$tag.yaml"
-        guarded "$L" "$CAPPLAN" plan --no-timing --progress --threads "$THREADS" --method "$m" \
+        guarded "$L" "$CAPPLAN" plan --no-timing --progress=debug --threads "$THREADS" --method "$m" \
             --time-limit "$L" -o "$RUNS/plan$tag.yaml" "$inst" >/dev/null 2>"$RUNS/plan$tag.log"
         rc=$?
         wall=$(meter_field wall_s) rss=$(meter_field maxrss_kb)

@@ -6,7 +6,7 @@
 #     sh bench/seeds.sh [SEED...]        (default: 1 2 3 4 5 6)
 #
 # For each seed: `bench/gen [--family cloud] SEED JOBS SLOTS`; `capplan plan
-# --no-timing --progress --time-limit L` (the default method) under
+# --no-timing --progress=debug --time-limit L` (the default method) under
 # /usr/bin/time; `capplan verify`; then the model of `capplan plan --method
 # milp --node-limit 1 --export-lp`, solved by `cbc ... sec C threads 1
 # solve solu` (unless SEEDS_CBC is 0) and by HiGHS through
@@ -15,7 +15,7 @@
 # verified. A solution already in the run folder is reused (600-s runs are
 # long: delete it to solve again). One markdown row per seed goes to
 # stdout: capplan's total and dropped jobs, its bound, the LP optimum and
-# the lifted LP from its --progress lines, CBC's and HiGHS's packed totals,
+# the lifted LP from its --progress=debug lines, CBC's and HiGHS's packed totals,
 # capplan / the better of them (the target's ratio), CPU seconds and the load
 # average before the run. Everything else stays in the run folder.
 #
@@ -94,7 +94,7 @@ for s in "$@"; do
     "$GEN" $fam "$s" "$JOBS" "$SLOTS" >"$b.yaml" || exit 2
     load=$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null)
     [ "$LIMIT" = 0 ] ||
-        /usr/bin/time -f '%U %S' -o "$b.$TAG.time" "$CAPPLAN" plan --no-timing --progress --time-limit "$LIMIT" \
+        /usr/bin/time -f '%U %S' -o "$b.$TAG.time" "$CAPPLAN" plan --no-timing --progress=debug --time-limit "$LIMIT" \
             -o "$b.$TAG.plan.yaml" "$b.yaml" >"$b.$TAG.log" 2>&1
     cpu=$(awk '{ printf "%.1f", $1 + $2 }' "$b.$TAG.time" 2>/dev/null)
     t=$(total "$b.$TAG.plan.yaml")

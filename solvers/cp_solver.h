@@ -9,6 +9,7 @@
 #define CP_SOLVER_H
 
 #include "cp_plan.h"
+#include "cp_progress.h"
 
 #include <signal.h>
 #include <stdbool.h>
@@ -40,7 +41,15 @@ typedef struct cp_solve_opts {
     /* progress lines (no newline) and notes; NULL: silent */
     void (*log)(void *arg, const char *line);
     void *log_arg;
+    /* the solvers' own lines (cp_solver_log) through log: --progress=debug */
     bool progress;
+    /* cp_plan_solve's heartbeat through log every this many seconds
+     * (cp_progress.h); 0: none */
+    double heartbeat;
+    /* the running heartbeat the phases report to; NULL: none. Set by
+     * cp_plan_solve; a method that runs parts of the night on copies of
+     * its options clears it there. */
+    struct cp_progress *beat;
     double t_start; /* cp_now_seconds() when planning began; 0: set by cp_plan_solve */
 } cp_solve_opts;
 

@@ -54,6 +54,7 @@ int cp_lagrange_plan(const cp_input *in, const cp_modeset *ms, const cp_solve_op
     if (rc || plan->status == CP_STATUS_INFEASIBLE)
         return rc;
     cp_solver_log_incumbent(opts, total);
+    cp_progress_phase(opts, "Lagrangian bound");
     cp_lagrange lg;
     rc = cp_lagrange_run(in, ms, opts, total, cp_solver_phase_seconds(opts, LAGRANGE_TIME_SHARE), &lg, err);
     if (rc)
@@ -61,6 +62,8 @@ int cp_lagrange_plan(const cp_input *in, const cp_modeset *ms, const cp_solve_op
     double bound = lg.bound;
     if (isfinite(bound))
         *kind = CP_BOUND_LAGRANGIAN;
+    cp_progress_bound(opts, bound);
+    cp_progress_phase(opts, "priced first plan");
     cp_prices pr = {lg.cap, lg.power};
     if (rc == CP_OK && !(opts->stop && *opts->stop) && cp_now_seconds() < cp_solve_deadline(opts)) {
         cp_plan *alt = NULL;
@@ -86,6 +89,7 @@ int cp_lagrange_plan(const cp_input *in, const cp_modeset *ms, const cp_solve_op
     memset(&cg, 0, sizeof cg);
     cg.bound = -INFINITY;
     if (rc == CP_OK && !(opts->stop && *opts->stop) && cp_now_seconds() < cp_solve_deadline(opts)) {
+        cp_progress_phase(opts, "LP bound");
         rc = cp_lpcg_run(in, ms, opts, plan, &pr, true, cp_solver_phase_seconds(opts, LP_TIME_SHARE), &cg, err);
         if (rc) {
             cp_lagrange_release(&lg);
@@ -105,6 +109,7 @@ int cp_lagrange_plan(const cp_input *in, const cp_modeset *ms, const cp_solve_op
     if (rc == CP_OK && !(opts->stop && *opts->stop)) {
         double t3 = INFINITY;
         long iters = cp_lns_budget(opts);
+        cp_progress_phase(opts, "search");
         rc = cp_lns(in, ms, opts, &pr, bound, iters, stall,
                     cp_now_seconds() + cp_solver_phase_seconds(opts, lns_share), plan, &t3, err);
         if (rc == CP_OK && t3 < total - 1e-9 * (1 + fabs(total))) {

@@ -627,6 +627,7 @@ int cp_lns_stream(const cp_input *in, const cp_modeset *ms, const cp_solve_opts 
                 l.gains[repair]++;
                 last_gain = it;
                 snap_take(&best, &l, now);
+                cp_progress_best(opts, now + modeless);
             }
             continue;
         }

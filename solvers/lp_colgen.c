@@ -461,6 +461,7 @@ int cp_lpcg_run(const cp_input *in, const cp_modeset *ms, const cp_solve_opts *o
         double L = cp_cg_price(&c, at, &found);
         if (L > out->bound) {
             out->bound = L;
+            cp_progress_bound(opts, L);
             memcpy(c.pi_stab, at, ((size_t)c.n_rows + 1) * sizeof *c.pi_stab);
             c.have_stab = true;
         }
@@ -469,6 +470,7 @@ int cp_lpcg_run(const cp_input *in, const cp_modeset *ms, const cp_solve_opts *o
             L = cp_cg_price(&c, at, &found);
             if (L > out->bound) {
                 out->bound = L;
+                cp_progress_bound(opts, L);
                 memcpy(c.pi_stab, at, ((size_t)c.n_rows + 1) * sizeof *c.pi_stab);
             }
         }

@@ -657,8 +657,11 @@ static void callback(glp_tree *tree, void *info)
         }
     }
     double b = tree_bound(tree);
-    if (!isnan(b) && (isnan(mp->bound) || b > mp->bound))
+    if (!isnan(b) && (isnan(mp->bound) || b > mp->bound)) {
         mp->bound = b;
+        if (!mp->sc)
+            cp_progress_bound(o, b);
+    }
     if (o->node_limit > 0) {
         int a, n, t;
         glp_ios_tree_size(tree, &a, &n, &t);
@@ -1056,6 +1059,8 @@ int cp_milp_run(const cp_input *in, const cp_modeset *ms, const cp_solve_opts *o
         io.cb_func = callback;
         io.cb_info = &mp;
         int st, mrc = 0;
+        if (!sc)
+            cp_progress_phase(opts, "branch-and-cut");
         double *xv = cp_calloc((size_t)mp.n_cols + 1, sizeof *xv);
         if (!xv) {
             rc = cp_err_nomem(err);

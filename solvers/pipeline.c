@@ -2,7 +2,7 @@
  * The one path from modes to a finished plan, shared by `plan` and
  * `whatif` so that a scenario is planned exactly as `plan` would plan it:
  * the method, then the precedence repair (capplan.5 §9.2; every method keeps
- * precedence while it searches, so it is a safety net that --progress
+ * precedence while it searches, so it is a safety net that --progress=debug
  * reports when it acts), then concrete placement with repair, then the
  * reasons for dropped
  * jobs, then the interrupted status when a stop was requested.
@@ -13,6 +13,35 @@
 #include "cp_solver.h"
 
 #include <stdio.h>
+
+/* What follows the method: the precedence repair, placement, the reasons
+ * for drops and the interrupted status. */
+static int finish(const cp_solve_opts *o, cp_plan *plan, cp_err *err)
+{
+    if (plan->status == CP_STATUS_NOPLAN || plan->status == CP_STATUS_INFEASIBLE)
+        return 0;
+    int repairs = 0, rc;
+    bool moved = false, moved2 = false;
+    if ((rc = cp_plan_precedence(plan, &moved, err)))
+        return rc;
+    /* the searches keep precedence themselves (cp_prec.h): the repair is
+     * a safety net, and --progress=debug says when it had to act */
+    if (moved)
+        cp_solver_log(o, "precedence: the repair changed the %s plan", plan->method);
+    if (!plan->placed && (rc = cp_plan_place(plan, &repairs, err)))
+        return rc;
+    if (repairs && (rc = cp_plan_precedence_final(plan, &moved2, err)))
+        return rc;
+    if (moved2)
+        cp_solver_log(o, "precedence: placement's repairs broke an edge; jobs dropped");
+    if ((repairs || moved || moved2) && plan->status == CP_STATUS_OPTIMAL)
+        plan->status = CP_STATUS_FEASIBLE;
+    if ((rc = cp_plan_precedence_reasons(plan, err)) || (rc = cp_plan_explain_drops(plan, err)))
+        return rc;
+    if (o->stop && *o->stop)
+        plan->status = CP_STATUS_INTERRUPTED;
+    return 0;
+}
 
 int cp_plan_solve(const cp_input *in, const cp_modeset *ms, const cp_solver_ops *ops,
                   const cp_solve_opts *so, cp_plan *plan, cp_err *err)
@@ -27,35 +56,20 @@ int cp_plan_solve(const cp_input *in, const cp_modeset *ms, const cp_solver_ops 
         o.export_lp = NULL;
     }
     double t0 = cp_now_seconds();
+    /* --progress: a line every o.heartbeat seconds until the plan is done */
+    cp_progress *beat = NULL;
+    if (o.heartbeat > 0 && o.log && !o.beat)
+        o.beat = beat = cp_progress_start(o.log, o.log_arg, o.t_start, o.heartbeat);
+    cp_progress_phase(&o, "first plan");
     plan->method[0] = '\0';
     rc = ops->solve(in, ms, &o, plan, err);
     if (!plan->method[0])
         snprintf(plan->method, sizeof plan->method, "%s", ops->name);
     plan->seconds = cp_now_seconds() - t0;
     plan->mip_engine = o.mip_engine == CP_MIP_CBC ? cp_mip_engine_name(o.mip_engine) : NULL;
-    if (rc)
-        return rc;
-    if (plan->status == CP_STATUS_NOPLAN || plan->status == CP_STATUS_INFEASIBLE)
-        return 0;
-    int repairs = 0;
-    bool moved = false, moved2 = false;
-    if ((rc = cp_plan_precedence(plan, &moved, err)))
-        return rc;
-    /* the searches keep precedence themselves (cp_prec.h): the repair is
-     * a safety net, and --progress says when it had to act */
-    if (moved)
-        cp_solver_log(&o, "precedence: the repair changed the %s plan", plan->method);
-    if (!plan->placed && (rc = cp_plan_place(plan, &repairs, err)))
-        return rc;
-    if (repairs && (rc = cp_plan_precedence_final(plan, &moved2, err)))
-        return rc;
-    if (moved2)
-        cp_solver_log(&o, "precedence: placement's repairs broke an edge; jobs dropped");
-    if ((repairs || moved || moved2) && plan->status == CP_STATUS_OPTIMAL)
-        plan->status = CP_STATUS_FEASIBLE;
-    if ((rc = cp_plan_precedence_reasons(plan, err)) || (rc = cp_plan_explain_drops(plan, err)))
-        return rc;
-    if (so->stop && *so->stop)
-        plan->status = CP_STATUS_INTERRUPTED;
-    return 0;
+    cp_progress_phase(&o, "placement");
+    if (rc == CP_OK)
+        rc = finish(&o, plan, err);
+    cp_progress_stop(beat);
+    return rc;
 }

@@ -30,7 +30,7 @@ double cp_now_seconds(void)
 
 void cp_solver_log(const cp_solve_opts *o, const char *fmt, ...)
 {
-    if (!o->log)
+    if (!o->log || !o->progress)
         return;
     char line[512];
     va_list ap;
@@ -51,6 +51,7 @@ void cp_solver_log_model(const cp_solve_opts *o, const char *what, long rows, lo
 
 void cp_solver_log_incumbent(const cp_solve_opts *o, double total)
 {
+    cp_progress_best(o, total);
     cp_solver_log(o, "incumbent %.10g at %.2f s", total, cp_now_seconds() - o->t_start);
 }
 

@@ -154,13 +154,31 @@ if [ "$rc" = 0 ] && [ ! -s "$tmp/out" ] && [ ! -s "$tmp/err" ]; then ok; else
     bad "verify -q: an OK plan prints nothing" "exit $rc"; fi
 quietly plan "$tiny" --method heuristic -q -o "$tmp/plan4.yaml"
 if [ "$rc" = 0 ] && [ ! -s "$tmp/err" ]; then ok; else bad "plan -q: no summary" "exit $rc"; fi
-# -q and --progress in either order: progress lines, no summary
-for order in "-q --progress" "--progress -q"; do
+# -q and --progress=debug in either order: progress lines, no summary
+for order in "-q --progress=debug" "--progress=debug -q"; do
     # shellcheck disable=SC2086 # the two options, split on purpose
     quietly plan "$tiny" --method heuristic --no-timing $order -o "$tmp/plan5.yaml"
     if [ "$rc" = 0 ] && grep -q '^capplan: incumbent' "$tmp/err" && ! grep -q '^plan:' "$tmp/err"
     then ok; else bad "plan $order: progress lines, no summary" "exit $rc: $(oneline "$tmp/err" 3)"; fi
 done
+# --progress: a heartbeat line at least every 2 s during a 5-s search,
+# elapsed, best, bound, gap and phase (the shape: tests/unit/test_progress.c),
+# and none of the solvers' own lines
+quietly plan --progress -q --time-limit 5 examples/nightly/*.yaml -o "$tmp/beat.yaml"
+awk -v rc="$rc" '
+    /^capplan: +[0-9]+\.[0-9] s  best (\$[0-9.]+|-)  bound (\$[0-9.]+|-)  gap ([0-9.]+%|-)  [a-zA-Z]/ {
+        t = $2 + 0; if (t - last > 2.05) slow = slow " " last "->" t; last = t; n++; next }
+    { other = other " [" $0 "]" }
+    END { if (rc != 0 || n < 3 || slow != "" || other != "" || last < 4)
+              { printf "exit %s, %d lines, gaps over 2 s:%s, last at %s s, other lines:%s\n", rc, n, slow, last, other; exit 1 } }' \
+    "$tmp/err" >"$tmp/beat.why" && ok || bad "plan --progress: a line every 2 s" "$(oneline "$tmp/beat.why")"
+# --progress alone takes no value: the next word is a file
+quietly plan --progress "$tiny" --method heuristic --no-timing -q -o "$tmp/plan6.yaml"
+if [ "$rc" = 0 ] && ! grep -q '^capplan: incumbent' "$tmp/err"; then ok
+else bad "plan --progress FILE: FILE is an input, no solver lines" "exit $rc: $(oneline "$tmp/err" 3)"; fi
+quietly plan --progress=loud "$tiny"
+if [ "$rc" = 2 ] && [ "$(cat "$tmp/err")" = "capplan plan: --progress must be on or debug, got 'loud'" ]
+then ok; else bad "plan --progress=loud" "exit $rc: $(oneline "$tmp/err" 3)"; fi
 
 # ---- -h and --help, -q and --quiet: one rule (planner/cmd/opt.c) ----
 for cmd in check plan verify report whatif place "whatif merge" "export slurm" \

@@ -5,7 +5,7 @@
 # 1. Every feasible case of tests/plan, examples/tiny.yaml, the nightly
 #    example, random instances of tests/gen/geninst.c and small nights of
 #    both bench/gen families: the LP optimum that `capplan plan --method
-#    lagrange --progress` reports ("lp: LP optimum X") equals glpsol's
+#    lagrange --progress=debug` reports ("lp: LP optimum X") equals glpsol's
 #    optimum of the LP relaxation of the model it exports (`glpsol --lp
 #    FILE --nomip`; glpsol prints 10 digits) to 1e-6 relative; the run
 #    says "bound: LP (column generation, exact)", or "bound: lifted LP
@@ -28,14 +28,14 @@ SUITE=lp
 
 test_require GLPSOL
 
-# lp_plan OUT METHOD FILE...: plan with --progress and --export-lp
+# lp_plan OUT METHOD FILE...: plan with --progress=debug and --export-lp
 # $tmp/m.lp; sets $rc, $lpval (the "lp: LP optimum" figure, empty when
 # none) and $bline (the "bound:" line's text); stderr in $tmp/err.
 lp_plan() {
     lo_out=$1 lo_m=$2
     shift 2
     rm -f "$tmp/m.lp"
-    timeout -k 5 "$limit" $CAPPLAN plan --progress --no-timing --method "$lo_m" --node-limit 20 \
+    timeout -k 5 "$limit" $CAPPLAN plan --progress=debug --no-timing --method "$lo_m" --node-limit 20 \
         --time-limit 60 -o "$lo_out" --export-lp "$tmp/m.lp" "$@" 2>"$tmp/err"
     rc=$?
     lpval=$(sed -n 's/^capplan: lp: LP optimum \([^,]*\),.*/\1/p' "$tmp/err" | tail -n 1)

@@ -345,7 +345,7 @@ done
 # the limit (8 such lines in 4 s); the plan must still verify.
 f=tests/plan/search/fresh_rounds.yaml
 # shellcheck disable=SC2086
-timeout -k 5 "$limit" $CAPPLAN plan --progress --no-timing --time-limit 4 -o "$tmp/fresh.yaml" "$f" \
+timeout -k 5 "$limit" $CAPPLAN plan --progress=debug --no-timing --time-limit 4 -o "$tmp/fresh.yaml" "$f" \
     >/dev/null 2>"$tmp/fresh.err"
 rc=$?
 given=$(grep -c 'from the given plan' "$tmp/fresh.err")

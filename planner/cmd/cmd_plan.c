@@ -218,9 +218,10 @@ int cp_cmd_plan(int argc, char **argv)
     cp_buf_init(&out);
     int status = 0;
     so.stop = cp_signals_flag();
-    so.progress = progress;
+    so.progress = po.debug;
     if (progress) {
         so.log = cp_cli_log_line;
+        so.heartbeat = 1.0; /* a line at least every 2 s, on a loaded machine too */
     }
     if ((rc = cp_modes_build(in, &ms, &err)) || (rc = cp_plan_new(in, ms, &plan))) {
         if (rc == CP_ERR_NOMEM)

@@ -275,7 +275,7 @@ static int whatif_plan(whatif_args *wa, const cp_whatif *w, cp_fileset *fs)
     cp_signals_begin_work();
     cp_plan_opts *po = &wa->po;
     po->so.stop = cp_signals_flag();
-    po->so.progress = po->progress;
+    po->so.progress = po->debug;
     if (po->progress)
         po->so.log = cp_cli_log_line;
     cp_whatif_run_opts ro = {po->ops, &po->so, wa->jobs, po->progress ? row_done : NULL, NULL,

@@ -84,6 +84,8 @@ typedef struct cp_opt {
     bool file;                /* the value is a file the command reads */
     bool local;               /* this run's own: not repeated by the tasks of
                                  whatif --slurm-array (cp_cli_args_canonical) */
+    bool optional;            /* ENUM: "--NAME" alone is its first word; another
+                                 word only as "--NAME=WORD" (--progress=debug) */
 } cp_opt;
 
 /* A pointer of type T *, checked at compile time (a conditional

@@ -20,7 +20,8 @@ typedef struct cp_plan_opts {
     const char *method;        /* --method NAME as given */
     const cp_solver_ops *ops;  /* set by cp_plan_opts_finish */
     bool quiet, progress;      /* set by cp_plan_opts_finish */
-    bool progress_given;       /* --progress */
+    bool debug;                /* --progress=debug: the solvers' own lines too */
+    int progress_given;        /* --progress: 1, --progress=debug: 2 */
     bool timing;               /* false with --no-timing */
     long seed;                 /* --seed, into so.seed by cp_plan_opts_finish */
     int mip_engine;            /* --mip-engine: CP_MIP_GLPK, CP_MIP_CBC or CP_PLAN_MIP_AUTO */
@@ -32,8 +33,8 @@ typedef struct cp_plan_opts {
 
 /* Defaults of `plan` (progress when stderr is a terminal) and the table. */
 void cp_plan_opts_init(cp_plan_opts *o);
-/* After parsing: resolves --method, --mip-engine, and quiet and progress
- * from the line's -q (`quiet`) and --progress; prints a message and
+/* After parsing: resolves --method, --mip-engine, and quiet, progress and
+ * debug from the line's -q (`quiet`) and --progress; prints a message and
  * returns false when the method is unknown or `--mip-engine cbc` finds no
  * `cbc` program on PATH. */
 bool cp_plan_opts_finish(cp_plan_opts *o, const char *cmd, bool quiet);

@@ -289,6 +289,8 @@ static int parse_long(cp_cli_args *a, const flat *f, int argc, char **argv, int 
         return take(a, o, cp_opt_name(o, shown, sizeof shown), NULL, e);
     }
     cp_opt_name(o, shown, sizeof shown);
+    if (o->optional && !eq) /* the next word is not its value */
+        return take(a, o, shown, o->words[0].word, e);
     const char *v = eq ? eq + 1 : next_value(argc, argv, i, shown, e);
     return v ? take(a, o, shown, v, e) : CP_OPT_BAD;
 }

@@ -49,7 +49,11 @@ static void spec_text(const cp_opt *o, cp_buf *b)
     }
     if (o->long_name) {
         cp_buf_printf(b, "--%s", o->long_name);
-        if (value) {
+        if (value && o->optional) {
+            cp_buf_puts(b, "[=");
+            value_text(o, b);
+            cp_buf_putc(b, ']');
+        } else if (value) {
             cp_buf_putc(b, ' ');
             value_text(o, b);
         }

@@ -25,6 +25,9 @@ static void method_help(char *buf, size_t size)
                                 strcmp(cp_solvers[i]->name, DEFAULT_METHOD) ? "" : " (default)");
 }
 
+/* --progress's words: alone it is the first */
+static const cp_opt_word progress_words[] = {{"on", 1}, {"debug", 2}, {NULL, 0}};
+
 void cp_plan_opts_init(cp_plan_opts *o)
 {
     cp_solve_opts_init(&o->so);
@@ -32,7 +35,8 @@ void cp_plan_opts_init(cp_plan_opts *o)
     o->ops = NULL;
     o->quiet = false;
     o->progress = false;
-    o->progress_given = false;
+    o->debug = false;
+    o->progress_given = 0;
     o->timing = true;
     o->seed = (long)o->so.seed;
     o->mip_engine = DEFAULT_MIP_ENGINE;
@@ -59,9 +63,11 @@ void cp_plan_opts_init(cp_plan_opts *o)
         CP_OPT_UNSET(0, "no-timing", &o->timing,
                      "write solver.seconds as 0, so plans are byte-stable"),
         CP_OPT_QUIET("no summary, and no progress lines unless --progress"),
-        CP_OPT_BOOL(0, "progress", &o->progress_given,
-                    "progress lines on stderr (default: when stderr is a terminal and -q is "
-                    "not given)"),
+        {CP_OPTF_ENUM(0, "progress", &o->progress_given, progress_words, "debug",
+                      "progress on stderr: plan, a line a second (elapsed, best plan, bound, "
+                      "gap, phase); whatif, a line a row; =debug adds the solvers' own lines "
+                      "(default: when stderr is a terminal and -q is not given)"),
+         .optional = true},
         CP_OPT_END(),
     };
     _Static_assert(sizeof t <= sizeof o->table, "cp_plan_opts.table is too small");
@@ -73,6 +79,7 @@ bool cp_plan_opts_finish(cp_plan_opts *o, const char *cmd, bool quiet)
     /* -q and --progress in either order: the line's options are a set */
     o->quiet = quiet;
     o->progress = o->progress_given || (!quiet && isatty(2));
+    o->debug = o->progress_given == 2;
     o->so.seed = (unsigned long)o->seed;
     if (o->mip_engine == CP_PLAN_MIP_AUTO) {
         o->so.mip_engine = cp_mip_engine_auto();

@@ -113,6 +113,7 @@ static int keep_best_packed(const cp_input *in, const cp_modeset *ms, const cp_s
          * (within a grace of MILP_REPAIR_GRACE s past the limit) looks
          * for the swap that makes room */
         double end = fmax(opts->t_start + opts->time_limit, cp_now_seconds() + MILP_REPAIR_GRACE);
+        cp_progress_phase(opts, "search");
         if ((rc = cp_lns(in, ms, opts, NULL, -INFINITY, cp_lns_budget(opts), MILP_LNS_STALL / 4, end, plan, &tp,
                          err))) {
             cp_plan_free(orig);

@@ -214,6 +214,8 @@ static int pop_plan(const cp_input *in, const cp_modeset *ms, const cp_solve_opt
     c.opts.time_limit = fmax(0.05, cp_solver_phase_seconds(opts, 0.5 / rounds));
     c.opts.log = NULL;
     c.opts.progress = false;
+    c.opts.beat = NULL; /* a part's totals are not the night's */
+    cp_progress_phase(opts, "parts");
     cp_solver_log(opts, "pop: %d parts of about %d jobs on %d threads, %.2f s each", k,
                   (n + k - 1) / k, c.threads, c.opts.time_limit);
     run_parts(&c);
@@ -239,6 +241,7 @@ static int pop_plan(const cp_input *in, const cp_modeset *ms, const cp_solve_opt
     cp_solver_log(opts, "pop: merged and improved plan %.10g", total);
     cp_solver_log_incumbent(opts, total);
     cp_lagrange lg;
+    cp_progress_phase(opts, "Lagrangian bound");
     if ((rc = cp_lagrange_run(in, ms, opts, total, cp_solver_phase_seconds(opts, 0.3), &lg, err)))
         goto out;
     double t2;
