@@ -23,6 +23,7 @@ int cp_cmd_import(int argc, char **argv);
 int cp_cmd_report(int argc, char **argv);
 int cp_cmd_place(int argc, char **argv);
 int cp_cmd_export(int argc, char **argv);
+int cp_cmd_explain(int argc, char **argv);
 
 extern const cp_command cp_commands[];
 const cp_command *cp_command_find(const char *name);

@@ -21,5 +21,11 @@ bool cp_explain_best(const cp_plan *p, const cp_usage *u, int j, int est, int *m
  * hold and which, the budget, or the window after precedence), each
  * with its slots. CP_OK or CP_ERR_NOMEM. */
 int cp_explain_blocked(const cp_plan *p, const cp_usage *u, int j, int est, int by, cp_buf *b);
+/* Why mode m of job j fits at no start s with est <= s and s + its slots
+ * <= lend beside the jobs in u: the causes of cp_explain_blocked for that
+ * mode alone, or that its window leaves no such start. CP_OK or
+ * CP_ERR_NOMEM. */
+int cp_explain_mode_blocked(const cp_plan *p, const cp_usage *u, int j, int m, int est, int lend,
+                            cp_buf *b);
 
 #endif

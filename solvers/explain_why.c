@@ -450,3 +450,35 @@ int cp_explain_blocked(const cp_plan *p, const cp_usage *u, int j, int est, int 
         cp_free(w.c[i].slots);
     return rc;
 }
+
+int cp_explain_mode_blocked(const cp_plan *p, const cp_usage *u, int j, int m, int est, int lend,
+                            cp_buf *b)
+{
+    const cp_mode *md = &p->ms->modes[m];
+    why_ctx w;
+    memset(&w, 0, sizeof w);
+    w.p = p;
+    w.u = u;
+    w.j = j;
+    int rc = CP_OK, starts = 0;
+    for (int s = md->s_min > est ? md->s_min : est; s <= md->s_max && s + md->slots <= lend && rc == CP_OK;
+         s++) {
+        starts++;
+        if (!examine(&w, m, s))
+            rc = CP_ERR_NOMEM;
+    }
+    if (rc == CP_OK && starts == 0)
+        cp_buf_printf(b, "no start of its window (slots %d-%d) from slot %d (its predecessors' "
+                         "end) ends by slot %d (its successors' start) in its %d slot%s",
+                      md->s_min, md->s_max, est, lend, md->slots, md->slots == 1 ? "" : "s");
+    for (int i = 0; rc == CP_OK && i < w.n && i < SHOWN; i++) {
+        if (i)
+            cp_buf_puts(b, "; ");
+        put_cause(b, &w, &w.c[i]);
+    }
+    if (rc == CP_OK && (w.n > SHOWN || w.more))
+        cp_buf_puts(b, "; and other causes at other starts");
+    for (int i = 0; i < w.n; i++)
+        cp_free(w.c[i].slots);
+    return rc;
+}
