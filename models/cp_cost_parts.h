@@ -61,6 +61,8 @@ enum {
     X(egress, "egress", "egress $", "$", "#b07aa1",                                            \
       CP_COST_TERM | CP_COST_BUDGET | CP_COST_IF_DATA | CP_COST_ZERO_COLUMN)                   \
     X(penalty, "drop penalties", "penalty $", "$", "#e15759", CP_COST_TERM | CP_COST_UNSHARED) \
+    X(changes, "changes", "changes $", "$", "#9c755f",                                        \
+      CP_COST_TERM | CP_COST_UNSHARED | CP_COST_IF_REPLAN | CP_COST_NEW)                       \
     X(unattributed, "unattributed", "unattributed $", "$", NULL, CP_COST_NEW | CP_COST_PLAN_ONLY) \
     X(energy_kwh, "on-prem energy", "kWh", "kWh", NULL, CP_COST_QTY)                           \
     X(carbon_kg, "CO\xE2\x82\x82", "kg CO2", "kg", NULL, CP_COST_QTY)

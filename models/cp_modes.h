@@ -15,6 +15,8 @@
 
 #include "cp_input.h"
 
+struct cp_replan;
+
 typedef enum { CP_RES_POOL, CP_RES_ONDEMAND, CP_RES_SPOT } cp_res_kind;
 
 typedef struct cp_resource {
@@ -42,6 +44,9 @@ typedef struct cp_mode {
     int shape;               /* index into the job's shapes (capplan.5 §9.1); 0 for dataflow */
     double egress;           /* $ once when scheduled: data moved off its site (capplan.5 §9.3) */
     int limit;               /* index into the job's power_limits (capplan.5 §10.3), -1: none */
+    /* re-planning (capplan.5 §10.5, cp_replan.h): $ once when scheduled,
+     * -P on OLD's (mode, start) of a changeable job, else 0; not in the budget */
+    double change;
 } cp_mode;
 
 typedef struct cp_modeset {
@@ -55,6 +60,9 @@ typedef struct cp_modeset {
     int *job_first;         /* modes of job j: [job_first[j], job_first[j+1]) */
     char **reason;          /* [n_jobs]: why job j has no mode, NULL when it has */
     int n_jobs;
+    /* a re-plan's history and choices (borrowed, cp_replan_modes), NULL
+     * when planning from scratch */
+    const struct cp_replan *replan;
 } cp_modeset;
 
 /* Limits on the size of an instance (docs/spec-notes.md, "Limits"): past

@@ -115,6 +115,8 @@ typedef struct cp_plan_job {
     cp_plan_num egress; /* capplan.5 §9.3 */
     cp_plan_num cost;   /* capplan.5 §10.1 */
     cp_plan_num power_limit_w; /* capplan.5 §10.3; absent: none */
+    cp_plan_str started, restarted; /* capplan.5 §10.5: "true" in a re-plan */
+    cp_plan_num work_left;          /* capplan.5 §10.5: a restarted training job's */
     cp_plan_str reason;
     cp_plan_strs nodes;
 } cp_plan_job;
@@ -186,6 +188,14 @@ typedef struct cp_plan_totals {
     };
 } cp_plan_totals;
 
+/* capplan.5 §10.5: `replanned: {now, started, broken, changed}`. */
+typedef struct cp_plan_replanned {
+    cp_plan_has has;
+    cp_pos pos;
+    cp_plan_int now, started, broken, changed;
+    cp_plan_num change_penalty; /* extension: the --change-penalty it was planned with */
+} cp_plan_replanned;
+
 /* A top-level list: whether it was given, and where. */
 typedef struct cp_plan_list {
     cp_plan_has has;
@@ -223,6 +233,7 @@ typedef struct cp_plan_file {
     bool infeasible;
     cp_plan_solver solver;
     cp_plan_totals totals;
+    cp_plan_replanned replanned;
     cp_plan_str note, reason;
     cp_plan_list jobs_list, prov_list, util_list, sites_list, teams_list;
     cp_plan_job *jobs; /* the entries that are mappings, in order */

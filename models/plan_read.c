@@ -344,6 +344,15 @@ static void read_header(rd *c, const cp_node *root)
         read_num(c, sn, "gap", "solver", false, &sv->gap);
     }
     c->level = CP_PLAN_INVALID;
+    cp_plan_replanned *rb = &pf->replanned; /* capplan.5 §10.5 */
+    const cp_node *rn = read_map(c, root, "replanned", false, &rb->has, &rb->pos);
+    if (rn) {
+        read_int(c, rn, "now", "replanned", true, &rb->now);
+        read_int(c, rn, "started", "replanned", true, &rb->started);
+        read_int(c, rn, "broken", "replanned", true, &rb->broken);
+        read_int(c, rn, "changed", "replanned", true, &rb->changed);
+        read_num(c, rn, "change_penalty", "replanned", false, &rb->change_penalty);
+    }
     cp_plan_totals *tt = &pf->totals;
     const cp_node *tn =
         read_map(c, root, "totals", !pf->infeasible && !c->choices_only, &tt->has, &tt->pos);
@@ -395,6 +404,10 @@ static void read_job(rd *c, const cp_node *e, int idx, cp_plan_job *j)
     read_num(c, e, "cost", who, false, &j->cost);
     read_strs(c, e, "nodes", who, false, "node or instance id", &j->nodes);
     read_num(c, e, "power_limit_w", who, false, &j->power_limit_w);
+    /* capplan.5 §10.5: a re-plan's flags (the words true or false) */
+    read_str(c, e, "started", who, false, &j->started);
+    read_str(c, e, "restarted", who, false, &j->restarted);
+    read_num(c, e, "work_left", who, false, &j->work_left);
     c->level = CP_PLAN_EXTRA;
     read_int(c, e, "shape", who, false, &j->shape);
     read_num(c, e, "egress", who, false, &j->egress);

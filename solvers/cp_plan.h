@@ -12,6 +12,7 @@
 #include "cp_cost_parts.h"
 #include "cp_input.h"
 #include "cp_modes.h"
+#include "cp_replan.h"
 
 typedef enum {
     CP_STATUS_OPTIMAL,
@@ -59,6 +60,17 @@ int cp_plan_copy_units(cp_plan *dst, const cp_plan *src);
 /* Sets y to the fewest instances that hold the scheduled jobs' demand on
  * each market in each slot (the cheapest y for fixed job choices). */
 void cp_plan_min_instances(cp_plan *p);
+/* A re-plan (ms->replan) keeps OLD's instances before S: sets y there
+ * (cp_plan_min_instances and placement call it; no-op otherwise). */
+void cp_plan_keep_history(cp_plan *p);
+/* Job j's choice in the terms of cp_replan.h (res -1: dropped). */
+void cp_plan_choice(const cp_plan *p, int j, cp_replan_choice *c);
+/* The jobs whose choice changes OLD's at a slot >= S (capplan.5 §10.5);
+ * 0 when the plan is not a re-plan. */
+int cp_plan_changed(const cp_plan *p);
+/* The conditions of cp_cost_when that the plan meets (a re-plan adds
+ * CP_COST_IF_REPLAN). */
+unsigned cp_plan_cost_when(const cp_plan *p);
 static inline int *cp_plan_y(const cp_plan *p, int res, int t)
 {
     return &p->y[(size_t)res * p->slots + t];

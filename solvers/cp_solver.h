@@ -71,6 +71,10 @@ typedef struct cp_solver_ops {
  * returned. */
 int cp_plan_solve(const cp_input *in, const cp_modeset *ms, const cp_solver_ops *ops,
                   const cp_solve_opts *so, cp_plan *plan, cp_err *err);
+/* A re-plan (ms->replan): replaces the placed plan's choices and units by
+ * OLD's when those are feasible under the re-plan's modes and cost no more
+ * (within 1e-9 relative); *taken says whether it did. No-op otherwise. */
+int cp_replan_prefer_old(cp_plan *plan, bool *taken, cp_err *err);
 /* Writes the time-indexed MILP (CPLEX LP format, atomically) whatever
  * the method; its optimum is the best plan's total (capplan.5 §4). */
 int cp_milp_export(const cp_input *in, const cp_modeset *ms, const char *path, cp_err *err);

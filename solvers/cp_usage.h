@@ -28,6 +28,9 @@ typedef struct cp_usage {
     double *kwh_cost;   /* [n_sites][T]: $ per facility kWh (energy + carbon) */
     double *slot_cost;  /* [n_res][T]: $ per instance and slot */
     double spend;       /* cloud + energy + carbon, baseline included */
+    /* a re-plan's changes (capplan.5 §10.5): P per changeable job plus the
+     * placed runs' `change`; priced with spend, not budgeted */
+    double change;
     double budget;      /* INF without a budget */
     double scale;       /* share of every capacity, quota, cap and budget (POP); 1 */
     /* Pool nodes and market instances (only when scale is 1): a mode fits
@@ -53,6 +56,13 @@ typedef struct cp_usage {
     int *trow;          /* [teams.max_coefs] */
     double *tval;       /* [teams.max_coefs] */
 } cp_usage;
+
+/* What the placed runs cost, as every search compares plans: spend plus a
+ * re-plan's changes (the drop penalties aside). */
+static inline double cp_usage_objective(const cp_usage *u)
+{
+    return u->spend + u->change;
+}
 
 int cp_usage_init(cp_usage *u, const cp_input *in, const cp_modeset *ms);
 /* The same with a share `scale` in (0,1] of every pool capacity, market

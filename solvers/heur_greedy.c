@@ -89,7 +89,7 @@ static bool out_of_time(const cp_solve_opts *o, double deadline)
 /* Total of the plan within the keys' jobs: spend plus their penalties. */
 static double scoped_total(const cp_usage *u, const order_key *keys, int nk, const cp_plan *plan)
 {
-    double total = u->spend;
+    double total = cp_usage_objective(u);
     for (int q = 0; q < nk; q++)
         if (plan->mode[keys[q].job] < 0)
             total += u->in->jobs[keys[q].job].drop_penalty;
@@ -119,15 +119,15 @@ static void local_search(cp_usage *u, const cp_prec *g, const unsigned char *ski
             }
             if (!alive)
                 continue; /* dropped with a predecessor: stays so */
-            double before = u->spend + (om < 0 ? in->jobs[j].drop_penalty : 0);
+            double before = cp_usage_objective(u) + (om < 0 ? in->jobs[j].drop_penalty : 0);
             if (om >= 0)
                 cp_usage_remove(u, om, os);
             int m, s;
             double c;
             bool fits = cp_usage_best_in(u, j, NULL, false, est, lend, &m, &s, &c);
-            double run = fits ? u->spend + c : INFINITY;
+            double run = fits ? cp_usage_objective(u) + c : INFINITY;
             /* a job a running job follows stays: its drop would drop them */
-            double drop = follows ? INFINITY : u->spend + in->jobs[j].drop_penalty;
+            double drop = follows ? INFINITY : cp_usage_objective(u) + in->jobs[j].drop_penalty;
             double after = run < drop ? run : drop;
             if (isfinite(after) && after < before - 1e-9 * (1 + fabs(before))) {
                 improved = true;

@@ -303,7 +303,7 @@ static void mode_values(lag *l, int m, double *v)
                                ? INFINITY
                                : l->pa[last + 1] - l->pa[s] + l->pb[last] - l->pb[s] +
                                      md->last_frac * (l->pb[last + 1] - l->pb[last]) +
-                                     md->egress; /* capplan.5 §9.3: once per run */
+                                     md->egress + md->change; /* §9.3, §10.5: once per run */
     }
 }
 

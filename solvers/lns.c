@@ -483,7 +483,7 @@ int cp_lns_stream(const cp_input *in, const cp_modeset *ms, const cp_solve_opts 
         if (ms->job_first[j] == ms->job_first[j + 1])
             modeless += in->jobs[j].drop_penalty;
     cp_rng rs = cp_rng_make(0x5DEECE66Dull ^ (uint64_t)opts->seed * CP_RNG_GAMMA);
-    double cur = l.u.spend + l.penalties;
+    double cur = cp_usage_objective(&l.u) + l.penalties;
     long accepted = 0, it = 0, last_gain = 0;
     bool nomem = false;
     /* Threshold acceptance: a step may make the plan worse by up to a
@@ -614,7 +614,7 @@ int cp_lns_stream(const cp_input *in, const cp_modeset *ms, const cp_solve_opts 
                 if (l.mask[st.set[i]])
                     lns_put_back(&l, st.set[i], -1, 0);
         n = st.n;
-        double now = l.u.spend + l.penalties;
+        double now = cp_usage_objective(&l.u) + l.penalties;
         double frac = iterations < LONG_MAX
                           ? (double)it / (double)iterations
                           : (cp_now_seconds() - t_begin) / fmax(1e-3, deadline - t_begin);
@@ -653,7 +653,7 @@ int cp_lns_stream(const cp_input *in, const cp_modeset *ms, const cp_solve_opts 
     int back = rc == CP_OK ? reinsert_dropped(&l) : 0;
     if (back)
         cp_solver_log(opts, "lns: %d dropped jobs put back where they now fit", back);
-    cur = l.u.spend + l.penalties;
+    cur = cp_usage_objective(&l.u) + l.penalties;
     memcpy(plan->y, l.u.y, (size_t)ms->n_res * (size_t)in->slots * sizeof *plan->y);
     *total = cur + modeless;
     cp_solver_log(opts, "lns: %ld iterations, %ld improvements, total %.10g", it, accepted, cur);

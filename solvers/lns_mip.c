@@ -413,7 +413,8 @@ static int build_rows(cp_submip *sm, const int *free, int n, const int *cur_mode
                     cp_pool_run_cost(in, ms, m, s, &rc);
                     cost += rc.energy_cost + rc.carbon_cost;
                 }
-                int c = new_col(sm, i, mi, s, cost, 1.0);
+                /* a re-plan's change is priced, not budgeted (capplan.5 §10.5) */
+                int c = new_col(sm, i, mi, s, cost + m->change, 1.0);
                 if (c < 0 || nz(sm, i + 1, c, 1.0))
                     return -1;
                 if (is_cur)

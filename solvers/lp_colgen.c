@@ -243,7 +243,7 @@ static int add_x(cg *c, glp_prob *P, int m, int s)
     }
     int k = glp_add_cols(P, 1);
     glp_set_col_bnds(P, k, GLP_LO, 0.0, 0.0);
-    glp_set_obj_coef(P, k, cost);
+    glp_set_obj_coef(P, k, cost + md->change); /* a re-plan's change: priced, not budgeted */
     glp_set_mat_col(P, k, n, c->ind, c->val);
     c->in_mp[c->col_off[m] + (size_t)(s - md->s_min)] = k;
     c->n_x++;

@@ -145,7 +145,7 @@ double cp_cg_price(cg *c, const double *pi, long *n_found)
                 int last = s + md->slots - 1;
                 double v = c->pa[last + 1] - c->pa[s] + c->pb[last] - c->pb[s] +
                            md->last_frac * (c->pb[last + 1] - c->pb[last]);
-                v += f * md->egress;
+                v += f * md->egress + md->change;
                 if (c->team_row0)
                     v += team_charge(c, pi, m, s);
                 if (prec)

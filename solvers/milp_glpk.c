@@ -313,7 +313,9 @@ static int milp_build(milp *mp, const cp_usage *u)
             for (int s = m->s_min; s <= m->s_max; s++) {
                 if (!cp_usage_start_fits(u, mi, s))
                     continue;
-                double cost = m->egress; /* capplan.5 §9.3: a per-mode cost */
+                /* per-mode costs: egress (capplan.5 §9.3) and a re-plan's
+                 * change (§10.5), which the budget row leaves out */
+                double cost = m->egress + m->change;
                 if (r->kind == CP_RES_POOL) {
                     cp_run_cost rc2;
                     cp_pool_run_cost(in, ms, m, s, &rc2);
@@ -374,7 +376,9 @@ static int milp_build(milp *mp, const cp_usage *u)
     if (rc == CP_OK && in->has_budget) {
         mp->budget_row = ++mp->n_rows;
         for (int c = 1; c <= mp->n_cols && rc == CP_OK; c++)
-            if (mp->col_mode[c] != -1 && add_nz(mp, mp->budget_row, c, mp->obj[c]))
+            if (mp->col_mode[c] != -1 &&
+                add_nz(mp, mp->budget_row, c,
+                       mp->obj[c] - (mp->col_mode[c] >= 0 ? ms->modes[mp->col_mode[c]].change : 0)))
                 rc = CP_ERR_NOMEM;
     }
     return rc;
@@ -437,8 +441,12 @@ static void load_glpk(milp *mp, glp_prob *P, const cp_usage *u)
         } else {
             int r = y_res_of_col(mp, c), t = mp->col_start[c];
             double q = cp_usage_quota(u, r, t);
+            const cp_replan *rp = mp->ms->replan;
             glp_set_col_kind(P, c, GLP_IV);
-            if (q > 0)
+            if (rp && t < rp->now) /* history: OLD's instances (capplan.5 §10.5) */
+                glp_set_col_bnds(P, c, GLP_FX, rp->y_hist[(size_t)r * rp->now + t],
+                                 rp->y_hist[(size_t)r * rp->now + t]);
+            else if (q > 0)
                 glp_set_col_bnds(P, c, GLP_DB, 0.0, q);
             else
                 glp_set_col_bnds(P, c, GLP_FX, 0.0, 0.0);

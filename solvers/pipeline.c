@@ -5,7 +5,9 @@
  * precedence while it searches, so it is a safety net that --progress=debug
  * reports when it acts), then concrete placement with repair, then the
  * reasons for dropped
- * jobs, then the interrupted status when a stop was requested.
+ * jobs, then the interrupted status when a stop was requested. A re-plan
+ * (capplan.5 §10.5) keeps OLD's choices when they cost no more than the
+ * method's plan (solvers/replan_warm.c).
  * What every method's plan gets at the end (its name, its seconds, the
  * interrupted status) is set here once, not in each method.
  */
@@ -28,14 +30,24 @@ static int finish(const cp_solve_opts *o, cp_plan *plan, cp_err *err)
      * a safety net, and --progress=debug says when it had to act */
     if (moved)
         cp_solver_log(o, "precedence: the repair changed the %s plan", plan->method);
+    if (plan->ms->replan) /* started jobs go back on OLD's units (capplan.5 §10.5) */
+        plan->placed = false;
     if (!plan->placed && (rc = cp_plan_place(plan, &repairs, err)))
         return rc;
     if (repairs && (rc = cp_plan_precedence_final(plan, &moved2, err)))
         return rc;
     if (moved2)
         cp_solver_log(o, "precedence: placement's repairs broke an edge; jobs dropped");
+    cp_plan_status solved = plan->status;
     if ((repairs || moved || moved2) && plan->status == CP_STATUS_OPTIMAL)
         plan->status = CP_STATUS_FEASIBLE;
+    bool old = false;
+    if ((rc = cp_replan_prefer_old(plan, &old, err)))
+        return rc;
+    if (old) { /* no repair of the method's plan touched it, and it costs no more */
+        plan->status = solved;
+        cp_solver_log(o, "re-plan: OLD's choices cost no more than the %s plan; kept", plan->method);
+    }
     if ((rc = cp_plan_precedence_reasons(plan, err)) || (rc = cp_plan_explain_drops(plan, err)))
         return rc;
     if (o->stop && *o->stop)

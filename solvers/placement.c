@@ -48,6 +48,7 @@ typedef struct packer {
     cp_pack *pk;     /* [n_res] the units as the packing rule sees them */
     size_t *cap;     /* [n_res] ids the arrays have room for */
     int *pick, *amount; /* scratch, [most counts + 1] */
+    const unsigned char *pinned; /* a re-plan's started jobs on OLD's units, or NULL */
 } packer;
 
 /* Makes room for ids below n on resource r (new ids free everywhere). */
@@ -258,7 +259,8 @@ static int repack(packer *pk, int j, int mi, int s, bool *ok)
         return CP_ERR_NOMEM;
     int k = 0;
     for (int i = 0; i < plan->n_jobs; i++) {
-        if (i == j || plan->mode[i] < 0 || plan->n_units[i] == 0 || ms->modes[plan->mode[i]].res != r)
+        if (i == j || plan->mode[i] < 0 || plan->n_units[i] == 0 ||
+            ms->modes[plan->mode[i]].res != r || (pk->pinned && pk->pinned[i]))
             continue;
         const cp_mode *m = &ms->modes[plan->mode[i]];
         v[k] = (onres){i, plan->start[i], m->demand[0] * 1e6 + m->demand[1] * 1e3 + m->demand[2],
@@ -321,7 +323,7 @@ static double alt_cost(packer *pk, int j, int mi, int s, int *qbuf)
         if (agg && cp_pack_choose(p, pk->in, m, s, NULL, NULL, pk->pick, pk->amount, &c) > 0) {
             cp_run_cost rcost;
             cp_pool_run_cost(pk->in, pk->ms, m, s, &rcost);
-            cost = rcost.energy_cost + rcost.carbon_cost + m->egress; /* capplan.5 §9.3 */
+            cost = rcost.energy_cost + rcost.carbon_cost + m->egress + m->change; /* §9.3, §10.5 */
         }
         return cost;
     }
@@ -339,7 +341,7 @@ static double alt_cost(packer *pk, int j, int mi, int s, int *qbuf)
     if (!teams)
         return INFINITY;
     const int *y = y_row(pk, m->res);
-    cost = m->egress;
+    cost = m->egress + m->change;
     for (int t = s; t < s + m->slots; t++) {
         int add = 0;
         for (int q = 0; q < k; q++)
@@ -348,6 +350,38 @@ static double alt_cost(packer *pk, int j, int mi, int s, int *qbuf)
             cost += (p->inuse[t] + add - y[t]) * cp_market_slot_cost(pk->in, res, t);
     }
     return cost;
+}
+
+/* A re-plan's started jobs first, on OLD's nodes and instances (capplan.5
+ * §10.5): *pinned marks those kept there (NULL when not a re-plan). A
+ * started job whose units no longer hold it (a pool that lost a node
+ * only before S) is packed with the others. */
+static int pin_started(packer *pk, unsigned char **pinned)
+{
+    const cp_replan *rp = pk->ms->replan;
+    cp_plan *plan = pk->plan;
+    *pinned = NULL;
+    if (!rp)
+        return CP_OK;
+    unsigned char *pin = cp_calloc((size_t)(rp->n_jobs ? rp->n_jobs : 1), 1);
+    if (!pin)
+        return CP_ERR_NOMEM;
+    for (int j = 0; j < rp->n_jobs; j++) {
+        const cp_replan_job *rj = &rp->job[j];
+        bool kept = false;
+        if (rj->kind != CP_REPLAN_STARTED || !rj->units || plan->mode[j] < 0)
+            continue;
+        int rc = set_units(pk, j, rj->units, rj->n_units);
+        if (rc == CP_OK)
+            rc = keep_units(pk, j, &kept);
+        if (rc) {
+            cp_free(pin);
+            return rc;
+        }
+        pin[j] = kept;
+    }
+    *pinned = pin;
+    return CP_OK;
 }
 
 /* Drops job j while packing, with its reason. */
@@ -451,7 +485,8 @@ static int place_pass(cp_plan *plan, bool repair, int *repairs, cp_buf *note)
 {
     const cp_input *in = plan->in;
     const cp_modeset *ms = plan->ms;
-    packer pk = {in, ms, plan, in->slots, NULL, NULL, NULL, NULL};
+    packer pk = {in, ms, plan, in->slots, NULL, NULL, NULL, NULL, NULL};
+    unsigned char *pinned = NULL;
     int rc = CP_OK;
     *repairs = 0;
     size_t nr = (size_t)(ms->n_res ? ms->n_res : 1), T = (size_t)in->slots;
@@ -477,9 +512,14 @@ static int place_pass(cp_plan *plan, bool repair, int *repairs, cp_buf *note)
         else if (ensure_units(&pk, r, market ? 1 : in->pools[res->index].nodes))
             rc = CP_ERR_NOMEM;
     }
+    if (rc == CP_OK && (rc = pin_started(&pk, &pinned)))
+        goto out;
+    pk.pinned = pinned;
     int nk = 0;
     for (int j = 0; j < in->n_jobs && rc == CP_OK; j++) {
         bool kept = false;
+        if (pinned && pinned[j])
+            continue;
         if (plan->pool_units && plan->mode[j] >= 0 && plan->n_units[j] > 0 &&
             (rc = keep_units(&pk, j, &kept)) == CP_OK && kept)
             continue; /* packed where the plan was built, on its units */
@@ -528,7 +568,10 @@ static int place_pass(cp_plan *plan, bool repair, int *repairs, cp_buf *note)
         if (pk.pk[r].market)
             for (int t = 0; t < in->slots; t++)
                 *cp_plan_y(plan, r, t) = pk.pk[r].inuse[t];
+    if (rc == CP_OK)
+        cp_plan_keep_history(plan);
 out:
+    cp_free(pinned);
     plan->placed = rc == CP_OK;
     for (int r = 0; pk.pk && r < ms->n_res; r++) {
         cp_free(pk.pk[r].free);

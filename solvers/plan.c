@@ -1,6 +1,7 @@
 /* Plan storage, capplan.5 §4 evaluation and capplan.5 §3 feasibility; see cp_plan.h. */
 #include "cp_plan.h"
 #include "cp_teams.h"
+#include "cp_replan.h"
 
 #include "cp_alloc.h"
 #include "cp_cost.h"
@@ -146,6 +147,45 @@ void cp_plan_min_instances(cp_plan *p)
         }
     }
     cp_free(use);
+    cp_plan_keep_history(p);
+}
+
+void cp_plan_keep_history(cp_plan *p)
+{
+    const cp_replan *rp = p->ms->replan;
+    if (!rp)
+        return;
+    for (int r = 0; r < p->n_res; r++)
+        if (p->ms->res[r].kind != CP_RES_POOL)
+            for (int t = 0; t < rp->now; t++)
+                *cp_plan_y(p, r, t) = rp->y_hist[(size_t)r * rp->now + t];
+}
+
+void cp_plan_choice(const cp_plan *p, int j, cp_replan_choice *c)
+{
+    memset(c, 0, sizeof *c);
+    c->res = -1;
+    if (p->mode[j] < 0)
+        return;
+    const cp_mode *m = &p->ms->modes[p->mode[j]];
+    *c = (cp_replan_choice){m->res, m->count, m->shape, m->limit, p->start[j], m->slots};
+}
+
+unsigned cp_plan_cost_when(const cp_plan *p)
+{
+    return cp_cost_when(p->in) | (p->ms->replan ? CP_COST_IF_REPLAN : 0u);
+}
+
+int cp_plan_changed(const cp_plan *p)
+{
+    const cp_replan *rp = p->ms->replan;
+    int n = 0;
+    for (int j = 0; rp && j < p->n_jobs; j++) {
+        cp_replan_choice c;
+        cp_plan_choice(p, j, &c);
+        n += cp_replan_is_change(rp, j, &c);
+    }
+    return n;
 }
 
 void cp_plan_figures_release(cp_plan_figures *f)
@@ -244,6 +284,8 @@ int cp_plan_eval(const cp_plan *p, cp_plan_figures *f, cp_err *err)
         f->costs.cloud += f->market_cost[r];
     }
     f->costs.carbon = f->costs.carbon_kg / 1000 * in->carbon_price_per_ton;
+    if (ms->replan) /* capplan.5 §10.5 */
+        f->costs.changes = ms->replan->change_penalty * cp_plan_changed(p);
     cp_costs_sum(&f->costs, attributed);
     return CP_OK;
 }

@@ -77,6 +77,27 @@ static void market_leases(cp_out *o, const cp_plan *p, const cp_leases *ls, int 
     cp_out_end(o);
 }
 
+/* capplan.5 §10.5: `replanned: {now, started, broken, changed}`. */
+static void replanned_block(cp_out *o, const cp_plan *p)
+{
+    const cp_replan *rp = p->ms->replan;
+    cp_out_key(o, "replanned");
+    cp_out_map(o);
+    cp_out_key(o, "now");
+    cp_out_int(o, rp->now);
+    cp_out_key(o, "started");
+    cp_out_int(o, rp->started);
+    cp_out_key(o, "broken");
+    cp_out_int(o, rp->broken);
+    cp_out_key(o, "changed");
+    cp_out_int(o, cp_plan_changed(p));
+    /* extension (docs/spec-notes.md, "Re-planning"): the price of a change,
+     * so that verify and diff need not be told */
+    cp_out_key(o, "change_penalty");
+    cp_out_num(o, rp->change_penalty);
+    cp_out_end(o);
+}
+
 static void job_entry(cp_out *o, const cp_plan *p, const cp_plan_figures *f, int j, bool *oom)
 {
     const cp_input *in = p->in;
@@ -134,6 +155,18 @@ static void job_entry(cp_out *o, const cp_plan *p, const cp_plan_figures *f, int
     }
     cp_out_key(o, "cost"); /* capplan.5 §10.1 */
     cp_out_num(o, f->job_cost[j]);
+    const cp_replan *rp = ms->replan; /* capplan.5 §10.5 */
+    if (rp && rp->job[j].kind == CP_REPLAN_STARTED) {
+        cp_out_key(o, "started");
+        cp_out_word(o, "true");
+    } else if (rp && rp->job[j].kind == CP_REPLAN_BROKEN) {
+        cp_out_key(o, "restarted");
+        cp_out_word(o, "true");
+        if (in->jobs[j].kind == CP_JOB_TRAINING) {
+            cp_out_key(o, "work_left");
+            cp_out_num(o, rp->job[j].work);
+        }
+    }
     cp_out_key(o, "nodes");
     cp_out_seq(o, true);
     for (int u = 0; u < p->n_units[j]; u++)
@@ -241,7 +274,7 @@ static int write_tree(const cp_plan *p, const cp_plan_write_opts *w, cp_buf *buf
     solver_block(o, p, w, f.costs.total);
     cp_out_key(o, "totals");
     cp_out_map(o);
-    unsigned when = cp_cost_when(in);
+    unsigned when = cp_plan_cost_when(p);
     for (int i = 0; i < CP_COST_N; i++) {
         if (!cp_cost_part_shown(i, when))
             continue;
@@ -249,6 +282,8 @@ static int write_tree(const cp_plan *p, const cp_plan_write_opts *w, cp_buf *buf
         cp_out_num(o, f.costs.v[i]);
     }
     cp_out_end(o);
+    if (ms->replan)
+        replanned_block(o, p);
     if (p->note) {
         cp_out_key(o, "note");
         cp_out_str(o, p->note);

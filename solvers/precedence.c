@@ -389,11 +389,11 @@ static bool chain_insert(cp_plan *p, cp_usage *u, int x, const int *order, long 
     chain c;
     if (!chain_of(p, x, order, &c))
         return false;
-    double cost0 = u->spend + chain_pen(p, &c, -1), best = cost0;
+    double cost0 = cp_usage_objective(u) + chain_pen(p, &c, -1), best = cost0;
     int best_k = -2, km = -1, ks = 0; /* -2: no change; -1: without taking a job out */
     chain_out(p, u, &c);
     if (chain_place(p, u, &c, tries)) {
-        double v = u->spend + chain_pen(p, &c, -1);
+        double v = cp_usage_objective(u) + chain_pen(p, &c, -1);
         if (v < best) {
             best = v;
             best_k = -1;
@@ -414,7 +414,7 @@ static bool chain_insert(cp_plan *p, cp_usage *u, int x, const int *order, long 
             p->mode[k] = -1;
             if (chain_place(p, u, &c, tries)) {
                 put_back_best(p, u, k, tries);
-                double v = u->spend + chain_pen(p, &c, k);
+                double v = cp_usage_objective(u) + chain_pen(p, &c, k);
                 if (v < best - 1e-9 * (1 + fabs(best))) {
                     best = v;
                     best_k = k;

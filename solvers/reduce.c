@@ -18,7 +18,7 @@
 static bool dominates(const cp_mode *b, const cp_mode *a)
 {
     if (b->res != a->res || b->slots > a->slots || b->s_min > a->s_min || b->s_max < a->s_max ||
-        b->egress > a->egress)
+        b->egress > a->egress || b->change > a->change)
         return false;
     for (int d = 0; d < CP_DIMS; d++)
         if (b->demand[d] > a->demand[d])
@@ -37,7 +37,7 @@ static bool same(const cp_mode *b, const cp_mode *a)
         if (b->demand[d] != a->demand[d])
             return false;
     return b->slots == a->slots && b->busy_w == a->busy_w && b->last_frac == a->last_frac &&
-           b->egress == a->egress &&
+           b->egress == a->egress && b->change == a->change &&
            b->s_min == a->s_min && b->s_max == a->s_max;
 }
 

@@ -83,5 +83,9 @@ double cp_fixed_cost(const cp_input *in, const cp_modeset *ms)
     for (int j = 0; j < in->n_jobs; j++)
         if (ms->job_first[j] == ms->job_first[j + 1])
             c += in->jobs[j].drop_penalty;
+    /* a re-plan's changes: P per changeable job, less P where a plan keeps
+     * OLD's choice (that mode's `change`, capplan.5 §10.5) */
+    if (ms->replan)
+        c += cp_replan_change_base(ms->replan);
     return c;
 }

@@ -54,6 +54,7 @@ int cp_usage_init_scaled(cp_usage *u, const cp_input *in, const cp_modeset *ms, 
             for (int t = 0; t < u->T; t++)
                 u->slot_cost[(size_t)r * T + t] = cp_market_slot_cost(in, &ms->res[r], t);
     u->spend = base_cost;
+    u->change = ms->replan ? cp_replan_change_base(ms->replan) : 0;
     u->budget = in->has_budget ? base_cost + (in->budget - base_cost) * scale : INFINITY;
     if (cp_reduce_modes(u, &u->dominated, &u->n_dominated) ||
         cp_teamrows_init(&u->teams, in, ms, scale)) {
@@ -225,7 +226,7 @@ static bool try_agg(const cp_usage *u, int mi, int s, double *delta, char *why, 
     }
     if (u->teams.n_rows && !try_teams(u, mi, s, why, size))
         return false;
-    *delta = cost;
+    *delta = cost + m->change; /* a re-plan's change: priced, not budgeted (capplan.5 §10.5) */
     return true;
 }
 
@@ -243,8 +244,8 @@ static bool try_units(const cp_usage *u, int mi, int s, double agg, double *delt
         return false;
     }
     if (r->kind != CP_RES_POOL)
-        cost = ydelta + m->egress;
-    if (u->spend + cost > u->budget + EPS * (1 + u->budget)) {
+        cost = ydelta + m->egress + m->change;
+    if (u->spend + cost - m->change > u->budget + EPS * (1 + u->budget)) {
         if (why)
             snprintf(why, size, "the budget is spent");
         return false;
@@ -277,6 +278,7 @@ static void apply(cp_usage *u, int mi, int s, double sign)
     const cp_resource *r = &u->ms->res[m->res];
     int T = u->T;
     u->spend += sign * m->egress;
+    u->change += sign * m->change;
     int nt = cp_teamrows_coefs(&u->teams, mi, s, u->trow, u->tval);
     for (int i = 0; i < nt; i++) {
         double *p = &u->tuse[u->trow[i]];
@@ -465,7 +467,7 @@ static double share_cost(const cp_usage *u, int mi, int s)
     double c = 0;
     for (int i = 0; i < m->slots; i++)
         c += u->slot_cost[(size_t)m->res * u->T + s + i];
-    return m->egress + f * c;
+    return m->egress + m->change + f * c;
 }
 
 /* What a candidate is ranked by: its added cost (the aggregate estimate

@@ -5,6 +5,7 @@
  * written with status `interrupted` and the exit status is 130 (the whole
  * rule is in cp_signals.h).
  */
+#include "cp_alloc.h"
 #include "cp_atomic.h"
 #include "cp_cli.h"
 #include "cp_cmd.h"
@@ -12,6 +13,7 @@
 #include "cp_leases.h"
 #include "cp_plan_opts.h"
 #include "cp_plan_write.h"
+#include "cp_replan.h"
 #include "cp_signals.h"
 #include "cp_solver.h"
 
@@ -105,7 +107,7 @@ static void summary(const cp_plan *p, FILE *f)
         fprintf(f, " by %s", p->bound_kind);
     cp_buf sum;
     cp_buf_init(&sum);
-    cp_costs_describe(&fig.costs, cp_cost_when(in), &sum);
+    cp_costs_describe(&fig.costs, cp_plan_cost_when(p), &sum);
     fprintf(f, "\n  %s\n", sum.s);
     cp_buf_release(&sum);
     fprintf(f, "  %.1f kWh on-prem, %.1f kg CO2\n", fig.costs.energy_kwh, fig.costs.carbon_kg);
@@ -166,6 +168,67 @@ static void summary(const cp_plan *p, FILE *f)
     cp_plan_figures_release(&fig);
 }
 
+/* capplan.5 §10.5: plan --from OLD --now S [--change-penalty P]. */
+typedef struct replan_opts {
+    const char *from;
+    int now;        /* -1: not given */
+    double penalty; /* 0 by default */
+} replan_opts;
+
+/* --now and --change-penalty mean something only with --from, which
+ * needs --now; each message names the option. */
+static bool replan_opts_ok(const replan_opts *ro)
+{
+    if (ro->from && ro->now < 0) {
+        fprintf(stderr, "capplan plan: --from needs --now S, the first slot that has not begun\n");
+        return false;
+    }
+    if (!ro->from && ro->now >= 0) {
+        fprintf(stderr, "capplan plan: --now needs --from OLD, the plan to re-plan from\n");
+        return false;
+    }
+    if (!ro->from && ro->penalty != 0) {
+        fprintf(stderr, "capplan plan: --change-penalty needs --from OLD\n");
+        return false;
+    }
+    return true;
+}
+
+/* OLD matched against the inputs, and the view the search runs on;
+ * prints the diagnostics; CP_ERR_INPUT for a bad OLD or S. */
+static int replan_setup(const cp_input *in, const replan_opts *ro, cp_replan **rp,
+                        cp_input **view)
+{
+    if (ro->now > in->slots) {
+        fprintf(stderr, "capplan plan: --now %d: the horizon has %d slots (0 <= S <= %d)\n",
+                ro->now, in->slots, in->slots);
+        return CP_ERR_INPUT;
+    }
+    cp_err err;
+    cp_err_init(&err);
+    cp_modeset *ms = NULL;
+    int rc = cp_modes_build(in, &ms, &err);
+    if (rc) {
+        cp_err_print(&err, stderr);
+        return rc;
+    }
+    cp_diags *d = cp_malloc(sizeof *d);
+    if (!d) {
+        cp_modeset_free(ms);
+        fprintf(stderr, "capplan plan: out of memory\n");
+        return CP_ERR_NOMEM;
+    }
+    cp_diags_init(d);
+    rc = cp_replan_load(in, ms, ro->from, ro->now, ro->penalty, rp, d);
+    if (rc)
+        cp_diags_print(d, stderr);
+    else if ((rc = cp_replan_view_new(in, ms, *rp, view, &err)))
+        cp_err_print(&err, stderr);
+    cp_free(d);
+    cp_modeset_free(ms);
+    return rc;
+}
+
 int cp_cmd_plan(int argc, char **argv)
 {
     cp_plan_opts po;
@@ -173,8 +236,17 @@ int cp_cmd_plan(int argc, char **argv)
     cp_plan_write_opts wo = {CP_FMT_YAML, true, NULL};
     const char *out_path = NULL, *leases_path = NULL;
     int format = CP_FMT_YAML;
+    replan_opts ro = {NULL, -1, 0};
     const cp_opt opts[] = {
         CP_CLI_PLAN_OUTPUT_OPTS(&out_path, &format, &leases_path),
+        CP_OPT_FILE(0, "from", &ro.from, "OLD",
+                    "re-plan from OLD, a plan of the earlier inputs (capplan.5 §10.5); "
+                    "needs --now"),
+        CP_OPT_INT(0, "now", &ro.now, 0, 1000000000, "S",
+                   "with --from: the first slot that has not begun; before it OLD stands"),
+        CP_OPT_DOUBLE(0, "change-penalty", &ro.penalty, 0, "P",
+                      "with --from: $ for each job OLD starts at S or later that the re-plan "
+                      "drops or changes (default 0)"),
         CP_OPT_INCLUDE(po.table),
         CP_OPT_END(),
     };
@@ -183,12 +255,13 @@ int cp_cmd_plan(int argc, char **argv)
     if (st != CP_CLI_RUN)
         return st;
     wo.format = (cp_plan_format)format;
-    st = cp_plan_opts_finish(&po, "plan", a.quiet) ? -1 : 2;
+    st = cp_plan_opts_finish(&po, "plan", a.quiet) && replan_opts_ok(&ro) ? -1 : 2;
     if (st < 0) {
         /* before any work: no output may be an input or another output */
         const char *outs[] = {"-o", out_path, "--leases", leases_path, "--export-lp",
                               po.so.export_lp, NULL};
-        int orc = cp_cli_outputs_ok("plan", a.operands, a.n_operands, NULL, outs);
+        const char *from[] = {"--from", ro.from, NULL};
+        int orc = cp_cli_outputs_ok("plan", a.operands, a.n_operands, from, outs);
         if (orc)
             st = orc;
     }
@@ -223,13 +296,28 @@ int cp_cmd_plan(int argc, char **argv)
         so.log = cp_cli_log_line;
         so.heartbeat = 1.0; /* a line at least every 2 s, on a loaded machine too */
     }
+    cp_replan *rp = NULL;
+    cp_input *view = NULL; /* a re-plan is solved on its view (cp_replan.h) */
+    if (ro.from && (rc = replan_setup(in, &ro, &rp, &view)))
+        goto done_status;
     if ((rc = cp_modes_build(in, &ms, &err)) || (rc = cp_plan_new(in, ms, &plan))) {
         if (rc == CP_ERR_NOMEM)
             cp_err_nomem(&err);
         goto fail;
     }
+    if (rp) {
+        cp_plan_free(plan);
+        cp_modeset_free(ms);
+        plan = NULL;
+        ms = NULL;
+        if ((rc = cp_replan_modes(view, rp, &ms, &err)) || (rc = cp_plan_new(view, ms, &plan))) {
+            if (rc == CP_ERR_NOMEM)
+                cp_err_nomem(&err);
+            goto fail;
+        }
+    }
     cp_signals_begin_work();
-    if ((rc = cp_plan_solve(in, ms, ops, &so, plan, &err)))
+    if ((rc = cp_plan_solve(view ? view : in, ms, ops, &so, plan, &err)))
         goto fail;
     if (plan->status == CP_STATUS_NOPLAN && cp_signals_stopped()) {
         fprintf(stderr, "capplan plan: interrupted before a plan was found; no plan written\n");
@@ -264,12 +352,15 @@ int cp_cmd_plan(int argc, char **argv)
     goto done;
 fail:
     cp_err_print(&err, stderr);
+done_status:
     status = rc == CP_ERR_INPUT ? 2 : 1;
 done:
     cp_signals_restore();
     cp_buf_release(&out);
     cp_plan_free(plan);
     cp_modeset_free(ms);
+    cp_replan_view_free(view);
+    cp_replan_free(rp);
     cp_input_free(in);
     return status;
 }

@@ -11,6 +11,7 @@
 #include "cp_buf.h"
 #include "cp_cli.h"
 #include "cp_cmd.h"
+#include "cp_replan.h"
 #include "cp_verify.h"
 #include "cp_yaml.h"
 
@@ -65,11 +66,42 @@ static bool is_csv_plan(const char *path)
     return n == sizeof head - 1 && !memcmp(buf, head, n);
 }
 
+/* OLD matched against the inputs and the view verify checks on
+ * (cp_replan.h); errors go to d. */
+static int load_replan(const cp_input *in, const char *from, int now, double penalty,
+                       cp_replan **rp, cp_input **view, cp_diags *d)
+{
+    if (now > in->slots)
+        return cp_diags_add(d, CP_ERR_INPUT, cp_pos_none(),
+                            "--now %d: the horizon has %d slots (0 <= S <= %d)", now, in->slots,
+                            in->slots);
+    cp_err err;
+    cp_err_init(&err);
+    cp_modeset *ms = NULL;
+    int rc = cp_modes_build(in, &ms, &err);
+    if (rc == CP_OK && (rc = cp_replan_load(in, ms, from, now, penalty, rp, d)) == CP_OK &&
+        (rc = cp_replan_view_new(in, ms, *rp, view, &err)))
+        cp_diags_add_err(d, &err);
+    else if (rc && !d->n)
+        cp_diags_add_err(d, &err);
+    cp_modeset_free(ms);
+    return rc;
+}
+
 int cp_cmd_verify(int argc, char **argv)
 {
-    const char *plan_path = NULL, *out_path = NULL;
+    const char *plan_path = NULL, *out_path = NULL, *from = NULL;
+    int now = -1;
+    double penalty = -1;
     const cp_opt opts[] = {
         CP_OPT_FILE(0, "plan", &plan_path, "PLAN", "the plan to check (required)"),
+        CP_OPT_FILE(0, "from", &from, "OLD",
+                    "PLAN is a re-plan from OLD (capplan.5 §10.5): check what it keeps; "
+                    "needs --now"),
+        CP_OPT_INT(0, "now", &now, 0, 1000000000, "S", "with --from: the slot PLAN re-planned from"),
+        CP_OPT_DOUBLE(0, "change-penalty", &penalty, 0, "P",
+                      "with --from: the penalty per changed job (default: the plan's "
+                      "replanned.change_penalty)"),
         CP_OPT_STRING('o', NULL, &out_path, "FILE",
                       "write the report there (atomically); default stdout"),
         CP_OPT_QUIET("no 'verify: OK' line: an OK plan prints nothing"),
@@ -83,8 +115,15 @@ int cp_cmd_verify(int argc, char **argv)
         fprintf(stderr, "capplan verify: missing --plan PLAN\n");
         cp_cli_help_print(stderr, opts, &verify_help);
         st = 2;
+    } else if ((from != NULL) != (now >= 0)) {
+        fprintf(stderr, from ? "capplan verify: --from needs --now S\n"
+                             : "capplan verify: --now needs --from OLD\n");
+        st = 2;
+    } else if (!from && penalty >= 0) {
+        fprintf(stderr, "capplan verify: --change-penalty needs --from OLD\n");
+        st = 2;
     } else {
-        const char *plan_in[] = {"--plan", plan_path, NULL};
+        const char *plan_in[] = {"--plan", plan_path, "--from", from, NULL};
         const char *outs[] = {"-o", out_path, NULL};
         st = cp_cli_outputs_ok("verify", a.operands, a.n_operands, plan_in, outs);
     }
@@ -101,6 +140,8 @@ int cp_cmd_verify(int argc, char **argv)
     cp_diags *d = NULL;
     cp_verify_report rep;
     cp_verify_report_init(&rep);
+    cp_replan *rp = NULL;
+    cp_input *view = NULL;
     cp_err err;
     cp_err_init(&err);
 
@@ -126,7 +167,15 @@ int cp_cmd_verify(int argc, char **argv)
             fprintf(stderr, "capplan verify: cannot read the plan '%s'\n", plan_path);
         goto out;
     }
-    if (cp_verify_plan(in, plan, &rep, &err)) {
+    if (from) {
+        int rc = load_replan(in, from, now, penalty, &rp, &view, d);
+        if (rc) {
+            cp_diags_print(d, stderr);
+            status = rc == CP_ERR_INPUT ? 2 : 1;
+            goto out;
+        }
+    }
+    if (rp ? cp_verify_replan(view, rp, plan, &rep, &err) : cp_verify_plan(in, plan, &rep, &err)) {
         cp_err_print(&err, stderr);
         goto out;
     }
@@ -167,6 +216,8 @@ int cp_cmd_verify(int argc, char **argv)
     free(text); /* open_memstream's buffer: malloc'ed by libc */
 out:
     cp_verify_report_release(&rep);
+    cp_replan_view_free(view);
+    cp_replan_free(rp);
     cp_node_free(plan);
     cp_free(d);
     cp_input_free(in);

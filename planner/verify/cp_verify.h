@@ -65,6 +65,15 @@ int cp_verify_plan(const cp_input *in, const struct cp_node *plan, cp_verify_rep
 int cp_verify_plan_file(const cp_input *in, const cp_plan_file *pf, cp_verify_report *rep,
                         cp_err *err);
 
+struct cp_replan;
+/* capplan.5 §10.5: the same for a re-plan from OLD, `rp` (cp_replan.h),
+ * checked on `view` (cp_replan_view_new of the inputs and rp), so that
+ * free and broken jobs start no earlier than S, broken training jobs run
+ * their work_left and the history is not re-checked against the inputs;
+ * then what OLD keeps (verify_replan.c). Both borrowed. */
+int cp_verify_replan(const cp_input *view, const struct cp_replan *rp, const struct cp_node *plan,
+                     cp_verify_report *rep, cp_err *err);
+
 /* Relative comparison used for every re-costed number: true when
  * |a - b| <= rel * max(|a|, |b|) + 1e-9. */
 bool cp_verify_close(double a, double b, double rel);

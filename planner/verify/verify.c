@@ -26,6 +26,7 @@
 #include "verify_internal.h"
 
 #include "cp_alloc.h"
+#include "cp_replan.h"
 #include "cp_msg.h"
 #include "cp_yaml.h"
 
@@ -68,13 +69,14 @@ static void take_problems(cp_vf_ctx *c)
     c->rep->infeasible = pf->infeasible;
 }
 
-int cp_verify_plan_file(const cp_input *in, const cp_plan_file *pf, cp_verify_report *rep,
-                        cp_err *err)
+static int verify_file(const cp_input *in, const cp_replan *rp, const cp_plan_file *pf,
+                       cp_verify_report *rep, cp_err *err)
 {
     cp_verify_report_release(rep);
     cp_vf_ctx c;
     memset(&c, 0, sizeof c);
     c.in = in;
+    c.rp = rp;
     c.rep = rep;
     c.pf = pf;
     c.T = in->slots;
@@ -109,6 +111,8 @@ int cp_verify_plan_file(const cp_input *in, const cp_plan_file *pf, cp_verify_re
     if (!rep->malformed && !rep->infeasible && !c.oom) {
         cp_vf_check_missing(&c);
         cp_vf_read_provisioning(&c);
+        if (!c.oom && rp)
+            cp_vf_check_replan(&c);
         if (!c.oom)
             cp_vf_add_loads(&c);
         if (!c.oom)
@@ -152,7 +156,14 @@ out:
     return CP_OK;
 }
 
-int cp_verify_plan(const cp_input *in, const cp_node *plan, cp_verify_report *rep, cp_err *err)
+int cp_verify_plan_file(const cp_input *in, const cp_plan_file *pf, cp_verify_report *rep,
+                        cp_err *err)
+{
+    return verify_file(in, NULL, pf, rep, err);
+}
+
+static int verify_tree(const cp_input *in, const cp_replan *rp, const cp_node *plan,
+                       cp_verify_report *rep, cp_err *err)
 {
     cp_verify_report_release(rep);
     cp_plan_read_opts o;
@@ -162,7 +173,18 @@ int cp_verify_plan(const cp_input *in, const cp_node *plan, cp_verify_report *re
     cp_plan_file_init(&pf);
     int rc = cp_plan_read(plan, &o, &pf, err);
     if (rc == CP_OK)
-        rc = cp_verify_plan_file(in, &pf, rep, err);
+        rc = verify_file(in, rp, &pf, rep, err);
     cp_plan_file_release(&pf);
     return rc;
+}
+
+int cp_verify_plan(const cp_input *in, const cp_node *plan, cp_verify_report *rep, cp_err *err)
+{
+    return verify_tree(in, NULL, plan, rep, err);
+}
+
+int cp_verify_replan(const cp_input *view, const cp_replan *rp, const cp_node *plan,
+                     cp_verify_report *rep, cp_err *err)
+{
+    return verify_tree(view, rp, plan, rep, err);
 }

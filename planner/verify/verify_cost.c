@@ -92,7 +92,7 @@ static void check_totals(cp_vf_ctx *c)
     /* a missing part is a violation when the writer writes it for these
      * inputs, but for the ones the reader requires itself and those newer
      * than 1.1 plans (checked when present) */
-    unsigned when = cp_cost_when(c->in);
+    unsigned when = cp_cost_when(c->in) | (c->rp ? CP_COST_IF_REPLAN : 0u);
     for (int i = 0; i < CP_COST_N; i++) {
         bool required = cp_cost_part_shown(i, when) && !cp_cost_part_required(i) &&
                         !(cp_cost_part_info[i].flags & CP_COST_NEW);
@@ -189,6 +189,7 @@ void cp_vf_check_costs(cp_vf_ctx *c)
     for (int j = 0; j < in->n_jobs; j++)
         if (c->dropped_job[j])
             s->penalty += in->jobs[j].drop_penalty;
+    s->changes = c->changes; /* capplan.5 §10.5, counted by verify_replan.c */
     /* capplan.5 §9.3: each scheduled job whose resource is not at its data */
     for (int i = 0; i < c->n_jobs; i++)
         if (c->jobs[i].counted && c->jobs[i].res >= 0)

@@ -8,6 +8,7 @@
  *                    power caps, budget)
  *   verify_place.c   concrete placement on nodes and instances (capplan.5 §5)
  *   verify_leases.c  the leases a plan lists (capplan.5 §5, version 1.1)
+ *   verify_replan.c  a re-plan against OLD (capplan.5 §10.5)
  *   verify_cost.c    re-costing every capplan.5 §4 number of the plan
  *   verify_teams.c   teams' quotas and budgets (capplan.5 §10.2)
  * The phases run in that order over one context (cp_vf_ctx), which owns the
@@ -79,6 +80,10 @@ typedef struct cp_vf_ctx {
     int *nl_count;            /* [n_res]: nodes/instances tracked */
     long **nl_label;          /* [n_res]: markets' labels by rank (owned), NULL for pools */
     double *nload;            /* per (res, idx, t, dim) */
+    /* a re-plan (capplan.5 §10.5): what OLD keeps, NULL otherwise; the
+     * change penalties counted from the entries */
+    const struct cp_replan *rp;
+    double changes;
 } cp_vf_ctx;
 
 /* ---- messages and plan fields (verify_msg.c) ---------------------------- */
@@ -163,6 +168,10 @@ static inline void cp_vf_mach_cap(const cp_machine *m, double cap[CP_DIMS])
     cap[CP_DIM_MEM] = m->memory_gb;
 }
 
+/* ---- a re-plan against OLD (verify_replan.c) ----------------------------- */
+/* After the jobs and the provisioning are read: history, started and
+ * broken jobs, the replanned block; sets c->changes. */
+void cp_vf_check_replan(cp_vf_ctx *c);
 /* ---- jobs, provisioning (verify_plan.c) --------------------------------- */
 void cp_vf_check_jobs(cp_vf_ctx *c);
 void cp_vf_check_missing(cp_vf_ctx *c);

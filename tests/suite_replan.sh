@@ -1,0 +1,227 @@
+#!/bin/sh
+# Re-planning once the night has begun (capplan.5 §10.5): `plan --from OLD
+# --now S` and `verify --from OLD --now S`, on examples/tiny.yaml, whose
+# optimum is derived by hand in its comments. OLD is its milp plan:
+# train-small on rack/1 in slots 0-1, train-wide on rack/0 in 1-2, etl on
+# rack/1 in 2-3, total $1.1385.
+#
+# 1. Unchanged inputs re-plan to OLD for every S and every method: the
+#    same bytes but for the re-plan's own lines (replanned, started,
+#    totals.changes) and, for the methods without a proof, the solver's
+#    status and bound.
+# 2. A node failure with checkpoint credit: the rack down from slot 2,
+#    train-wide (started at 1 h on rack/0, 1.6 h, checkpoints every 45 min)
+#    is broken at S = 2: work_left = 144000 (1 - 0.75 floor(1/0.75)/1.6)
+#    = 76500, 0.85 h on the cloud instance ($12) in slot 2; etl, which OLD
+#    ran on the rack from 2, is dropped ($500) and changed (P = 5).
+#    Total: baseline 2 kWh + train-small 0.6875 kWh = 2.6875 kWh ($0.26875
+#    energy, 1.075 kg = $0.05375 carbon) + 12 + 500 + 5 = $517.3225.
+# 3. An urgent job (tests/replan/urgent.yaml, $100 to drop) at S = 1 moves
+#    one job not yet started, etl or train-wide, to the cloud ($24: both
+#    are optimal) when the change costs P = 7: $1.1385 + 24 + 7 = $32.1385;
+#    at P = 200 the urgent job is dropped instead: $101.1385.
+# 4. A cancelled running job: without etl in the inputs, re-planning at
+#    S = 3 a plan that ran etl on the cloud in slots 2-3 keeps slot 2's
+#    instance (history) and returns slot 3's.
+# 5. Every method on every case, each plan verified with --from.
+# 6. Bad inputs: S out of range, OLD of other inputs (each error names the
+#    first mismatch at its line), options without --from.
+SUITE=replan
+# shellcheck source=tests/lib.sh
+. "$(dirname "$0")/lib.sh"
+methods="auto milp heuristic lagrange pop"
+tiny=examples/tiny.yaml
+
+# rverify NAME PLAN OLD S FILE...: verify --from OLD --now S says OK with
+# the plan's total.
+rverify() {
+    rv_name=$1 rv_plan=$2 rv_old=$3 rv_now=$4
+    shift 4
+    verify_ok "$rv_name" "$rv_plan" --from "$rv_old" --now "$rv_now" "$@"
+}
+
+# expect NAME PLAN ERE...: each ERE matches a line of PLAN.
+expect() {
+    ex_name=$1 ex_plan=$2
+    shift 2
+    for ex_re in "$@"; do
+        if ! grep -Eq "$ex_re" "$ex_plan"; then
+            bad "$ex_name" "no line matches '$ex_re'"
+            return 1
+        fi
+    done
+    ok "$ex_name"
+}
+
+# entry PLAN JOB: the job's entry of a YAML plan, one line per key.
+entry() {
+    awk -v j="- name: $2" '$0 == j { on = 1; print; next } /^- name:|^[a-z]/ { on = 0 } on' "$1"
+}
+
+run_plan "$tmp/old.yaml" --method milp $tiny
+if [ "$rc" = 0 ] && num_eq "$(plan_total "$tmp/old.yaml")" 1.1385; then ok old; else bad old "exit $rc"; fi
+
+# ---- 1. unchanged inputs: OLD again ------------------------------------------
+# strip PLAN [solver]: the plan without the lines a re-plan adds, and
+# without the solver's claims when asked
+strip() {
+    sed -e '/^replanned:/,/^  change_penalty:/d' -e '/^  started: true$/d' -e '/^  changes: /d' "$1" |
+        if [ "${2:-}" = solver ]; then sed -e '/^status: /d' -e '/^  bound: /d' -e '/^  gap: /d' -e '/^  method: /d'; else cat; fi
+}
+strip "$tmp/old.yaml" >"$tmp/old.plain"
+strip "$tmp/old.yaml" solver >"$tmp/old.nosolver"
+for m in $methods; do
+    for s in 0 1 2 3 4; do
+        run_plan "$tmp/same.yaml" --method "$m" --from "$tmp/old.yaml" --now "$s" $tiny
+        case $m in
+        auto | milp) strip "$tmp/same.yaml" | sed 's/^  method: auto\/milp$/  method: milp/' >"$tmp/same.plain"
+            want=$tmp/old.plain ;;
+        *) strip "$tmp/same.yaml" solver >"$tmp/same.plain"
+            want=$tmp/old.nosolver ;;
+        esac
+        if [ "$rc" = 0 ] && cmp -s "$want" "$tmp/same.plain"; then
+            ok "unchanged-$m-$s"
+        else
+            bad "unchanged-$m-$s" "exit $rc: $(diff "$want" "$tmp/same.plain" | head -n 6 | tr '\n' ' ')"
+        fi
+        rverify "unchanged-verify-$m-$s" "$tmp/same.yaml" "$tmp/old.yaml" "$s" $tiny
+    done
+done
+run_plan "$tmp/same2.yaml" --from "$tmp/old.yaml" --now 2 $tiny
+expect unchanged-block "$tmp/same2.yaml" '^replanned:$' '^  now: 2$' '^  started: 2$' '^  broken: 0$' \
+    '^  changed: 0$' '^  changes: 0$'
+
+# ---- 2. a node failure with checkpoint credit ---------------------------------
+sed -e 's/^    nodes: 2  .*/    nodes: 2\n    available: [2, 2, 0, 0]/' \
+    -e 's/^    drop_penalty: 2000$/    drop_penalty: 2000\n    checkpoint_minutes: 45/' $tiny >"$tmp/down.yaml"
+for m in $methods; do
+    run_plan "$tmp/down-$m.yaml" --method "$m" --from "$tmp/old.yaml" --now 2 --change-penalty 5 "$tmp/down.yaml"
+    if [ "$rc" = 0 ] && num_eq "$(plan_total "$tmp/down-$m.yaml")" 517.3225; then
+        ok "down-total-$m"
+    else
+        bad "down-total-$m" "exit $rc, total $(plan_total "$tmp/down-$m.yaml"), hand 517.3225"
+    fi
+    entry "$tmp/down-$m.yaml" train-wide >"$tmp/tw"
+    expect "down-train-wide-$m" "$tmp/tw" "resource: cloud:r1:v100x4" "start_slot: 2" "slots: 1" \
+        "end_hour: 2.85" "restarted: true" "work_left: 76500$"
+    entry "$tmp/down-$m.yaml" train-small >"$tmp/ts"
+    expect "down-train-small-$m" "$tmp/ts" "started: true" "nodes: \[rack/1\]"
+    expect "down-block-$m" "$tmp/down-$m.yaml" '^  started: 1$' '^  broken: 1$' '^  changed: 1$' \
+        '^  changes: 5$' '^  cloud: 12$' '^  penalty: 500$'
+    rverify "down-verify-$m" "$tmp/down-$m.yaml" "$tmp/old.yaml" 2 "$tmp/down.yaml"
+done
+
+# ---- 3. an urgent job moves one not yet started, paying the change ----------
+for m in $methods; do
+    run_plan "$tmp/urgent7-$m.yaml" --method "$m" --from "$tmp/old.yaml" --now 1 --change-penalty 7 \
+        $tiny tests/replan/urgent.yaml
+    if [ "$rc" = 0 ] && num_eq "$(plan_total "$tmp/urgent7-$m.yaml")" 32.1385; then
+        ok "urgent7-total-$m"
+    else
+        bad "urgent7-total-$m" "exit $rc, total $(plan_total "$tmp/urgent7-$m.yaml"), hand 32.1385"
+    fi
+    entry "$tmp/urgent7-$m.yaml" urgent >"$tmp/urg"
+    # etl or train-wide (both free at S = 1, both $24 on the cloud) moves
+    if [ "$(grep -c '^  resource: cloud:r1:v100x4$' "$tmp/urgent7-$m.yaml")" = 1 ]; then
+        ok "urgent7-moved-$m"
+    else
+        bad "urgent7-moved-$m" "not one job on the cloud"
+    fi
+    expect "urgent7-runs-$m" "$tmp/urg" "resource: rack" "start_slot: 2"
+    expect "urgent7-block-$m" "$tmp/urgent7-$m.yaml" '^  changed: 1$' '^  changes: 7$' '^  cloud: 24$'
+    rverify "urgent7-verify-$m" "$tmp/urgent7-$m.yaml" "$tmp/old.yaml" 1 $tiny tests/replan/urgent.yaml
+    run_plan "$tmp/urgent200-$m.yaml" --method "$m" --from "$tmp/old.yaml" --now 1 --change-penalty 200 \
+        $tiny tests/replan/urgent.yaml
+    if [ "$rc" = 0 ] && num_eq "$(plan_total "$tmp/urgent200-$m.yaml")" 101.1385; then
+        ok "urgent200-total-$m"
+    else
+        bad "urgent200-total-$m" "exit $rc, total $(plan_total "$tmp/urgent200-$m.yaml"), hand 101.1385"
+    fi
+    rverify "urgent200-verify-$m" "$tmp/urgent200-$m.yaml" "$tmp/old.yaml" 1 $tiny tests/replan/urgent.yaml
+done
+# verify counts the changes itself: told another penalty, the totals are wrong
+timeout "$limit" $CAPPLAN verify --plan "$tmp/urgent7-milp.yaml" --from "$tmp/old.yaml" --now 1 \
+    --change-penalty 1 $tiny tests/replan/urgent.yaml >"$tmp/v.out" 2>&1
+if [ $? = 1 ] && grep -q 'totals: changes: expected 1, found 7' "$tmp/v.out"; then ok verify-penalty; else
+    bad verify-penalty "$(oneline "$tmp/v.out" 3)"; fi
+
+# ---- 4. a cancelled running job ------------------------------------------------
+# OLD2: the rack's node 1 down from slot 2: etl runs on the cloud in 2-3
+sed -e 's/^    nodes: 2  .*/    nodes: 2\n    available: [2, 2, 1, 1]/' $tiny >"$tmp/down1.yaml"
+run_plan "$tmp/old2.yaml" --method milp --from "$tmp/old.yaml" --now 2 "$tmp/down1.yaml"
+entry "$tmp/old2.yaml" etl >"$tmp/etl2"
+expect old2-etl-cloud "$tmp/etl2" "resource: cloud:r1:v100x4" "start_slot: 2"
+awk '/^  - name: etl$/ { skip = 1; next } skip && /^  - name:|^[^ #]/ { skip = 0 } !skip' "$tmp/down1.yaml" >"$tmp/noetl.yaml"
+for m in $methods; do
+    run_plan "$tmp/cancel-$m.yaml" --method "$m" --from "$tmp/old2.yaml" --now 3 "$tmp/noetl.yaml"
+    if [ "$rc" = 0 ] && ! grep -q 'name: etl' "$tmp/cancel-$m.yaml"; then ok "cancel-gone-$m"; else
+        bad "cancel-gone-$m" "exit $rc"; fi
+    expect "cancel-history-$m" "$tmp/cancel-$m.yaml" '^  instances: \[0, 0, 1, 0\]$' '^  cloud: 12$'
+    rverify "cancel-verify-$m" "$tmp/cancel-$m.yaml" "$tmp/old2.yaml" 3 "$tmp/noetl.yaml"
+done
+
+# ---- 5. verify catches what a re-plan must keep --------------------------------
+# OLD itself is no re-plan of it at S = 2: no block, no started flags
+timeout "$limit" $CAPPLAN verify --plan "$tmp/old.yaml" --from "$tmp/old.yaml" --now 2 $tiny >"$tmp/v.out" 2>&1
+if [ $? = 1 ] && grep -q "a re-plan has a 'replanned' block" "$tmp/v.out" &&
+    grep -q "job 'train-wide': a started job's entry says 'started: true'" "$tmp/v.out"; then
+    ok verify-needs-block
+else
+    bad verify-needs-block "$(oneline "$tmp/v.out" 3)"
+fi
+# a started job moved: train-wide to slot 2 is not OLD's run
+sed '/^- name: train-wide$/,/^- name:/ s/^  start_slot: 1$/  start_slot: 2/' "$tmp/same2.yaml" >"$tmp/moved.yaml"
+timeout "$limit" $CAPPLAN verify --plan "$tmp/moved.yaml" --from "$tmp/old.yaml" --now 2 $tiny >"$tmp/v.out" 2>&1
+if [ $? = 1 ] && grep -q "job 'train-wide': a started job keeps OLD's run: 4 on 'rack' (pool) in shape 0 from slot 1" "$tmp/v.out"; then
+    ok verify-started-moved
+else
+    bad verify-started-moved "$(oneline "$tmp/v.out" 3)"
+fi
+
+# ---- 6. bad inputs --------------------------------------------------------------
+rbad() { # NAME EXPECTED-STDERR CMD...: exit 2, nothing on stdout, this message
+    rb_name=$1 rb_want=$2
+    shift 2
+    timeout "$limit" $CAPPLAN "$@" >"$tmp/rb.out" 2>"$tmp/rb.err"
+    rb_rc=$?
+    if [ "$rb_rc" = 2 ] && [ ! -s "$tmp/rb.out" ] && [ "$(cat "$tmp/rb.err")" = "$rb_want" ]; then
+        ok "$rb_name"
+    else
+        bad "$rb_name" "exit $rb_rc: $(oneline "$tmp/rb.err" 3) (want: $rb_want)"
+    fi
+}
+cp "$tmp/old.yaml" "$tmp/o.yaml"
+rbad now-range "capplan plan: --now 5: the horizon has 4 slots (0 <= S <= 4)" \
+    plan -q --from "$tmp/o.yaml" --now 5 $tiny
+rbad from-needs-now "capplan plan: --from needs --now S, the first slot that has not begun" \
+    plan -q --from "$tmp/o.yaml" $tiny
+rbad now-needs-from "capplan plan: --now needs --from OLD, the plan to re-plan from" \
+    plan -q --now 1 $tiny
+rbad penalty-needs-from "capplan plan: --change-penalty needs --from OLD" \
+    plan -q --change-penalty 3 $tiny
+rbad verify-now-needs-from "capplan verify: --now needs --from OLD" \
+    verify --plan "$tmp/o.yaml" --now 1 $tiny
+# OLD of another horizon
+sed 's/^  slots: 4 .*/  slots: 6/' $tiny >"$tmp/six.yaml"
+rbad other-horizon "$tmp/o.yaml:1:1: error: OLD is a plan of other inputs: it has 4 slots, the inputs' horizon 6" \
+    plan -q --from "$tmp/o.yaml" --now 1 "$tmp/six.yaml"
+# a started job on a pool the inputs do not have (the first: train-small)
+sed 's/^  resource: rack$/  resource: shelf/' "$tmp/o.yaml" >"$tmp/shelf.yaml"
+line=$(grep -n '^  resource: shelf$' "$tmp/shelf.yaml" | head -n 1 | cut -d: -f1)
+rbad other-pool "$tmp/shelf.yaml:$line:13: error: OLD is a plan of other inputs: job 'train-small': no pool 'shelf' in the inputs" \
+    plan -q --from "$tmp/shelf.yaml" --now 1 $tiny
+# a started job whose count the inputs no longer allow
+sed 's/^    accelerators: \[4, 8\]$/    accelerators: [8]/' $tiny >"$tmp/eight.yaml"
+line=$(grep -n '^  - name: train-wide$' "$tmp/eight.yaml" | cut -d: -f1)
+rbad other-mode "$tmp/eight.yaml:$line:5: error: OLD is a plan of other inputs: started job 'train-wide' (4 on 'rack', pool) is no mode under these inputs: job 'train-wide' does not allow 4 accelerators" \
+    plan -q --from "$tmp/o.yaml" --now 2 "$tmp/eight.yaml"
+# a market OLD rented before S that the inputs lack
+sed 's/^  - name: cloud:r1:v100x4$/  - name: cloud:r1:other/' "$tmp/down1.yaml" >"$tmp/nocloud.yaml"
+line=$(grep -n "^  market: 'cloud:r1:v100x4'$\|^- market: 'cloud:r1:v100x4'$" "$tmp/old2.yaml" | head -n 1 | cut -d: -f1)
+timeout "$limit" $CAPPLAN plan -q --from "$tmp/old2.yaml" --now 3 "$tmp/nocloud.yaml" >"$tmp/rb.out" 2>"$tmp/rb.err"
+if [ $? = 2 ] && grep -q "error: OLD is a plan of other inputs: .*no offer 'cloud:r1:v100x4' in the inputs\|rents 'cloud:r1:v100x4' (on_demand) before slot 3" "$tmp/rb.err"; then
+    ok other-market
+else
+    bad other-market "$(oneline "$tmp/rb.err" 3)"
+fi
+test_done
