@@ -97,6 +97,8 @@ double cp_now_seconds(void);
  * wall-clock deadline of the whole time limit counted from there. */
 double cp_solve_started(const cp_solve_opts *o);
 double cp_solve_deadline(const cp_solve_opts *o);
+/* The stop flag is set or the deadline has passed: no phase starts. */
+bool cp_solve_is_late(const cp_solve_opts *o);
 void cp_solver_log(const cp_solve_opts *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Progress lines with a fixed shape that bench/run.sh reads:
  * "model: rows=R cols=C bins=B nonzeros=N", "reduced: ..." and

@@ -12,6 +12,25 @@
 #include "cp_plan.h"
 #include "cp_teams.h"
 
+#include <signal.h>
+#include <stdbool.h>
+
+/* The search's deadline and stop flag as the loops over every start of
+ * every mode see them (the best position of a job, the look-ahead over
+ * its successors' curves, the regret of the order): each asks
+ * cp_clock_late once a try, the clock is read every 64 asks, and once
+ * late it stays late, so such a loop ends within 64 tries of the
+ * deadline or a SIGINT/SIGTERM instead of after all of them. */
+typedef struct cp_clock {
+    double deadline;                   /* cp_now_seconds; INFINITY: none */
+    const volatile sig_atomic_t *stop; /* NULL: none */
+    unsigned asks;
+    bool late;
+} cp_clock;
+void cp_clock_init(cp_clock *c, double deadline, const volatile sig_atomic_t *stop);
+/* false for a NULL clock (a search without a limit: repair, reasons) */
+bool cp_clock_late(cp_clock *c);
+
 typedef struct cp_cand {
     int mode, start;
     double agg, score;
@@ -55,6 +74,10 @@ typedef struct cp_usage {
     double *tuse;       /* [teams.n_rows] */
     int *trow;          /* [teams.max_coefs] */
     double *tval;       /* [teams.max_coefs] */
+    /* NULL (cp_usage_init): searches over starts run to the end; the
+     * heuristic's construction and local search set their own, so what
+     * they cannot try in time is dropped (a plan needs every job decided) */
+    cp_clock *clock;
 } cp_usage;
 
 /* What the placed runs cost, as every search compares plans: spend plus a

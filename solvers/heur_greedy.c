@@ -69,7 +69,8 @@ static double job_regret(const cp_usage *u, int j)
     double best = INFINITY, best_cloud = u->in->jobs[j].drop_penalty;
     for (int m = ms->job_first[j]; m < ms->job_first[j + 1]; m++) {
         const cp_mode *md = &ms->modes[m];
-        for (int s = md->s_min; s <= md->s_max; s++) {
+        /* past the deadline: the regret of what was tried */
+        for (int s = md->s_min; s <= md->s_max && !cp_clock_late(u->clock); s++) {
             double c;
             if (!cp_usage_try(u, m, s, &c))
                 continue;
@@ -326,6 +327,9 @@ int cp_heuristic_scoped(const cp_input *in, const cp_modeset *ms, const cp_solve
     cp_usage u;
     if (cp_usage_init_scaled(&u, in, ms, scale))
         return cp_err_nomem(err);
+    cp_clock clock;
+    cp_clock_init(&clock, deadline, opts->stop);
+    u.clock = &clock;
     char why[256];
     if (cp_usage_baseline_infeasible(&u, why, sizeof why)) {
         plan->status = CP_STATUS_INFEASIBLE;
@@ -372,6 +376,7 @@ int cp_heuristic_scoped(const cp_input *in, const cp_modeset *ms, const cp_solve
             rc = cp_err_nomem(err);
             break;
         }
+        w.clock = &clock;
         double t = INFINITY;
         rc = construct(&w, &g, skip, keys, nk, pr, o >= 2, opts, deadline, alt, &t);
         cp_usage_release(&w);
@@ -419,6 +424,9 @@ int cp_improve(const cp_input *in, const cp_modeset *ms, const cp_solve_opts *op
     cp_usage u;
     if (cp_usage_init(&u, in, ms))
         return cp_err_nomem(err);
+    cp_clock clock;
+    cp_clock_init(&clock, deadline, opts->stop);
+    u.clock = &clock;
     int nk = 0;
     cp_prec g;
     order_key *keys = NULL;

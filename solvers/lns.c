@@ -455,6 +455,9 @@ int cp_lns_stream(const cp_input *in, const cp_modeset *ms, const cp_solve_opts 
     l.plan = plan;
     if (cp_usage_init(&l.u, in, ms))
         return cp_err_nomem(err);
+    cp_clock clock; /* a re-insertion cut by the deadline makes a worse candidate, never kept */
+    cp_clock_init(&clock, deadline, opts->stop);
+    l.u.clock = &clock;
     size_t nj = (size_t)(in->n_jobs ? in->n_jobs : 1);
     l.jobs = cp_calloc(nj, sizeof *l.jobs);
     l.cand = cp_calloc(nj, sizeof *l.cand);

@@ -101,6 +101,9 @@ static int lp_dive(const cp_input *in, const cp_modeset *ms, const cp_solve_opts
     cp_usage u;
     if (cp_usage_init(&u, in, ms))
         return -1;
+    cp_clock clock;
+    cp_clock_init(&clock, deadline, opts->stop);
+    u.clock = &clock;
     size_t nj = (size_t)(in->n_jobs ? in->n_jobs : 1);
     int *fr = cp_calloc(nj, sizeof *fr), *ord = cp_calloc(nj, sizeof *ord);
     int *nm = cp_calloc(nj, sizeof *nm), *ns = cp_calloc(nj, sizeof *ns);

@@ -200,7 +200,8 @@ static void succ_curve(const cp_prec *g, const cp_usage *u, const int *mode, con
             const cp_mode *md = &ms->modes[m];
             if (u->dominated && u->dominated[m])
                 continue;
-            for (int s = md->s_min > est ? md->s_min : est; s <= md->s_max && s + md->slots <= lend; s++) {
+            for (int s = md->s_min > est ? md->s_min : est;
+                 s <= md->s_max && s + md->slots <= lend && !cp_clock_late(u->clock); s++) {
                 double d;
                 if (cp_usage_try(u, m, s, &d) && d + sum[s + md->slots] < f[s])
                     f[s] = d + sum[s + md->slots];
@@ -259,7 +260,9 @@ bool cp_prec_best(cp_prec *g, const cp_usage *u, const int *mode, const int *sta
         const cp_mode *md = &ms->modes[m];
         if (u->dominated && u->dominated[m])
             continue;
-        for (int s = md->s_min > est ? md->s_min : est; s <= md->s_max && s + md->slots <= lend; s++) {
+        /* past the deadline: the best so far, none when late at once */
+        for (int s = md->s_min > est ? md->s_min : est;
+             s <= md->s_max && s + md->slots <= lend && !cp_clock_late(u->clock); s++) {
             double d;
             if (!cp_usage_try(u, m, s, &d))
                 continue;

@@ -65,6 +65,11 @@ double cp_solve_deadline(const cp_solve_opts *o)
     return cp_solve_started(o) + o->time_limit;
 }
 
+bool cp_solve_is_late(const cp_solve_opts *o)
+{
+    return (o->stop && *o->stop) || cp_now_seconds() >= cp_solve_deadline(o);
+}
+
 double cp_solver_phase_seconds(const cp_solve_opts *o, double share)
 {
     double left = cp_solve_deadline(o) - cp_now_seconds();

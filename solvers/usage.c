@@ -3,6 +3,7 @@
 
 #include "cp_alloc.h"
 #include "cp_cost.h"
+#include "cp_solver.h"
 
 #include <limits.h>
 #include <math.h>
@@ -15,6 +16,24 @@
 int cp_usage_init(cp_usage *u, const cp_input *in, const cp_modeset *ms)
 {
     return cp_usage_init_scaled(u, in, ms, 1.0);
+}
+
+void cp_clock_init(cp_clock *c, double deadline, const volatile sig_atomic_t *stop)
+{
+    c->deadline = deadline;
+    c->stop = stop;
+    c->asks = 0;
+    c->late = false;
+}
+
+bool cp_clock_late(cp_clock *c)
+{
+    if (!c || c->late)
+        return c && c->late;
+    if (c->asks++ % 64)
+        return false;
+    c->late = (c->stop && *c->stop) || cp_now_seconds() > c->deadline;
+    return c->late;
 }
 
 int cp_usage_init_scaled(cp_usage *u, const cp_input *in, const cp_modeset *ms, double scale)
@@ -498,7 +517,8 @@ static bool best_of(const cp_usage *u, int j, const cp_prices *pr, bool share, i
             const cp_mode *m = &ms->modes[mi];
             if (u->dominated && u->dominated[mi])
                 continue;
-            for (int s = m->s_min > est ? m->s_min : est; s <= m->s_max && s + m->slots <= lend; s++) {
+            for (int s = m->s_min > est ? m->s_min : est;
+                 s <= m->s_max && s + m->slots <= lend && !cp_clock_late(u->clock); s++) {
                 double c;
                 if (!try_agg(u, mi, s, &c, NULL, 0))
                     continue;
@@ -521,7 +541,8 @@ static bool best_of(const cp_usage *u, int j, const cp_prices *pr, bool share, i
         const cp_mode *m = &ms->modes[mi];
         if (u->dominated && u->dominated[mi])
             continue;
-        for (int s = m->s_min > est ? m->s_min : est; s <= m->s_max && s + m->slots <= lend; s++) {
+        for (int s = m->s_min > est ? m->s_min : est;
+             s <= m->s_max && s + m->slots <= lend && !cp_clock_late(u->clock); s++) {
             double c;
             if (!try_agg(u, mi, s, &c, NULL, 0))
                 continue;
@@ -533,7 +554,7 @@ static bool best_of(const cp_usage *u, int j, const cp_prices *pr, bool share, i
         }
     }
     int exact = 0;
-    while (n > 0) {
+    while (n > 0 && !cp_clock_late(u->clock)) {
         /* next cheapest by estimate; ties: the earlier column */
         int k = 0;
         for (int i = 1; i < n; i++)

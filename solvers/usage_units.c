@@ -101,14 +101,23 @@ int cp_usage_units_init(cp_usage *u)
             return CP_ERR_NOMEM;
         if (res->kind != CP_RES_POOL && !(u->ncnt[r] = cp_calloc((size_t)(n ? n : 1) * T, sizeof(int))))
             return CP_ERR_NOMEM;
+        /* nodes up in each slot, once a slot: the fill below is 30 million
+         * cells on 1,000 nodes x 10,000 slots */
+        int *up = cp_calloc(T, sizeof *up);
+        if (!up)
+            return CP_ERR_NOMEM;
+        for (size_t t = 0; t < T; t++)
+            up[t] = res->kind == CP_RES_POOL
+                        ? cp_num_clamp_int(cp_series_at(&in->pools[res->index].available, (int)t), 0, n)
+                        : n;
         for (int i = 0; i < n; i++)
-            for (int d = 0; d < CP_DIMS; d++)
-                for (size_t t = 0; t < T; t++) {
-                    bool up = res->kind != CP_RES_POOL ||
-                              i < cp_num_clamp_int(cp_series_at(&in->pools[res->index].available, (int)t), 0,
-                                                   INT_MAX);
-                    f[((size_t)i * CP_DIMS + (size_t)d) * T + t] = up ? cp_machine_dim(res->mach, d) : -1;
-                }
+            for (int d = 0; d < CP_DIMS; d++) {
+                double cap = cp_machine_dim(res->mach, d);
+                double *fi = &f[((size_t)i * CP_DIMS + (size_t)d) * T];
+                for (size_t t = 0; t < T; t++)
+                    fi[t] = i < up[t] ? cap : -1;
+            }
+        cp_free(up);
         bool market = res->kind != CP_RES_POOL;
         u->pack[r] = (cp_pack){res->mach, market, u->T, n, market ? 0 : n, f, u->ncnt[r],
                                market ? &u->y[(size_t)r * T] : NULL};

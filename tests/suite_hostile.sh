@@ -507,4 +507,37 @@ for v in 2.5 1e300 -1; do
     fi
 done
 
+# ---- 16. the time limit and SIGTERM hold on pathological inputs ----------
+# Every loop over the starts of the modes (the construction's best start,
+# the look-ahead over a chain's successors, the regret order) asks the
+# deadline and the stop flag (solvers/cp_usage.h, cp_clock): on each
+# input of tests/gen/pathological.sh `plan --time-limit 1` ends within
+# 30 s wall on a loaded machine (a few seconds of CPU) with a plan verify
+# accepts, and a first SIGTERM ends a run of --time-limit 3600 with its
+# best plan, `interrupted`. Before, with --time-limit 1: chain over
+# 100 s, nodes 56 s (12 s of CPU), slots 32 s, modes over 100 s (load
+# about 25), and SIGTERM was ignored as long. Under memcheck (30 to 50
+# times slower) the family is cut to the first input.
+family="chain:100:100:4000:4:1 nodes:50:1000:2000:4:0 slots:50:50:10000:4:0 modes:20:200:4000:64:0"
+[ "${CP_VALGRIND:-0}" = 1 ] && family="chain:100:100:4000:4:1"
+for f in $family; do
+    n=${f%%:*}
+    # shellcheck disable=SC2086 # the generator's five numbers
+    sh tests/gen/pathological.sh $(echo "${f#*:}" | tr ':' ' ') >"$tmp/path-$n.yaml"
+    timeout -s KILL 30 $CAPPLAN plan --quiet --time-limit 1 -o "$tmp/path-$n.plan" "$tmp/path-$n.yaml" 2>"$tmp/err"
+    rc=$?
+    if [ "$rc" = 0 ]; then verify_ok "time-limit-1/$n" "$tmp/path-$n.plan" "$tmp/path-$n.yaml"; else
+        bad "time-limit-1/$n" "exit $rc (137: still running after 30 s): $(oneline "$tmp/err")"; fi
+done
+timeout -s KILL 30 timeout --preserve-status -s TERM 2 $CAPPLAN plan --quiet --time-limit 3600 -o "$tmp/path-term.plan" \
+    "$tmp/path-chain.yaml" 2>"$tmp/err"
+rc=$?
+if [ "$rc" = 130 ] && [ "$(plan_status "$tmp/path-term.plan")" = interrupted ]; then
+    verify_ok sigterm-chain "$tmp/path-term.plan" "$tmp/path-chain.yaml"
+elif [ "$rc" = 130 ] && [ ! -e "$tmp/path-term.plan" ] && grep -q 'interrupted before a plan was found' "$tmp/err"; then
+    ok sigterm-chain
+else
+    bad sigterm-chain "exit $rc (want 130; 137: SIGTERM ignored for 28 s): $(oneline "$tmp/err")"
+fi
+
 test_done
