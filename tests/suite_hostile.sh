@@ -540,4 +540,29 @@ else
     bad sigterm-chain "exit $rc (want 130; 137: SIGTERM ignored for 28 s): $(oneline "$tmp/err")"
 fi
 
+# ---- 17. export -o DIR writes its files as one set ---------------------
+# The set is staged in DIR.tmp.XXXXXX and swapped in (planner/cmd/
+# export_dir.c): a re-export that fails after its first file
+# (CP_EXPORT_FAIL_AFTER=1, as a full disk would) leaves DIR as it was and
+# no temporary folder; before, submit.sh was new and the job scripts
+# old. A file no export writes (Slurm's slurm-ID.out) stays in DIR.
+timeout "$limit" $CAPPLAN export slurm -q --plan "$tmp/x15.plan.yaml" -o "$tmp/x17" "$tmp/x15.yaml" 2>"$tmp/err" ||
+    bad export-set-first "$(oneline "$tmp/err")"
+echo 'job output' >"$tmp/x17/slurm-42.out"
+(cd "$tmp" && find x17 -type f | sort | xargs cksum) >"$tmp/x17.sum"
+CP_EXPORT_FAIL_AFTER=1 timeout "$limit" $CAPPLAN export slurm -q --begin now --plan "$tmp/x15.plan.yaml" \
+    -o "$tmp/x17" "$tmp/x15.yaml" 2>"$tmp/err"
+rc=$?
+if [ "$rc" = 1 ] && (cd "$tmp" && find x17 -type f | sort | xargs cksum) | cmp -s - "$tmp/x17.sum" &&
+    [ -z "$(ls -d "$tmp"/x17.tmp.* 2>/dev/null)" ]; then ok export-set-failed; else
+    bad export-set-failed "exit $rc: $(oneline "$tmp/err") $(ls "$tmp" | grep x17)"; fi
+timeout "$limit" $CAPPLAN export slurm -q --begin now --plan "$tmp/x15.plan.yaml" -o "$tmp/x17" "$tmp/x15.yaml" 2>"$tmp/err"
+rc=$?
+if [ "$rc" = 0 ] && [ "$(grep -l -- '--begin=now' "$tmp"/x17/jobs/*.sbatch | wc -l)" = 2 ] &&
+    [ "$(cat "$tmp/x17/slurm-42.out")" = 'job output' ] && [ -z "$(ls -d "$tmp"/x17.tmp.* 2>/dev/null)" ]; then
+    ok export-set-replaced
+else
+    bad export-set-replaced "exit $rc: $(oneline "$tmp/err") $(ls "$tmp/x17" "$tmp/x17/jobs" | tr '\n' ' ')"
+fi
+
 test_done

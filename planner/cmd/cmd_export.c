@@ -3,7 +3,8 @@
  *
  * Reads the inputs and the plan (models/cp_plan_read.h), hands them to
  * the exporter (planner/export: library code that returns files), prints
- * its errors and warnings once and writes the files into DIR atomically:
+ * its errors and warnings once and writes the files into DIR as one set
+ * (cp_export_dir.h: staged beside DIR, then swapped in):
  *   slurm:    DIR/submit.sh and DIR/jobs/NNN-NAME.sbatch (executable)
  *   skypilot: DIR/launch.sh (executable), DIR/launch.md,
  *             DIR/clusters/NNN-OFFER.yaml and DIR/tasks/NNN-NAME.yaml
@@ -16,6 +17,7 @@
 #include "cp_cli.h"
 #include "cp_cmd.h"
 #include "cp_export.h"
+#include "cp_export_dir.h"
 #include "cp_plan_read.h"
 #include "cp_yaml.h"
 
@@ -50,52 +52,6 @@ static const cp_cli_help export_help = {
 
 /* --begin's one word. */
 static const cp_opt_word begin_words[] = {{"now", 1}, {NULL, 0}};
-
-static int make_dir(const char *path)
-{
-    if (mkdir(path, 0777) == 0 || errno == EEXIST)
-        return 0;
-    fprintf(stderr, "capplan export: cannot create '%s': %s\n", path, strerror(errno));
-    return 1;
-}
-
-static int write_files(const char *dir, const cp_export *x)
-{
-    if (make_dir(dir))
-        return 1;
-    cp_buf path;
-    cp_buf_init(&path);
-    int status = 0;
-    for (int i = 0; i < x->n && !status; i++) {
-        const cp_export_file *f = &x->files[i];
-        const char *slash = strchr(f->name, '/');
-        if (slash) {
-            cp_buf_reset(&path);
-            cp_buf_printf(&path, "%s/%.*s", dir, (int)(slash - f->name), f->name);
-            if (!cp_buf_ok(&path) || make_dir(path.s)) {
-                status = 1;
-                break;
-            }
-        }
-        cp_buf_reset(&path);
-        cp_buf_printf(&path, "%s/%s", dir, f->name);
-        cp_err err;
-        cp_err_init(&err);
-        if (!cp_buf_ok(&path)) {
-            fprintf(stderr, "capplan export: out of memory\n");
-            status = 1;
-        } else if (cp_write_file_atomic(path.s, f->text.s ? f->text.s : "", f->text.len, &err)) {
-            cp_err_print(&err, stderr);
-            status = 1;
-        } else if (f->executable && chmod(path.s, 0755) != 0) {
-            fprintf(stderr, "capplan export: cannot make '%s' executable: %s\n", path.s,
-                    strerror(errno));
-            status = 1;
-        }
-    }
-    cp_buf_release(&path);
-    return status;
-}
 
 int cp_cmd_export(int argc, char **argv)
 {
@@ -217,7 +173,7 @@ int cp_cmd_export(int argc, char **argv)
         if (status)
             goto out;
     }
-    if ((status = write_files(dir, &x)))
+    if ((status = cp_export_write_dir(dir, &x)))
         goto out;
     if (quiet)
         ; /* the files are the output */
