@@ -6,7 +6,9 @@
 # tests/fuzz-regress/NAME/ (every input that ever crashed; fuzz_roundtrip
 # takes fuzz_load's seeds, fuzz_fitout fuzz_csv's, fuzz_export fuzz_load's
 # and each slurm test input followed by its plan, fuzz_opts the command
-# lines of tests/cli/messages.expected); new inputs found go
+# lines of tests/cli/messages.expected, fuzz_solution the solutions and
+# plans of tests/place with each format byte, fuzz_shard the shards of
+# fuzz/seeds/shard); new inputs found go
 # to BUILD_DIR/corpus/NAME, which later runs reuse. fuzz_import also
 # takes the heads (60 lines) of the real series, node lists, Pollux and
 # Philly files and Gavel traces of examples/data.
@@ -26,6 +28,8 @@ for name in "$@"; do
     csv | fitout) find tests -name '*.csv' -o -name '*.tsv' -o -name '*.json' | grep -v fuzz-regress ;;
     scenarios) { ls examples/*whatif*.yaml; find tests/whatif tests/bad -name '*.yaml'; } 2>/dev/null ;;
     opts) echo tests/cli/messages.expected ;;
+    solution) ls tests/place/*.sol tests/place/*.yaml ;;
+    shard) ls fuzz/seeds/shard/* ;;
     import)
         find tests/import -name '*.csv' -o -name '*.trace'
         d=examples/data
@@ -38,6 +42,9 @@ for name in "$@"; do
         dst=$seed/$(echo "$f" | tr / _)
         if [ "$short" = csv ] || [ "$short" = fitout ]; then
             for s in k K g j c d t a x; do { printf '%s' "$s"; cat "$f"; } >"$dst.$s"; done
+        elif [ "$short" = solution ]; then
+            # the format byte of fuzz/fuzz_solution.c: glpsol, cbc, plan, auto
+            for s in g c p a; do { printf '%s' "$s"; cat "$f"; } >"$dst.$s"; done
         elif [ "$short" = import ]; then
             # the selectors of fuzz/fuzz_import.c; -max_len cuts the rest
             for s in e E c C i I A p P h H t a; do
