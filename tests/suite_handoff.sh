@@ -63,6 +63,25 @@ standin 1000000000 "$tmp/now/launch.sh"
 relative 1000000000 >"$tmp/rel"
 test_cmp $H/share.calls "$tmp/rel"
 
+# horizon.start without a zone: launch.sh asks date -d (the stand-in
+# answers in UTC), the same calls; a date without -d stops it before any
+sed 's/start: "2026-12-01T00:00:00Z"/start: "2026-12-01T00:00:00"/' $H/share.yaml >"$tmp/local.yaml"
+timeout "$limit" $CAPPLAN export skypilot -q --plan $H/share.plan.yaml -o "$tmp/local" "$tmp/local.yaml" 2>"$tmp/err"
+if grep -q "^t0=\$(date -d '2026-12-01T00:00:00' +%s) " "$tmp/local/launch.sh"; then ok
+else bad "a start without a zone: t0 from date -d" "$(grep '^t0=' "$tmp/local/launch.sh")"; fi
+standin $((t0 - 600)) "$tmp/local/launch.sh"
+relative $t0 >"$tmp/rel"
+test_cmp $H/share.calls "$tmp/rel"
+mkdir -p "$tmp/nodash"
+printf '#!/bin/sh\ncase $1 in -d) echo "date: invalid option -- '"'"'d'"'"'" >&2; exit 1 ;; esac\ncat "$CP_CLOCK"\n' >"$tmp/nodash/date"
+chmod +x "$tmp/nodash/date"
+echo 1000 >"$CP_CLOCK"
+: >"$CP_CALLS"
+PATH=$tmp/nodash:$PWD/$H/bin:$PATH sh "$tmp/local/launch.sh" >/dev/null 2>"$tmp/err"
+rc=$?
+if [ "$rc" = 1 ] && [ ! -s "$CP_CALLS" ] && grep -qx 'capplan launch: no start time, date said: ' "$tmp/err"; then ok
+else bad "a date without -d: launch.sh stops" "exit $rc, calls: $(oneline "$CP_CALLS" 2), $(oneline "$tmp/err" 2)"; fi
+
 # a launch that fails: said, exit 1, and the later steps still run
 CP_SKY_FAIL=capplan-001
 export CP_SKY_FAIL

@@ -97,7 +97,13 @@ static void put_header(cp_buf *b, const cp_xp_sky *s, const cp_export_opts *o)
                   "cd \"$(dirname \"$0\")\" || exit 1\n",
                   s->n_t, s->n_t == 1 ? "" : "s", s->n_c, s->n_c == 1 ? "" : "s");
     put_t0(b, s, o);
-    cp_buf_puts(b, "status=0\n"
+    /* a date that cannot read the start (not GNU date -d) must not start
+     * the night at 1970 + the planned hours: every step at once */
+    cp_buf_puts(b, "case $t0 in '' | *[!0-9]*)\n"
+                   "    printf 'capplan launch: no start time, date said: %s\\n' \"$t0\" >&2\n"
+                   "    exit 1 ;;\n"
+                   "esac\n"
+                   "status=0\n"
                    "# at SECONDS: waits until t0 + SECONDS\n"
                    "at() {\n"
                    "    now=$(date +%s)\n"

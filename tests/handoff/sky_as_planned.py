@@ -3,7 +3,8 @@ jobs as planned, by the calls a stand-in `sky` recorded.
 
 usage: python3 sky_as_planned.py PLAN DIR CALLS INPUT.yaml...
 DIR is the export; CALLS holds "CLOCK sky ARGS" per call (the fake clock
-in seconds since 1970; horizon.start, with its zone, is the night's 0).
+in seconds since 1970; horizon.start is the night's 0, in UTC when it
+has no zone, as the stand-in date reads it).
 For every cloud job of the plan: one `sky exec -d CLUSTER TASK` at its
 planned start, on a cluster launched (`sky launch -c CLUSTER ... FILE`)
 at the start of its first job and downed (`sky autostop CLUSTER ...
@@ -30,14 +31,16 @@ for f in files:
     jobs.update({j["name"]: j for j in doc.get("jobs", [])})
     horizon.update(doc.get("horizon", {}))
 slot_s = horizon.get("slot_hours", 1) * 3600
-t0 = datetime.datetime.fromisoformat(str(horizon["start"]).replace("Z", "+00:00")).timestamp()
+# a start without a zone is read as UTC, as the stand-in date (TZ=UTC0) does
+t0 = datetime.datetime.fromisoformat(str(horizon["start"]).replace("Z", "+00:00"))
+t0 = (t0 if t0.tzinfo else t0.replace(tzinfo=datetime.timezone.utc)).timestamp()
 
 
 def want_run(name):
     run = jobs[name].get("run")
     if run is None:  # the task fails loudly
         msg = "capplan: job '%s' has no run command: add run: to it in the input" % name
-        return "echo '%s' >&2\nexit 1\n" % msg.replace("'", "'\\''")
+        return "printf '%%s\\n' '%s' >&2\nexit 1\n" % msg.replace("'", "'\\''")
     return run if run.endswith("\n") else run + "\n"
 
 

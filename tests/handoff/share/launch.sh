@@ -11,6 +11,10 @@
 set -u
 cd "$(dirname "$0")" || exit 1
 t0=1796083200 # horizon.start, 2026-12-01T00:00:00 UTC, in seconds since 1970
+case $t0 in '' | *[!0-9]*)
+    printf 'capplan launch: no start time, date said: %s\n' "$t0" >&2
+    exit 1 ;;
+esac
 status=0
 # at SECONDS: waits until t0 + SECONDS
 at() {
