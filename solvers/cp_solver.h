@@ -35,7 +35,8 @@ typedef struct cp_solve_opts {
     int threads;        /* methods that parallelize use at most this many */
     unsigned long seed; /* for randomized steps; same seed, same plan */
     long node_limit;    /* deterministic limit on B&B nodes; <= 0: none */
-    cp_mip_engine mip_engine; /* GLPK (the default) or CBC */
+    cp_mip_engine mip_engine; /* branch-and-cut of a night: GLPK (the default) or CBC */
+    cp_mip_engine sub_engine; /* the search's sub-MIPs: GLPK (the default) or CBC */
     const char *export_lp; /* write the MILP there (CPLEX LP), NULL: no */
     const volatile sig_atomic_t *stop; /* set asynchronously to interrupt */
     /* progress lines (no newline) and notes; NULL: silent */

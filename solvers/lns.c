@@ -552,7 +552,7 @@ int cp_lns_stream(const cp_input *in, const cp_modeset *ms, const cp_solve_opts 
             /* CBC's seed: the stream's and the step's, so two sub-MIPs of
              * a run are not the same draw, and a run repeats */
             cp_submip_limits lim = {LNS_MIP_NODES, LNS_MIP_ITERS, deadline, opts->stop,
-                                    opts->mip_engine, opts->seed * 1000003UL + (unsigned long)l.tries[REPAIR_MIP]};
+                                    opts->sub_engine, opts->seed * 1000003UL + (unsigned long)l.tries[REPAIR_MIP]};
             double t = cp_now_seconds();
             int got = cp_submip_solve(l.sub, st.set, n, st.om, st.os, &lim, nm, ns);
             l.mip_seconds += cp_now_seconds() - t;

@@ -1098,6 +1098,8 @@ int cp_milp_run(const cp_input *in, const cp_modeset *ms, const cp_solve_opts *o
             xv[0] = res.objective;
             if (!isnan(res.bound) && (isnan(mp.bound) || res.bound > mp.bound))
                 mp.bound = res.bound;
+            if (st == GLP_OPT && res.bound < res.objective)
+                mrc = GLP_EMIPGAP; /* proved within the gap: the bound is CBC's */
             cp_solver_log(opts, "milp: cbc: %s after %.2f s, %ld nodes, objective %.10g, bound %.10g",
                           st == GLP_OPT ? "optimal" : st == GLP_FEAS ? "stopped" : "no answer",
                           res.seconds, res.nodes, res.objective, res.bound);

@@ -225,8 +225,8 @@ static double log_num(const char *log, const char *key)
 }
 
 /* Reads CBC's solution file and its log into x and res. */
-static int read_answer(const cp_mip *m, const char *path, const char *log, double *x,
-                       cp_mip_result *res, cp_err *err)
+static int read_answer(const cp_mip *m, const char *path, const char *log, double gap,
+                       double *x, cp_mip_result *res, cp_err *err)
 {
     char *text = NULL;
     size_t len = 0;
@@ -253,11 +253,21 @@ static int read_answer(const cp_mip *m, const char *path, const char *log, doubl
         else if (!strstr(status, "no integer solution") && !strstr(status, "nbounded") &&
                  !isnan(obj)) {
             res->status = !strncmp(status, "Optimal", 7) ? CP_MIP_OPTIMAL : CP_MIP_FEASIBLE;
-            res->objective = obj;
+            /* the file prints 8 decimals: the objective from the values */
+            double o = 0;
+            for (int c = 1; c <= m->n_cols; c++)
+                o += m->obj[c] * v[c];
+            res->objective = o;
             memcpy(x + 1, v + 1, (size_t)m->n_cols * sizeof *x);
         }
     }
-    res->bound = res->status == CP_MIP_OPTIMAL ? res->objective : log_num(log, "Lower bound:");
+    /* the log's bound is printed rounded: lowered by that much, so it
+     * stays a bound */
+    double lb = log_num(log, "Lower bound:");
+    res->bound = res->status == CP_MIP_OPTIMAL ? res->objective : lb - 1e-8 * (1 + fabs(lb));
+    if (res->status == CP_MIP_OPTIMAL && strstr(log, "Cbc0011I"))
+        /* ended by -ratioGap: proved within the gap, not to the end */
+        res->bound = res->objective - gap * fabs(res->objective) - 1e-9;
     double nodes = log_num(log, "Enumerated nodes:");
     res->nodes = isnan(nodes) ? -1 : (long)nodes;
     cp_free(v);
@@ -265,17 +275,17 @@ static int read_answer(const cp_mip *m, const char *path, const char *log, doubl
     return CP_OK;
 }
 
-/* Copies the model into CAPPLAN_CBC_KEEP's directory when it is set (to
- * solve again by hand), named after the private directory; a failure
- * there changes nothing. */
-static void keep_model(const cp_buf *b, const char *dir)
+/* Copies the model (and its start) into CAPPLAN_CBC_KEEP's directory when
+ * it is set (to solve again by hand), named after the private directory;
+ * a failure there changes nothing. */
+static void keep_model(const cp_buf *b, const char *dir, const char *ext)
 {
     const char *keep = getenv("CAPPLAN_CBC_KEEP");
     if (!keep || !*keep)
         return;
     const char *base = strrchr(dir, '/');
     char path[4096];
-    int k = snprintf(path, sizeof path, "%s/%s.mps", keep, base ? base + 1 : dir);
+    int k = snprintf(path, sizeof path, "%s/%s.%s", keep, base ? base + 1 : dir, ext);
     if (k < 0 || (size_t)k >= sizeof path)
         return;
     cp_err e;
@@ -302,11 +312,12 @@ int cp_mip_cbc_solve(const cp_mip *m, const cp_mip_limits *lim, double *x, cp_mi
     cp_buf_init(&log);
     int rc = write_mps(m, &b) ? cp_err_nomem(err) : write_file(model, &b, err);
     if (rc == CP_OK)
-        keep_model(&b, dir);
+        keep_model(&b, dir, "mps");
     if (rc == CP_OK && m->start) {
         cp_buf_reset(&b);
         write_start(m, &b);
         rc = write_file(start, &b, err);
+        keep_model(&b, dir, "start.sol");
     }
     double left = lim->deadline > 0 ? lim->deadline - cp_now_seconds() : 0;
     if (rc == CP_OK && lim->deadline > 0 && left <= 0)
@@ -355,7 +366,7 @@ int cp_mip_cbc_solve(const cp_mip *m, const cp_mip_limits *lim, double *x, cp_mi
         if (rc == CP_OK) {
             res->seconds = pr.seconds;
             if (pr.end == CP_PROC_EXITED && pr.code == 0)
-                rc = read_answer(m, out, log.s, x, res, err);
+                rc = read_answer(m, out, log.s, lim->gap > 0 ? lim->gap : 0, x, res, err);
         }
     }
 out:

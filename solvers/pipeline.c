@@ -78,7 +78,7 @@ int cp_plan_solve(const cp_input *in, const cp_modeset *ms, const cp_solver_ops 
     if (!plan->method[0])
         snprintf(plan->method, sizeof plan->method, "%s", ops->name);
     plan->seconds = cp_now_seconds() - t0;
-    plan->mip_engine = o.mip_engine == CP_MIP_CBC ? cp_mip_engine_name(o.mip_engine) : NULL;
+    plan->mip_engine = o.mip_engine == CP_MIP_CBC || o.sub_engine == CP_MIP_CBC ? "cbc" : NULL;
     cp_progress_phase(&o, "placement");
     if (rc == CP_OK)
         rc = finish(&o, plan, err);

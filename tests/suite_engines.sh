@@ -6,8 +6,10 @@
 # - without cbc: `--mip-engine cbc` is refused (exit 2, golden message),
 #   `auto` plans exactly as glpk (the same bytes, no mip_engine key);
 # - with cbc: every case of tests/plan planned by `--method milp` (CBC's
-#   branch-and-cut) and by `--method lagrange` (CBC's sub-MIPs in the
-#   search) verifies, has the total GLPK's milp proves, says
+#   branch-and-cut and sub-MIPs), by `--method lagrange` (CBC's sub-MIPs
+#   in the search) and by milp with `--mip-engine auto` (CBC's
+#   branch-and-cut, GLPK's sub-MIPs) verifies, has the total GLPK's milp
+#   proves, says
 #   `mip_engine: cbc` in its solver block, and is byte-identical for
 #   --threads 1 and 2 and a second run (one CBC thread, fixed seeds, node
 #   limits).
@@ -54,24 +56,25 @@ for f in $cases; do
     timeout "$limit" $CAPPLAN plan --quiet --no-timing --method milp --node-limit 200 \
         --mip-engine glpk -o "$tmp/$n.glpk.yaml" "$f" 2>/dev/null
     gst=$?
-    for m in milp lagrange; do
-        out=$tmp/$n.$m.cbc.yaml
+    for me in milp:cbc lagrange:cbc milp:auto; do
+        m=${me%:*} e=${me#*:}
+        out=$tmp/$n.$m.$e.yaml
         timeout "$limit" $CAPPLAN plan --quiet --no-timing --method $m --node-limit 200 \
-            --mip-engine cbc -o "$out" "$f" 2>"$tmp/err"
+            --mip-engine $e -o "$out" "$f" 2>"$tmp/err"
         st=$?
         if [ "$st" != "$gst" ]; then
-            bad "engines/$n/$m" "exit $st with cbc, $gst with glpk: $(oneline "$tmp/err" 2)"
+            bad "engines/$n/$me" "exit $st with $e, $gst with glpk: $(oneline "$tmp/err" 2)"
             continue
         fi
         [ "$st" = 0 ] || { ok; continue; }
-        grep -q '^  mip_engine: cbc$' "$out" && ok || bad "engines/$n/$m" "no 'mip_engine: cbc'"
+        grep -q '^  mip_engine: cbc$' "$out" && ok || bad "engines/$n/$me" "no 'mip_engine: cbc'"
         $CAPPLAN verify --plan "$out" "$f" >"$tmp/verify" 2>&1 && ok ||
-            bad "engines/$n/$m/verify" "$(oneline "$tmp/verify" 3)"
+            bad "engines/$n/$me/verify" "$(oneline "$tmp/verify" 3)"
         want=$(total "$tmp/$n.glpk.yaml")
         got=$(total "$out")
         if [ "$m" = milp ]; then
             num_eq "$got" "$want" 1e-9 && ok ||
-                bad "engines/$n/milp" "total $got with cbc, $want with glpk"
+                bad "engines/$n/$me" "total $got with $e, $want with glpk"
         fi
     done
 done

@@ -52,9 +52,9 @@ void cp_plan_opts_init(cp_plan_opts *o)
                    "under --node-limit plans never depend on it"),
         CP_OPT_LONG(0, "seed", &o->seed, 0, 2147483647L, "N", "for randomized steps (default 1)"),
         CP_OPT_ENUM(0, "mip-engine", &o->mip_engine, mip_engines, "NAME",
-                    "who solves the search's sub-MIPs and a small night's branch-and-cut: glpk "
-                    "(default; linked in), cbc (the `cbc` program, run apart) or auto (cbc when "
-                    "it is on PATH)"),
+                    "who solves a small night's branch-and-cut and the search's sub-MIPs: glpk "
+                    "(default; linked in), cbc (the `cbc` program, run apart, for both) or auto "
+                    "(cbc for branch-and-cut when it is on PATH)"),
         CP_OPT_LONG(0, "node-limit", &o->so.node_limit, 1, 2147483647L, "N",
                     "stop branch-and-bound after N nodes and the search after 100 N steps: "
                     "reproducible whatever the clock"),
@@ -82,7 +82,10 @@ bool cp_plan_opts_finish(cp_plan_opts *o, const char *cmd, bool quiet)
     o->debug = o->progress_given == 2;
     o->so.seed = (unsigned long)o->seed;
     if (o->mip_engine == CP_PLAN_MIP_AUTO) {
+        /* CBC where it wins (docs/performance.md, "MIP engines"): a
+         * night's branch-and-cut; GLPK's sub-MIPs are quicker */
         o->so.mip_engine = cp_mip_engine_auto();
+        o->so.sub_engine = CP_MIP_GLPK;
     } else if (o->mip_engine == CP_MIP_CBC && cp_mip_engine_auto() != CP_MIP_CBC) {
         fprintf(stderr,
                 "capplan %s: --mip-engine cbc: no 'cbc' program on PATH (Debian: apt-get "
@@ -90,7 +93,7 @@ bool cp_plan_opts_finish(cp_plan_opts *o, const char *cmd, bool quiet)
                 cmd);
         return false;
     } else {
-        o->so.mip_engine = (cp_mip_engine)o->mip_engine;
+        o->so.mip_engine = o->so.sub_engine = (cp_mip_engine)o->mip_engine;
     }
     o->ops = cp_solver_find(o->method);
     if (!o->ops) {
