@@ -95,6 +95,21 @@ deep_refused deep-scenarios whatif --scenarios "$tmp/deep.yaml" examples/tiny.ya
 deep_refused deep-shard whatif merge "$tmp/deep.yaml"
 deep_refused deep-placed place --solution "$tmp/deep.yaml" -o "$tmp/placed.yaml" examples/tiny.yaml
 
+# whatif keeps one copy of the input per worker, never one per scenario:
+# a sweep of 6,000 values on the nightly example (2.7 GB of copies
+# before, 676 MB for 3,000) writes its --slurm-array within 1 GB of
+# address space, and each row's copy is built only when it is planned.
+if [ -n "$vlimit" ]; then
+    awk 'BEGIN { printf "scenarios:\n  - name: sw\n    sweep: {path: offers/*/spot_price_hour, op: scale, values: ["
+        for (i = 1; i <= 6000; i++) printf "%s%d", (i > 1 ? ", " : ""), i; print "]}" }' >"$tmp/sweep.yaml"
+    # shellcheck disable=SC2086
+    timeout "$limit" sh -c "$vlimit exec $CAPPLAN whatif -q --scenarios \"\$1\" --slurm-array \"\$2\" examples/nightly/*.yaml" \
+        capplan "$tmp/sweep.yaml" "$tmp/sweep-array" >"$tmp/out" 2>"$tmp/err"
+    rc=$?
+    if [ "$rc" = 0 ] && grep -qx '#SBATCH --array=0-[0-9]*' "$tmp/sweep-array/whatif-array.sbatch"; then ok whatif-sweep-memory; else
+        bad whatif-sweep-memory "exit $rc: $(head -c 300 "$tmp/err")"; fi
+fi
+
 # A common head: one site, one accelerator, one pool of 1 node.
 head_yaml() {
     printf 'horizon: {slots: %s}\nsites: [{name: s}]\n' "$1"

@@ -1,6 +1,10 @@
 /*
- * The what-if runner: the merged input and one changed copy per scenario
- * (cp_whatif_prepare), then each planned exactly as `plan` plans (load
+ * The what-if runner: the merged input, each scenario checked on a copy
+ * that is dropped at once (cp_whatif_prepare), then each entry's copy
+ * built again when it is planned or emitted and freed after, so memory
+ * is the input times the workers (-j), not times the scenarios (10,000
+ * sweep values on a 330 KB input wanted about 40 GB); each planned
+ * exactly as `plan` plans (load
  * from the tree, cp_modes_build, cp_plan_new, cp_plan_solve with the same
  * cp_solve_opts) and summarised in a row of figures from cp_plan_eval.
  *
@@ -25,34 +29,53 @@
 
 struct cp_whatif {
     int n;              /* entries: baseline, then the scenarios */
-    cp_node **trees;    /* [n] owned */
+    cp_node *base;      /* the merged input, owned */
     const wi_scenario **scen; /* [n] borrowed; [0] NULL */
 };
+
+/* Entry i's input: the baseline itself (i == 0, *owned false) or a new
+ * copy with scenario i applied (*owned true: the caller frees it). */
+static int entry_tree(const cp_whatif *w, int i, cp_node **tree, bool *owned, cp_diags *d)
+{
+    *owned = i > 0;
+    if (i == 0) {
+        *tree = w->base;
+        return CP_OK;
+    }
+    cp_node *t = cp_wi_clone(w->base);
+    if (!t)
+        return cp_diags_add(d, CP_ERR_NOMEM, cp_pos_none(), "out of memory");
+    int rc = cp_wi_apply(t, w->scen[i], d);
+    if (rc) {
+        cp_node_free(t);
+        return rc;
+    }
+    *tree = t;
+    return CP_OK;
+}
 
 int cp_whatif_prepare(cp_node *const *roots, int n_roots, const cp_scenarios *sc, cp_whatif **out,
                       cp_diags *d)
 {
     cp_whatif *w = cp_calloc(1, sizeof *w);
     int n = 1 + cp_scenarios_count(sc), rc = CP_OK;
-    if (!w || !(w->trees = cp_calloc((size_t)n, sizeof *w->trees)) ||
-        !(w->scen = cp_calloc((size_t)n, sizeof *w->scen))) {
+    if (!w || !(w->scen = cp_calloc((size_t)n, sizeof *w->scen))) {
         cp_whatif_free(w);
         return cp_diags_add(d, CP_ERR_NOMEM, cp_pos_none(), "out of memory");
     }
-    if ((rc = cp_wi_merge(roots, n_roots, &w->trees[0])) != CP_OK) {
+    if ((rc = cp_wi_merge(roots, n_roots, &w->base)) != CP_OK) {
         cp_whatif_free(w);
         return cp_diags_add(d, rc, cp_pos_none(), "out of memory");
     }
-    w->n = 1;
+    w->n = n;
     int worst = CP_OK;
     for (int i = 1; i < n; i++) {
         w->scen[i] = &sc->v[i - 1];
-        if (!(w->trees[i] = cp_wi_clone(w->trees[0]))) {
-            rc = cp_diags_add(d, CP_ERR_NOMEM, cp_pos_none(), "out of memory");
-            break;
-        }
-        w->n = i + 1;
-        rc = cp_wi_apply(w->trees[i], w->scen[i], d);
+        /* checked now, on a copy kept no longer than the check */
+        cp_node *t = NULL;
+        bool owned;
+        rc = entry_tree(w, i, &t, &owned, d);
+        cp_node_free(t);
         if (rc == CP_ERR_NOMEM)
             break;
         if (rc && !worst)
@@ -81,16 +104,30 @@ const char *cp_whatif_name(const cp_whatif *w, int i)
 
 int cp_whatif_emit(const cp_whatif *w, int i, cp_buf *out, cp_err *err)
 {
-    return cp_yaml_emit(w->trees[i], out, err);
+    cp_diags *d = cp_malloc(sizeof *d);
+    if (!d)
+        return cp_err_nomem(err);
+    cp_diags_init(d);
+    cp_node *t = NULL;
+    bool owned = false;
+    int rc = entry_tree(w, i, &t, &owned, d);
+    if (rc == CP_OK)
+        rc = cp_yaml_emit(t, out, err);
+    else if (d->n)
+        *err = d->items[0]; /* the scenario applied when checked: only out of memory is left */
+    else
+        cp_err_nomem(err);
+    if (owned)
+        cp_node_free(t);
+    cp_free(d);
+    return rc;
 }
 
 void cp_whatif_free(cp_whatif *w)
 {
     if (!w)
         return;
-    for (int i = 0; i < w->n; i++)
-        cp_node_free(w->trees[i]);
-    cp_free(w->trees);
+    cp_node_free(w->base);
     cp_free(w->scen);
     cp_free(w);
 }
@@ -269,7 +306,11 @@ static int plan_entry(run_ctx *c, int i)
     if (!d)
         return cp_err_nomem(&en->err);
     cp_diags_init(d);
-    rc = cp_input_from_trees(&c->w->trees[i], 1, &in, d);
+    cp_node *tree = NULL;
+    bool owned = false;
+    rc = entry_tree(c->w, i, &tree, &owned, d);
+    if (rc == CP_OK)
+        rc = cp_input_from_trees(&tree, 1, &in, d);
     if (rc == CP_ERR_INPUT) {
         rc = set_invalid(en, &d->items[0], d->n - 1 + d->dropped) ? CP_OK : cp_err_nomem(&en->err);
         goto out;
@@ -318,6 +359,8 @@ out:
     cp_plan_free(plan);
     cp_modeset_free(ms);
     cp_input_free(in);
+    if (owned) /* after the input, which borrows its strings */
+        cp_node_free(tree);
     cp_free(d);
     return rc;
 }
