@@ -133,6 +133,12 @@ golden vast 0 skypilot $C/vast_vms.csv
 golden gavel-trace 0 gavel $DATA/gavel/isolated_throughputs.csv --trace $DATA/gavel/physical_cluster_small_test.trace
 golden gavel-msr 0 gavel $DATA/gavel/isolated_throughputs.csv --match '^ResNet-50' --trace $DATA/gavel/msr_philly_vc_2869ce_seed0.trace
 golden gavel-shared 0 gavel $DATA/gavel/isolated_throughputs.csv --match '^LM' --scaling shared
+# what Gavel lacks, from the command line: spot, host CPUs and memory per
+# GPU on every job, the first three trace lines' jobs; its three
+# measurements of 0 (ResNet-50 at batch size 128 on K80 x2, x4, x8) in
+# one warning
+golden gavel-opts 0 gavel $DATA/gavel/isolated_throughputs.csv --trace $DATA/gavel/physical_cluster_artifact_evaluation.trace \
+    --max-jobs 3 --preemptible --cpus-per-accelerator 4 --memory-per-accelerator 16
 golden series-caiso 0 series --site caiso --start 2023-06-01T00:00 --slots 24 --horizon \
     --energy-price $DATA/green-dcc/electricity_prices_processed/US-CAL-CISO_electricity_prices_2023-06-01_to_14.csv \
     --carbon $DATA/green-dcc/carbon_intensity/US-CAL-CISO_2023-06-01_to_14_hourly.csv
@@ -146,6 +152,10 @@ golden pollux-bert 0 pollux $DATA/pollux/traces/bert/placements.csv
 golden pollux-ncf-all 0 pollux $DATA/pollux/traces/ncf/placements.csv --all-counts --local-bsz 257
 golden pollux-philly 0 pollux $DATA/pollux/traces/cifar10/placements.csv --trace $DATA/pollux/philly_2017-10-09.csv --cluster 6214e9 --max-jobs 12
 golden inventory 0 inventory $DATA/alibaba-gpu/v2023_openb_node_list_all_node.csv --site caiso --max-nodes 3
+# node names as hosts: a name Slurm cannot take (a blank) and a name twice
+# leave their pools without hosts, with a warning at the name; the third
+# pool keeps its one host
+golden inventory-names 0 inventory $G/inventory-names.csv --site lab
 
 # ---- every importer's fragments together ----
 for f in gcp_vms_us-central1-a gcp_vms_europe-west4-a azure_vms_eastus lambda_vms vast_vms aws_vms_us-east-1a; do
@@ -168,6 +178,23 @@ loads "trace and catalogs" $tmp/site.yaml $tmp/gtrace.yaml $tmp/inv.yaml $tmp/gc
 # the GCP n1 bundles are what gives Gavel's K80/P100/V100 GCP offers
 if grep -q 'gcp:us-central1-a:n1-standard-8:1xV100' "$tmp/check.out"; then ok; else bad "n1 bundles in check" "not listed"; fi
 
+# ---- gavel --preemptible: the catalog's spot markets become usable ----
+# One ResNet-18 job on GCP's n1-standard-8 bundles: without the option it
+# may only rent on demand, with it the spot market of the same bundle
+# (cheaper); both plans verify.
+$CAPPLAN import skypilot $C/gcp_vms_us-central1-a.csv --types '^n1-standard-8$' -o $tmp/sp-gcp.yaml 2>/dev/null
+printf 'horizon: {slots: 24}\n' >$tmp/sp-h.yaml
+for p in on_demand spot; do
+    opt=$([ $p = spot ] && echo --preemptible)
+    $CAPPLAN import gavel $DATA/gavel/isolated_throughputs.csv --match '^ResNet-18 \(batch size 32\)$' \
+        --work 20000 --cpus-per-accelerator 2 --memory-per-accelerator 7 $opt -o $tmp/sp-$p.yaml 2>/dev/null
+    if plan_verify "gavel $p" $tmp/sp-$p.plan.yaml -- $tmp/sp-h.yaml $tmp/sp-gcp.yaml $tmp/sp-$p.yaml; then
+        if grep -q "^  market: $p\$" $tmp/sp-$p.plan.yaml; then ok; else bad "gavel $p" "$(grep -m1 'market:' $tmp/sp-$p.plan.yaml)"; fi
+    fi
+done
+a=$(plan_total $tmp/sp-on_demand.plan.yaml) b=$(plan_total $tmp/sp-spot.plan.yaml)
+if num_le "$b" "$(awk -v a="$a" 'BEGIN { print a * 0.9 }')"; then ok; else bad "gavel --preemptible" "spot plan \$$b, on demand \$$a"; fi
+
 # ---- the pipeline example: no hand edits, and its plan verifies ----
 if CP_PIPELINE_TIME_LIMIT=20 timeout -k 5 300 sh examples/pipeline/run.sh "$CAPPLAN" "$tmp/pipe" >"$tmp/pipe.out" 2>&1; then
     ok "pipeline runs"
@@ -183,6 +210,17 @@ if CP_PIPELINE_TIME_LIMIT=20 timeout -k 5 300 sh examples/pipeline/run.sh "$CAPP
     if [ -s $P/report.html ] && grep -q '<svg' $P/report.html; then ok; else bad "pipeline report" "no chart"; fi
     # the type map put the Spark fit on GCP's n1-standard-8
     if grep -q 'gcp:us-central1-a:n1-standard-8' $P/check.txt; then ok; else bad "pipeline type map" "no n1 mode"; fi
+    # the imported inventory names its nodes (Alibaba's sn as hosts), so
+    # the plan exports to Slurm, each job's --nodelist nodes of the list
+    if $CAPPLAN export slurm --plan $P/plan.yaml -o $P/slurm $P/caiso.yaml $P/pjm.yaml $P/inventory.yaml \
+        $P/aws.yaml $P/gcp.yaml $P/gavel.yaml $P/philly.yaml $P/sort.yaml >/dev/null 2>$tmp/sl.err; then
+        sed -n 's/^#SBATCH --nodelist=//p' $P/slurm/jobs/*.sbatch | tr ',' '\n' | sort -u >$tmp/sl.hosts
+        cut -d, -f1 $DATA/alibaba-gpu/v2023_openb_node_list_all_node.csv | sort -u >$tmp/sl.sn
+        if [ -s $tmp/sl.hosts ] && [ -z "$(comm -23 $tmp/sl.hosts $tmp/sl.sn)" ]; then ok
+        else bad "pipeline slurm hosts" "$(comm -23 $tmp/sl.hosts $tmp/sl.sn | head -n 3 | tr '\n' ' ')"; fi
+    else
+        bad "pipeline export slurm" "$(oneline $tmp/sl.err 3)"
+    fi
 else
     bad "pipeline runs" "$(tail -n 5 "$tmp/pipe.out" | tr '\n' ' ')"
 fi

@@ -59,9 +59,12 @@ run import skypilot "$C/gcp_vms_us-central1-a.csv" --types '^n1-standard-8$' \
 
 # 4. Training jobs: Gavel's measured throughputs per GPU type and count,
 #    one job per line of Gavel's artifact-evaluation trace (its steps
-#    are the work).
+#    are the work). Gavel has no host figures: 2 CPUs and 7 GB per GPU
+#    (an n1-standard-8 with 4 T4s holds four such GPUs); the jobs
+#    checkpoint, so they may run on spot.
 run import gavel "$DATA/gavel/isolated_throughputs.csv" \
-    --trace "$DATA/gavel/physical_cluster_artifact_evaluation.trace" -o gavel.yaml
+    --trace "$DATA/gavel/physical_cluster_artifact_evaluation.trace" \
+    --preemptible --cpus-per-accelerator 2 --memory-per-accelerator 7 -o gavel.yaml
 
 # 4b. More training jobs from a trace: the first ten jobs of Pollux's
 #    one-day Philly extract, as CIFAR-10 training on T4s measured by

@@ -189,15 +189,19 @@ static int sky_run(const args *a, cp_buf *out, cp_diags *d)
 
 static const char gavel_head[] =
     "usage: capplan import gavel THROUGHPUTS.csv|json [-o FILE] [--match REGEX]\n"
-    "                      [--trace TRACE] [--work STEPS]\n"
+    "                      [--trace TRACE] [--work STEPS] [--max-jobs N]\n"
     "                      [--scaling per-type|shared|amdahl] [--unconsolidated]\n"
-    "                      [--accel-table FILE]\n"
+    "                      [--preemptible] [--cpus-per-accelerator N]\n"
+    "                      [--memory-per-accelerator GB] [--accel-table FILE]\n"
     "\n"
     "Reads Gavel's measured throughputs (steps/s per worker type, job type and\n"
     "GPU count) and writes per job type a training job with its throughput on\n"
     "one GPU per type and a scaling from the measured GPU counts, and their\n"
     "`accelerators:`; with --trace, one job per trace line with the trace's\n"
-    "steps as its work and its GPU count.\n"
+    "steps as its work and its GPU count. Gavel has no host figures: give each\n"
+    "job's CPUs and memory per GPU, and whether it may run on spot, here.\n"
+    "Measurements of 0 (the job cannot run on that type) are left out with one\n"
+    "warning naming them.\n"
     "\n";
 
 static void gavel_init(args *a)
@@ -215,6 +219,14 @@ static void gavel_init(args *a)
                     "table of the types' mean speedups; amdahl: Amdahl's law"),
         CP_OPT_BOOL(0, "unconsolidated", &o->unconsolidated,
                     "keep Gavel's *_unconsolidated worker types"),
+        CP_OPT_INT(0, "max-jobs", &o->max_jobs, 1, 10000000, "N",
+                   "at most N jobs (the first job types, or trace lines)"),
+        CP_OPT_BOOL(0, "preemptible", &o->preemptible,
+                    "every job may use spot markets (preemptible: true)"),
+        CP_OPT_DOUBLE_ABOVE(0, "cpus-per-accelerator", &o->cpus_per_acc, 0, "N",
+                            "each job's CPUs per GPU (cpus_per_accelerator)"),
+        CP_OPT_DOUBLE_ABOVE(0, "memory-per-accelerator", &o->mem_per_acc, 0, "GB",
+                            "each job's host memory per GPU (memory_gb_per_accelerator)"),
         ACCEL_TABLE_OPT(&o->accel_table),
     };
     SET_TABLE(a, t);

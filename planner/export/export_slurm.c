@@ -40,7 +40,8 @@ typedef struct sjob {
     int pool;  /* input index */
     int *nodes; /* node indices in the pool */
     int n_nodes;
-    bool done; /* placed in the submit order */
+    bool done;     /* placed in the submit order */
+    bool no_hosts; /* its pool has no `hosts` (one error per pool) */
 } sjob;
 
 static const char *pname(const cp_plan_str *s)
@@ -102,11 +103,7 @@ static void sjob_resolve(const cp_input *in, sjob *j, cp_diags *d)
             continue;
         }
         if (!p->hosts) {
-            cp_diags_add(d, CP_ERR_INPUT, p->pos,
-                         "pool '%s' has no 'hosts': job '%s' runs on node %s, and export "
-                         "needs its host name (add hosts: [NAME, ...] or hosts: "
-                         "\"PATTERN-%%02d\" to the pool; docs/spec-notes.md)",
-                         p->name, name, pj->nodes.s[k]);
+            j->no_hosts = true;
             return;
         }
         j->nodes[j->n_nodes++] = i;
@@ -313,6 +310,23 @@ int cp_export_slurm(const cp_input *in, const cp_plan_file *pf, const cp_export_
         v[n].job = v[n].pool = -1;
         sjob_resolve(in, &v[n], d);
         n++;
+    }
+    /* a pool without hosts: one error, however many jobs run there */
+    for (int a = 0; a < n; a++) {
+        if (!v[a].no_hosts)
+            continue;
+        int same = 0;
+        for (int b = a; b < n; b++)
+            if (v[b].no_hosts && v[b].pool == v[a].pool) {
+                same++;
+                v[b].no_hosts = b == a;
+            }
+        const cp_pool *p = &in->pools[v[a].pool];
+        cp_diags_add(d, CP_ERR_INPUT, p->pos,
+                     "pool '%s' has no 'hosts': %d job%s of the plan run on its nodes ('%s' "
+                     "first), and export needs their host names (add hosts: [NAME, ...] or "
+                     "hosts: \"PATTERN-%%02d\" to the pool; docs/spec-notes.md)",
+                     p->name, same, same == 1 ? "" : "s", pname(&v[a].pj->name));
     }
     long start = 0;
     bool utc = false;

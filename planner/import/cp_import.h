@@ -77,14 +77,19 @@ typedef struct cp_import_gavel_opts {
     bool unconsolidated;     /* keep the *_unconsolidated worker types */
     const char *accel_table; /* --accel-table CSV (cp_imp_accel.h); NULL: built-in */
     const char *trace;       /* a Gavel trace: one job per line (import_gavel.c); NULL: none */
+    bool preemptible;        /* every job may use spot markets */
+    double cpus_per_acc;     /* > 0: each job's cpus_per_accelerator; 0: not written */
+    double mem_per_acc;      /* > 0: each job's memory_gb_per_accelerator; 0: not written */
+    int max_jobs;            /* > 0: at most this many jobs */
 } cp_import_gavel_opts;
 
 void cp_import_gavel_opts_init(cp_import_gavel_opts *o);
 /* Gavel's throughputs, a CSV (worker_type, job_type, scale_factor,
  * throughput_steps_per_s) or, for a path ending in ".json", its
  * {worker: {"('JOB', K)": steps/s}} JSON -> a YAML fragment with
- * `accelerators:` and training `jobs:`. Measurements of 0 (infeasible)
- * are left out; none left is an error. */
+ * `accelerators:` and training `jobs:`. Measurements of 0 (Gavel: the
+ * job cannot run there) are left out with one warning naming them; none
+ * left is an error. */
 int cp_import_gavel(const char *path, const cp_import_gavel_opts *o, cp_buf *out, cp_diags *d);
 
 /* capplan import c3o */

@@ -51,6 +51,7 @@
 #include "cp_num.h"
 
 #include <ctype.h>
+#include <limits.h>
 #include <math.h>
 #include <regex.h>
 #include <stdlib.h>
@@ -65,6 +66,10 @@ void cp_import_gavel_opts_init(cp_import_gavel_opts *o)
     o->unconsolidated = false;
     o->accel_table = NULL;
     o->trace = NULL;
+    o->preemptible = false;
+    o->cpus_per_acc = 0;
+    o->mem_per_acc = 0;
+    o->max_jobs = 0;
 }
 
 /* Gavel's worker type as a capplan accelerator name: the table's
@@ -92,6 +97,12 @@ typedef struct gsamples {
     const regex_t *re; /* --match, or NULL */
     bool unconsolidated;
     const cp_imp_accel_table *tab;
+    /* the measurements of 0 left out, for one warning: "'JOB' on TYPE
+     * xK, xK; ..." (consecutive ones of a job and type share a group) */
+    cp_buf zeros;
+    int n_zeros;
+    cp_pos zero_pos;
+    char *zero_job, *zero_acc; /* the last group's */
 } gsamples;
 
 static const char *own(gsamples *g, char *s)
@@ -104,15 +115,39 @@ static const char *own(gsamples *g, char *s)
     return s;
 }
 
+/* Notes a measurement of 0 (Gavel: the job does not fit on that type)
+ * for the one warning; returns -1 on out of memory. */
+static int gzero(gsamples *g, const char *worker, const char *job, int k, cp_pos pos)
+{
+    char *acc = acc_name(g->tab, worker);
+    if (!acc)
+        return -1;
+    if (!g->n_zeros++)
+        g->zero_pos = pos;
+    if (g->zero_job && !strcmp(g->zero_job, job) && !strcmp(g->zero_acc, acc)) {
+        cp_buf_printf(&g->zeros, ", x%d", k);
+        cp_free(acc);
+    } else {
+        cp_buf_printf(&g->zeros, "%s'%s' on %s x%d", g->zeros.len ? "; " : "", job, acc, k);
+        cp_free(g->zero_job);
+        cp_free(g->zero_acc);
+        g->zero_job = cp_strdup(job);
+        g->zero_acc = acc;
+        if (!g->zero_job)
+            return -1;
+    }
+    return cp_buf_ok(&g->zeros) ? 0 : -1;
+}
+
 /* Adds one measurement unless filtered out; returns -1 on out of memory. */
 static int gadd(gsamples *g, const char *worker, const char *job, int k, double thr, cp_pos pos)
 {
-    if (thr == 0) /* Gavel: infeasible on this type (out of memory) */
-        return 0;
     if (!g->unconsolidated && strstr(worker, "_unconsolidated"))
         return 0;
     if (g->re && regexec(g->re, job, 0, NULL, 0) != 0)
         return 0;
+    if (thr == 0) /* Gavel: infeasible on this type (out of memory) */
+        return gzero(g, worker, job, k, pos);
     if (CP_GROW(g->s, g->cap, (size_t)g->n + 1) != 0)
         return -1;
     cp_tr_sample *x = &g->s[g->n];
@@ -321,6 +356,23 @@ static void put_model(cp_buf *b, const cp_tr_fit *f, const int *ks, int nk)
     cp_fit_tr_put_model(b, f, ks, nk);
 }
 
+/* What every job gets from the options: spot, host CPUs and memory. */
+static void put_job_opts(cp_buf *b, const cp_import_gavel_opts *o)
+{
+    if (o->preemptible)
+        cp_buf_puts(b, "    preemptible: true\n");
+    if (o->cpus_per_acc > 0) {
+        cp_buf_puts(b, "    cpus_per_accelerator: ");
+        cp_yaml_put_num(b, o->cpus_per_acc);
+        cp_buf_putc(b, '\n');
+    }
+    if (o->mem_per_acc > 0) {
+        cp_buf_puts(b, "    memory_gb_per_accelerator: ");
+        cp_yaml_put_num(b, o->mem_per_acc);
+        cp_buf_putc(b, '\n');
+    }
+}
+
 /* The fragment: the accelerators the jobs name (from the canonical table,
  * so it is self-contained and agrees with the catalogs' fragments), then
  * one job per fitted job type, or per trace line. */
@@ -335,6 +387,14 @@ static void gavel_yaml(cp_buf *b, const char *path, const cp_import_gavel_opts *
     import_cmd_arg(&c, "--match", o->match);
     import_cmd_arg(&c, "--trace", o->trace);
     import_cmd_arg(&c, "--accel-table", o->accel_table);
+    if (o->preemptible)
+        cp_buf_puts(&c, " --preemptible");
+    if (o->cpus_per_acc > 0)
+        cp_buf_printf(&c, " --cpus-per-accelerator %.17g", o->cpus_per_acc);
+    if (o->mem_per_acc > 0)
+        cp_buf_printf(&c, " --memory-per-accelerator %.17g", o->mem_per_acc);
+    if (o->max_jobs > 0)
+        cp_buf_printf(&c, " --max-jobs %d", o->max_jobs);
     cp_yaml_put_comment(b, cp_buf_ok(&c) ? c.s : "capplan import gavel");
     cp_buf_release(&c);
     cp_buf_puts(b, "# Gavel (Narayanan et al., OSDI 2020; MIT licence): steps/s per GPU type\n");
@@ -368,8 +428,9 @@ static void gavel_yaml(cp_buf *b, const char *path, const cp_import_gavel_opts *
             }
         }
     cp_buf_puts(b, "jobs:\n");
+    int written = 0, max = o->max_jobs > 0 ? o->max_jobs : INT_MAX;
     if (!tj && !trace_path) {
-        for (int i = 0; i < rep->n_fits; i++) {
+        for (int i = 0; i < rep->n_fits && written < max; i++) {
             const cp_tr_fit *f = &rep->fits[i];
             if (strlen(f->job) > CP_NAME_MAX) { /* the loader's limit */
                 cp_diags_warn(d, f->pos, "job name longer than %d bytes; skipped", CP_NAME_MAX);
@@ -380,11 +441,13 @@ static void gavel_yaml(cp_buf *b, const char *path, const cp_import_gavel_opts *
             cp_buf_puts(b, "\n    kind: training\n    work: ");
             cp_yaml_put_num(b, o->work);
             cp_buf_puts(b, "  # set with --work, or take each job's from a trace (--trace)\n");
+            put_job_opts(b, o);
             put_model(b, f, f->counts, f->n_counts);
+            written++;
         }
         return;
     }
-    for (int j = 0; j < n_tj; j++) {
+    for (int j = 0; j < n_tj && written < max; j++) {
         const cp_tr_fit *f = NULL;
         for (int i = 0; i < rep->n_fits && !f; i++)
             if (!strcmp(rep->fits[i].job, tj[j].type))
@@ -423,7 +486,9 @@ static void gavel_yaml(cp_buf *b, const char *path, const cp_import_gavel_opts *
             cp_yaml_put_num(b, round(tj[j].arrival_s / 3600 * 1e6) / 1e6);
             cp_buf_putc(b, '\n');
         }
+        put_job_opts(b, o);
         put_model(b, f, &tj[j].k, 1);
+        written++;
     }
 }
 
@@ -433,6 +498,7 @@ int cp_import_gavel(const char *path, const cp_import_gavel_opts *o, cp_buf *out
     regex_t re;
     gsamples g;
     memset(&g, 0, sizeof g);
+    cp_buf_init(&g.zeros);
     g.unconsolidated = o->unconsolidated;
     cp_tr_report *rep = NULL;
     cp_buf b;
@@ -465,6 +531,11 @@ int cp_import_gavel(const char *path, const cp_import_gavel_opts *o, cp_buf *out
     bool json = len > 5 && strcmp(path + len - 5, ".json") == 0;
     if ((rc = json ? gavel_json(path, &g, d) : gavel_csv(path, &g, d)) != CP_OK)
         goto out;
+    if (g.n_zeros)
+        cp_diags_warn(d, g.zero_pos,
+                      "%d measurement%s of 0 steps/s (Gavel: the job cannot run there) left "
+                      "out: %s",
+                      g.n_zeros, g.n_zeros == 1 ? "" : "s", g.zeros.s);
     if (g.n == 0) {
         rc = cp_diags_add(d, CP_ERR_INPUT, (cp_pos){path, 0, 0},
                           "no measurements left after filtering");
@@ -519,6 +590,9 @@ out:
         cp_free(g.owned[i]);
     cp_free(g.owned);
     cp_free(g.s);
+    cp_buf_release(&g.zeros);
+    cp_free(g.zero_job);
+    cp_free(g.zero_acc);
     cp_csv_free(g.csv);
     return rc;
 }

@@ -13,7 +13,10 @@
  * per model. The site itself is not written: it comes with its series
  * (`capplan import series`) or the user's inventory, and a site defined
  * twice is an error. Host power is not in the list, so no node power_w is
- * written (the fragment says so).
+ * written (the fragment says so). The node names (`sn`) become the pool's
+ * `hosts` (capplan.5 §1: what `export slurm` names nodes by), the first
+ * `nodes` of them in the list's order; a pool with a name Slurm cannot
+ * take, or one name twice, gets no `hosts` and a warning.
  */
 #include "cp_import.h"
 #include "import_internal.h"
@@ -57,6 +60,43 @@ static bool wanted(const char *models, const char *m)
     return false;
 }
 
+/* The pool's `hosts`: the names of the first `nodes` rows of shape k,
+ * unless one is not a Slurm host name or comes twice (a warning at it). */
+static void put_hosts(cp_buf *b, const cp_csv *csv, int col_sn, const int *row_shape, int k,
+                      int nodes, cp_diags *d)
+{
+    int n = 0, first = -1;
+    for (int i = 0; i < csv->n_rows && n < nodes; i++) {
+        if (row_shape[i] != k)
+            continue;
+        const char *sn = cp_csv_get(&csv->rows[i], col_sn);
+        const char *why = !cp_host_name_ok(sn) ? "is not a host name (1 to 64 letters, digits, "
+                                                 "'.', '_' or '-', not starting with '-')"
+                                               : NULL;
+        for (int j = first; !why && j >= 0 && j < i; j++)
+            if (row_shape[j] == k && !strcmp(cp_csv_get(&csv->rows[j], col_sn), sn))
+                why = "comes twice";
+        if (why) {
+            cp_diags_warn(d, import_field_pos(csv, &csv->rows[i], col_sn),
+                          "node name '%s' %s: its pool gets no 'hosts' (export slurm needs "
+                          "them)",
+                          sn, why);
+            return;
+        }
+        if (first < 0)
+            first = i;
+        n++;
+    }
+    cp_buf_puts(b, "\n    hosts: [");
+    n = 0;
+    for (int i = 0; i < csv->n_rows && n < nodes; i++)
+        if (row_shape[i] == k) {
+            cp_buf_puts(b, n++ ? ", " : "");
+            cp_yaml_put_str(b, cp_csv_get(&csv->rows[i], col_sn));
+        }
+    cp_buf_putc(b, ']');
+}
+
 int cp_import_inventory(const char *path, const cp_import_inventory_opts *o, cp_buf *out,
                         cp_diags *d)
 {
@@ -66,6 +106,7 @@ int cp_import_inventory(const char *path, const cp_import_inventory_opts *o, cp_
     shape *sh = NULL;
     int n_sh = 0;
     int *used = NULL, n_used = 0;
+    int *row_shape = NULL; /* each row's shape, -1 when it is in none */
     cp_buf b;
     cp_buf_init(&b);
     if (!o->site || !*o->site || strlen(o->site) > CP_NAME_MAX)
@@ -85,8 +126,10 @@ int cp_import_inventory(const char *path, const cp_import_inventory_opts *o, cp_
                               names[i]);
     if (rc != CP_OK)
         goto out;
+    int col_sn = cp_csv_col(csv, "sn");
     if (csv->n_rows && (!(sh = cp_calloc((size_t)csv->n_rows, sizeof *sh)) ||
-                        !(used = cp_calloc((size_t)csv->n_rows, sizeof *used)))) {
+                        !(used = cp_calloc((size_t)csv->n_rows, sizeof *used)) ||
+                        !(row_shape = cp_calloc((size_t)csv->n_rows, sizeof *row_shape)))) {
         rc = cp_diags_add(d, CP_ERR_NOMEM, cp_pos_none(), "out of memory");
         goto out;
     }
@@ -94,6 +137,7 @@ int cp_import_inventory(const char *path, const cp_import_inventory_opts *o, cp_
         const cp_csv_row *r = &csv->rows[i];
         double mc, mib, g;
         long gl = 0;
+        row_shape[i] = -1;
         const char *model = cp_csv_get(r, col[3]);
         if (!cp_csv_number(cp_csv_get(r, col[0]), &mc) || !(mc > 0) ||
             !cp_csv_number(cp_csv_get(r, col[1]), &mib) || !(mib > 0) ||
@@ -138,6 +182,7 @@ int cp_import_inventory(const char *path, const cp_import_inventory_opts *o, cp_
         if (k == n_sh)
             sh[n_sh++] = (shape){model, acc, (int)gl, 0, cpus, mem, cp_csv_pos(csv, r)};
         sh[k].nodes++;
+        row_shape[i] = k;
     }
     if (rc != CP_OK)
         goto out;
@@ -191,10 +236,12 @@ int cp_import_inventory(const char *path, const cp_import_inventory_opts *o, cp_
         cp_yaml_put_str(&b, nm);
         cp_buf_puts(&b, "\n    site: ");
         cp_yaml_put_str(&b, o->site);
-        cp_buf_printf(&b, "\n    nodes: %d",
-                      o->max_nodes > 0 && s->nodes > o->max_nodes ? o->max_nodes : s->nodes);
+        int nodes = o->max_nodes > 0 && s->nodes > o->max_nodes ? o->max_nodes : s->nodes;
+        cp_buf_printf(&b, "\n    nodes: %d", nodes);
         if (o->max_nodes > 0 && s->nodes > o->max_nodes)
             cp_buf_printf(&b, "  # %d in the list", s->nodes);
+        if (col_sn >= 0)
+            put_hosts(&b, csv, col_sn, row_shape, k, nodes, d);
         cp_buf_puts(&b, "\n    node: {");
         if (s->acc >= 0) {
             cp_buf_puts(&b, "accelerator: ");
@@ -215,6 +262,7 @@ int cp_import_inventory(const char *path, const cp_import_inventory_opts *o, cp_
 out:
     cp_free(sh);
     cp_free(used);
+    cp_free(row_shape);
     cp_csv_free(csv);
     cp_imp_accel_table_free(tab);
     cp_buf_release(&b);
