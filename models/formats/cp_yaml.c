@@ -283,6 +283,27 @@ static int copy_node(copy_ctx *c, yaml_node_t *yn, int depth, cp_pos parent, con
     return CP_OK;
 }
 
+/* Where the byte at `offset` of text stands: its line, and its column in
+ * characters, as libyaml's marks count them (a UTF-8 character is one
+ * column whatever its bytes; a byte order mark is none). libyaml gives a
+ * reader's error (invalid UTF-8, a control character) as a byte offset
+ * only, with its mark left at the start of the file. */
+static cp_pos offset_pos(const char *name, const char *text, size_t len, size_t offset)
+{
+    cp_pos p = {name, 1, 1};
+    size_t i = len >= 3 && !memcmp(text, "\xEF\xBB\xBF", 3) ? 3 : 0;
+    for (; i < offset && i < len; i++) {
+        unsigned char c = (unsigned char)text[i];
+        if (c == '\n' || (c == '\r' && (i + 1 >= len || text[i + 1] != '\n'))) {
+            p.line++;
+            p.col = 1;
+        } else if ((c & 0xC0) != 0x80 && c != '\r') {
+            p.col++;
+        }
+    }
+    return p;
+}
+
 /* libyaml's message as "PROBLEM (while CONTEXT at line L, column C)", where
  * the context names the construct being parsed and where it began; a tab
  * where a token should start gets a message of its own, since that is
@@ -294,7 +315,9 @@ static int parse_error(const yaml_parser_t *parser, const char *name, const char
         return cp_diags_add(diags, CP_ERR_NOMEM, cp_pos_none(), "out of memory");
     const char *what = parser->problem ? parser->problem : "cannot parse YAML";
     yaml_mark_t m = parser->problem_mark;
-    cp_pos pos = mark_pos(name, m);
+    cp_pos pos = parser->error == YAML_READER_ERROR
+                     ? offset_pos(name, text, len, parser->problem_offset)
+                     : mark_pos(name, m);
     if (m.index < len && text[m.index] == '\t')
         return cp_diags_add(diags, CP_ERR_INPUT, pos,
                             "a tab character where YAML allows only spaces "
