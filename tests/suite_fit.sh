@@ -100,11 +100,13 @@ if [ $? = 2 ] && grep -q 'per-type (or table), shared or amdahl' $tmp/sc.err; th
 
 # Gavel's measurements (examples/data/gavel, MIT) as fit training's
 # samples (zeros, Gavel's "does not fit", and the unconsolidated types
-# left out, as import gavel does): the golden fragment, no spread
-# warning and every point exact per type, and the same jobs as import
-# gavel's (one rule, models/fit/cp_fit_train.c) in both table forms.
+# left out, as import gavel does), with Gavel's own spelling of the types
+# (k80): the golden fragment, no spread warning and every point exact per
+# type, and the same jobs as import gavel's (one rule,
+# models/fit/cp_fit_train.c; one accelerator table, cp_imp_accel.h) in
+# both table forms.
 awk -F, 'NR == 1 { print "job,accelerator,count,throughput"; next }
-    $4 + 0 > 0 && $1 !~ /_unconsolidated/ { print $2 "," toupper($1) "," $3 "," $4 }' \
+    $4 + 0 > 0 && $1 !~ /_unconsolidated/ { print $2 "," $1 "," $3 "," $4 }' \
     $DATA/gavel/isolated_throughputs.csv >$tmp/gavel.csv
 for sc in table shared; do
     if $CAPPLAN fit training $tmp/gavel.csv --scaling $sc --work 100000 -o $tmp/gv-$sc.yaml >$tmp/gv-$sc.txt 2>$tmp/gv-$sc.err; then ok; else bad "gavel fit $sc" "$(oneline $tmp/gv-$sc.err)"; fi
@@ -124,6 +126,19 @@ if [ "$jobs" = 26 ] && [ "$exact" = 26 ]; then ok; else bad "gavel per type" "$e
 spread=$(grep -c 'differs by' $tmp/gv-shared.err)
 if [ "$spread" -gt 0 ] && ! grep -q 'differs by' $tmp/gv-table.err; then ok; else bad "gavel spread" "$spread warnings shared, $(grep -c 'differs by' $tmp/gv-table.err) per type"; fi
 checks gavel-fit $G/accels.yaml $tmp/gv-table.yaml
+
+# The names of the importers' table: Gavel's k80 is K80, Alibaba's V100M32
+# is V100-32GB; a type the table lacks keeps its spelling, and one added
+# with --accel-table takes the table's name.
+printf 'job,accelerator,count,throughput\nj,k80,1,2\nj,V100M32,1,3\nj,tpu9,1,4\n' >$tmp/names.csv
+printf 'name,memory_gb,power_w,idle_power_w,spellings\nTPU-9,32,200,,tpu9\n' >$tmp/acc.csv
+for t in "" "--accel-table $tmp/acc.csv"; do
+    # shellcheck disable=SC2086
+    $CAPPLAN fit training $tmp/names.csv $t -o $tmp/names.yaml >/dev/null 2>&1
+    got=$(sed -n '/^    throughput:/,/^    scaling:/s/^      \([^:]*\):.*/\1/p' $tmp/names.yaml | tr '\n' ' ')
+    want="K80 V100-32GB $([ -n "$t" ] && echo TPU-9 || echo tpu9) "
+    if [ "$got" = "$want" ]; then ok; else bad "fit training names $t" "[$got], expected [$want]"; fi
+done
 
 # Pollux's BERT placements (examples/data/pollux, one type: T4) as
 # samples, one job per per-GPU batch size, samples/s = local_bsz x GPUs /

@@ -25,6 +25,7 @@
 #include "cp_fit_cmd.h"
 #include "cp_yaml.h"
 #include "cp_fit_write.h"
+#include "cp_imp_accel.h"
 #include "cp_yaml_put.h"
 
 #include <math.h>
@@ -202,6 +203,7 @@ typedef struct fit_args {
     int n_jobfiles;
     cp_fit_opts opts;
     double work;
+    const char *accel_table; /* training: --accel-table, or NULL */
 } fit_args;
 
 /* The quality table (on standard output when the fragment goes to a
@@ -261,6 +263,7 @@ static int fit_run(const fit_args *fa)
     cp_tr_sample *trs = NULL;
     cp_df_report *dfr = NULL;
     cp_tr_report *trr = NULL;
+    cp_imp_accel_table *tab = NULL;
     cp_fit_defs d;
     memset(&d, 0, sizeof d);
     cp_err err;
@@ -276,6 +279,17 @@ static int fit_run(const fit_args *fa)
     }
     rc = fa->dataflow ? cp_df_samples_read(csv, &dfs, &n, diags)
                       : cp_tr_samples_read(csv, &trs, &n, diags);
+    /* the importers' names (cp_imp_accel.h): "k80" is K80, "V100M32"
+     * V100-32GB, so the fragment loads with theirs; a type the table
+     * lacks keeps its spelling */
+    if (rc == CP_OK && !fa->dataflow &&
+        (rc = cp_imp_accel_table_load(fa->accel_table, &tab, diags)) == CP_OK)
+        for (int i = 0; i < n; i++) {
+            int mismatch;
+            const cp_imp_accel *a = cp_imp_accel_find(tab, trs[i].acc, 0, &mismatch);
+            if (a)
+                trs[i].acc = a->name;
+        }
     if (cp_fit_defs_load(&d, fa->jobfiles, fa->n_jobfiles, diags) != CP_OK)
         rc = CP_ERR_INPUT;
     if (rc != CP_OK) {
@@ -292,6 +306,7 @@ out:
     cp_fit_defs_release(&d);
     cp_df_report_free(dfr);
     cp_tr_report_free(trr);
+    cp_imp_accel_table_free(tab);
     cp_free(dfs);
     cp_free(trs);
     cp_csv_free(csv);
@@ -378,6 +393,9 @@ int cp_cmd_fit(int argc, char **argv)
                     "law with the least-squares serial fraction"),
         CP_OPT_DOUBLE_ABOVE(0, "work", &fa.work, 0, "N",
                             "work units written for jobs without a definition (default 1e6)"),
+        CP_OPT_FILE(0, "accel-table", &fa.accel_table, "FILE",
+                    "accelerator names from the importers' table plus this CSV's entries "
+                    "(import accelerators)"),
         CP_OPT_TEXT("\n"),
         CP_OPT_STRING('o', NULL, &fa.outpath, "FILE",
                       "write the YAML fragment there (atomically); default stdout (the quality "
