@@ -9,8 +9,10 @@
 #                         multi-file cases, missing files and directories.
 #                         Files used only by .args cases live in
 #                         tests/bad/parts/ so they are not cases themselves.
-#   tests/check/NAME.yaml (or .args) a valid input: exit 0, empty stderr,
-#                         stdout equals tests/check/NAME.out.
+#   tests/check/NAME.yaml (or .args) a valid input: exit 0, stdout equals
+#                         tests/check/NAME.out, stderr tests/check/NAME.err
+#                         (check's warnings, cp_advice.h) or, without that
+#                         file, nothing.
 #
 # Every case runs under a time limit, so pathological inputs (alias
 # bombs, deep nesting) must fail fast. `--update` (or CP_GOLDEN_UPDATE=1)
@@ -55,11 +57,12 @@ corpus() {
         if [ "$rc" != "$want" ]; then
             bad "$dir/$name" "exit status $rc, expected $want"
             cat "$tmp/err"
-        elif [ -s "$tmp/$other" ]; then
+        elif [ -s "$tmp/$other" ] && [ ! -f "$dir/$name.$other" ]; then
             bad "$dir/$name" "unexpected output on std$other"
             cat "$tmp/$other"
         else
             test_cmp "$dir/$name.$keep" "$tmp/$keep"
+            [ -f "$dir/$name.$other" ] && test_cmp "$dir/$name.$other" "$tmp/$other"
         fi
     done
 }

@@ -233,6 +233,11 @@ msg export slurm --paln x.yaml -o d "$tiny"
 msg fit dataflow x.csv --no-lop
 msg import gavle x.csv
 msg import series --slot-horus 2
+# plan warns about the input's mistakes that check reports too
+# (cp_advice.h): no jobs (a jobs file left off the line), a $/MWh price
+msg plan -q tests/check/advice-nojobs.yaml
+msg plan -q examples/nightly/sites.yaml examples/nightly/fleet.yaml
+msg plan -q tests/check/advice-spot.yaml
 test_cmp tests/cli/messages.expected "$tmp/messages"
 if [ -e ./-- ]; then bad "plan -o --: a file named -- was written"; rm -f ./--; else ok; fi
 

@@ -1,6 +1,7 @@
 /* Shared pieces of the command files; see cp_cli.h. */
 #include "cp_cli.h"
 
+#include "cp_advice.h"
 #include "cp_alloc.h"
 #include "cp_atomic.h"
 #include "cp_yaml.h"
@@ -37,6 +38,17 @@ void cp_cli_diags_print(const char *cmd, cp_diags *d)
         if (!d->items[i].file[0])
             snprintf(d->items[i].file, sizeof d->items[i].file, "capplan %s", cmd);
     cp_diags_print(d, stderr);
+}
+
+void cp_cli_advise(const char *cmd, const cp_input *in, bool all)
+{
+    cp_diags *d = cp_malloc(sizeof *d);
+    if (!d)
+        return; /* advice only: the command goes on */
+    cp_diags_init(d);
+    if (cp_input_advice(in, all, d))
+        cp_cli_diags_print(cmd, d);
+    cp_free(d);
 }
 
 const cp_opt_word cp_cli_plan_formats[] = {

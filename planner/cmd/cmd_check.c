@@ -142,6 +142,7 @@ static int check_input(const cp_input *in, const char *const *modes, int n_modes
     cp_free(d);
     if (bad)
         return 2;
+    cp_cli_advise("check", in, true);
     cp_modeset *ms = NULL;
     cp_err err;
     cp_err_init(&err);

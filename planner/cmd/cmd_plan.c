@@ -283,6 +283,7 @@ int cp_cmd_plan(int argc, char **argv)
         cp_signals_restore();
         return rc;
     }
+    cp_cli_advise("plan", in, false);
     cp_modeset *ms = NULL;
     cp_plan *plan = NULL;
     cp_err err;

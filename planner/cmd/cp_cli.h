@@ -54,6 +54,9 @@ int cp_cli_write_fragment(const char *cmd, const char *path, const char *text, s
  * have no horizon.start") is given "capplan CMD" as its place, so it
  * says who speaks: "capplan import series: error: ...". */
 void cp_cli_diags_print(const char *cmd, cp_diags *d);
+/* The loaded input's probable mistakes (cp_advice.h; `all` for check) as
+ * warnings on stderr, those without a file as "capplan CMD: warning". */
+void cp_cli_advise(const char *cmd, const cp_input *in, bool all);
 /* --format yaml|json|csv of the commands that write a plan (plan, place):
  * the words of an enum option (cp_opt.h), each the cp_plan_format. */
 extern const cp_opt_word cp_cli_plan_formats[];
