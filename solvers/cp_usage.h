@@ -125,11 +125,22 @@ int cp_usage_export_units(const cp_usage *u, cp_plan *plan);
 int cp_usage_load_plan(cp_usage *u, cp_plan *plan);
 /* Cheapest feasible (mode, start) of job j; false when none fits. */
 bool cp_usage_best(const cp_usage *u, int j, int *mode, int *start, double *delta);
+/* A solution of the LP relaxation (lp_colgen.c): job j's columns of
+ * positive value are [first[j], first[j+1]) of mode/start/value, the
+ * largest value first; what is missing of 1 is its drop column. */
+typedef struct cp_lp_sol {
+    int *first; /* [n_jobs+1] */
+    int *mode, *start;
+    double *value;
+} cp_lp_sol;
 /* Prices of pool capacity and site power, [n_res*3*T] and [n_sites*T]
- * (Lagrange multipliers); entries of markets are ignored. */
+ * (Lagrange multipliers); entries of markets are ignored. lp: the LP's
+ * solution when known (NULL otherwise), which the search's LP move
+ * follows (lns_lp.c). */
 typedef struct cp_prices {
     const double *cap;
     const double *power;
+    const cp_lp_sol *lp;
 } cp_prices;
 /* Like cp_usage_best, choosing by added cost plus the priced capacity the
  * run takes (its opportunity cost); *delta is still the added cost. */

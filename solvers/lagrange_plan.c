@@ -69,7 +69,7 @@ int cp_lagrange_plan(const cp_input *in, const cp_modeset *ms, const cp_solve_op
         *kind = CP_BOUND_LAGRANGIAN;
     cp_progress_bound(opts, bound);
     cp_progress_phase(opts, "priced first plan");
-    cp_prices pr = {lg.cap, lg.power};
+    cp_prices pr = {lg.cap, lg.power, NULL};
     if (rc == CP_OK && !cp_solve_is_late(opts)) {
         cp_plan *alt = NULL;
         if (cp_plan_new(in, ms, &alt)) {
@@ -97,9 +97,12 @@ int cp_lagrange_plan(const cp_input *in, const cp_modeset *ms, const cp_solve_op
         cp_progress_phase(opts, "LP bound");
         rc = cp_lpcg_run(in, ms, opts, plan, &pr, true, cp_solver_phase_seconds(opts, LP_TIME_SHARE), &cg, err);
         if (rc) {
+            cp_lpcg_release(&cg);
             cp_lagrange_release(&lg);
             return rc;
         }
+        /* the search's LP move follows the LP's solution */
+        pr.lp = cg.sol.first ? &cg.sol : NULL;
         /* solved, the LP optimum is at least every Lagrangian bound (but
          * for rounding: the larger number is kept); the lifting rows
          * raise it further */
@@ -128,6 +131,7 @@ int cp_lagrange_plan(const cp_input *in, const cp_modeset *ms, const cp_solve_op
         bool proved = isfinite(bound) && total - bound <= opts->gap * fabs(total);
         plan->status = proved ? CP_STATUS_OPTIMAL : CP_STATUS_FEASIBLE;
     }
+    cp_lpcg_release(&cg);
     cp_lagrange_release(&lg);
     return rc;
 }

@@ -38,7 +38,6 @@
 #include <stdint.h>
 #include <string.h>
 
-#define LNS_SAMPLE 256
 /* --node-limit N also bounds the search to N times this many steps, so
  * a node-limited run is reproducible whatever the clock says. */
 #define LNS_STEPS_PER_NODE 100L
@@ -84,9 +83,18 @@
  * 1,600.65, 1,765.68, 2,686.82, 1,845.13 without; 1,600.65, 1,624.57,
  * 2,682.76, 1,841.67 with a quarter of the steps. */
 #define LNS_EJECT_IN 4
+/* One in LNS_LP_IN of the steps that are neither is an LP move
+ * (lns_lp.c), when the LP's solution is known, kept only when no worse.
+ * Measured on the sized 80-job nights, seeds 1-6, and the cloud-heavy
+ * ones, seeds 1-3 (--node-limit 500): sized seed 6 7,574.10 -> 5,536.81
+ * (the chain lns_lp.c describes), the other eight -0.7 % to +3.8 % each
+ * and +0.2 % in sum (the search's seed moves them as much). With
+ * threshold acceptance, one step in 8, 16 or 32: +0.7, +0.3 and +0.4 %
+ * in sum (bench/results/2026-12-03-sized.md). */
+#define LNS_LP_IN 16
 
 static const char *const repair_name[REPAIRS] = {"cheapest", "priced", "shared", "ejection",
-                                                 "sub-MIP"};
+                                                 "sub-MIP", "LP"};
 
 /* Window of job j over all its modes: [lo, hi). */
 static void job_span(const cp_modeset *ms, int j, int *lo, int *hi)
@@ -421,7 +429,7 @@ static int snap_restore(const snapshot *b, lns *l)
     return CP_OK;
 }
 
-static void lns_free(lns *l)
+void cp_lns_close(lns *l)
 {
     cp_free(l->jobs);
     cp_free(l->cand);
@@ -431,6 +439,40 @@ static void lns_free(lns *l)
     cp_free(l->inset);
     cp_prec_release(&l->g);
     cp_usage_release(&l->u);
+}
+
+int cp_lns_open(lns *l, const cp_input *in, const cp_modeset *ms, cp_plan *plan, cp_clock *clock,
+                int *broke)
+{
+    memset(l, 0, sizeof *l);
+    l->in = in;
+    l->ms = ms;
+    l->plan = plan;
+    if (cp_usage_init(&l->u, in, ms))
+        return CP_ERR_NOMEM;
+    l->u.clock = clock;
+    size_t nj = (size_t)(in->n_jobs ? in->n_jobs : 1);
+    l->jobs = cp_calloc(nj, sizeof *l->jobs);
+    l->cand = cp_calloc(nj, sizeof *l->cand);
+    l->can_use = cp_calloc((size_t)(ms->n_res ? ms->n_res : 1), 1);
+    l->seen = cp_calloc(nj, sizeof *l->seen);
+    l->mask = cp_calloc(nj, 1);
+    l->inset = cp_calloc(nj, sizeof *l->inset);
+    if (!l->jobs || !l->cand || !l->can_use || !l->seen || !l->mask || !l->inset || cp_prec_init(&l->g, in)) {
+        cp_lns_close(l);
+        return CP_ERR_NOMEM;
+    }
+    cp_usage_load_plan(&l->u, plan);
+    /* a start that breaks precedence (it should not come) is mended first */
+    *broke = cp_prec_enforce(&l->g, &l->u, plan->mode, plan->start);
+    for (int j = 0; j < in->n_jobs; j++) {
+        if (ms->job_first[j] == ms->job_first[j + 1])
+            continue;
+        l->jobs[l->n_jobs++] = j;
+        if (plan->mode[j] < 0)
+            l->penalties += in->jobs[j].drop_penalty;
+    }
+    return CP_OK;
 }
 
 long cp_lns_budget(const cp_solve_opts *opts)
@@ -449,43 +491,19 @@ int cp_lns_stream(const cp_input *in, const cp_modeset *ms, const cp_solve_opts 
                   cp_plan *plan, double *total, cp_err *err)
 {
     lns l;
-    memset(&l, 0, sizeof l);
-    l.in = in;
-    l.ms = ms;
-    l.plan = plan;
-    if (cp_usage_init(&l.u, in, ms))
-        return cp_err_nomem(err);
+    int broke = 0;
     cp_clock clock; /* a re-insertion cut by the deadline makes a worse candidate, never kept */
     cp_clock_init(&clock, deadline, opts->stop);
-    l.u.clock = &clock;
-    size_t nj = (size_t)(in->n_jobs ? in->n_jobs : 1);
-    l.jobs = cp_calloc(nj, sizeof *l.jobs);
-    l.cand = cp_calloc(nj, sizeof *l.cand);
-    l.can_use = cp_calloc((size_t)(ms->n_res ? ms->n_res : 1), 1);
-    l.seen = cp_calloc(nj, sizeof *l.seen);
-    l.mask = cp_calloc(nj, 1);
-    l.inset = cp_calloc(nj, sizeof *l.inset);
-    if (!l.jobs || !l.cand || !l.can_use || !l.seen || !l.mask || !l.inset || cp_prec_init(&l.g, in)) {
-        lns_free(&l);
+    if (cp_lns_open(&l, in, ms, plan, &clock, &broke))
         return cp_err_nomem(err);
-    }
-    cp_usage_load_plan(&l.u, plan);
-    /* a start that breaks precedence (it should not come) is mended first */
-    int broke = cp_prec_enforce(&l.g, &l.u, plan->mode, plan->start);
     if (broke)
         cp_solver_log(opts, "lns: %d jobs of the start plan moved or dropped to keep precedence", broke);
-    for (int j = 0; j < in->n_jobs; j++) {
-        if (ms->job_first[j] == ms->job_first[j + 1])
-            continue;
-        l.jobs[l.n_jobs++] = j;
-        if (plan->mode[j] < 0)
-            l.penalties += in->jobs[j].drop_penalty;
-    }
     double modeless = 0;
     for (int j = 0; j < in->n_jobs; j++)
         if (ms->job_first[j] == ms->job_first[j + 1])
             modeless += in->jobs[j].drop_penalty;
     cp_rng rs = cp_rng_make(0x5DEECE66Dull ^ (uint64_t)opts->seed * CP_RNG_GAMMA);
+    const cp_lp_sol *lp = pr ? pr->lp : NULL;
     double cur = cp_usage_objective(&l.u) + l.penalties;
     long accepted = 0, it = 0, last_gain = 0;
     bool nomem = false;
@@ -495,7 +513,7 @@ int cp_lns_stream(const cp_input *in, const cp_modeset *ms, const cp_solve_opts 
      * seen is kept apart and restored at the end. */
     snapshot best;
     if (snap_init(&best, &l) != CP_OK) {
-        lns_free(&l);
+        cp_lns_close(&l);
         return cp_err_nomem(err);
     }
     snap_take(&best, &l, cur);
@@ -514,10 +532,13 @@ int cp_lns_stream(const cp_input *in, const cp_modeset *ms, const cp_solve_opts 
         int pk[LNS_SET_MAX];
         /* a share of the others forces one job in and ejects its blockers */
         bool eject = !mip && cp_rng_below(&rs, LNS_EJECT_IN) == 0;
+        /* and of the rest a share follows the LP */
+        bool lpm = !mip && !eject && lp && cp_rng_below(&rs, LNS_LP_IN) == 0;
         int fm = -1, fs = 0;
         int n = mip     ? mip_pick(&l, &rs, pk,
                                    LNS_MIP_MIN + cp_rng_below(&rs, LNS_MIP_MAX - LNS_MIP_MIN + 1))
                 : eject ? eject_pick(&l, &rs, pk, LNS_MAX_REMOVE, &fm, &fs)
+                : lpm   ? cp_lns_lp_pick(&l, lp, &rs, pk, 2 + cp_rng_below(&rs, LNS_MAX_REMOVE - 1))
                         : pick(&l, &rs, pk, 2 + cp_rng_below(&rs, LNS_MAX_REMOVE - 1));
         int j_forced = n > 0 ? pk[0] : -1;
         /* jobs on many nodes stay: their old nodes could not be restored */
@@ -528,7 +549,7 @@ int cp_lns_stream(const cp_input *in, const cp_modeset *ms, const cp_solve_opts 
             cp_lns_set_add(&l, &st, pk[i]);
         if (eject && (st.n == 0 || st.set[0] != j_forced))
             st.n = 0; /* the forced job holds many units: no ejection */
-        if (l.g.any && st.n > 0 && !eject) {
+        if (l.g.any && st.n > 0 && !eject && !lpm) {
             /* the seed's direct predecessors and successors come along, so
              * a chain can move as one (a few: room stays for drops) */
             const cp_job *jb = &in->jobs[st.set[0]];
@@ -566,6 +587,11 @@ int cp_lns_stream(const cp_input *in, const cp_modeset *ms, const cp_solve_opts 
             } else {
                 give_up = true;
             }
+        } else if (lpm) {
+            repair = REPAIR_LP;
+            l.tries[repair]++;
+            give_up = !cp_lns_lp_repair(&l, &st, lp, cp_rng_below(&rs, 3) == 0 ? pr : NULL,
+                                        cp_rng_below(&rs, 6) < LNS_SHARE_IN_6);
         } else if (eject && !cp_usage_try(&l.u, fm, fs, &(double){0})) {
             give_up = true; /* the room made is not enough for it */
             l.tries[REPAIR_EJECT]++;
@@ -621,8 +647,9 @@ int cp_lns_stream(const cp_input *in, const cp_modeset *ms, const cp_solve_opts 
         double frac = iterations < LONG_MAX
                           ? (double)it / (double)iterations
                           : (cp_now_seconds() - t_begin) / fmax(1e-3, deadline - t_begin);
-        /* a MIP repair is kept only when the packed plan is no worse */
-        double temp = mip ? 0 : t0 * (1 - fmin(1, frac));
+        /* a MIP repair or an LP move is kept only when the packed plan
+         * is no worse */
+        double temp = mip || lpm ? 0 : t0 * (1 - fmin(1, frac));
         if (!give_up && now <= cur + temp + 1e-9 * (1 + fabs(cur))) {
             cur = now;
             if (now < best.total - 1e-9 * (1 + fabs(best.total))) {
@@ -662,10 +689,11 @@ int cp_lns_stream(const cp_input *in, const cp_modeset *ms, const cp_solve_opts 
     cp_solver_log(opts, "lns: %ld iterations, %ld improvements, total %.10g", it, accepted, cur);
     cp_solver_log(opts,
                   "lns: improvements by repair: %s %ld of %ld steps, %s %ld of %ld, %s %ld of %ld, "
-                  "%s %ld of %ld, %s %ld of %ld (%ld solved, %.2f s); the last at step %ld",
+                  "%s %ld of %ld, %s %ld of %ld (%ld solved, %.2f s), %s %ld of %ld; the last at step %ld",
                   repair_name[0], l.gains[0], l.tries[0], repair_name[1], l.gains[1], l.tries[1],
                   repair_name[2], l.gains[2], l.tries[2], repair_name[3], l.gains[3], l.tries[3],
-                  repair_name[4], l.gains[4], l.tries[4], l.mip_solved, l.mip_seconds, last_gain);
+                  repair_name[4], l.gains[4], l.tries[4], l.mip_solved, l.mip_seconds, repair_name[5],
+                  l.gains[5], l.tries[5], last_gain);
     if (rc == CP_OK && cp_usage_export_units(&l.u, plan))
         rc = CP_ERR_NOMEM;
     if (rc)
@@ -674,6 +702,6 @@ int cp_lns_stream(const cp_input *in, const cp_modeset *ms, const cp_solve_opts 
         cp_solver_log(opts, "lns: %ld jobs of sub-MIP answers moved or dropped to keep precedence", l.fixed);
     snap_release(&best);
     cp_submip_free(l.sub);
-    lns_free(&l);
+    cp_lns_close(&l);
     return rc;
 }

@@ -8,8 +8,11 @@
 #include "lns_internal.h"
 
 #include "cp_prec.h"
+#include "cp_rng.h"
 
 #define LNS_MAX_REMOVE 14
+/* jobs a step looks at on a large night (every job up to twice this) */
+#define LNS_SAMPLE 256
 #define LNS_MAX_UNITS 16
 /* the largest window of a sub-MIP (its other limits: lns.c) */
 #define LNS_MIP_MAX 18
@@ -21,7 +24,7 @@
 #define LNS_ALL (LNS_SET_MAX + LNS_PREC_EXTRA)
 
 /* How the jobs of a step were put back. */
-enum { REPAIR_PLAIN, REPAIR_PRICED, REPAIR_SHARED, REPAIR_EJECT, REPAIR_MIP, REPAIRS };
+enum { REPAIR_PLAIN, REPAIR_PRICED, REPAIR_SHARED, REPAIR_EJECT, REPAIR_MIP, REPAIR_LP, REPAIRS };
 
 typedef struct lns {
     const cp_input *in;
@@ -66,6 +69,14 @@ static inline void lns_put_back(lns *l, int j, int m, int s)
     l->mask[j] = 0;
 }
 
+/* The search's state over plan (which it then changes), its usage
+ * loaded from the plan and bounded by clock (NULL: none); *broke gets
+ * the jobs moved or dropped to keep precedence. CP_ERR_NOMEM (then
+ * nothing to close). */
+int cp_lns_open(lns *l, const cp_input *in, const cp_modeset *ms, cp_plan *plan, cp_clock *clock,
+                int *broke);
+void cp_lns_close(lns *l);
+
 /* A step's set with what restores it: the jobs, their choices and units
  * before the step. */
 typedef struct stepset {
@@ -92,5 +103,15 @@ bool cp_lns_reinsert(lns *l, stepset *st, int j, const cp_prices *pr, bool share
 /* Mends what a sub-MIP's packed answer breaks (see lns_prec.c). False
  * when the set is full. */
 bool cp_lns_fix_set(lns *l, stepset *st);
+
+/* The LP move (lns_lp.c): out[0..n) a job the LP puts elsewhere and the
+ * chain of jobs in the way of the LP's columns (at most q); 0 when every
+ * job is where the LP puts most of it. */
+int cp_lns_lp_pick(lns *l, const cp_lp_sol *lp, cp_rng *rs, int *out, int q);
+/* The chain of that move from job j0 (out[0] = j0). */
+int cp_lns_lp_chain(lns *l, const cp_lp_sol *lp, cp_rng *rs, int j0, int *out, int q);
+/* The set (taken out) back, each job on its first LP column that packs,
+ * else as cp_lns_reinsert puts it. False when the set is full. */
+bool cp_lns_lp_repair(lns *l, stepset *st, const cp_lp_sol *lp, const cp_prices *pr, bool share);
 
 #endif

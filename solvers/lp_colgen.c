@@ -83,6 +83,8 @@
 /* The bound and the master's value agree within this: done (GLPK's own
  * optimality tolerances are coarser, 1e-7 on reduced costs). */
 #define CG_GAP 1e-8
+/* x values at most this are zero in the solution the search gets */
+#define CG_SOL_EPS 1e-6
 
 /* The rows and the columns every master has: z_j, y[r,t]. */
 static void load_rows(cg *c, glp_prob *P)
@@ -407,6 +409,57 @@ static void start_at(cg *c, glp_prob *P, const cp_prices *center, cp_lpcg *out)
     out->bound = L;
 }
 
+/* The master's x columns of positive value into out->sol, per job by
+ * decreasing value (its modes in order, then insertion by value: a job
+ * has few). CP_ERR_NOMEM. */
+static int keep_solution(const cg *c, glp_prob *P, cp_lpcg *out)
+{
+    const cp_modeset *ms = c->ms;
+    cp_lp_sol *sol = &out->sol;
+    size_t n = 0;
+    for (size_t k = 0; k < c->col_off[ms->n_modes]; k++)
+        n += c->in_mp[k] && glp_get_col_prim(P, c->in_mp[k]) > CG_SOL_EPS;
+    sol->first = cp_calloc((size_t)c->n_jobs + 1, sizeof *sol->first);
+    sol->mode = cp_calloc(n ? n : 1, sizeof *sol->mode);
+    sol->start = cp_calloc(n ? n : 1, sizeof *sol->start);
+    sol->value = cp_calloc(n ? n : 1, sizeof *sol->value);
+    if (!sol->first || !sol->mode || !sol->start || !sol->value) {
+        cp_lpcg_release(out);
+        return CP_ERR_NOMEM;
+    }
+    int k = 0;
+    for (int j = 0; j < c->n_jobs; j++) {
+        sol->first[j] = k;
+        for (int m = ms->job_first[j]; m < ms->job_first[j + 1]; m++)
+            for (int s = ms->modes[m].s_min; s <= ms->modes[m].s_max; s++) {
+                int col = c->in_mp[c->col_off[m] + (size_t)(s - ms->modes[m].s_min)];
+                double v = col ? glp_get_col_prim(P, col) : 0;
+                if (v <= CG_SOL_EPS)
+                    continue;
+                int i = k++;
+                for (; i > sol->first[j] && sol->value[i - 1] < v; i--) {
+                    sol->mode[i] = sol->mode[i - 1];
+                    sol->start[i] = sol->start[i - 1];
+                    sol->value[i] = sol->value[i - 1];
+                }
+                sol->mode[i] = m;
+                sol->start[i] = s;
+                sol->value[i] = v;
+            }
+    }
+    sol->first[c->n_jobs] = k;
+    return CP_OK;
+}
+
+void cp_lpcg_release(cp_lpcg *out)
+{
+    cp_free(out->sol.first);
+    cp_free(out->sol.mode);
+    cp_free(out->sol.start);
+    cp_free(out->sol.value);
+    memset(&out->sol, 0, sizeof out->sol);
+}
+
 int cp_lpcg_run(const cp_input *in, const cp_modeset *ms, const cp_solve_opts *opts,
                 const cp_plan *seed, const cp_prices *center, bool lift, double seconds,
                 cp_lpcg *out, cp_err *err)
@@ -434,11 +487,12 @@ int cp_lpcg_run(const cp_input *in, const cp_modeset *ms, const cp_solve_opts *o
     seed_basis(&c, P, seed);
     double smooth = CG_SMOOTH;
     double last_log = t0;
-    bool dual = false;
+    bool dual = false, solved = false;
     int rc = CP_OK;
     for (int round = 0; round < CG_MAX_ROUNDS; round++) {
         int st = solve_master(&c, P, deadline, dual);
         dual = false;
+        solved = st == GLP_OPT;
         if (st == GLP_NOFEAS) {
             out->infeasible = true;
             break;
@@ -518,6 +572,8 @@ int cp_lpcg_run(const cp_input *in, const cp_modeset *ms, const cp_solve_opts *o
     out->job_rows = c.n_jobrows;
     out->rounding_rows = c.n_c;
     out->iterations = glp_get_it_cnt(P);
+    if (rc == CP_OK && solved && !out->infeasible)
+        rc = keep_solution(&c, P, out);
     out->seconds = cp_now_seconds() - t0;
     glp_delete_prob(P);
     glp_free_env();

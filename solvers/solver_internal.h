@@ -86,6 +86,10 @@ typedef struct cp_lpcg {
                         * value are then those of the lifted LP */
     int job_rows;      /* of which job rows, */
     int rounding_rows; /* rounding rows, the rest big-share rows */
+    /* the last master's solution when it was solved (the lifted LP's
+     * when exact), for the search (cp_prices.lp); first NULL: none.
+     * Freed by cp_lpcg_release. */
+    cp_lp_sol sol;
 } cp_lpcg;
 /* Runs until the LP is solved (then, with `lift`, until no lifting row
  * is violated and the lifted LP is solved too), `seconds` pass, the stop flag or the
@@ -96,6 +100,7 @@ typedef struct cp_lpcg {
  * is a weaker bound. */
 int cp_lpcg_run(const cp_input *in, const cp_modeset *ms, const cp_solve_opts *opts, const cp_plan *seed,
                 const cp_prices *center, bool lift, double seconds, cp_lpcg *out, cp_err *err);
+void cp_lpcg_release(cp_lpcg *out);
 
 /* Where a plan's bound comes from, for --progress ("bound: ..."). */
 typedef enum {

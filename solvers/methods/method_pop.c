@@ -245,7 +245,7 @@ static int pop_plan(const cp_input *in, const cp_modeset *ms, const cp_solve_opt
     if ((rc = cp_lagrange_run(in, ms, opts, total, cp_solver_phase_seconds(opts, 0.3), &lg, err)))
         goto out;
     double t2;
-    cp_prices pr = {lg.cap, lg.power};
+    cp_prices pr = {lg.cap, lg.power, NULL};
     rc = cp_lns(in, ms, opts, &pr, lg.bound, cp_lns_budget(opts), cp_lns_stall(in), cp_solve_deadline(opts), plan,
                 &t2, err);
     if (rc == CP_OK && t2 < total - 1e-9 * (1 + fabs(total))) {
