@@ -226,7 +226,7 @@ static int whatif_prepare(const whatif_args *wa, char *const *paths, int n, cp_n
         if (read_rc)
             cp_diags_add_err(d, &err);
         if (read_rc || cp_scenarios_parse(wa->scen_path, text, len, sc, d) ||
-            cp_whatif_prepare(*roots, n, *sc, w, d)) {
+            cp_whatif_prepare_check(*roots, n, *sc, !wa->array_dir, w, d)) {
             cp_diags_print(d, stderr);
             status = d->worst == CP_ERR_NOMEM ? 1 : 2;
         }

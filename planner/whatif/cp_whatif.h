@@ -97,6 +97,11 @@ typedef struct cp_whatif cp_whatif;
  * place in the scenario file). Entry 0 is the baseline. */
 int cp_whatif_prepare(struct cp_node *const *roots, int n_roots, const cp_scenarios *sc,
                       cp_whatif **out, cp_diags *d);
+/* The same without applying the scenarios (check false): no copy of the
+ * input is made at all, for `--slurm-array`, whose tasks check and plan
+ * them; a scenario that does not apply is then an error of the tasks. */
+int cp_whatif_prepare_check(struct cp_node *const *roots, int n_roots, const cp_scenarios *sc,
+                            bool check, cp_whatif **out, cp_diags *d);
 int cp_whatif_count(const cp_whatif *w);
 const char *cp_whatif_name(const cp_whatif *w, int i);
 /* Appends entry i's changed input as one YAML document that `plan` reads. */

@@ -57,6 +57,12 @@ static int entry_tree(const cp_whatif *w, int i, cp_node **tree, bool *owned, cp
 int cp_whatif_prepare(cp_node *const *roots, int n_roots, const cp_scenarios *sc, cp_whatif **out,
                       cp_diags *d)
 {
+    return cp_whatif_prepare_check(roots, n_roots, sc, true, out, d);
+}
+
+int cp_whatif_prepare_check(cp_node *const *roots, int n_roots, const cp_scenarios *sc, bool check,
+                            cp_whatif **out, cp_diags *d)
+{
     cp_whatif *w = cp_calloc(1, sizeof *w);
     int n = 1 + cp_scenarios_count(sc), rc = CP_OK;
     if (!w || !(w->scen = cp_calloc((size_t)n, sizeof *w->scen))) {
@@ -71,6 +77,8 @@ int cp_whatif_prepare(cp_node *const *roots, int n_roots, const cp_scenarios *sc
     int worst = CP_OK;
     for (int i = 1; i < n; i++) {
         w->scen[i] = &sc->v[i - 1];
+        if (!check)
+            continue;
         /* checked now, on a copy kept no longer than the check */
         cp_node *t = NULL;
         bool owned;
