@@ -238,6 +238,13 @@ msg import series --slot-horus 2
 msg plan -q tests/check/advice-nojobs.yaml
 msg plan -q examples/nightly/sites.yaml examples/nightly/fleet.yaml
 msg plan -q tests/check/advice-spot.yaml
+# the plan and its inputs in the wrong order: one hint, nothing loaded
+msg report tests/verify/input.yaml tests/verify/budget.plan.yaml
+msg verify tests/verify/budget.plan.yaml tests/verify/input.yaml
+msg verify --plan tests/verify/input.yaml tests/verify/budget.plan.yaml
+# an output whose folder does not exist: said before any planning
+msg plan -o no-such-folder/plan.yaml "$tiny"
+msg whatif --scenarios "$scen" -o no-such-folder/table.md "$tiny"
 test_cmp tests/cli/messages.expected "$tmp/messages"
 if [ -e ./-- ]; then bad "plan -o --: a file named -- was written"; rm -f ./--; else ok; fi
 

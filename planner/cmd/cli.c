@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 int cp_cli_load(const char *cmd, char *const *paths, int n, cp_input **out)
 {
@@ -51,6 +52,51 @@ void cp_cli_advise(const char *cmd, const cp_input *in, bool all)
     cp_free(d);
 }
 
+/* A plan's first key (capplan.5 §5: every plan has `capplan_plan`, and
+ * capplan writes it first), in the file's first 4 KB: for
+ * cp_cli_plan_order's hint only, so a plan of millions of nodes is not
+ * parsed twice. */
+static bool looks_like_plan(const char *path)
+{
+    char buf[4097];
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return false;
+    size_t n = fread(buf, 1, sizeof buf - 1, f);
+    fclose(f);
+    buf[n] = 0;
+    for (const char *p = buf; (p = strstr(p, "capplan_plan")); p++) {
+        bool key_start = p == buf || p[-1] == '\n' || (p[-1] == '"' && p - 1 > buf);
+        const char *q = p + strlen("capplan_plan");
+        if (key_start && (*q == ':' || (*q == '"' && q[1] == ':')))
+            return true;
+    }
+    return false;
+}
+
+int cp_cli_plan_order(const char *cmd, const char *plan, char *const *files, int n,
+                      const char *usage)
+{
+    if (plan && looks_like_plan(plan))
+        return 0;
+    for (int i = 0; i < n; i++) {
+        if (!looks_like_plan(files[i]))
+            continue;
+        char msg[1024];
+        if (plan)
+            snprintf(msg, sizeof msg,
+                     "capplan %s: '%.300s' is not a plan, but '%.300s' is: the arguments are "
+                     "in the wrong order (%s)\n",
+                     cmd, plan, files[i], usage);
+        else
+            snprintf(msg, sizeof msg, "capplan %s: '%.300s' is a plan: give it as %s\n", cmd,
+                     files[i], usage);
+        cp_fputs_printable(msg, true, stderr);
+        return 2;
+    }
+    return 0;
+}
+
 const cp_opt_word cp_cli_plan_formats[] = {
     {"yaml", CP_FMT_YAML}, {"json", CP_FMT_JSON}, {"csv", CP_FMT_CSV}, {NULL, 0}};
 
@@ -80,6 +126,27 @@ int cp_cli_outputs(const char *cmd, cp_fileset *fs, char *const *in, int n_in,
     for (int i = 0; outs && outs[i] && rc == CP_OK; i += 2)
         if (outs[i + 1])
             rc = cp_fileset_output(fs, outs[i + 1], outs[i], &err);
+    /* an output's folder must exist: said now, before any work whose
+     * result could not be kept (whatif plans every scenario first) */
+    for (int i = 0; outs && outs[i] && rc == CP_OK; i += 2) {
+        const char *p = outs[i + 1];
+        const char *slash = p ? strrchr(p, '/') : NULL;
+        if (!slash || slash == p)
+            continue;
+        char dir[4096];
+        struct stat st;
+        snprintf(dir, sizeof dir, "%.*s", (int)(slash - p), p);
+        int sr = stat(dir, &st);
+        if (sr != 0) {
+            fprintf(stderr, "capplan %s: %s '%s': there is no folder '%s'\n", cmd, outs[i], p,
+                    dir);
+            return 2;
+        }
+        if (!S_ISDIR(st.st_mode)) {
+            fprintf(stderr, "capplan %s: %s '%s': '%s' is not a folder\n", cmd, outs[i], p, dir);
+            return 2;
+        }
+    }
     if (rc == CP_OK)
         return 0;
     fprintf(stderr, "capplan %s: %s\n", cmd, err.msg);

@@ -61,6 +61,10 @@ int cp_cmd_report(int argc, char **argv)
     plan_path = a.operands[0];
     char **files = a.operands + 1;
     int n_files = a.n_operands - 1;
+    if (cp_cli_plan_order("report", plan_path, files, n_files, "capplan report PLAN FILE...")) {
+        cp_cli_args_release(&a);
+        return 2;
+    }
 
     {
         const char *plan_in[] = {"plan", plan_path, NULL};

@@ -111,18 +111,21 @@ int cp_cmd_verify(int argc, char **argv)
     int st = cp_cli_parse(&a, "verify", argc, argv, opts, &verify_help);
     if (st != CP_CLI_RUN)
         return st;
-    if (!plan_path) {
+    /* a plan among the inputs (or none given) gets a hint first */
+    st = cp_cli_plan_order("verify", plan_path, a.operands, a.n_operands,
+                           "capplan verify --plan PLAN FILE...");
+    if (!st && !plan_path) {
         fprintf(stderr, "capplan verify: missing --plan PLAN\n");
         cp_cli_help_print(stderr, opts, &verify_help);
         st = 2;
-    } else if ((from != NULL) != (now >= 0)) {
+    } else if (!st && (from != NULL) != (now >= 0)) {
         fprintf(stderr, from ? "capplan verify: --from needs --now S\n"
                              : "capplan verify: --now needs --from OLD\n");
         st = 2;
-    } else if (!from && penalty >= 0) {
+    } else if (!st && !from && penalty >= 0) {
         fprintf(stderr, "capplan verify: --change-penalty needs --from OLD\n");
         st = 2;
-    } else {
+    } else if (!st) {
         const char *plan_in[] = {"--plan", plan_path, "--from", from, NULL};
         const char *outs[] = {"-o", out_path, NULL};
         st = cp_cli_outputs_ok("verify", a.operands, a.n_operands, plan_in, outs);

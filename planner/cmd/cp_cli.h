@@ -57,6 +57,13 @@ void cp_cli_diags_print(const char *cmd, cp_diags *d);
 /* The loaded input's probable mistakes (cp_advice.h; `all` for check) as
  * warnings on stderr, those without a file as "capplan CMD: warning". */
 void cp_cli_advise(const char *cmd, const cp_input *in, bool all);
+/* The arguments' order, before anything is loaded: when `plan` (NULL: not
+ * given) is not a plan but one of files[0..n) is (its first key
+ * `capplan_plan`, capplan.5 §5), prints one hint naming
+ * both and the command's form `usage` ("capplan report PLAN FILE...")
+ * and returns 2; else 0 (the load's own errors follow). */
+int cp_cli_plan_order(const char *cmd, const char *plan, char *const *files, int n,
+                      const char *usage);
 /* --format yaml|json|csv of the commands that write a plan (plan, place):
  * the words of an enum option (cp_opt.h), each the cp_plan_format. */
 extern const cp_opt_word cp_cli_plan_formats[];
