@@ -24,6 +24,7 @@ typedef struct cp_whatif_row {
      * condition the row's input does not meet: cp_cost_parts.h) */
     cp_costs costs;
     int dropped; /* jobs not scheduled; -1 when there is no plan */
+    char *dropped_jobs; /* their names, ", "-separated; NULL when none */
     double spot_share; /* spot instance-hours / all cloud instance-hours; 0 if none */
     /* accelerator-hours per table->acc_names[i], on-prem and in the cloud */
     double *acc_hours_onprem, *acc_hours_cloud;

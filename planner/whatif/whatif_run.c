@@ -150,6 +150,7 @@ void cp_whatif_table_free(cp_whatif_table *t)
         cp_free(r->status);
         cp_free(r->error);
         cp_free(r->sweep);
+        cp_free(r->dropped_jobs);
         cp_free(r->acc_hours_onprem);
         cp_free(r->acc_hours_cloud);
         for (int a = 0; a < r->n_accs; a++)
@@ -273,6 +274,21 @@ static int fill_figures(entry *en, const cp_input *in, const cp_modeset *ms, con
             r->costs.v[i] = NAN;
     cp_plan_figures_release(&f);
     r->dropped = 0;
+    cp_buf names;
+    cp_buf_init(&names);
+    for (int j = 0; j < p->n_jobs; j++)
+        if (p->mode[j] < 0)
+            cp_buf_printf(&names, "%s%s", names.len ? ", " : "", in->jobs[j].name);
+    if (!cp_buf_ok(&names)) {
+        cp_buf_release(&names);
+        return cp_err_nomem(err);
+    }
+    if (names.len) {
+        r->dropped_jobs = cp_buf_detach(&names);
+        if (!r->dropped_jobs)
+            return cp_err_nomem(err);
+    }
+    cp_buf_release(&names);
     for (int j = 0; j < p->n_jobs; j++) {
         if (p->mode[j] < 0) {
             r->dropped++;

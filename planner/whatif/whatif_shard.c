@@ -90,6 +90,11 @@ int cp_whatif_shard_write(const cp_whatif_table *t, int k, int n, cp_buf *out, c
             if (!(cp_cost_part_info[p].flags & CP_COST_PLAN_ONLY))
                 num(o, cp_cost_part_info[p].key, r->costs.v[p]);
         num(o, "dropped", r->dropped < 0 ? NAN : r->dropped);
+        cp_out_key(o, "dropped_jobs");
+        if (r->dropped_jobs)
+            cp_out_str(o, r->dropped_jobs);
+        else
+            cp_out_null(o);
         num(o, "spot_share", r->spot_share);
         cp_out_key(o, "error");
         if (r->error)
@@ -237,6 +242,8 @@ static void read_entry(mctx *m, const cp_node *e, cp_whatif_row *r, wi_rowacc *r
         if (!(cp_cost_part_info[p].flags & CP_COST_PLAN_ONLY))
             get_num(m, e, cp_cost_part_info[p].key, &r->costs.v[p]);
     }
+    if (cp_map_get(e, "dropped_jobs")) /* shards written before it have none */
+        r->dropped_jobs = get_str(m, e, "dropped_jobs", true, &ok);
     get_num(m, e, "spot_share", &r->spot_share);
     long nd = -1;
     if (get_num(m, e, "dropped", &dropped) && !isnan(dropped) &&

@@ -1,8 +1,10 @@
 /*
  * The what-if table in three formats, rows in scenario order:
  *  - md: a Markdown table for people (costs to the cent, energy, carbon
- *    and hours to one decimal, shares and deltas in percent), then the
- *    errors of invalid scenarios as a list below it;
+ *    and hours to one decimal, shares and deltas in percent; of the
+ *    accelerator-hour columns only those with a value above 0 in some
+ *    row), then the dropped jobs of each row and the errors of invalid
+ *    scenarios as lists below it;
  *  - csv: one record per row, numbers in full precision (cp_fmt_num, so
  *    they read back exactly), empty cells where there is no value;
  *  - json: the same figures as the csv, null where there is no value.
@@ -47,6 +49,18 @@ bool cp_whatif_has_part(const cp_whatif_table *t, int i)
     return false;
 }
 
+/* An accelerator-hour column worth a place in the md table: some row
+ * has hours there (42 columns of zeros hide the few that say something). */
+static bool acc_column(const cp_whatif_table *t, int a, bool cloud)
+{
+    for (int i = 0; i < t->n_rows; i++) {
+        const double *h = cloud ? t->rows[i].acc_hours_cloud : t->rows[i].acc_hours_onprem;
+        if (h && h[a] > 0)
+            return true;
+    }
+    return false;
+}
+
 static void write_md(const cp_whatif_table *t, cp_buf *b)
 {
     int cols = 0;
@@ -62,18 +76,19 @@ static void write_md(const cp_whatif_table *t, cp_buf *b)
         cp_md_text(b, t->team_names[k]);
         cp_buf_puts(b, " $ |");
     }
-    for (int a = 0; a < t->n_acc; a++) { /* accelerator names are the input's */
-        cp_buf_putc(b, ' ');
-        cp_md_text(b, t->acc_names[a]);
-        cp_buf_puts(b, " h on-prem | ");
-        cp_md_text(b, t->acc_names[a]);
-        cp_buf_puts(b, " h cloud |");
-    }
+    for (int a = 0; a < t->n_acc; a++) /* accelerator names are the input's */
+        for (int cloud = 0; cloud < 2; cloud++)
+            if (acc_column(t, a, cloud)) {
+                cp_buf_putc(b, ' ');
+                cp_md_text(b, t->acc_names[a]);
+                cp_buf_puts(b, cloud ? " h cloud |" : " h on-prem |");
+                cols++;
+            }
     cp_buf_puts(b, " spot share | delta $ | delta % |\n|---|---|");
-    for (int k = 0; k < cols + 4 + t->n_team + 2 * t->n_acc; k++)
+    for (int k = 0; k < cols + 4 + t->n_team; k++)
         cp_buf_puts(b, "---:|");
     cp_buf_putc(b, '\n');
-    int invalid = 0;
+    int invalid = 0, dropped = 0;
     for (int i = 0; i < t->n_rows; i++) {
         const cp_whatif_row *r = &t->rows[i];
         cp_buf_putc(b, '|');
@@ -88,15 +103,28 @@ static void write_md(const cp_whatif_table *t, cp_buf *b)
             cp_buf_printf(b, " %d |", r->dropped);
         for (int k = 0; k < t->n_team; k++)
             md_num(b, r->team_cost[k], 2, "", false);
-        for (int a = 0; a < t->n_acc; a++) {
-            md_num(b, r->acc_hours_onprem[a], 1, "", false);
-            md_num(b, r->acc_hours_cloud[a], 1, "", false);
-        }
+        for (int a = 0; a < t->n_acc; a++)
+            for (int cloud = 0; cloud < 2; cloud++)
+                if (acc_column(t, a, cloud))
+                    md_num(b, cloud ? r->acc_hours_cloud[a] : r->acc_hours_onprem[a], 1, "",
+                           false);
         md_num(b, r->spot_share * 100, 1, "%", false);
         md_num(b, i ? r->delta : NAN, 2, "", true);
         md_num(b, i ? r->delta_pct : NAN, 1, "%", true);
         cp_buf_putc(b, '\n');
         invalid += r->error != NULL;
+        dropped += r->dropped_jobs != NULL;
+    }
+    if (dropped) {
+        cp_buf_puts(b, "\nDropped jobs:\n\n");
+        for (int i = 0; i < t->n_rows; i++)
+            if (t->rows[i].dropped_jobs) {
+                cp_buf_puts(b, "- ");
+                cp_md_text(b, t->rows[i].name);
+                cp_buf_puts(b, ": ");
+                cp_md_text(b, t->rows[i].dropped_jobs);
+                cp_buf_putc(b, '\n');
+            }
     }
     if (!invalid)
         return;
