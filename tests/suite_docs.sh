@@ -7,6 +7,10 @@
 #   - no comment or doc cites the outside specification by section or a
 #     tracker's issue numbers;
 #   - docs/README.md lists every page of docs/;
+#   - every capplan command line quoted in README.md and docs/ names a
+#     command, its options and repository files that exist
+#     (tests/docs/check_cmds.py), and README.md's walk-through
+#     (`$ build/capplan ...`) runs, each line exiting 0;
 #   - no tracked file names a folder of one machine (a home, the
 #     development machine's work tree): scripts, docs and tests read the
 #     repository's own files (public data: examples/data/README.md);
@@ -37,6 +41,47 @@ for page in docs/*.md; do
     [ "$name" = README.md ] && continue
     if grep -q "($name)" docs/README.md 2>/dev/null; then ok "$name"; else bad "docs/README.md does not list $name"; fi
 done
+
+# The command lines the docs quote, and the README's walk-through run as
+# written (in a scratch folder that sees the repository's examples/ and
+# tests/, with build/capplan this build).
+# CAPPLAN may be a command line (valgrind ... build/capplan): its words
+# that name files here are made absolute, for use from another folder
+abs=
+for word in $CAPPLAN; do
+    case $word in /* | -*) ;; *) [ -e "$word" ] && word=$PWD/$word ;; esac
+    abs="$abs $word"
+done
+python3 tests/docs/check_cmds.py . "${abs##* }" >"$tmp/cmds" 2>&1
+crc=$?
+if [ "$crc" = 0 ] && grep -q '^checked [1-9]' "$tmp/cmds"; then ok "$(tail -n 1 "$tmp/cmds")"
+else bad "quoted command lines" "$(grep -v '^checked' "$tmp/cmds" | head -n 8 | tr '\n' ';')"; fi
+# the checker on a planted README: an unknown option, import kind and
+# file, and a line of output it must leave alone
+p=$tmp/planted-cmds
+mkdir -p "$p/docs" "$p/examples"
+: >"$p/examples/tiny.yaml"
+printf '    $ capplan plan --bogus examples/tiny.yaml\n    capplan import gavle x.csv\n    capplan check examples/nope.yaml\n    capplan export: 3 job scripts\n' >"$p/README.md"
+python3 tests/docs/check_cmds.py "$p" "${abs##* }" >"$tmp/planted-cmds.out" 2>&1
+if [ "$(grep -c -e '^option README.md:1: --bogus' -e '^command README.md:2: import gavle' \
+    -e '^path README.md:3: examples/nope.yaml' "$tmp/planted-cmds.out")" = 3 ] &&
+    grep -q '^checked 3 command lines$' "$tmp/planted-cmds.out"; then ok "check_cmds.py planted"
+else bad "check_cmds.py on a planted README" "$(oneline "$tmp/planted-cmds.out" 5)"; fi
+w=$tmp/walk
+mkdir -p "$w/build"
+ln -s "$PWD/examples" "$w/examples"
+ln -s "$PWD/tests" "$w/tests"
+printf '#!/bin/sh\nexec%s "$@"\n' "$abs" >"$w/build/capplan"
+chmod +x "$w/build/capplan"
+n=0
+sed -n 's/^    \$ \(build\/capplan .*\)$/\1/p' README.md | sed 's/ *#.*$//' >"$tmp/walk.cmds"
+while read -r line; do
+    n=$((n + 1))
+    # shellcheck disable=SC2086
+    if (cd "$w" && timeout -k 5 120 sh -c "$line" >"$tmp/walk.out" 2>&1); then ok "README: $line"
+    else bad "README: $line" "$(oneline "$tmp/walk.out" 3)"; fi
+done <"$tmp/walk.cmds"
+if [ "$n" -ge 5 ]; then ok "README walk-through: $n commands"; else bad "README walk-through" "$n commands found"; fi
 
 # Absolute paths of a machine, in any tracked file. The pattern is built
 # from pieces so that this file does not match it.
