@@ -7,7 +7,7 @@
 int cp_input_advice(const cp_input *in, bool all, cp_diags *d)
 {
     int n = 0;
-    if (in->n_jobs == 0) {
+    if (in->n_jobs == 0 && in->n_services == 0) { /* a serving fleet alone plans (capplan.5 §10.4) */
         cp_diags_warn(d, cp_pos_none(),
                       "no jobs: every plan is empty (is the jobs file missing from the command "
                       "line?)");

@@ -11,7 +11,7 @@ const cp_cost_part cp_cost_part_info[CP_COST_N] = {CP_COST_PARTS(CP_COST_INFO_)}
 
 unsigned cp_cost_when(const cp_input *in)
 {
-    return in->uses_egress ? CP_COST_IF_DATA : 0;
+    return (in->uses_egress ? CP_COST_IF_DATA : 0) | (in->n_services ? CP_COST_IF_SERVICES : 0);
 }
 
 bool cp_cost_part_shown(int i, unsigned when)

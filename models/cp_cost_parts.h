@@ -60,6 +60,10 @@ enum {
     X(carbon, "carbon", "carbon $", "$", "#59a14f", CP_COST_TERM | CP_COST_BUDGET)             \
     X(egress, "egress", "egress $", "$", "#b07aa1",                                            \
       CP_COST_TERM | CP_COST_BUDGET | CP_COST_IF_DATA | CP_COST_ZERO_COLUMN)                   \
+    X(starts, "service starts", "starts $", "$", "#76b7b2",                                    \
+      CP_COST_TERM | CP_COST_BUDGET | CP_COST_IF_SERVICES | CP_COST_NEW)                       \
+    X(unserved, "unserved requests", "unserved $", "$", "#ff9da7",                             \
+      CP_COST_TERM | CP_COST_IF_SERVICES | CP_COST_NEW)                                        \
     X(penalty, "drop penalties", "penalty $", "$", "#e15759", CP_COST_TERM | CP_COST_UNSHARED) \
     X(changes, "changes", "changes $", "$", "#9c755f",                                        \
       CP_COST_TERM | CP_COST_UNSHARED | CP_COST_IF_REPLAN | CP_COST_NEW)                       \

@@ -233,6 +233,40 @@ typedef struct cp_job {
     int team;
 } cp_job;
 
+/* capplan.5 §10.4: one request class of a service and its load. */
+typedef struct cp_svc_class {
+    char *name;
+    cp_series load; /* requests/s per slot, >= 0 */
+    cp_pos pos;
+} cp_svc_class;
+
+/* capplan.5 §10.4: one configuration of a service's replicas. */
+typedef struct cp_svc_config {
+    int acc;          /* accelerator index */
+    int count;        /* accelerators per replica, >= 1 */
+    double cpus, memory_gb; /* per replica */
+    double *rate;     /* [n_classes] requests/s one replica serves; 0: not served */
+    cp_pos pos;
+} cp_svc_config;
+
+/* capplan.5 §10.4: an inference service. A service given with `load`
+ * has one class named like the service. */
+typedef struct cp_service {
+    char *name;
+    cp_pos pos;
+    int team; /* -1 when none */
+    cp_svc_class *classes;
+    int n_classes;
+    cp_svc_config *configs;
+    int n_configs;
+    cp_series min_replicas; /* integers >= 0; default 1 */
+    double start_cost;      /* $ per replica started */
+    double unserved_penalty; /* $ per request not served */
+    bool preemptible;
+    double restart_minutes;
+    cp_placement placement;
+} cp_service;
+
 typedef struct cp_input {
     /* horizon */
     int slots;
@@ -258,6 +292,8 @@ typedef struct cp_input {
     int n_jobs;
     cp_team *teams; /* capplan.5 §10.2 */
     int n_teams;
+    cp_service *services; /* capplan.5 §10.4 */
+    int n_services;
 
     bool uses_egress; /* some job has `data` (plans then carry egress) */
 
@@ -285,6 +321,7 @@ int cp_input_find_pool(const cp_input *in, const char *name);
 int cp_input_find_offer(const cp_input *in, const char *name);
 int cp_input_find_job(const cp_input *in, const char *name);
 int cp_input_find_team(const cp_input *in, const char *name);
+int cp_input_find_service(const cp_input *in, const char *name);
 
 double cp_input_horizon_hours(const cp_input *in);
 

@@ -26,6 +26,10 @@ void cp_modeset_free(cp_modeset *ms)
     cp_free(ms->spot_of_offer);
     cp_free(ms->modes);
     cp_free(ms->job_first);
+    cp_free(ms->deps);
+    cp_free(ms->svc_first);
+    cp_free(ms->class_first);
+    cp_free(ms->dep_share);
     if (ms->reason)
         for (int j = 0; j < ms->n_jobs; j++)
             cp_free(ms->reason[j]);
@@ -134,21 +138,7 @@ static bool int_in(const int *list, int n, int v)
 
 static bool placement_allows(const cp_input *in, const cp_job *j, const cp_resource *r)
 {
-    const cp_placement *pl = &j->placement;
-    if (r->kind == CP_RES_POOL)
-        return pl->on_prem && (!pl->has_pools || int_in(pl->pools, pl->n_pools, r->index));
-    const cp_offer *o = &in->offers[r->index];
-    if (!pl->cloud)
-        return false;
-    if (r->kind == CP_RES_SPOT && !j->preemptible)
-        return false;
-    if (pl->has_offers && !int_in(pl->offers, pl->n_offers, r->index))
-        return false;
-    if (pl->has_providers && !str_in(pl->providers, pl->n_providers, o->provider))
-        return false;
-    if (pl->has_regions && !str_in(pl->regions, pl->n_regions, o->region))
-        return false;
-    return true;
+    return cp_placement_allows(in, &j->placement, j->preemptible, r);
 }
 
 static double throughput_for(const cp_job *j, int acc)
@@ -733,7 +723,7 @@ int cp_modes_build(const cp_input *in, cp_modeset **out, cp_err *err)
         }
     }
     ms->job_first[in->n_jobs] = ms->n_modes;
-    if ((rc = cp_modes_apply_after(in, ms)))
+    if ((rc = cp_modes_apply_after(in, ms)) || (rc = cp_deploys_build(in, ms)))
         goto fail;
     *out = ms;
     return CP_OK;

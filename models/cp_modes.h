@@ -49,6 +49,17 @@ typedef struct cp_mode {
     double change;
 } cp_mode;
 
+/* capplan.5 §10.4: a deployment of a service, (configuration, resource):
+ * the resource passes the service's placement rules, carries the
+ * configuration's accelerator type, holds one replica in one node or
+ * instance, and is a spot market only for a preemptible service. */
+typedef struct cp_deploy {
+    int svc, config, res;
+    double avail;           /* a_d: 1, on a spot market 1 - min(1, λ·restart_minutes/60) */
+    double demand[CP_DIMS]; /* one replica: count, cpus, memory_gb */
+    double busy_w;          /* one replica serving its full rate, W before PUE; 0 on markets */
+} cp_deploy;
+
 typedef struct cp_modeset {
     cp_resource *res;
     int n_res;
@@ -63,6 +74,18 @@ typedef struct cp_modeset {
     /* a re-plan's history and choices (borrowed, cp_replan_modes), NULL
      * when planning from scratch */
     const struct cp_replan *replan;
+    /* capplan.5 §10.4 (svc_deploy.c): deployments of service v are
+     * [svc_first[v], svc_first[v+1]), in configuration order, then
+     * resource order; its classes are numbered globally from
+     * class_first[v] */
+    cp_deploy *deps;
+    int n_deps;
+    int *svc_first;   /* [n_services + 1] */
+    int *class_first; /* [n_services + 1] */
+    int n_classes;
+    int *dep_share;   /* [n_deps]: deployment d's share of class k (of its
+                       * service) is share index dep_share[d] + k */
+    int n_shares;     /* Σ over deployments of their service's classes */
 } cp_modeset;
 
 /* Limits on the size of an instance (docs/spec-notes.md, "Limits"): past
@@ -129,6 +152,18 @@ int cp_modes_apply_after(const cp_input *in, cp_modeset *ms);
 /* U of a resource: the most units it ever has (pool index or offer index
  * with its market kind). */
 int cp_resource_max_units(const cp_input *in, cp_res_kind kind, int index);
+/* Whether resource r passes placement rules `pl` (capplan.5 §1.7); a spot
+ * market only when `preemptible`. */
+bool cp_placement_allows(const cp_input *in, const cp_placement *pl, bool preemptible,
+                         const cp_resource *r);
+/* The deployments of every service (svc_deploy.c; cp_modes_build calls it
+ * after the jobs' modes). CP_OK or CP_ERR_NOMEM. */
+int cp_deploys_build(const cp_input *in, cp_modeset *ms);
+/* The deployment of service v with configuration c on resource r, or -1. */
+int cp_deploy_find(const cp_modeset *ms, int v, int c, int r);
+/* Requests/s of class k (service-local) of service v in slot t. */
+double cp_svc_load(const cp_input *in, int v, int k, int t);
+
 /* Busy power in W of `count` units of job j on machine m (capplan.5 §2), with
  * the job's first shape (its flat keys). */
 double cp_busy_power_w(const cp_input *in, const cp_job *j, const cp_machine *m, int count);

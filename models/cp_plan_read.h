@@ -24,6 +24,9 @@
  * names (total, cloud, energy, carbon and penalty). Job entries: `name`, `status`, and for a scheduled job of a
  * plan that is not infeasible `resource`, `market`, `start_hour`,
  * `end_hour`. Provisioning entries: `market`, `kind`, `instances`.
+ * Service entries (capplan.5 §10.4): `name`, `deployments` (each:
+ * `config`, `resource`, `market`, `replicas`) and `routing` (each:
+ * `class`, `shares`, `unserved`).
  * Utilization entries: `pool`. Site entries: `name`. Leases: all four
  * keys. Team entries: all three (`name`, `cost`, `accelerator_hours`).
  *
@@ -167,6 +170,45 @@ typedef struct cp_plan_team { /* a `teams` entry (capplan.5 §10.2) */
     cp_plan_num cost, accelerator_hours;
 } cp_plan_team;
 
+/* capplan.5 §10.4: a deployment of a service entry: its replicas per
+ * slot and, when placed, the node or instance of each (nodes[t]). */
+typedef struct cp_plan_svc_dep {
+    cp_pos pos;
+    cp_plan_int config;
+    cp_plan_str resource, market;
+    cp_plan_market mk;
+    cp_plan_series replicas; /* integers >= 0 */
+    cp_plan_has nodes_has;
+    cp_pos nodes_pos;
+    cp_plan_strs *nodes; /* [n_nodes], one list per slot */
+    int n_nodes;
+} cp_plan_svc_dep;
+
+/* A class's routing: per slot one share per listed deployment, in the
+ * deployments' order (shares[t]), and its unserved share per slot. */
+typedef struct cp_plan_svc_route {
+    cp_pos pos;
+    cp_plan_str cls;
+    cp_plan_has shares_has;
+    cp_pos shares_pos;
+    cp_plan_series *shares; /* [n_shares], one list per slot */
+    int n_shares;
+    cp_plan_series unserved;
+} cp_plan_svc_route;
+
+typedef struct cp_plan_svc { /* a `services` entry */
+    cp_pos pos;
+    int index;
+    cp_plan_str name;
+    cp_plan_num cost, unserved_requests;
+    cp_plan_has deps_has, routing_has;
+    cp_pos deps_pos, routing_pos;
+    cp_plan_svc_dep *deps;
+    int n_deps;
+    cp_plan_svc_route *routes;
+    int n_routes;
+} cp_plan_svc;
+
 typedef struct cp_plan_solver {
     cp_plan_has has;
     cp_pos pos;
@@ -246,6 +288,9 @@ typedef struct cp_plan_file {
     int n_sites;
     cp_plan_team *teams; /* version 1.2: absent in plans of inputs without teams */
     int n_teams;
+    cp_plan_list svc_list; /* capplan.5 §10.4 */
+    cp_plan_svc *svcs;
+    int n_svcs;
     cp_plan_problem *problems; /* in file order */
     int n_problems;
     size_t problems_cap;

@@ -16,9 +16,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { K_SITES, K_ACCELS, K_POOLS, K_OFFERS, K_JOBS, K_SCENARIOS, K_TEAMS, K_COUNT };
+enum { K_SITES, K_ACCELS, K_POOLS, K_OFFERS, K_JOBS, K_SCENARIOS, K_TEAMS, K_SERVICES, K_COUNT };
 static const char *const kind_keys[K_COUNT] = {"sites", "accelerators", "pools", "offers",
-                                                "jobs",  "scenarios",    "teams"};
+                                                "jobs",  "scenarios",    "teams", "services"};
 
 typedef struct nodevec {
     cp_node **v;
@@ -77,14 +77,7 @@ void cp_input_free(cp_input *in)
     for (int i = 0; i < in->n_jobs; i++) {
         cp_job *j = &in->jobs[i];
         cp_free(j->name);
-        cp_free(j->placement.pools);
-        cp_free(j->placement.offers);
-        for (int k = 0; k < j->placement.n_providers; k++)
-            cp_free(j->placement.providers[k]);
-        cp_free(j->placement.providers);
-        for (int k = 0; k < j->placement.n_regions; k++)
-            cp_free(j->placement.regions[k]);
-        cp_free(j->placement.regions);
+        cp_load_placement_release(&j->placement);
         cp_free(j->throughput);
         cp_free(j->counts);
         cp_free(j->speedup);
@@ -101,6 +94,7 @@ void cp_input_free(cp_input *in)
     }
     cp_free(in->jobs);
     cp_teams_free(in);
+    cp_services_free(in);
     cp_free(in->start);
     for (int i = 0; i < in->n_files; i++)
         cp_free(in->files[i]);
@@ -156,7 +150,8 @@ static void merge_root(lctx *c, merged *m, cp_node *root)
         return;
     }
     static const char *const top[] = {"version", "horizon", "objective", "sites", "accelerators",
-                                      "pools", "offers", "jobs", "scenarios", "teams", NULL};
+                                      "pools", "offers", "jobs", "scenarios", "teams", "services",
+                                      NULL};
     cp_load_check_keys(c, root, NULL, top, NULL, NULL);
     for (size_t i = 0; i < root->n; i++) {
         const char *k = root->kids[2 * i]->str;
@@ -688,6 +683,8 @@ static int build(cp_node *const *roots, int n_roots, char **files, int n_files,
     UNIQUE(&c, "team", c.in->teams, c.in->n_teams, cp_team);
     cp_load_jobs(&c, m.kinds[K_JOBS].v, (int)m.kinds[K_JOBS].n);
     UNIQUE(&c, "job", c.in->jobs, c.in->n_jobs, cp_job);
+    cp_load_services(&c, m.kinds[K_SERVICES].v, (int)m.kinds[K_SERVICES].n);
+    UNIQUE(&c, "service", c.in->services, c.in->n_services, cp_service);
     warn_objective_confidence(&c, &m.objective);
     if (!c.nomem)
         cp_load_after(&c, m.kinds[K_JOBS].v, (int)m.kinds[K_JOBS].n);

@@ -78,6 +78,14 @@ void cp_load_power_limits(lctx *c, const cp_node *n, const char *ent, cp_job *j)
 void cp_load_teams(lctx *c, cp_node *const *items, int n);
 void cp_load_job_team(lctx *c, const cp_node *n, const char *ent, cp_job *j);
 void cp_teams_free(cp_input *in);
+/* Placement rules (capplan.5 §1.7) of a job or a service, and freeing them. */
+void cp_load_placement(lctx *c, const cp_node *m, const char *ent, cp_placement *pl);
+void cp_load_placement_release(cp_placement *pl);
+/* 1.2 (load_services.c): the services (capplan.5 §10.4; items as for
+ * cp_load_jobs, after the jobs, whose names they may not take), and
+ * freeing them. */
+void cp_load_services(lctx *c, cp_node *const *items, int n);
+void cp_services_free(cp_input *in);
 /* Execution extensions (load_exec.c): a pool's `hosts` (node `n`, after
  * `nodes` was read: nodes_ok) and a job's `run`. */
 void cp_load_hosts(lctx *c, const cp_node *n, const char *ent, cp_pool *p, bool nodes_ok);

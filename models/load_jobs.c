@@ -42,7 +42,7 @@ static const char *kind_hint(const char *key, void *arg)
     return NULL;
 }
 
-static void load_placement(lctx *c, const cp_node *m, const char *ent, cp_placement *pl)
+void cp_load_placement(lctx *c, const cp_node *m, const char *ent, cp_placement *pl)
 {
     static const char *const keys[] = {"pools", "offers", "providers", "regions", "cloud",
                                        "on_prem", NULL};
@@ -97,6 +97,18 @@ static void load_placement(lctx *c, const cp_node *m, const char *ent, cp_placem
         cp_load_bool(c, n, sub, "cloud", &pl->cloud);
     if ((n = cp_map_get(m, "on_prem")))
         cp_load_bool(c, n, sub, "on_prem", &pl->on_prem);
+}
+
+void cp_load_placement_release(cp_placement *pl)
+{
+    cp_free(pl->pools);
+    cp_free(pl->offers);
+    for (int k = 0; k < pl->n_providers; k++)
+        cp_free(pl->providers[k]);
+    cp_free(pl->providers);
+    for (int k = 0; k < pl->n_regions; k++)
+        cp_free(pl->regions[k]);
+    cp_free(pl->regions);
 }
 
 /* One speedup model (linear, amdahl or table) into the given fields: the
@@ -656,7 +668,7 @@ void cp_load_jobs(lctx *c, cp_node *const *items, int n)
             j->has_deadline_confidence =
                 cp_load_num(c, x, ent, "deadline_confidence", R_PROB, &j->deadline_confidence);
         if ((x = cp_map_get(m, "placement")) && cp_load_want_map(c, x, ent, "placement"))
-            load_placement(c, x, ent, &j->placement);
+            cp_load_placement(c, x, ent, &j->placement);
         if ((x = cp_map_get(m, "run")))
             cp_load_run(c, x, ent, j);
         if ((x = cp_map_get(m, "team")))

@@ -5,15 +5,18 @@
  * mode fits the resource's units (§2), and its egress (§9.3).
  * cp_modes.c enumerates the modes with them and explains an excluded
  * choice with them (cp_mode_exclusion, which `check --modes` prints), so
- * each rule has one definition. The verifier calls only cp_mode_fits, to
- * say why a plan's mode is not a mode; it re-costs a plan on its own
- * (planner/verify/verify_cost.c), so a wrong rule here cannot hide there.
+ * each rule has one definition; the placement rule (capplan.5 §1.7)
+ * serves the services' deployments too (svc_deploy.c). The verifier
+ * calls only cp_mode_fits, to say why a plan's mode is not a mode; it
+ * re-costs a plan on its own (planner/verify/verify_cost.c), so a wrong
+ * rule here cannot hide there.
  */
 #include "cp_modes.h"
 
 #include "cp_cost.h"
 
 #include <stdio.h>
+#include <string.h>
 
 /* Same tolerance as the packing's (CP_USAGE_EPS): a share that fills a
  * node exactly must count as fitting there, or modes and packing would
@@ -163,4 +166,39 @@ bool cp_mode_fits(const cp_input *in, const cp_job *j, const cp_machine *m, cons
                  "%s%s",
                  count, res_name, q, unit, bind, max_units, unit, max_units == 1 ? "" : "s");
     return false;
+}
+
+static bool name_listed(char *const *list, int n, const char *s)
+{
+    for (int i = 0; s && i < n; i++)
+        if (!strcmp(list[i], s))
+            return true;
+    return false;
+}
+
+static bool index_listed(const int *list, int n, int v)
+{
+    for (int i = 0; i < n; i++)
+        if (list[i] == v)
+            return true;
+    return false;
+}
+
+bool cp_placement_allows(const cp_input *in, const cp_placement *pl, bool preemptible,
+                         const cp_resource *r)
+{
+    if (r->kind == CP_RES_POOL)
+        return pl->on_prem && (!pl->has_pools || index_listed(pl->pools, pl->n_pools, r->index));
+    const cp_offer *o = &in->offers[r->index];
+    if (!pl->cloud)
+        return false;
+    if (r->kind == CP_RES_SPOT && !preemptible)
+        return false;
+    if (pl->has_offers && !index_listed(pl->offers, pl->n_offers, r->index))
+        return false;
+    if (pl->has_providers && !name_listed(pl->providers, pl->n_providers, o->provider))
+        return false;
+    if (pl->has_regions && !name_listed(pl->regions, pl->n_regions, o->region))
+        return false;
+    return true;
 }

@@ -23,7 +23,8 @@ typedef struct cp_lease {
 typedef struct cp_leases {
     cp_lease *v;     /* by market, then instance id, then start slot */
     int n;
-    int *jobs;       /* job indices, per lease by start slot, then job index */
+    int *jobs;       /* job indices, per lease by start slot, then index; a
+                      * service's replicas (capplan.5 §10.4) are n_jobs + its index */
     int n_jobs;
     int *first;      /* [n_res + 1]: leases of market r are v[first[r] .. first[r+1]) */
 } cp_leases;
@@ -33,5 +34,7 @@ typedef struct cp_leases {
  * cp_leases_release either way. */
 int cp_leases_build(const cp_plan *p, cp_leases *out);
 void cp_leases_release(cp_leases *l);
+/* The name of entry i of a lease's jobs: a job's, or a service's. */
+const char *cp_lease_entry_name(const cp_plan *p, int i);
 
 #endif

@@ -33,6 +33,18 @@ typedef struct cp_plan {
     int **units;         /* [n_jobs] node/instance indices on the resource */
     int *n_units;        /* [n_jobs] */
     char *note;          /* what placement repair changed, or NULL */
+    /* capplan.5 §10.4: replicas n(d,t) per deployment and slot, shares
+     * f(k,d,t) per share index (ms->dep_share) and slot, unserved shares
+     * u(k,t) per global class (ms->class_first) and slot; all 0 in a
+     * plan of an input without services */
+    int *svc_n;      /* [n_deps * slots] */
+    double *svc_f;   /* [n_shares * slots] */
+    double *svc_u;   /* [n_classes * slots] */
+    /* the node or instance of each replica, once placed: those of
+     * deployment d in slot t are svc_unit[svc_unit_off[d*slots+t] ..
+     * svc_unit_off[d*slots+t+1]); NULL when not placed */
+    int *svc_unit;
+    size_t *svc_unit_off; /* [n_deps * slots + 1] */
     bool placed;         /* units hold the packing of the current choices */
     bool pool_units;     /* units of pool jobs hold a packing (markets: not yet) */
 
@@ -75,6 +87,21 @@ static inline int *cp_plan_y(const cp_plan *p, int res, int t)
 {
     return &p->y[(size_t)res * p->slots + t];
 }
+/* capplan.5 §10.4: replicas of deployment d in slot t; the share of
+ * class k (of d's service) that d takes in t; the unserved share of
+ * class k of service v in t. */
+static inline int *cp_plan_n(const cp_plan *p, int d, int t)
+{
+    return &p->svc_n[(size_t)d * p->slots + t];
+}
+static inline double *cp_plan_f(const cp_plan *p, int d, int k, int t)
+{
+    return &p->svc_f[(size_t)(p->ms->dep_share[d] + k) * p->slots + t];
+}
+static inline double *cp_plan_u(const cp_plan *p, int v, int k, int t)
+{
+    return &p->svc_u[(size_t)(p->ms->class_first[v] + k) * p->slots + t];
+}
 
 /* Figures of capplan.5 §4-5, computed from the plan's choices. */
 typedef struct cp_plan_figures {
@@ -91,13 +118,29 @@ typedef struct cp_plan_figures {
      * hours of the run (the last slot's fraction included) */
     double *team_cost;        /* [n_teams] */
     double *team_acc_hours;   /* [n_teams] */
+    double *svc_cost;         /* [n_services]: capplan.5 §10.1, §10.4 */
+    double *svc_unserved;     /* [n_services]: requests not served, Σ λ·u·3600·h */
 } cp_plan_figures;
 
 int cp_plan_eval(const cp_plan *p, cp_plan_figures *f, cp_err *err);
 void cp_plan_figures_release(cp_plan_figures *f);
 
+/* The busy W (before PUE) of deployment d in slot t: its busy_w times the
+ * load it takes over its rates (capplan.5 §10.4; 0 off pools). */
+double cp_plan_dep_busy_w(const cp_plan *p, int d, int t);
+/* cp_plan_eval's part for services (plan_services.c): adds their busy W
+ * (before PUE) into f->site_power_kw, their demand into f->util, their
+ * starts and unserved requests into f->costs and f->svc_*; returns the
+ * sum of the services' costs. */
+double cp_plan_svc_eval(const cp_plan *p, cp_plan_figures *f);
+/* What service v spends (capplan.5 §10.1 without unserved requests: what
+ * a team's budget counts). */
+double cp_plan_svc_spend(const cp_plan *p, int v);
+/* The service rows of capplan.5 §10.4 (shares, capacity, min_replicas) to
+ * 1e-6; the first broken one in words into why. */
+bool cp_plan_services_ok(const cp_plan *p, char *why, size_t why_size);
 /* Checks capplan.5 §3 feasibility of the choices (aggregate capacities, quotas,
- * power caps, budget). Returns true when feasible; otherwise writes the
+ * power caps, budget, and the service rows of §10.4). Returns true when feasible; otherwise writes the
  * first violation in words to why (when not NULL). */
 bool cp_plan_is_feasible(const cp_plan *p, char *why, size_t why_size);
 

@@ -23,4 +23,9 @@ int cp_plan_write(const cp_plan *p, const cp_plan_write_opts *o, cp_buf *buf, cp
  * they start). A header alone for an infeasible or unplaced plan. */
 int cp_plan_write_leases_csv(const cp_plan *p, cp_buf *buf, cp_err *err);
 
+struct cp_out;
+/* The `services` section (capplan.5 §10.4; plan_write_svc.c) of a plan
+ * whose input has services, with f from cp_plan_eval; nothing otherwise. */
+void cp_plan_write_services(struct cp_out *o, const cp_plan *p, const cp_plan_figures *f);
+
 #endif

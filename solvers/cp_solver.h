@@ -61,6 +61,9 @@ typedef struct cp_solver_ops {
     const char *description;
     int (*solve)(const cp_input *in, const cp_modeset *ms, const cp_solve_opts *opts,
                  cp_plan *plan, cp_err *err);
+    /* plans services (capplan.5 §10.4); cp_plan_solve refuses an input
+     * with services for a method that does not, rather than leave them out */
+    bool services;
 } cp_solver_ops;
 
 /* The whole pipeline after modes, as `plan` runs it: ops->solve (whose
@@ -70,6 +73,9 @@ typedef struct cp_solver_ops {
  * drops, and status `interrupted` when opts->stop is set. The plan's
  * status says what was found (noplan, infeasible, ...); errors are
  * returned. */
+/* An input with services planned by a method that cannot plan them:
+ * CP_ERR_INPUT at the first service, naming the method; else CP_OK. */
+int cp_solver_check_services(const cp_input *in, const cp_solver_ops *ops, cp_err *err);
 int cp_plan_solve(const cp_input *in, const cp_modeset *ms, const cp_solver_ops *ops,
                   const cp_solve_opts *so, cp_plan *plan, cp_err *err);
 /* A re-plan (ms->replan): replaces the placed plan's choices and units by

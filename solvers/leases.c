@@ -25,6 +25,11 @@ static int mark_cmp(const void *a, const void *b)
     return (x->job > y->job) - (x->job < y->job);
 }
 
+const char *cp_lease_entry_name(const cp_plan *p, int i)
+{
+    return i < p->n_jobs ? p->in->jobs[i].name : p->in->services[i - p->n_jobs].name;
+}
+
 void cp_leases_release(cp_leases *l)
 {
     if (!l)
@@ -58,6 +63,11 @@ int cp_leases_build(const cp_plan *p, cp_leases *out)
         if (ms->res[m->res].kind != CP_RES_POOL)
             n_marks += (size_t)p->n_units[j] * (size_t)m->slots;
     }
+    /* capplan.5 §10.4: replicas on markets, as entry n_jobs + service */
+    size_t T = (size_t)p->slots;
+    for (int d = 0; p->svc_unit && d < ms->n_deps; d++)
+        if (ms->res[ms->deps[d].res].kind != CP_RES_POOL)
+            n_marks += p->svc_unit_off[(size_t)(d + 1) * T] - p->svc_unit_off[(size_t)d * T];
     mark *mk = cp_calloc(n_marks ? n_marks : 1, sizeof *mk);
     out->first = cp_calloc((size_t)ms->n_res + 1, sizeof *out->first);
     /* at most one lease and one job entry per mark */
@@ -79,6 +89,14 @@ int cp_leases_build(const cp_plan *p, cp_leases *out)
             for (int t = p->start[j]; t < p->start[j] + m->slots; t++)
                 mk[q++] = (mark){m->res, p->units[j][u], t, j};
     }
+    for (int d = 0; p->svc_unit && d < ms->n_deps; d++) {
+        const cp_deploy *dp = &ms->deps[d];
+        if (ms->res[dp->res].kind == CP_RES_POOL)
+            continue;
+        for (size_t t = 0; t < T; t++)
+            for (size_t i = p->svc_unit_off[(size_t)d * T + t]; i < p->svc_unit_off[(size_t)d * T + t + 1]; i++)
+                mk[q++] = (mark){dp->res, p->svc_unit[i], (int)t, p->n_jobs + dp->svc};
+    }
     qsort(mk, n_marks, sizeof *mk, mark_cmp);
     cp_lease *cur = NULL;
     for (size_t i = 0; i < n_marks; i++) {
@@ -93,18 +111,10 @@ int cp_leases_build(const cp_plan *p, cp_leases *out)
         }
         lease_add_job(out, cur, a->job);
     }
-    /* a lease's jobs in the order they start there */
-    for (int l = 0; l < out->n; l++) {
-        int *js = &out->jobs[out->v[l].first_job];
-        for (int a = 1; a < out->v[l].n_jobs; a++)
-            for (int b = a; b > 0 && (p->start[js[b]] < p->start[js[b - 1]] ||
-                                      (p->start[js[b]] == p->start[js[b - 1]] && js[b] < js[b - 1]));
-                 b--) {
-                int tmp = js[b];
-                js[b] = js[b - 1];
-                js[b - 1] = tmp;
-            }
-    }
+    /* A lease's entries are in the order they start there (then by
+     * index, jobs before services): the marks come sorted by slot, and a
+     * job's first mark on an id is its start, since its run on the id is
+     * one range of slots that the lease holds whole. */
     for (int l = 0, r = 0; r <= ms->n_res; r++) {
         while (l < out->n && out->v[l].res < r)
             l++;

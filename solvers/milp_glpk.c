@@ -19,7 +19,7 @@
  * (glp_ios_heur_sol), which needs the MIP presolver off: the LP relaxation
  * is solved first by glp_simplex, and its value is the first bound.
  */
-#include "solver_internal.h"
+#include "milp_internal.h"
 #include "cp_placement.h"
 
 #include "cp_alloc.h"
@@ -54,98 +54,10 @@
 /* simplex iterations between two looks at the clock and the stop flag */
 #define MILP_LP_SLICE 500
 
-typedef struct milp {
-    const cp_input *in;
-    const cp_modeset *ms;
-    int T;
-    /* columns (1-based in GLPK; index 0 unused here too) */
-    int n_cols;
-    size_t cap_cols;
-    int *col_job, *col_mode, *col_start; /* mode -1: z column; -2: y column */
-    int *col_res, *col_t;                /* for y columns */
-    int *z_col;                          /* [n_jobs], 0 when none */
-    int *assign_row;                     /* [n_jobs], 0 when none */
-    int *y_col;                          /* [n_res*T], 0 when none */
-    /* rows */
-    int n_rows;
-    int *row_res;   /* [n_res*3*T] row per resource, dimension, slot; 0 none */
-    int *row_site;  /* [n_sites*T] power cap rows */
-    int budget_row;
-    const cp_teamrows *tr; /* the usage's team rows (cp_teams.h, capplan.5 §10.2) */
-    int *row_team;         /* [tr->n_rows] their rows here, 0 when no column touches one */
-    int prec_first, prec_last; /* precedence rows (capplan.5 §9.2), <= 0; none when first > last */
-    /* triplets */
-    int *ia, *ja;
-    double *ar;
-    size_t nnz, cap_nnz;
-    double *obj;    /* per column */
-    double constant;
-    /* solve state */
-    const cp_solve_opts *opts;
-    const cp_scope *sc;   /* NULL: the whole problem */
-    long all_cols;        /* start columns before reduction */
-    double best_seen;     /* best incumbent logged */
-    double *warm;   /* [n_cols+1] the heuristic's plan, NULL if none */
-    bool warm_sent;
-    double bound;
-    double t0, last_log;
-    long nodes_seen;
-} milp;
-
-static int add_col(milp *mp, int job, int mode, int start, double cost)
-{
-    size_t cap = mp->cap_cols;
-    if (CP_GROW(mp->col_job, cap, (size_t)mp->n_cols + 2))
-        return -1;
-    cap = mp->cap_cols;
-    if (CP_GROW(mp->col_mode, cap, (size_t)mp->n_cols + 2))
-        return -1;
-    cap = mp->cap_cols;
-    if (CP_GROW(mp->col_start, cap, (size_t)mp->n_cols + 2))
-        return -1;
-    cap = mp->cap_cols;
-    if (CP_GROW(mp->obj, cap, (size_t)mp->n_cols + 2))
-        return -1;
-    mp->cap_cols = cap;
-    int c = ++mp->n_cols;
-    mp->col_job[c] = job;
-    mp->col_mode[c] = mode;
-    mp->col_start[c] = start;
-    mp->obj[c] = cost;
-    return c;
-}
-
-static int add_nz(milp *mp, int row, int col, double v)
-{
-    if (v == 0)
-        return 0;
-    size_t cap = mp->cap_nnz;
-    if (CP_GROW(mp->ia, cap, mp->nnz + 2))
-        return -1;
-    cap = mp->cap_nnz;
-    if (CP_GROW(mp->ja, cap, mp->nnz + 2))
-        return -1;
-    cap = mp->cap_nnz;
-    if (CP_GROW(mp->ar, cap, mp->nnz + 2))
-        return -1;
-    mp->cap_nnz = cap;
-    mp->nnz++;
-    mp->ia[mp->nnz] = row;
-    mp->ja[mp->nnz] = col;
-    mp->ar[mp->nnz] = v;
-    return 0;
-}
-
-static int res_row(milp *mp, int r, int d, int t)
-{
-    int *p = &mp->row_res[((size_t)r * CP_DIMS + d) * mp->T + t];
-    if (!*p)
-        *p = ++mp->n_rows;
-    return *p;
-}
 
 static void milp_release(milp *mp)
 {
+    cp_milp_svc_release(mp);
     cp_free(mp->col_job);
     cp_free(mp->col_mode);
     cp_free(mp->col_start);
@@ -207,11 +119,11 @@ static int add_precedence(milp *mp)
                 seen[tau] = 1;
                 int row = ++mp->n_rows;
                 for (int k = jlo; k < jlo + nj; k++)
-                    if (mp->col_start[k] <= tau && add_nz(mp, row, k, 1.0))
+                    if (mp->col_start[k] <= tau && cp_milp_add_nz(mp, row, k, 1.0))
                         goto nomem;
                 for (int k = ilo; k < ilo + ni; k++)
                     if (mp->col_start[k] + ms->modes[mp->col_mode[k]].slots <= tau &&
-                        add_nz(mp, row, k, -1.0))
+                        cp_milp_add_nz(mp, row, k, -1.0))
                         goto nomem;
             }
         }
@@ -273,7 +185,7 @@ static int add_team_nz(milp *mp, const cp_usage *u, int c, int mi, int s)
         int *row = &mp->row_team[u->trow[i]];
         if (!*row)
             *row = ++mp->n_rows;
-        if (add_nz(mp, *row, c, u->tval[i]))
+        if (cp_milp_add_nz(mp, *row, c, u->tval[i]))
             return -1;
     }
     return 0;
@@ -310,8 +222,12 @@ static int milp_build(milp *mp, const cp_usage *u)
             mp->all_cols += m->s_max - m->s_min + 1;
             if (u->dominated && u->dominated[mi])
                 continue;
+            /* jobs fixed around which services are planned (cp_milp_around):
+             * only the fixed (mode, start), else only the drop */
+            if (mp->fix && mp->fix->mode[j] != mi)
+                continue;
             for (int s = m->s_min; s <= m->s_max; s++) {
-                if (!cp_usage_start_fits(u, mi, s))
+                if (!cp_usage_start_fits(u, mi, s) || (mp->fix_start && mp->fix->start[j] != s))
                     continue;
                 /* per-mode costs: egress (capplan.5 §9.3) and a re-plan's
                  * change (§10.5), which the budget row leaves out */
@@ -321,22 +237,22 @@ static int milp_build(milp *mp, const cp_usage *u)
                     cp_pool_run_cost(in, ms, m, s, &rc2);
                     cost += rc2.energy_cost + rc2.carbon_cost;
                 }
-                int c = add_col(mp, j, mi, s, cost);
-                if (c < 0 || add_nz(mp, assign[j], c, 1.0) || add_team_nz(mp, u, c, mi, s)) {
+                int c = cp_milp_add_col(mp, j, mi, s, cost);
+                if (c < 0 || cp_milp_add_nz(mp, assign[j], c, 1.0) || add_team_nz(mp, u, c, mi, s)) {
                     rc = CP_ERR_NOMEM;
                     break;
                 }
                 for (int i = 0; i < m->slots && rc == CP_OK; i++) {
                     int t = s + i;
                     for (int d = 0; d < CP_DIMS; d++)
-                        if (m->demand[d] > 0 && add_nz(mp, res_row(mp, m->res, d, t), c, m->demand[d]))
+                        if (m->demand[d] > 0 && cp_milp_add_nz(mp, cp_milp_res_row(mp, m->res, d, t), c, m->demand[d]))
                             rc = CP_ERR_NOMEM;
                     if (r->kind == CP_RES_POOL && in->sites[r->site].power_cap_kw.set && m->busy_w > 0) {
                         int *row = &mp->row_site[(size_t)r->site * T + t];
                         if (!*row)
                             *row = ++mp->n_rows;
                         double frac = i == m->slots - 1 ? m->last_frac : 1.0;
-                        if (add_nz(mp, *row, c, m->busy_w * frac))
+                        if (cp_milp_add_nz(mp, *row, c, m->busy_w * frac))
                             rc = CP_ERR_NOMEM;
                     }
                     if (r->kind != CP_RES_POOL && !mp->y_col[(size_t)m->res * T + t])
@@ -345,19 +261,23 @@ static int milp_build(milp *mp, const cp_usage *u)
             }
         }
         if (rc == CP_OK) {
-            int z = add_col(mp, j, -1, 0, in->jobs[j].drop_penalty);
-            if (z < 0 || add_nz(mp, assign[j], z, 1.0))
+            int z = cp_milp_add_col(mp, j, -1, 0, in->jobs[j].drop_penalty);
+            if (z < 0 || cp_milp_add_nz(mp, assign[j], z, 1.0))
                 rc = CP_ERR_NOMEM;
             mp->z_col[j] = z;
         }
     }
+    /* capplan.5 §10.4: the services' columns and rows (they mark the y
+     * columns of the markets their replicas may use) */
+    if (rc == CP_OK)
+        rc = cp_milp_svc_build(mp, u);
     /* y columns, and their -dim entries in the market rows */
     for (int r = 0; r < ms->n_res && rc == CP_OK; r++) {
         for (int t = 0; t < T && rc == CP_OK; t++) {
             int *yc = &mp->y_col[(size_t)r * T + t];
             if (*yc != -1)
                 continue;
-            int c = add_col(mp, r, -2, t, u->slot_cost[(size_t)r * T + t]);
+            int c = cp_milp_add_col(mp, r, -2, t, u->slot_cost[(size_t)r * T + t]);
             if (c < 0) {
                 rc = CP_ERR_NOMEM;
                 break;
@@ -366,7 +286,7 @@ static int milp_build(milp *mp, const cp_usage *u)
             *yc = c;
             for (int d = 0; d < CP_DIMS; d++) {
                 int row = mp->row_res[((size_t)r * CP_DIMS + d) * T + t];
-                if (row && add_nz(mp, row, c, -cp_machine_dim(ms->res[r].mach, d)))
+                if (row && cp_milp_add_nz(mp, row, c, -cp_machine_dim(ms->res[r].mach, d)))
                     rc = CP_ERR_NOMEM;
             }
         }
@@ -376,9 +296,10 @@ static int milp_build(milp *mp, const cp_usage *u)
     if (rc == CP_OK && in->has_budget) {
         mp->budget_row = ++mp->n_rows;
         for (int c = 1; c <= mp->n_cols && rc == CP_OK; c++)
-            if (mp->col_mode[c] != -1 &&
-                add_nz(mp, mp->budget_row, c,
-                       mp->obj[c] - (mp->col_mode[c] >= 0 ? ms->modes[mp->col_mode[c]].change : 0)))
+            /* the budget counts all but drops, unserved requests and changes */
+            if (mp->col_mode[c] != -1 && mp->col_mode[c] != CP_MILP_SVC_U &&
+                cp_milp_add_nz(mp, mp->budget_row, c,
+                               mp->obj[c] - (mp->col_mode[c] >= 0 ? ms->modes[mp->col_mode[c]].change : 0)))
                 rc = CP_ERR_NOMEM;
     }
     return rc;
@@ -428,6 +349,11 @@ static void load_glpk(milp *mp, glp_prob *P, const cp_usage *u)
     for (int k = 0; k < u->teams.n_rows; k++)
         if (mp->row_team[k])
             glp_set_row_bnds(P, mp->row_team[k], GLP_UP, 0.0, u->teams.rhs[k]);
+    for (int i = 0; i < mp->svc.n_rows; i++) {
+        const cp_milp_svc_row *sr = &mp->svc.rows[i];
+        int type = isinf(sr->lo) ? GLP_UP : isinf(sr->hi) ? GLP_LO : sr->lo == sr->hi ? GLP_FX : GLP_DB;
+        glp_set_row_bnds(P, sr->row, type, sr->lo, sr->hi);
+    }
     if (mp->budget_row) {
         /* u->spend is the baseline part at this point (nothing placed) */
         glp_set_row_bnds(P, mp->budget_row, GLP_UP, 0.0, u->budget - u->spend);
@@ -438,6 +364,13 @@ static void load_glpk(milp *mp, glp_prob *P, const cp_usage *u)
             glp_set_col_kind(P, c, GLP_BV);
         } else if (mp->col_mode[c] == -1) {
             glp_set_col_bnds(P, c, GLP_DB, 0.0, 1.0);
+        } else if (mp->col_mode[c] <= CP_MILP_SVC_N) {
+            double lo, hi;
+            bool integer;
+            cp_milp_svc_col_bounds(mp, c, &lo, &hi, &integer);
+            if (integer)
+                glp_set_col_kind(P, c, GLP_IV);
+            glp_set_col_bnds(P, c, isinf(hi) ? GLP_LO : hi > lo ? GLP_DB : GLP_FX, lo, hi);
         } else {
             int r = y_res_of_col(mp, c), t = mp->col_start[c];
             double q = cp_usage_quota(u, r, t);
@@ -491,6 +424,8 @@ static void name_model(const milp *mp, glp_prob *P)
             snprintf(name, sizeof name, "x_%d_%d_%d", mp->col_job[c], mp->col_mode[c], mp->col_start[c]);
         else if (mp->col_mode[c] == -1)
             snprintf(name, sizeof name, "drop_%d", mp->col_job[c]);
+        else if (mp->col_mode[c] <= CP_MILP_SVC_N)
+            cp_milp_svc_col_name(mp, c, name, sizeof name);
         else
             snprintf(name, sizeof name, "y_%d_%d", y_res_of_col(mp, c), mp->col_start[c]);
         glp_set_col_name(P, c, name);
@@ -530,6 +465,10 @@ static void name_model(const milp *mp, glp_prob *P)
         else
             snprintf(name, sizeof name, "team_%d_budget", team);
         glp_set_row_name(P, mp->row_team[k], name);
+    }
+    for (int i = 0; i < mp->svc.n_rows; i++) {
+        cp_milp_svc_row_name(mp, i, name, sizeof name);
+        glp_set_row_name(P, mp->svc.rows[i].row, name);
     }
     glp_set_row_name(P, mp->n_rows + 1, "fixed");
 }
@@ -616,6 +555,18 @@ static void lp_header(const milp *mp, cp_buf *b)
         cp_buf_printf(b, "\\   R %d %s ", r, res_kind_word(ms->res[r].kind));
         lp_put_name(b, ms->res[r].name);
         cp_buf_putc(b, '\n');
+    }
+    if (in->n_services) /* capplan.5 §10.4 */
+        cp_buf_puts(b, "\\ Service columns: n_D_T (replicas of deployment D in slot T), f_I_T (share I,\n"
+                       "\\   of a class on a deployment), u_V_K_T (unserved share of class K of service\n"
+                       "\\   V), start_D_T (replicas started). Rows: route_V_K_T, svccap_D_T,\n"
+                       "\\   svcmin_V_T, svcstart_D_T.\n");
+    for (int d = 0; d < ms->n_deps; d++) {
+        const cp_deploy *dp = &ms->deps[d];
+        cp_buf_printf(b, "\\   D %d V %d ", d, dp->svc);
+        lp_put_name(b, in->services[dp->svc].name);
+        cp_buf_printf(b, " config %d R %d shares %d..%d\n", dp->config, dp->res, ms->dep_share[d],
+                      ms->dep_share[d] + in->services[dp->svc].n_classes - 1);
     }
     if (in->n_teams) /* capplan.5 §10.2 */
         cp_buf_puts(b, "\\ Team rows: team_K_quota_Q_T (quota Q of team K in slot T), team_K_budget.\n");
@@ -942,8 +893,33 @@ out:
 }
 
 /* The MILP, warm-started from `warm` (a feasible plan or NULL). */
+static int milp_run(const cp_input *in, const cp_modeset *ms, const cp_solve_opts *opts,
+                    const cp_scope *sc, const cp_plan *warm, const cp_plan *fix, bool fix_start,
+                    cp_plan *plan, cp_err *err);
+
 int cp_milp_run(const cp_input *in, const cp_modeset *ms, const cp_solve_opts *opts,
                 const cp_scope *sc, const cp_plan *warm, cp_plan *plan, cp_err *err)
+{
+    return milp_run(in, ms, opts, sc, warm, NULL, false, plan, err);
+}
+
+/* Start columns of the jobs' modes in `jobs` up to which their starts
+ * stay free around the services; above, each job keeps its start too. */
+#define AROUND_FREE_STARTS 5000L
+
+int cp_milp_around(const cp_input *in, const cp_modeset *ms, const cp_solve_opts *opts,
+                   const cp_plan *jobs, const cp_plan *warm, cp_plan *plan, cp_err *err)
+{
+    long starts = 0;
+    for (int j = 0; j < in->n_jobs; j++)
+        if (jobs->mode[j] >= 0)
+            starts += ms->modes[jobs->mode[j]].s_max - ms->modes[jobs->mode[j]].s_min + 1;
+    return milp_run(in, ms, opts, NULL, warm, jobs, starts > AROUND_FREE_STARTS, plan, err);
+}
+
+static int milp_run(const cp_input *in, const cp_modeset *ms, const cp_solve_opts *opts,
+                    const cp_scope *sc, const cp_plan *warm, const cp_plan *fix, bool fix_start,
+                    cp_plan *plan, cp_err *err)
 {
     /* limits count from when planning began */
     double t0 = cp_solve_started(opts);
@@ -954,6 +930,8 @@ int cp_milp_run(const cp_input *in, const cp_modeset *ms, const cp_solve_opts *o
     mp.T = in->slots;
     mp.opts = opts;
     mp.sc = sc;
+    mp.fix = fix;
+    mp.fix_start = fix_start;
     mp.best_seen = INFINITY;
     mp.bound = NAN;
     mp.t0 = t0;
@@ -967,7 +945,7 @@ int cp_milp_run(const cp_input *in, const cp_modeset *ms, const cp_solve_opts *o
         cp_usage_release(&u);
         return cp_err_nomem(err);
     }
-    if (!sc) {
+    if (!sc && !fix) {
         long bins = 0;
         for (int c = 1; c <= mp.n_cols; c++)
             bins += mp.col_mode[c] >= 0;
@@ -1010,6 +988,7 @@ int cp_milp_run(const cp_input *in, const cp_modeset *ms, const cp_solve_opts *o
                     else if (*cp_plan_y(warm, r, t) > 0)
                         ok = false;
                 }
+            cp_milp_svc_warm(&mp, warm, mp.warm); /* capplan.5 §10.4 */
             if (!ok) {
                 cp_free(mp.warm);
                 mp.warm = NULL;
@@ -1120,6 +1099,17 @@ int cp_milp_run(const cp_input *in, const cp_modeset *ms, const cp_solve_opts *o
                     plan->mode[mp.col_job[c]] = mp.col_mode[c];
                     plan->start[mp.col_job[c]] = mp.col_start[c];
                 }
+            if (mp.svc.n_col) { /* services were built (not in a POP part) */
+                double *x = cp_calloc((size_t)mp.n_cols + 1, sizeof *x);
+                if (!x) {
+                    rc = cp_err_nomem(err);
+                    goto out;
+                }
+                for (int c = 1; c <= mp.n_cols; c++)
+                    x[c] = glp_mip_col_val(P, c);
+                cp_milp_svc_extract(&mp, x, plan);
+                cp_free(x);
+            }
             cp_plan_min_instances(plan);
             plan->objective = xv[0];
             /* no better than the warm start (whose objective the caller

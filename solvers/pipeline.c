@@ -55,6 +55,16 @@ static int finish(const cp_solve_opts *o, cp_plan *plan, cp_err *err)
     return 0;
 }
 
+int cp_solver_check_services(const cp_input *in, const cp_solver_ops *ops, cp_err *err)
+{
+    if (!in->n_services || ops->services)
+        return CP_OK;
+    const cp_service *sv = &in->services[0];
+    return cp_err_set(err, CP_ERR_INPUT, sv->pos,
+                      "service '%s': method '%s' does not plan services (capplan.5 §10.4) "
+                      "yet", sv->name, ops->name);
+}
+
 int cp_plan_solve(const cp_input *in, const cp_modeset *ms, const cp_solver_ops *ops,
                   const cp_solve_opts *so, cp_plan *plan, cp_err *err)
 {
@@ -62,6 +72,14 @@ int cp_plan_solve(const cp_input *in, const cp_modeset *ms, const cp_solver_ops 
     if (o.t_start <= 0)
         o.t_start = cp_now_seconds();
     int rc;
+    /* a service is never silently left out of a plan */
+    if ((rc = cp_solver_check_services(in, ops, err)))
+        return rc;
+    if (in->n_services && (ms->replan || o.mip_engine == CP_MIP_CBC))
+        return cp_err_set(err, CP_ERR_INPUT, in->services[0].pos,
+                          "service '%s': %s of an input with services is not supported yet "
+                          "(capplan.5 §10.4)", in->services[0].name,
+                          ms->replan ? "a re-plan (--from)" : "--mip-engine cbc");
     if (o.export_lp) {
         if ((rc = cp_milp_export(in, ms, o.export_lp, err)))
             return rc;

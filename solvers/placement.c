@@ -478,6 +478,130 @@ static int repair_job(packer *pk, int j, int mi, int s, int *qbuf, cp_buf *note,
                           "any of its modes");
 }
 
+/* Room of unit i of pack p in dimension k and slot t (-1: down). */
+static double *room_at(const cp_pack *p, int i, int k, int t)
+{
+    return &p->free[((size_t)i * CP_DIMS + (size_t)k) * (size_t)p->T + (size_t)t];
+}
+
+/* A unit of resource r for one replica of demand dem in slot t: on a
+ * market an instance in use in t first (no new instance-slot), then an
+ * idle used id, then a fresh id; then the least accelerators left, then
+ * the lowest id. -1 when none holds it; -2 out of memory. */
+static int replica_unit(packer *pk, int r, const double *dem, int t)
+{
+    cp_pack *p = &pk->pk[r];
+    if (p->market && ensure_units(pk, r, p->used + 1))
+        return -2;
+    int top = p->market ? p->used + 1 : p->n, best = -1;
+    double best_key = INFINITY;
+    for (int i = 0; i < top && i < p->n; i++) {
+        bool fits = true;
+        for (int k = 0; k < CP_DIMS && fits; k++)
+            fits = *room_at(p, i, k, t) >= 0 && *room_at(p, i, k, t) + EPS >= dem[k];
+        if (!fits)
+            continue;
+        double key = *room_at(p, i, CP_DIM_ACC, t) - dem[CP_DIM_ACC];
+        if (p->market)
+            key += p->cnt[(size_t)i * (size_t)pk->T + (size_t)t] ? 0 : i < p->used ? 1e12 : 2e12;
+        if (key < best_key) {
+            best_key = key;
+            best = i;
+        }
+    }
+    return best;
+}
+
+/* capplan.5 §10.4: each replica in each slot on one node or instance of
+ * its deployment's resource, after the jobs, in the room they leave.
+ * Larger replicas first. A replica no unit holds leaves the plan without
+ * replica placement (a note says so); the aggregate rows still hold. */
+static int place_replicas(packer *pk, cp_buf *note)
+{
+    cp_plan *plan = pk->plan;
+    const cp_modeset *ms = pk->ms;
+    size_t T = (size_t)pk->T, cells = (size_t)ms->n_deps * T, total = 0;
+    cp_free(plan->svc_unit);
+    cp_free(plan->svc_unit_off);
+    plan->svc_unit = NULL;
+    if (!(plan->svc_unit_off = cp_calloc(cells + 1, sizeof *plan->svc_unit_off)))
+        return CP_ERR_NOMEM;
+    for (size_t c = 0; c < cells; c++) {
+        plan->svc_unit_off[c] = total;
+        total += (size_t)plan->svc_n[c];
+    }
+    plan->svc_unit_off[cells] = total;
+    int *order = cp_calloc((size_t)(ms->n_deps ? ms->n_deps : 1), sizeof *order);
+    if (!order || !(plan->svc_unit = cp_calloc(total ? total : 1, sizeof *plan->svc_unit))) {
+        cp_free(order);
+        return CP_ERR_NOMEM;
+    }
+    for (int d = 0; d < ms->n_deps; d++) {
+        int q = d; /* insertion by accelerators, then cpus, descending; stable */
+        while (q > 0 && (ms->deps[order[q - 1]].demand[CP_DIM_ACC] < ms->deps[d].demand[CP_DIM_ACC] ||
+                         (ms->deps[order[q - 1]].demand[CP_DIM_ACC] == ms->deps[d].demand[CP_DIM_ACC] &&
+                          ms->deps[order[q - 1]].demand[CP_DIM_CPU] < ms->deps[d].demand[CP_DIM_CPU]))) {
+            order[q] = order[q - 1];
+            q--;
+        }
+        order[q] = d;
+    }
+    bool all = true;
+    for (int q = 0; q < ms->n_deps && all; q++) {
+        int d = order[q];
+        const cp_deploy *dp = &ms->deps[d];
+        cp_pack *p = &pk->pk[dp->res];
+        for (size_t t = 0; t < T && all; t++)
+            for (int i = 0; i < *cp_plan_n(plan, d, (int)t); i++) {
+                int u = replica_unit(pk, dp->res, dp->demand, (int)t);
+                if (u == -2) {
+                    cp_free(order);
+                    return CP_ERR_NOMEM;
+                }
+                if (u < 0) {
+                    all = false;
+                    cp_buf_printf(note, "%sservice '%s': a replica on %s in slot %zu fits no node or "
+                                  "instance; replicas are not placed",
+                                  note->len ? "; " : "", pk->in->services[dp->svc].name,
+                                  ms->res[dp->res].id, t);
+                    break;
+                }
+                plan->svc_unit[plan->svc_unit_off[(size_t)d * T + t] + (size_t)i] = u;
+                for (int k = 0; k < CP_DIMS; k++)
+                    *room_at(p, u, k, (int)t) -= dp->demand[k];
+                if (p->market) {
+                    int *c = &p->cnt[(size_t)u * T + t];
+                    if ((*c)++ == 0)
+                        p->inuse[t]++;
+                    if (u >= p->used)
+                        p->used = u + 1;
+                }
+            }
+    }
+    cp_free(order);
+    if (!all) {
+        cp_free(plan->svc_unit);
+        cp_free(plan->svc_unit_off);
+        plan->svc_unit = NULL;
+        plan->svc_unit_off = NULL;
+    }
+    return CP_OK;
+}
+
+static int keep_aggregate(cp_plan *plan)
+{
+    size_t n = (size_t)plan->n_res * (size_t)plan->slots;
+    int *ids = cp_calloc(n ? n : 1, sizeof *ids);
+    if (!ids)
+        return CP_ERR_NOMEM;
+    memcpy(ids, plan->y, n * sizeof *ids);
+    cp_plan_min_instances(plan);
+    for (size_t i = 0; i < n; i++)
+        plan->y[i] = plan->y[i] > ids[i] ? plan->y[i] : ids[i];
+    cp_free(ids);
+    return CP_OK;
+}
+
 /* One placement of plan's choices: with `repair`, a job that does not
  * pack where its choice says is repaired (its resource packed again,
  * else repair_job); without it (a plain best-fit packing) it is dropped. */
@@ -563,11 +687,19 @@ static int place_pass(cp_plan *plan, bool repair, int *repairs, cp_buf *note)
         }
         rc = repair_job(&pk, j, mi, s, qbuf, note, repairs);
     }
+    /* capplan.5 §10.4: the replicas in the room the jobs leave (a replica
+     * is one slot on one unit: far easier to fit than a job's run) */
+    if (rc == CP_OK && in->n_services)
+        rc = place_replicas(&pk, note);
     /* no instance paid for that holds nothing: y(t) is the ids in use */
     for (int r = 0; r < ms->n_res && rc == CP_OK; r++)
         if (pk.pk[r].market)
             for (int t = 0; t < in->slots; t++)
                 *cp_plan_y(plan, r, t) = pk.pk[r].inuse[t];
+    /* replicas left without ids still take their instances: y holds the
+     * aggregate demand of jobs and replicas, and at least the ids in use */
+    if (rc == CP_OK && in->n_services && !plan->svc_unit)
+        rc = keep_aggregate(plan);
     if (rc == CP_OK)
         cp_plan_keep_history(plan);
 out:

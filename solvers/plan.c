@@ -44,7 +44,11 @@ int cp_plan_new(const cp_input *in, const cp_modeset *ms, cp_plan **out)
     p->units = cp_calloc(nj, sizeof *p->units);
     p->n_units = cp_calloc(nj, sizeof *p->n_units);
     p->y = cp_calloc((size_t)(p->n_res ? p->n_res : 1) * (size_t)p->slots, sizeof *p->y);
-    if (!p->mode || !p->start || !p->reason || !p->units || !p->n_units || !p->y) {
+    p->svc_n = cp_calloc((size_t)(ms->n_deps ? ms->n_deps : 1) * (size_t)p->slots, sizeof *p->svc_n);
+    p->svc_f = cp_calloc((size_t)(ms->n_shares ? ms->n_shares : 1) * (size_t)p->slots, sizeof *p->svc_f);
+    p->svc_u = cp_calloc((size_t)(ms->n_classes ? ms->n_classes : 1) * (size_t)p->slots, sizeof *p->svc_u);
+    if (!p->mode || !p->start || !p->reason || !p->units || !p->n_units || !p->y || !p->svc_n ||
+        !p->svc_f || !p->svc_u) {
         cp_plan_free(p);
         return CP_ERR_NOMEM;
     }
@@ -74,6 +78,11 @@ void cp_plan_free(cp_plan *p)
     cp_free(p->mode);
     cp_free(p->start);
     cp_free(p->y);
+    cp_free(p->svc_n);
+    cp_free(p->svc_f);
+    cp_free(p->svc_u);
+    cp_free(p->svc_unit);
+    cp_free(p->svc_unit_off);
     cp_free(p->note);
     cp_free(p);
 }
@@ -83,6 +92,11 @@ void cp_plan_copy_choices(cp_plan *dst, const cp_plan *src)
     memcpy(dst->mode, src->mode, (size_t)src->n_jobs * sizeof *dst->mode);
     memcpy(dst->start, src->start, (size_t)src->n_jobs * sizeof *dst->start);
     memcpy(dst->y, src->y, (size_t)src->n_res * (size_t)src->slots * sizeof *dst->y);
+    const cp_modeset *ms = src->ms;
+    size_t T = (size_t)src->slots;
+    memcpy(dst->svc_n, src->svc_n, (size_t)ms->n_deps * T * sizeof *dst->svc_n);
+    memcpy(dst->svc_f, src->svc_f, (size_t)ms->n_shares * T * sizeof *dst->svc_f);
+    memcpy(dst->svc_u, src->svc_u, (size_t)ms->n_classes * T * sizeof *dst->svc_u);
     dst->pool_units = false; /* the units, if any, are not these choices' */
     dst->placed = false;
 }
@@ -95,6 +109,20 @@ int cp_plan_copy(cp_plan *dst, const cp_plan *src)
 
 int cp_plan_copy_units(cp_plan *dst, const cp_plan *src)
 {
+    cp_free(dst->svc_unit);
+    cp_free(dst->svc_unit_off);
+    dst->svc_unit = NULL;
+    dst->svc_unit_off = NULL;
+    if (src->svc_unit) {
+        size_t cells = (size_t)src->ms->n_deps * (size_t)src->slots;
+        size_t n = src->svc_unit_off[cells];
+        dst->svc_unit_off = cp_calloc(cells + 1, sizeof *dst->svc_unit_off);
+        dst->svc_unit = cp_calloc(n ? n : 1, sizeof *dst->svc_unit);
+        if (!dst->svc_unit_off || !dst->svc_unit)
+            return CP_ERR_NOMEM;
+        memcpy(dst->svc_unit_off, src->svc_unit_off, (cells + 1) * sizeof *dst->svc_unit_off);
+        memcpy(dst->svc_unit, src->svc_unit, n * sizeof *dst->svc_unit);
+    }
     for (int j = 0; j < src->n_jobs; j++) {
         int *u = NULL;
         if (src->n_units[j]) {
@@ -125,6 +153,13 @@ static double *resource_use(const cp_plan *p)
         for (int t = p->start[j]; t < p->start[j] + m->slots && t < p->slots; t++)
             for (int d = 0; d < CP_DIMS; d++)
                 use[((size_t)m->res * CP_DIMS + d) * p->slots + t] += m->demand[d];
+    }
+    /* capplan.5 §10.4: replicas take their units alongside jobs */
+    for (int dp = 0; dp < p->ms->n_deps; dp++) {
+        const cp_deploy *dep = &p->ms->deps[dp];
+        for (int t = 0; t < p->slots; t++)
+            for (int d = 0; d < CP_DIMS; d++)
+                use[((size_t)dep->res * CP_DIMS + d) * p->slots + t] += *cp_plan_n(p, dp, t) * dep->demand[d];
     }
     return use;
 }
@@ -199,6 +234,8 @@ void cp_plan_figures_release(cp_plan_figures *f)
     cp_free(f->site_carbon_kg);
     cp_free(f->team_cost);
     cp_free(f->team_acc_hours);
+    cp_free(f->svc_cost);
+    cp_free(f->svc_unserved);
     memset(f, 0, sizeof *f);
 }
 
@@ -218,8 +255,11 @@ int cp_plan_eval(const cp_plan *p, cp_plan_figures *f, cp_err *err)
     f->site_carbon_kg = cp_calloc((size_t)(in->n_sites ? in->n_sites : 1), sizeof(double));
     f->team_cost = cp_calloc((size_t)(in->n_teams ? in->n_teams : 1), sizeof(double));
     f->team_acc_hours = cp_calloc((size_t)(in->n_teams ? in->n_teams : 1), sizeof(double));
+    f->svc_cost = cp_calloc((size_t)(in->n_services ? in->n_services : 1), sizeof(double));
+    f->svc_unserved = cp_calloc((size_t)(in->n_services ? in->n_services : 1), sizeof(double));
     if (!f->job_energy_kwh || !f->job_cost || !f->market_cost || !f->util || !f->site_power_kw ||
-        !f->site_energy_kwh || !f->site_carbon_kg || !f->team_cost || !f->team_acc_hours) {
+        !f->site_energy_kwh || !f->site_carbon_kg || !f->team_cost || !f->team_acc_hours ||
+        !f->svc_cost || !f->svc_unserved) {
         cp_plan_figures_release(f);
         return cp_err_nomem(err);
     }
@@ -252,6 +292,7 @@ int cp_plan_eval(const cp_plan *p, cp_plan_figures *f, cp_err *err)
             }
         }
     }
+    attributed += cp_plan_svc_eval(p, f);
     for (int s = 0; s < in->n_sites; s++) {
         const cp_site *st = &in->sites[s];
         for (int t = 0; t < T; t++) {
@@ -364,5 +405,5 @@ bool cp_plan_is_feasible(const cp_plan *p, char *why, size_t why_size)
         }
     }
     cp_plan_figures_release(&f);
-    return ok && cp_plan_teams_ok(p, why, why_size);
+    return ok && cp_plan_services_ok(p, why, why_size) && cp_plan_teams_ok(p, why, why_size);
 }

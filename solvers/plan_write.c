@@ -70,7 +70,7 @@ static void market_leases(cp_out *o, const cp_plan *p, const cp_leases *ls, int 
         cp_out_key(o, "jobs");
         cp_out_seq(o, true);
         for (int q = 0; q < e->n_jobs; q++)
-            cp_out_str(o, p->in->jobs[ls->jobs[e->first_job + q]].name);
+            cp_out_str(o, cp_lease_entry_name(p, ls->jobs[e->first_job + q]));
         cp_out_end(o);
         cp_out_end(o);
     }
@@ -227,6 +227,9 @@ static int check_finite(const cp_plan *p, const cp_plan_figures *f, cp_err *err)
         else if (!isfinite(f->team_acc_hours[k]))
             bad = "a team's accelerator_hours", v = f->team_acc_hours[k];
     }
+    for (int s = 0; s < p->in->n_services && !bad; s++)
+        if (!isfinite(f->svc_cost[s]) || !isfinite(f->svc_unserved[s]))
+            bad = "a service's cost", v = f->svc_cost[s];
     if (!bad)
         return CP_OK;
     return cp_err_set(err, CP_ERR_INTERNAL, cp_pos_none(),
@@ -295,6 +298,7 @@ static int write_tree(const cp_plan *p, const cp_plan_write_opts *w, cp_buf *buf
     for (int j = 0; j < p->n_jobs; j++)
         job_entry(o, p, &f, j, &oom);
     cp_out_end(o);
+    cp_plan_write_services(o, p, &f);
     cp_out_key(o, "provisioning");
     cp_out_seq(o, false);
     for (int r = 0; r < ms->n_res; r++) {
@@ -520,7 +524,7 @@ int cp_plan_write_leases_csv(const cp_plan *p, cp_buf *b, cp_err *err)
         cp_buf_putc(b, ',');
         cp_buf_reset(&tmp);
         for (int q = 0; q < e->n_jobs; q++)
-            cp_buf_printf(&tmp, "%s%s", q ? " " : "", in->jobs[ls.jobs[e->first_job + q]].name);
+            cp_buf_printf(&tmp, "%s%s", q ? " " : "", cp_lease_entry_name(p, ls.jobs[e->first_job + q]));
         cp_csv_put_field(b, tmp.s);
         cp_buf_putc(b, '\n');
     }

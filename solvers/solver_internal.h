@@ -51,6 +51,22 @@ long cp_lns_budget(const cp_solve_opts *opts);
 int cp_milp_run(const cp_input *in, const cp_modeset *ms, const cp_solve_opts *opts,
                 const cp_scope *sc, const cp_plan *warm, cp_plan *plan, cp_err *err);
 
+/* capplan.5 §10.4: the MILP of the services around the jobs of `jobs`, each
+ * kept at its mode (and, on large inputs, its start) or dropped
+ * (milp_glpk.c), warm-started from `warm` (NULL: none). */
+int cp_milp_around(const cp_input *in, const cp_modeset *ms, const cp_solve_opts *opts,
+                   const cp_plan *jobs, const cp_plan *warm, cp_plan *plan, cp_err *err);
+/* services_greedy.c: p's services (n, f, u, and y for the jobs and
+ * them) by a greedy around p's jobs; *ok when the plan is feasible. */
+int cp_services_greedy(cp_plan *p, bool *ok);
+/* The services of an input planned around a method's plan of its jobs
+ * (services_after.c): plan's jobs keep their modes (a job is dropped only
+ * where the services leave it no room), its services and y are the MILP's
+ * around them, with a time of its own (a share of the limit, at least
+ * what is left). Nothing for an input without services. */
+int cp_services_after(const cp_input *in, const cp_modeset *ms, const cp_solve_opts *opts,
+                      cp_plan *plan, cp_err *err);
+
 /* Lagrangian relaxation of the capacity and power rows (subgradient). */
 typedef struct cp_lagrange {
     double bound;   /* best lower bound on the total, -INF if none */

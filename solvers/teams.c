@@ -135,6 +135,26 @@ bool cp_plan_teams_ok(const cp_plan *p, char *why, size_t why_size)
         for (int i = 0; i < n; i++)
             use[rows[i]] += vals[i];
     }
+    /* capplan.5 §10.4: the teams' service replicas on pools, and what the
+     * services spend */
+    for (int d = 0; ok && d < p->ms->n_deps; d++) {
+        const cp_deploy *dp = &p->ms->deps[d];
+        const cp_resource *r = &p->ms->res[dp->res];
+        int team = p->in->services[dp->svc].team;
+        if (team < 0 || r->kind != CP_RES_POOL)
+            continue;
+        for (int q = tr.first_quota[team]; q < tr.first_quota[team + 1]; q++) {
+            double h = tr.q[q]->acc < 0 ? dp->demand[CP_DIM_CPU]
+                                        : tr.q[q]->acc == r->mach->acc ? dp->demand[CP_DIM_ACC] : 0;
+            for (int t = 0; h > 0 && t < p->slots; t++)
+                use[q * p->slots + t] += h * *cp_plan_n(p, d, t);
+        }
+    }
+    for (int v = 0; ok && v < p->in->n_services; v++) {
+        int team = p->in->services[v].team;
+        if (team >= 0 && tr.budget_row[team] >= 0)
+            use[tr.budget_row[team]] += cp_plan_svc_spend(p, v);
+    }
     for (int k = 0; ok && k < tr.n_rows; k++) {
         if (use[k] <= tr.rhs[k] + 1e-9 * (1 + tr.rhs[k]))
             continue;

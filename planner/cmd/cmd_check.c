@@ -258,6 +258,7 @@ static int check_input(const cp_input *in, const char *const *modes, int n_modes
             cp_check_modes_table(f, in, ms, jj);
     }
     cp_check_teams(f, in, ms);
+    cp_check_services(f, in, ms);
     fprintf(f, "\n%d jobs, %d with modes, %d without (they will be dropped)\n", in->n_jobs,
             in->n_jobs - without, without);
     int ok = fclose(f) == 0, status = 0;

@@ -1,5 +1,5 @@
 /*
- * capplan export slurm|skypilot --plan PLAN [-o DIR] [--begin now] FILE...
+ * capplan export slurm|skypilot|services --plan PLAN [-o DIR] [--begin now] FILE...
  *
  * Reads the inputs and the plan (models/cp_plan_read.h), hands them to
  * the exporter (planner/export: library code that returns files), prints
@@ -8,6 +8,7 @@
  *   slurm:    DIR/submit.sh and DIR/jobs/NNN-NAME.sbatch (executable)
  *   skypilot: DIR/launch.sh (executable), DIR/launch.md,
  *             DIR/clusters/NNN-OFFER.yaml and DIR/tasks/NNN-NAME.yaml
+ *   services: DIR/services.csv (capplan.5 §10.4)
  * Exit 0 written, 2 bad usage, inputs or plan (or a plan the export
  * cannot express: a host name missing, a name no script can hold),
  * 1 out of memory or cannot write.
@@ -27,7 +28,7 @@
 #include <sys/stat.h>
 
 static const cp_cli_help export_help = {
-    "usage: capplan export slurm|skypilot --plan PLAN -o DIR [options] FILE...\n"
+    "usage: capplan export slurm|skypilot|services --plan PLAN -o DIR [options] FILE...\n"
     "\n"
     "Turn a plan of the inputs FILE... into what a cluster and a launcher run\n"
     "(docs/execution.md).\n"
@@ -43,6 +44,9 @@ static const cp_cli_help export_help = {
     "             nodes, accelerators and CPUs (DIR/tasks/NNN-NAME.yaml),\n"
     "             DIR/launch.sh, which launches, runs and downs them at the\n"
     "             planned times, and DIR/launch.md: the same as tables\n"
+    "  services   the services' replicas per slot (capplan.5 section 10.4) as\n"
+    "             DIR/services.csv: service, configuration, resource, market, slot,\n"
+    "             start, replicas and the requests/s routed to them\n"
     "\n",
     "\n"
     "Options may come before, between or after the files; '--' ends them.\n"
@@ -74,9 +78,9 @@ int cp_cmd_export(int argc, char **argv)
         return argc < 2 ? 2 : 0;
     }
     const char *what = argv[1];
-    bool slurm = !strcmp(what, "slurm");
-    if (!slurm && strcmp(what, "skypilot")) {
-        fprintf(stderr, "capplan export: unknown target '%s' (slurm or skypilot)\n", what);
+    bool slurm = !strcmp(what, "slurm"), services = !strcmp(what, "services");
+    if (!slurm && !services && strcmp(what, "skypilot")) {
+        fprintf(stderr, "capplan export: unknown target '%s' (slurm, skypilot or services)\n", what);
         return 2;
     }
     cp_cli_args a;
@@ -152,7 +156,9 @@ int cp_cmd_export(int argc, char **argv)
         status = 2;
         goto out;
     }
-    int rc = slurm ? cp_export_slurm(in, &pf, &xo, &x, d) : cp_export_launch(in, &pf, &xo, &x, d);
+    int rc = slurm      ? cp_export_slurm(in, &pf, &xo, &x, d)
+             : services ? cp_export_services(in, &pf, &xo, &x, d)
+                        : cp_export_launch(in, &pf, &xo, &x, d);
     if (d->n)
         cp_cli_diags_print("export", d);
     if (rc) {
@@ -181,6 +187,9 @@ int cp_cmd_export(int argc, char **argv)
         fprintf(stderr, "capplan export: %d job script%s and submit.sh in %s (%d dropped job%s "
                         "listed there)\n",
                 x.n_jobs, x.n_jobs == 1 ? "" : "s", dir, x.n_dropped, x.n_dropped == 1 ? "" : "s");
+    else if (services)
+        fprintf(stderr, "capplan export: the replicas of %d service%s per slot in %s/services.csv\n",
+                x.n_leases, x.n_leases == 1 ? "" : "s", dir);
     else
         fprintf(stderr,
                 "capplan export: %d cloud job%s on %d SkyPilot cluster%s (%d lease%s), "

@@ -11,6 +11,7 @@
 #include "cp_cmd.h"
 #include "cp_cost.h"
 #include "cp_leases.h"
+#include "cp_plan_summary.h"
 #include "cp_plan_opts.h"
 #include "cp_plan_write.h"
 #include "cp_replan.h"
@@ -160,6 +161,7 @@ static void summary(const cp_plan *p, FILE *f)
             cp_fputs_printable(p->reason[j] ? p->reason[j] : "", false, f);
             putc('\n', f);
         }
+    cp_plan_summary_services(p, &fig, f);
     if (p->note) {
         fputs("  repairs: ", f);
         cp_fputs_printable(p->note, false, f);

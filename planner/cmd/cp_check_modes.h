@@ -18,5 +18,9 @@ void cp_check_modes_table(FILE *f, const cp_input *in, const cp_modeset *ms, int
  * each team's quotas and budget against what its jobs ask. Nothing for an
  * input without teams. */
 void cp_check_teams(FILE *f, const cp_input *in, const cp_modeset *ms);
+/* `capplan check`'s services section (capplan.5 §10.4, check_services.c):
+ * classes, loads, configurations and where each may run. Nothing for an
+ * input without services. */
+void cp_check_services(FILE *f, const cp_input *in, const cp_modeset *ms);
 
 #endif

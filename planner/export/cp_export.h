@@ -7,7 +7,8 @@
  *  - cp_export_launch: the plan's cloud leases (capplan.5 §5, version 1.1)
  *    as SkyPilot clusters, one per group of leases that share jobs, each
  *    cloud job a task of its cluster's job queue, launch.sh that runs
- *    them at the planned times, and a launch.md table.
+ *    them at the planned times, and a launch.md table;
+ *  - cp_export_services: the services' replicas per slot as CSV.
  *
  * Library code: it never writes files or prints. It returns the files'
  * names (relative to the output folder, built from indices and sanitized
@@ -71,6 +72,12 @@ int cp_export_slurm(const cp_input *in, const cp_plan_file *pf, const cp_export_
  * character. Same contract. */
 int cp_export_launch(const cp_input *in, const cp_plan_file *pf, const cp_export_opts *o,
                      cp_export *x, cp_diags *d);
+
+/* The services' replica schedule (capplan.5 §10.4): services.csv, one row
+ * per service, deployment and slot (configuration, resource, market,
+ * slot start, replicas, requests/s routed to them). Same contract. */
+int cp_export_services(const cp_input *in, const cp_plan_file *pf, const cp_export_opts *o,
+                       cp_export *x, cp_diags *d);
 
 /* ---- helpers shared with the what-if array scripts ------------------- */
 

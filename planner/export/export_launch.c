@@ -360,6 +360,10 @@ static int build_sky(const cp_input *in, const cp_plan_file *pf, cp_xp_sky *s, c
         const cp_plan_strs *js = &v[k].l->jobs;
         for (int j = 0; js->has == CP_PLAN_SET && j < js->n; j++) {
             const cp_plan_job *pj = js->s[j] ? job_named(by, pf->n_jobs, js->s[j]) : NULL;
+            /* capplan.5 §10.4: a service's replicas hold the instance; the
+             * service has no command to run (services.csv lists them) */
+            if (!pj && js->s[j] && cp_input_find_service(in, js->s[j]) >= 0)
+                continue;
             if (!pj) {
                 rc = cp_diags_add(d, CP_ERR_INPUT, js->at[j],
                                   "lease '%s' lists job '%s', which the plan does not have",

@@ -389,6 +389,7 @@ int cp_report_plan_html(const struct cp_node *plan, const cp_report_opts *o, cp_
         cp_rp_instances(out, &p);
         cp_rp_power(out, &p);
         cp_rp_teams(out, &p);
+        cp_rp_services(out, &p);
         tables(out, &p);
     }
     cp_buf_puts(out, "<footer><p class=\"note\">Written by capplan " "report; times in hours from "

@@ -133,6 +133,10 @@ const char *cp_rp_market_name(cp_plan_market market);
  * §10.2), with the inputs only. */
 void cp_rp_teams(cp_buf *b, const cp_rp_plan *p);
 
+/* report_services.c: each service's deployments per slot against its
+ * load (capplan.5 §10.4); nothing for a plan without services. */
+void cp_rp_services(cp_buf *b, const cp_rp_plan *p);
+
 /* report_leases.c: the markets' leases into p->leases, grouped by row and
  * sorted by start; each row's lease and instance counts; the jobs each
  * lease names, matched to the row's scheduled jobs that overlap it (a

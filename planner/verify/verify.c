@@ -116,6 +116,8 @@ static int verify_file(const cp_input *in, const cp_replan *rp, const cp_plan_fi
         if (!c.oom)
             cp_vf_add_loads(&c);
         if (!c.oom)
+            cp_vf_check_services(&c);
+        if (!c.oom)
             cp_vf_check_capacity(&c);
         if (!c.oom)
             cp_vf_check_power_caps(&c);
@@ -148,6 +150,12 @@ out:
         cp_free(c.nl_label[r]);
     cp_free(c.nl_label);
     cp_free(c.nload);
+    cp_free(c.svc_n);
+    cp_free(c.svc_x);
+    cp_free(c.svc_f);
+    cp_free(c.svc_u);
+    cp_free(c.svc_cost);
+    cp_free(c.svc_spend);
     cp_modeset_free(c.ms);
     if (c.oom) {
         cp_verify_report_release(rep);

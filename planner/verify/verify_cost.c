@@ -77,6 +77,8 @@ static void check_job_costs(cp_vf_ctx *c)
         snprintf(who, sizeof who, "job '%s'", c->in->jobs[vj->job].name);
         cp_vf_compare_num(c, &vj->pj->cost, vj->pj->pos, "cost", who, false, cost);
     }
+    for (int v = 0; c->svc_cost && v < c->in->n_services; v++)
+        attributed += c->svc_cost[v]; /* capplan.5 §10.4, compared by verify_services.c */
     s->unattributed = -attributed; /* plus the terms a job's cost can hold */
     for (int i = 0; i < CP_COST_N; i++)
         if ((cp_cost_part_info[i].flags & (CP_COST_TERM | CP_COST_UNSHARED)) == CP_COST_TERM)
@@ -194,6 +196,8 @@ void cp_vf_check_costs(cp_vf_ctx *c)
     for (int i = 0; i < c->n_jobs; i++)
         if (c->jobs[i].counted && c->jobs[i].res >= 0)
             s->egress += cp_vf_job_egress(in, &in->jobs[c->jobs[i].job], c->ms->res[c->jobs[i].res].site);
+    s->starts = c->svc_starts; /* capplan.5 §10.4 (verify_services.c) */
+    s->unserved = c->svc_unserved;
     s->total = 0; /* the terms the list names, in its order */
     for (int i = 0; i < CP_COST_N; i++)
         if (cp_cost_part_info[i].flags & CP_COST_TERM)

@@ -11,6 +11,7 @@
  *   verify_replan.c  a re-plan against OLD (capplan.5 §10.5)
  *   verify_cost.c    re-costing every capplan.5 §4 number of the plan
  *   verify_teams.c   teams' quotas and budgets (capplan.5 §10.2)
+ *   verify_services.c services' rows, loads and costs (capplan.5 §10.4)
  * The phases run in that order over one context (cp_vf_ctx), which owns the
  * scratch arrays; the report owns the messages. The plan comes read by
  * models/cp_plan_read.h, whose format problems are the first violations;
@@ -49,11 +50,14 @@ typedef struct cp_vf_job {
  * for an instance its rank among the market's distinct labels (instance
  * ids are labels, version 1.1: any number, so the loads are kept per rank). */
 typedef struct cp_vf_asg {
-    int entry; /* cp_vf_job index */
+    int entry; /* cp_vf_job index; -1 for a service replica (capplan.5 §10.4) */
     int res, idx;
     long label;
     cp_pos id;
     double units;
+    int t0, t1;           /* the slots it holds the unit: [t0, t1) */
+    const char *name;     /* the job's or the service's, for messages and leases */
+    double dem[CP_DIMS];  /* a replica's demand (jobs' come from their mode) */
 } cp_vf_asg;
 
 typedef struct cp_vf_ctx {
@@ -84,6 +88,14 @@ typedef struct cp_vf_ctx {
      * change penalties counted from the entries */
     const struct cp_replan *rp;
     double changes;
+    /* capplan.5 §10.4 (verify_services.c), by the modeset's indices */
+    long *svc_n;              /* [n_deps * T]: replicas */
+    double *svc_x;            /* [n_deps * T]: load taken, in replicas at full rate */
+    double *svc_f;            /* [n_shares * T] */
+    double *svc_u;            /* [n_classes * T] */
+    double *svc_cost;         /* [n_services]: capplan.5 §10.1 */
+    double *svc_spend;        /* [n_services]: the same without unserved (budgets) */
+    double svc_starts, svc_unserved; /* $ */
 } cp_vf_ctx;
 
 /* ---- messages and plan fields (verify_msg.c) ---------------------------- */
@@ -198,8 +210,18 @@ double cp_vf_baseline_w(const cp_input *in, int site, int t);
 /* Facility power of the site in slot t in W: pue·(baseline + busy). */
 double cp_vf_site_w(const cp_vf_ctx *c, int site, int t);
 
+/* ---- services, capplan.5 §10.4 (verify_services.c): after cp_vf_add_loads ---- */
+void cp_vf_check_services(cp_vf_ctx *c);
+
 /* ---- concrete placement, capplan.5 §5 (verify_place.c) ------------------------ */
 void cp_vf_check_placement(cp_vf_ctx *c);
+/* One replica of deployment d on id `label` of its resource in slot t
+ * (capplan.5 §10.4), checked by verify_services.c; false when out of memory. */
+bool cp_vf_add_replica(cp_vf_ctx *c, int d, long label, cp_pos id, int t);
+static inline bool cp_vf_asg_runs(const cp_vf_asg *g, int t)
+{
+    return g->t0 <= t && t < g->t1;
+}
 /* "PREFIX/N" against a resource's id prefix: N, or -1 when it is not. */
 long cp_vf_parse_id(const char *s, const char *prefix);
 

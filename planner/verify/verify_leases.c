@@ -79,16 +79,12 @@ static bool range_runs(const by_label *bl, int lo, int hi, int e, int t)
 {
     for (int i = lo; i < hi; i++) {
         const cp_vf_asg *g = &bl->c->asg[bl->a[i]];
-        if ((e < 0 || g->entry == e) && cp_vf_runs_at(bl->c, &bl->c->jobs[g->entry], t))
+        if ((e < 0 || g->entry == e) && cp_vf_asg_runs(g, t))
             return true;
     }
     return false;
 }
 
-static const char *entry_name(const cp_vf_ctx *c, int e)
-{
-    return c->in->jobs[c->jobs[e].job].name;
-}
 
 /* One lease's own fields; false (with a violation) when unusable. */
 static bool lease_fields(cp_vf_ctx *c, const cp_resource *res, const cp_plan_lease *ls, long *label)
@@ -123,28 +119,28 @@ static void lease_jobs(cp_vf_ctx *c, const by_label *bl, const cp_plan_lease *ls
         const char *name = ls->jobs.s[i];
         bool on = false;
         for (int q = lo; q < hi && name && !on; q++) {
-            int e = c->asg[bl->a[q]].entry;
+            const cp_vf_asg *g = &c->asg[bl->a[q]];
             for (int t = s; t < s + n && !on; t++)
-                on = !strcmp(entry_name(c, e), name) && range_runs(bl, q, q + 1, e, t);
+                on = !strcmp(g->name, name) && cp_vf_asg_runs(g, t);
         }
         if (!on)
             cp_vf_viol(c, ls->jobs.at[i], "lease '%s' from slot %d: job '%s' does not run on it in slots %d..%d",
                     ls->id.s, s, name ? name : "?", s, s + n - 1);
     }
     for (int q = lo; q < hi; q++) {
-        int e = c->asg[bl->a[q]].entry;
+        const cp_vf_asg *g = &c->asg[bl->a[q]];
         bool on = false;
         for (int t = s; t < s + n && !on; t++)
-            on = range_runs(bl, q, q + 1, e, t);
+            on = cp_vf_asg_runs(g, t);
         if (!on)
             continue;
-        const char *name = entry_name(c, e);
+        const char *name = g->name;
         bool listed = false;
         for (int i = 0; i < ls->jobs.n && !listed; i++)
             listed = ls->jobs.s[i] && !strcmp(ls->jobs.s[i], name);
         if (!listed)
-            cp_vf_viol(c, ls->jobs.pos, "lease '%s' from slot %d: job '%s' runs on it but is not listed",
-                    ls->id.s, s, name);
+            cp_vf_viol(c, ls->jobs.pos, "lease '%s' from slot %d: %s '%s' runs on it but is not listed",
+                    ls->id.s, s, g->entry < 0 ? "service" : "job", name);
     }
 }
 
@@ -234,7 +230,6 @@ static void check_market(cp_vf_ctx *c, int r)
         const cp_vf_asg *g = &c->asg[a];
         if (g->res != r)
             continue;
-        const cp_vf_job *vj = &c->jobs[g->entry];
         int first = 0, hi = m;
         while (first < hi) { /* the first lease of g's label */
             int mid = (first + hi) / 2;
@@ -243,7 +238,7 @@ static void check_market(cp_vf_ctx *c, int r)
             else
                 hi = mid;
         }
-        for (int t = vj->start; t < vj->start + c->ms->modes[vj->mode].slots; t++) {
+        for (int t = g->t0; t < g->t1; t++) {
             bool covered = false;
             for (int q = first; q < m && label[order[q]] == g->label && !covered; q++)
                 covered = pv->leases[order[q]].start_slot.v <= t &&

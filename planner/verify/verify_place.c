@@ -26,19 +26,39 @@ long cp_vf_parse_id(const char *s, const char *prefix)
     return strtol(d, NULL, 10);
 }
 
-static bool add_asg(cp_vf_ctx *c, int entry, int res, long label, cp_pos id, double units)
+static cp_vf_asg *add_asg(cp_vf_ctx *c, int entry, int res, long label, cp_pos id, double units)
 {
     if (CP_GROW(c->asg, c->asg_cap, (size_t)c->n_asg + 1)) {
         c->oom = true;
-        return false;
+        return NULL;
     }
     cp_vf_asg *g = &c->asg[c->n_asg++];
+    memset(g, 0, sizeof *g);
     g->entry = entry;
     g->res = res;
     g->idx = (int)label; /* a market's rank is set once all ids are known */
     g->label = label;
     g->id = id;
     g->units = units;
+    if (entry >= 0) {
+        const cp_vf_job *vj = &c->jobs[entry];
+        g->t0 = vj->start;
+        g->t1 = vj->start + c->ms->modes[vj->mode].slots;
+        g->name = c->in->jobs[vj->job].name;
+    }
+    return g;
+}
+
+bool cp_vf_add_replica(cp_vf_ctx *c, int d, long label, cp_pos id, int t)
+{
+    const cp_deploy *dp = &c->ms->deps[d];
+    cp_vf_asg *g = add_asg(c, -1, dp->res, label, id, 1);
+    if (!g)
+        return false;
+    g->t0 = t;
+    g->t1 = t + 1;
+    g->name = c->in->services[dp->svc].name;
+    memcpy(g->dem, dp->demand, sizeof g->dem);
     return true;
 }
 
@@ -149,6 +169,14 @@ static double *nload_at(cp_vf_ctx *c, int r, int idx, int t)
     return &c->nload[c->nl_off[r] + (((size_t)idx * (size_t)c->T + (size_t)t) * CP_DIMS)];
 }
 
+/* A replica's demand on its unit in its slot. */
+static void put_replica(cp_vf_ctx *c, const cp_vf_asg *g)
+{
+    double *l = nload_at(c, g->res, g->idx, g->t0);
+    for (int d = 0; d < CP_DIMS; d++)
+        l[d] += g->dem[d];
+}
+
 static void put(cp_vf_ctx *c, const cp_vf_asg *g, const cp_mode *m, int start, double units)
 {
     for (int t = start; t < start + m->slots; t++) {
@@ -226,13 +254,15 @@ static cp_pos jobs_on_node(cp_vf_ctx *c, int r, int idx, int t, cp_buf *b)
 {
     cp_pos last = c->pf->pos;
     int n = 0;
-    /* assignments are not in plan order (single-node jobs come first) */
-    for (int e = 0; e < c->n_jobs; e++)
+    /* assignments are not in plan order (single-node jobs come first);
+     * service replicas (entry -1) are named after the jobs */
+    for (int e = 0; e <= c->n_jobs; e++)
         for (int a = 0; a < c->n_asg; a++) {
             const cp_vf_asg *g = &c->asg[a];
-            if (g->entry != e || g->res != r || g->idx != idx || !cp_vf_runs_at(c, &c->jobs[e], t))
+            if (g->entry != (e < c->n_jobs ? e : -1) || g->res != r || g->idx != idx ||
+                !cp_vf_asg_runs(g, t))
                 continue;
-            cp_buf_printf(b, "%s'%s'", n++ ? ", " : "", c->in->jobs[c->jobs[e].job].name);
+            cp_buf_printf(b, "%s%s'%s'", n++ ? ", " : "", g->entry < 0 ? "service " : "", g->name);
             last = g->id;
         }
     return last;
@@ -301,8 +331,7 @@ static void check_instances_in_use(cp_vf_ctx *c)
             const cp_vf_asg *g = &c->asg[a];
             if (g->res != r)
                 continue;
-            const cp_vf_job *vj = &c->jobs[g->entry];
-            for (int t = vj->start; t < vj->start + c->ms->modes[vj->mode].slots; t++)
+            for (int t = g->t0; t < g->t1; t++)
                 on[(size_t)g->idx * (size_t)c->T + (size_t)t] = 1;
             last = g->id;
         }
@@ -349,6 +378,10 @@ void cp_vf_check_placement(cp_vf_ctx *c)
     /* whole jobs first (their load is fixed), then the splits */
     for (int a = 0; a < c->n_asg; a++) {
         const cp_vf_asg *g = &c->asg[a];
+        if (g->entry < 0) {
+            put_replica(c, g);
+            continue;
+        }
         const cp_vf_job *vj = &c->jobs[g->entry];
         if (g->units > 0)
             put(c, g, &c->ms->modes[vj->mode], vj->start, g->units);
@@ -357,7 +390,7 @@ void cp_vf_check_placement(cp_vf_ctx *c)
         int b = a + 1;
         while (b < c->n_asg && c->asg[b].entry == c->asg[a].entry)
             b++;
-        if (c->asg[a].units == 0)
+        if (c->asg[a].entry >= 0 && c->asg[a].units == 0)
             split_job(c, a, b);
         a = b;
     }

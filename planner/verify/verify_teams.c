@@ -47,6 +47,19 @@ static void check_quota(cp_vf_ctx *c, int k, const cp_team_quota *q)
             cp_buf_printf(&jobs, "%s'%s'", n++ ? ", " : "", in->jobs[vj->job].name);
             at = vj->pj->pos;
         }
+        /* capplan.5 §10.4: the team's service replicas on pools */
+        for (int d = 0; c->svc_n && d < c->ms->n_deps; d++) {
+            const cp_deploy *dp = &c->ms->deps[d];
+            const cp_resource *r = &c->ms->res[dp->res];
+            long reps = c->svc_n[(size_t)d * (size_t)c->T + (size_t)t];
+            if (!reps || in->services[dp->svc].team != k || r->kind != CP_RES_POOL)
+                continue;
+            double h = q->acc < 0 ? dp->demand[CP_DIM_CPU] : r->mach->acc == q->acc ? dp->demand[CP_DIM_ACC] : 0;
+            if (h <= 0)
+                continue;
+            held += (double)reps * h;
+            cp_buf_printf(&jobs, "%sservice '%s'", n++ ? ", " : "", in->services[dp->svc].name);
+        }
         double lim = cp_series_at(&q->limit, t);
         if (cp_vf_over(held, lim))
             cp_vf_viol(c, at, "team '%s' holds %s %s on pools in slot %d, over its quota of %s (%s)",
@@ -58,10 +71,12 @@ static void check_quota(cp_vf_ctx *c, int k, const cp_team_quota *q)
     }
 }
 
-/* What team k's jobs cost and hold, over the counted entries. */
-static void team_sums(const cp_vf_ctx *c, int k, double *cost, double *acc_hours)
+/* What team k's jobs and services cost and hold, over the counted
+ * entries; *spend is the cost its budget counts, without the services'
+ * unserved requests (capplan.5 §10.6). Replicas hold count · n · h. */
+static void team_sums(const cp_vf_ctx *c, int k, double *cost, double *acc_hours, double *spend)
 {
-    *cost = *acc_hours = 0;
+    *cost = *acc_hours = *spend = 0;
     for (int e = 0; e < c->n_jobs; e++) {
         const cp_vf_job *vj = &c->jobs[e];
         if (!vj->counted || vj->res < 0 || c->in->jobs[vj->job].team != k)
@@ -69,6 +84,17 @@ static void team_sums(const cp_vf_ctx *c, int k, double *cost, double *acc_hours
         const cp_mode *m = &c->ms->modes[vj->mode];
         *cost += cp_vf_job_cost(c, vj);
         *acc_hours += m->demand[CP_DIM_ACC] * m->hours;
+    }
+    *spend = *cost;
+    for (int v = 0; c->svc_cost && v < c->in->n_services; v++) {
+        if (c->in->services[v].team != k)
+            continue;
+        *cost += c->svc_cost[v];
+        *spend += c->svc_spend[v];
+        for (int d = c->ms->svc_first[v]; d < c->ms->svc_first[v + 1]; d++)
+            for (int t = 0; t < c->T; t++)
+                *acc_hours += c->ms->deps[d].demand[CP_DIM_ACC] *
+                              (double)c->svc_n[(size_t)d * (size_t)c->T + (size_t)t] * c->h;
     }
 }
 
@@ -108,8 +134,8 @@ static void check_team_list(cp_vf_ctx *c)
             continue;
         }
         seen[k] = e;
-        double cost, acc_hours;
-        team_sums(c, k, &cost, &acc_hours);
+        double cost, acc_hours, spend;
+        team_sums(c, k, &cost, &acc_hours, &spend);
         char who[300];
         snprintf(who, sizeof who, "team '%s'", e->name.s);
         cp_vf_compare_num(c, &e->cost, e->pos, "cost", who, false, cost);
@@ -131,8 +157,8 @@ void cp_vf_check_teams(cp_vf_ctx *c)
             check_quota(c, k, &tm->quota[q]);
         if (!tm->has_budget)
             continue;
-        double spent, acc_hours;
-        team_sums(c, k, &spent, &acc_hours);
+        double spent, cost, acc_hours;
+        team_sums(c, k, &cost, &acc_hours, &spent);
         if (cp_vf_over(spent, tm->budget))
             cp_vf_viol(c, c->pf->pos,
                        "team '%s': its jobs' attributed cost %s $ is over its budget of %s $",

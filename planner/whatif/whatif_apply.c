@@ -25,7 +25,7 @@
 enum { K_HORIZON = WI_KINDS, K_OBJECTIVE };
 
 static const char *const singular[WI_KINDS] = {"site", "accelerator", "pool", "offer", "job",
-                                                "team"};
+                                                "team", "service"};
 
 typedef enum {
     D_NONE,       /* a known key without a default */
@@ -142,6 +142,21 @@ static const wi_default defaults[] = {
      * budget; neither has a default, so a named team may set one */
     {WI_TEAMS, "quota/*", D_NONE, NULL, 0},
     {WI_TEAMS, "budget", D_NONE, NULL, 0},
+    /* capplan.5 §10.4: a service's scalars and series (services/NAME/KEY);
+     * a class's load by its index (classes/INDEX/load), a configuration's
+     * keys by index (replicas/INDEX/KEY, rate/CLASS) */
+    {WI_SERVICES, "load", D_NONE, NULL, 0},
+    {WI_SERVICES, "classes/*/load", D_NONE, NULL, 0},
+    {WI_SERVICES, "replicas/*/count", D_TEXT, "1", F_PARENT},
+    {WI_SERVICES, "replicas/*/cpus", D_TEXT, "0", F_PARENT},
+    {WI_SERVICES, "replicas/*/memory_gb", D_TEXT, "0", F_PARENT},
+    {WI_SERVICES, "replicas/*/rate", D_NONE, NULL, 0},
+    {WI_SERVICES, "replicas/*/rate/*", D_NONE, NULL, 0},
+    {WI_SERVICES, "min_replicas", D_TEXT, "1", 0},
+    {WI_SERVICES, "start_cost", D_TEXT, "0", 0},
+    {WI_SERVICES, "unserved_penalty", D_TEXT, "1", 0},
+    {WI_SERVICES, "restart_minutes", D_TEXT, "5", 0},
+    {WI_SERVICES, "team", D_NONE, NULL, 0},
 };
 
 /* Does `key` (segments separated by '/') match `pat` ('*' = one segment)? */
@@ -532,7 +547,8 @@ int cp_wi_apply(cp_node *root, const wi_scenario *s, cp_diags *d)
 int cp_wi_merge(cp_node *const *roots, int n_roots, cp_node **out)
 {
     static const char *const order[] = {"horizon", "objective", "sites", "accelerators",
-                                        "pools", "offers", "teams", "jobs", NULL};
+                                        "pools", "offers", "teams", "jobs", "services",
+                                        NULL};
     cp_pos none = cp_pos_none();
     cp_node *m = cp_wi_coll_new(CP_NODE_MAP, n_roots ? roots[0]->pos : none);
     if (!m)

@@ -12,7 +12,7 @@
 typedef enum { WI_SET, WI_SCALE, WI_ADD } wi_op;
 
 /* The entity kinds a path, `remove` or `add` may name, in capplan.5's order (§1.3-1.7). */
-enum { WI_SITES, WI_ACCELS, WI_POOLS, WI_OFFERS, WI_JOBS, WI_TEAMS, WI_KINDS };
+enum { WI_SITES, WI_ACCELS, WI_POOLS, WI_OFFERS, WI_JOBS, WI_TEAMS, WI_SERVICES, WI_KINDS };
 extern const char *const cp_wi_kind_keys[WI_KINDS];
 int cp_wi_kind_find(const char *key); /* -1 when not a kind */
 

@@ -22,7 +22,7 @@
 #define MAX_SCENARIOS 10000
 
 const char *const cp_wi_kind_keys[WI_KINDS] = {"sites", "accelerators", "pools", "offers", "jobs",
-                                               "teams"};
+                                               "teams", "services"};
 
 int cp_wi_kind_find(const char *key)
 {

@@ -33,4 +33,5 @@ const cp_solver_ops cp_solver_auto = {
     "auto",
     "milp up to 20,000 start columns, else lagrange",
     auto_solve,
+    true,
 };

@@ -30,11 +30,13 @@ static int lagrange_solve(const cp_input *in, const cp_modeset *ms, const cp_sol
         plan->bound_kind = cp_bound_kind_text(kind);
         cp_solver_log(opts, "bound: %s", plan->bound_kind);
     }
-    return rc;
+    /* capplan.5 §10.4: services around its jobs (services_after.c) */
+    return rc ? rc : cp_services_after(in, ms, opts, plan, err);
 }
 
 const cp_solver_ops cp_solver_lagrange = {
     "lagrange",
     "greedy plus Lagrangian bound and price-guided greedy (large nights)",
     lagrange_solve,
+    true,
 };

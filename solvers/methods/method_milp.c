@@ -22,6 +22,9 @@
 #define MILP_LNS_STALL 50000L
 #define MILP_LNS_SHARE 1.0
 #define MILP_REPAIR_GRACE 0.3
+/* With services: the share of the limit for the first incumbent (the
+ * jobs' greedy and local search, then the services around them). */
+#define MILP_WARM_SHARE 0.25
 
 /* Whether p packs onto the nodes and instances as it is (on a copy: the
  * load drops what does not fit). */
@@ -142,9 +145,52 @@ static int keep_best_packed(const cp_input *in, const cp_modeset *ms, const cp_s
 }
 
 
+/* capplan.5 §10.4: with services, branch-and-cut on the whole model
+ * (jobs, replicas, shares, starts), warm-started from the greedy's jobs
+ * with the services planned around them (the Lagrangian stage plans
+ * jobs only).
+ * Placement (cp_plan_place) then packs the jobs and puts the replicas
+ * in the room they leave. */
+static int milp_services(const cp_input *in, const cp_modeset *ms, const cp_solve_opts *opts,
+                         cp_plan *plan, cp_err *err)
+{
+    /* the first incumbent: the greedy and local search's jobs with the
+     * services planned around them (services_after.c) */
+    cp_plan *warm = NULL;
+    if (cp_plan_new(in, ms, &warm))
+        return cp_err_nomem(err);
+    cp_solve_opts o = *opts;
+    o.time_limit = opts->time_limit * MILP_WARM_SHARE;
+    int rc = cp_heuristic_run(in, ms, &o, warm, err);
+    if (rc == CP_OK && warm->status == CP_STATUS_INFEASIBLE) {
+        plan->status = CP_STATUS_INFEASIBLE;
+        cp_plan_free(warm);
+        return CP_OK;
+    }
+    if (rc == CP_OK)
+        rc = cp_services_after(in, ms, &o, warm, err);
+    if (rc == CP_OK && warm->status != CP_STATUS_NOPLAN) {
+        cp_plan_figures f;
+        if ((rc = cp_plan_eval(warm, &f, err)) == CP_OK) {
+            warm->objective = f.costs.total;
+            cp_plan_figures_release(&f);
+        }
+    }
+    if (rc == CP_OK)
+        rc = cp_milp_run(in, ms, opts, NULL, warm->status == CP_STATUS_NOPLAN ? NULL : warm, plan, err);
+    cp_plan_free(warm);
+    if (rc == CP_OK && plan->status != CP_STATUS_INFEASIBLE && plan->status != CP_STATUS_NOPLAN) {
+        plan->bound_kind = cp_bound_kind_text(CP_BOUND_MILP);
+        cp_solver_log(opts, "bound: %s", plan->bound_kind);
+    }
+    return rc;
+}
+
 static int milp_solve(const cp_input *in, const cp_modeset *ms, const cp_solve_opts *opts,
                       cp_plan *plan, cp_err *err)
 {
+    if (in->n_services)
+        return milp_services(in, ms, opts, plan, err);
     cp_plan *warm = NULL;
     int rc = cp_plan_new(in, ms, &warm);
     if (rc)
@@ -188,4 +234,5 @@ const cp_solver_ops cp_solver_milp = {
     "milp",
     "time-indexed MILP in GLPK, warm-started from the heuristic",
     milp_solve,
+    true,
 };

@@ -293,11 +293,14 @@ static int pop_solve(const cp_input *in, const cp_modeset *ms, const cp_solve_op
                 k = in->pools[p].nodes;
         rc = pop_plan(in, ms, opts, k < 2 ? 2 : k, plan, err);
     }
-    return rc;
+    /* capplan.5 §10.4: the parts plan jobs alone; services stay whole,
+     * planned around the merged jobs (services_after.c) */
+    return rc ? rc : cp_services_after(in, ms, opts, plan, err);
 }
 
 const cp_solver_ops cp_solver_pop = {
     "pop",
     "POP: jobs split into parts with a share of every capacity, MILP per part in parallel, merged and improved",
     pop_solve,
+    true,
 };

@@ -163,6 +163,15 @@ TEST(alloc_fail_through_plan_leases)
     sweep_file("heuristic", "tests/lp/lifted.yaml");
 }
 
+/* Version 1.2: services (the loader's classes and configurations, the
+ * deployments, the MILP's service columns and rows, replica placement,
+ * the plan's services section), with a batch job on the same node */
+TEST(alloc_fail_through_plan_services)
+{
+    sweep_file("milp", "tests/services/shared_node.yaml");
+    sweep_file("milp", "tests/services/two_types.yaml");
+}
+
 TEST(alloc_fail_through_plan_heuristic)
 {
     sweep("heuristic");

@@ -46,16 +46,20 @@ TEST(cost_parts_list)
     CHECK_INT(n_req, 5);
     for (int k = 0; k < 5; k++)
         CHECK(cp_cost_part_required(part(req[k])));
-    /* egress only for inputs where a job has data, changes only in a
+    /* egress only for inputs where a job has data, starts and unserved
+     * only for inputs with services (capplan.5 §10.4), changes only in a
      * re-plan (capplan.5 §10.5); the rest always */
-    int eg = part("egress"), ch = part("changes");
-    CHECK(eg >= 0 && ch >= 0);
+    int eg = part("egress"), ch = part("changes"), st = part("starts"), un = part("unserved");
+    CHECK(eg >= 0 && ch >= 0 && st >= 0 && un >= 0);
     CHECK(!(cp_cost_part_info[ch].flags & CP_COST_BUDGET)); /* budgets do not count it */
     for (int i = 0; i < CP_COST_N; i++) {
-        CHECK_INT(cp_cost_part_shown(i, CP_COST_IF_DATA), i != ch);
-        CHECK(cp_cost_part_shown(i, CP_COST_IF_DATA | CP_COST_IF_REPLAN));
-        CHECK_INT(cp_cost_part_shown(i, 0), i != eg && i != ch);
+        CHECK(cp_cost_part_shown(i, CP_COST_IF_DATA | CP_COST_IF_REPLAN | CP_COST_IF_SERVICES));
+        CHECK_INT(cp_cost_part_shown(i, CP_COST_IF_DATA), i != ch && i != st && i != un);
+        CHECK_INT(cp_cost_part_shown(i, CP_COST_IF_SERVICES), i != eg && i != ch);
+        CHECK_INT(cp_cost_part_shown(i, 0), i != eg && i != ch && i != st && i != un);
     }
+    CHECK(!cp_cost_part_worth_showing(st, 0));
+    CHECK(cp_cost_part_worth_showing(un, 0.5));
     CHECK(!cp_cost_part_worth_showing(eg, 0));
     CHECK(cp_cost_part_worth_showing(eg, 0.5));
     CHECK(cp_cost_part_worth_showing(part("penalty"), 0));
@@ -84,6 +88,16 @@ TEST(cost_parts_sum_budget_describe)
     cp_costs_describe(&c, CP_COST_IF_DATA, &b);
     CHECK_STR(b.s, "total $31.00 = cloud $1.00 + energy $2.00 + carbon $4.00 + egress $8.00 + "
                    "drop penalties $16.00");
+    /* capplan.5 §10.4: starts count in the budget, unserved requests do not */
+    c.starts = 32;
+    c.unserved = 64;
+    cp_costs_sum(&c, 0);
+    CHECK_NEAR(c.total, 127, 0);
+    CHECK_NEAR(cp_costs_budget(&c), 47, 0);
+    cp_buf_reset(&b);
+    cp_costs_describe(&c, CP_COST_IF_SERVICES, &b);
+    CHECK_STR(b.s, "total $127.00 = cloud $1.00 + energy $2.00 + carbon $4.00 + service starts "
+                   "$32.00 + unserved requests $64.00 + drop penalties $16.00");
     cp_buf_release(&b);
 }
 
@@ -135,8 +149,10 @@ static void round_trip(const char *file, bool data)
     CHECK(cp_plan_file_is_ok(&pf));
     for (int i = 0; i < CP_COST_N; i++) {
         bool shown = cp_cost_part_shown(i, cp_cost_when(in));
-        /* changes: only in a re-plan (tests/suite_replan.sh) */
-        CHECK_INT(shown, (i != part("egress") || data) && i != part("changes"));
+        /* changes: only in a re-plan (tests/suite_replan.sh); starts and
+         * unserved only with services */
+        CHECK_INT(shown, (i != part("egress") || data) && i != part("changes") && i != part("starts") &&
+                             i != part("unserved"));
         CHECK_INT(pf.totals.part[i].has, shown ? CP_PLAN_SET : CP_PLAN_ABSENT);
         if (shown)
             CHECK_NEAR(pf.totals.part[i].v, f.costs.v[i], 1e-15);

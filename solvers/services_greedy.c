@@ -1,0 +1,170 @@
+/*
+ * A first plan of the services (capplan.5 §10.4) around a plan's jobs,
+ * without a solver: the around-MILP's warm start (services_after.c), and
+ * what is kept when the MILP finds nothing better in its time (a large
+ * night under load may not even finish the LP).
+ *
+ * Per service and slot, each class's load goes to the deployment that
+ * serves it at the lowest cost per request with room left (the energy
+ * and carbon of a busy replica on a pool, a replica's instance share of
+ * the price on a market, over what it serves in the slot), replicas
+ * rounded up; a class goes unserved where its penalty is below that
+ * cost or no deployment has room. min_replicas is then made up on the
+ * cheapest deployment with room. Room is aggregate: a pool's available
+ * nodes, a market's quota, less the jobs' demand and the replicas
+ * placed. Power caps, team quotas and budgets are not looked at here: a
+ * plan that breaks one is retried with min_replicas alone, and failing
+ * that the caller has no warm start.
+ */
+#include "solver_internal.h"
+
+#include "cp_alloc.h"
+#include "cp_cost.h"
+
+#include <math.h>
+#include <string.h>
+
+typedef struct room {
+    const cp_plan *p;
+    double *left; /* [n_res][3][T] */
+} room;
+
+static double *left_at(const room *rm, int r, int d, int t)
+{
+    return &rm->left[((size_t)r * CP_DIMS + (size_t)d) * (size_t)rm->p->slots + (size_t)t];
+}
+
+/* Replicas of deployment dp that still fit resource r in slot t. */
+static long fits(const room *rm, const cp_deploy *dp, int t)
+{
+    double n = INFINITY;
+    for (int d = 0; d < CP_DIMS; d++)
+        if (dp->demand[d] > 0)
+            n = fmin(n, floor(*left_at(rm, dp->res, d, t) / dp->demand[d] + 1e-9));
+    return isinf(n) ? 1000000 : n < 0 ? 0 : (long)n;
+}
+
+static void take(room *rm, const cp_deploy *dp, int t, long n)
+{
+    for (int d = 0; d < CP_DIMS; d++)
+        *left_at(rm, dp->res, d, t) -= (double)n * dp->demand[d];
+}
+
+/* $ of one replica of deployment dp busy for slot t (capplan.5 §10.1). */
+static double replica_cost(const cp_input *in, const cp_modeset *ms, const cp_deploy *dp, int t)
+{
+    const cp_resource *r = &ms->res[dp->res];
+    if (r->kind == CP_RES_POOL)
+        return in->sites[r->site].pue * dp->busy_w * in->slot_hours / 1000 * cp_site_kwh_cost(in, r->site, t);
+    return cp_instance_share(dp->demand, r->mach) * cp_market_slot_cost(in, r, t);
+}
+
+/* Class k of service v in slot t: its load on the cheapest deployments. */
+static void route_class(room *rm, cp_plan *p, int v, int k, int t, bool min_only)
+{
+    const cp_input *in = p->in;
+    const cp_modeset *ms = p->ms;
+    const cp_service *sv = &in->services[v];
+    double lam = cp_svc_load(in, v, k, t), left = 1;
+    while (lam > 0 && left > 1e-12 && !min_only) {
+        int best = -1;
+        double best_c = INFINITY;
+        for (int d = ms->svc_first[v]; d < ms->svc_first[v + 1]; d++) {
+            const cp_deploy *dp = &ms->deps[d];
+            double mu = sv->configs[dp->config].rate[k] * dp->avail;
+            if (mu <= 0 || fits(rm, dp, t) < 1)
+                continue;
+            double c = replica_cost(in, ms, dp, t) / (mu * 3600 * in->slot_hours);
+            if (c < best_c) {
+                best_c = c;
+                best = d;
+            }
+        }
+        if (best < 0 || best_c > sv->unserved_penalty)
+            break;
+        const cp_deploy *dp = &ms->deps[best];
+        double mu = sv->configs[dp->config].rate[k] * dp->avail;
+        long want = (long)ceil(lam * left / mu - 1e-9), n = fits(rm, dp, t);
+        n = n < want ? n : want;
+        double share = fmin(left, n * mu / lam);
+        take(rm, dp, t, n);
+        *cp_plan_n(p, best, t) += (int)n;
+        *cp_plan_f(p, best, k, t) += share;
+        left -= share;
+    }
+    *cp_plan_u(p, v, k, t) = lam > 0 ? fmax(0, left) : 0;
+}
+
+/* Service v's min_replicas in slot t, on the cheapest deployments. */
+static void min_replicas(room *rm, cp_plan *p, int v, int t)
+{
+    const cp_modeset *ms = p->ms;
+    long have = 0, need = (long)cp_series_at(&p->in->services[v].min_replicas, t);
+    for (int d = ms->svc_first[v]; d < ms->svc_first[v + 1]; d++)
+        have += *cp_plan_n(p, d, t);
+    while (have < need) {
+        int best = -1;
+        double best_c = INFINITY;
+        for (int d = ms->svc_first[v]; d < ms->svc_first[v + 1]; d++) {
+            double c = ms->res[ms->deps[d].res].kind == CP_RES_POOL ? 0 : replica_cost(p->in, ms, &ms->deps[d], t);
+            if (fits(rm, &ms->deps[d], t) >= 1 && c < best_c) {
+                best_c = c;
+                best = d;
+            }
+        }
+        if (best < 0)
+            return;
+        take(rm, &ms->deps[best], t, 1);
+        (*cp_plan_n(p, best, t))++;
+        have++;
+    }
+}
+
+static int build(cp_plan *p, bool min_only)
+{
+    const cp_input *in = p->in;
+    const cp_modeset *ms = p->ms;
+    int T = p->slots;
+    room rm = {p, cp_calloc((size_t)(ms->n_res ? ms->n_res : 1) * CP_DIMS * (size_t)T, sizeof(double))};
+    if (!rm.left)
+        return CP_ERR_NOMEM;
+    for (int r = 0; r < ms->n_res; r++)
+        for (int t = 0; t < T; t++) {
+            const cp_resource *res = &ms->res[r];
+            double units = res->kind == CP_RES_POOL ? cp_series_at(&in->pools[res->index].available, t)
+                                                    : cp_market_quota(in, res, t);
+            for (int d = 0; d < CP_DIMS; d++)
+                *left_at(&rm, r, d, t) = units * cp_machine_dim(res->mach, d);
+        }
+    for (int j = 0; j < p->n_jobs; j++) {
+        if (p->mode[j] < 0)
+            continue;
+        const cp_mode *m = &ms->modes[p->mode[j]];
+        for (int t = p->start[j]; t < p->start[j] + m->slots && t < T; t++)
+            for (int d = 0; d < CP_DIMS; d++)
+                *left_at(&rm, m->res, d, t) -= m->demand[d];
+    }
+    memset(p->svc_n, 0, (size_t)ms->n_deps * (size_t)T * sizeof *p->svc_n);
+    memset(p->svc_f, 0, (size_t)ms->n_shares * (size_t)T * sizeof *p->svc_f);
+    memset(p->svc_u, 0, (size_t)ms->n_classes * (size_t)T * sizeof *p->svc_u);
+    for (int v = 0; v < in->n_services; v++)
+        for (int t = 0; t < T; t++) {
+            for (int k = 0; k < in->services[v].n_classes; k++)
+                route_class(&rm, p, v, k, t, min_only);
+            min_replicas(&rm, p, v, t);
+        }
+    cp_free(rm.left);
+    cp_plan_min_instances(p);
+    return CP_OK;
+}
+
+int cp_services_greedy(cp_plan *p, bool *ok)
+{
+    *ok = false;
+    for (int pass = 0; pass < 2 && !*ok; pass++) {
+        if (build(p, pass == 1))
+            return CP_ERR_NOMEM;
+        *ok = cp_plan_is_feasible(p, NULL, 0);
+    }
+    return CP_OK;
+}
