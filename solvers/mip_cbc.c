@@ -36,8 +36,9 @@
 #include <string.h>
 #include <unistd.h>
 
-/* seconds the program may run past its -sec before it is ended */
-#define CBC_GUARD 3.0
+/* seconds the program may run past its -sec before it is ended (it looks
+ * at the clock between nodes; a time limit is kept within about this) */
+#define CBC_GUARD 1.0
 
 const char *cp_mip_engine_name(cp_mip_engine e)
 {

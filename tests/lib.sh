@@ -8,8 +8,8 @@
 #     test_done
 #
 # Sourcing it: set -u; cd to the repository root; defaults for CAPPLAN
-# (build/capplan), UNIT, ENUMERATE and CC; LC_ALL=C and
-# OPENBLAS_NUM_THREADS=1 exported; $tmp, a fresh folder removed on exit
+# (build/capplan), UNIT, ENUMERATE and CC; LC_ALL=C,
+# OPENBLAS_NUM_THREADS=1 and CAPPLAN_MIP_ENGINE=glpk exported; $tmp, a fresh folder removed on exit
 # (made writable first, so a test may chmod inside it); $limit, the
 # seconds a single command may take (CP_TEST_TIMEOUT, default 60); the
 # counters $pass and $fail. `--update` as the suite's first argument is
@@ -26,7 +26,11 @@ cd "$(dirname "$0")/.." || exit 2
 : "${CAPPLAN:=build/capplan}" "${UNIT:=build/unit_tests}" "${ENUMERATE:=build/enumerate}" "${CC:=cc}"
 LC_ALL=C
 OPENBLAS_NUM_THREADS=1
-export LC_ALL OPENBLAS_NUM_THREADS
+# plan's default --mip-engine is auto (CBC when it is installed): pinned
+# to glpk, so no plan of the suites depends on whether cbc is installed
+# (tests/suite_engines.sh tests the engines themselves)
+CAPPLAN_MIP_ENGINE=glpk
+export LC_ALL OPENBLAS_NUM_THREADS CAPPLAN_MIP_ENGINE
 if [ "${1:-}" = --update ]; then
     CP_GOLDEN_UPDATE=1
 fi

@@ -4,7 +4,8 @@
 # so the suite runs both with `cbc` on PATH and with a PATH that lacks it:
 #
 # - without cbc: `--mip-engine cbc` is refused (exit 2, golden message),
-#   `auto` plans exactly as glpk (the same bytes, no mip_engine key);
+#   the default (auto) plans exactly as glpk (the same bytes, no
+#   mip_engine key); CAPPLAN_MIP_ENGINE sets the default;
 # - with cbc: every case of tests/plan planned by `--method milp` (CBC's
 #   branch-and-cut and sub-MIPs), by `--method lagrange` (CBC's sub-MIPs
 #   in the search) and by milp with `--mip-engine auto` (CBC's
@@ -16,6 +17,8 @@
 SUITE=engines
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
+# the engines themselves: not pinned as in the other suites
+unset CAPPLAN_MIP_ENGINE
 
 # A PATH without cbc: the directories of the tools the suite and capplan
 # use, symlinked into one folder.
@@ -32,12 +35,17 @@ st=$?
 printf 'exit %s\n' "$st" >>"$tmp/err"
 test_cmp tests/engines/no-cbc.err "$tmp/err"
 
-PATH=$nocbc $CAPPLAN plan --quiet --no-timing --method milp --node-limit 200 --mip-engine auto \
+PATH=$nocbc $CAPPLAN plan --quiet --no-timing --method milp --node-limit 200 \
     -o "$tmp/auto.yaml" examples/tiny.yaml &&
     $CAPPLAN plan --quiet --no-timing --method milp --node-limit 200 --mip-engine glpk \
         -o "$tmp/glpk.yaml" examples/tiny.yaml &&
     cmp -s "$tmp/auto.yaml" "$tmp/glpk.yaml" && ! grep -q mip_engine "$tmp/auto.yaml" &&
-    ok engines/auto-without-cbc || bad engines/auto-without-cbc "auto without cbc is not glpk"
+    ok engines/auto-without-cbc || bad engines/auto-without-cbc "the default (auto) without cbc is not glpk"
+# CAPPLAN_MIP_ENGINE sets the default (tests/lib.sh pins glpk with it)
+CAPPLAN_MIP_ENGINE=cbc PATH=$nocbc $CAPPLAN plan --quiet -o "$tmp/x.yaml" examples/tiny.yaml \
+    2>"$tmp/err"
+[ $? = 2 ] && grep -q "no 'cbc' program on PATH" "$tmp/err" && ok ||
+    bad engines/env "CAPPLAN_MIP_ENGINE=cbc without cbc: $(oneline "$tmp/err" 2)"
 
 # ---- with cbc --------------------------------------------------------------
 if ! test_have_prereq CBC; then

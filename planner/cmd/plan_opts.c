@@ -2,13 +2,18 @@
 #include "cp_plan_opts.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 /* The method of cp_plan_opts_init. */
 #define DEFAULT_METHOD "auto"
-/* The MIP engine of cp_plan_opts_init (docs/performance.md, "MIP engines"). */
-#define DEFAULT_MIP_ENGINE CP_MIP_GLPK
+/* The MIP engine of cp_plan_opts_init (docs/performance.md, "MIP
+ * engines"): auto, each use to the engine measured to win it. The
+ * environment's CAPPLAN_MIP_ENGINE, when it names one, is the default
+ * instead (the test suites pin glpk with it, so their plans do not depend
+ * on whether `cbc` is installed). */
+#define DEFAULT_MIP_ENGINE CP_PLAN_MIP_AUTO
 
 static const cp_opt_word mip_engines[] = {
     {"auto", CP_PLAN_MIP_AUTO}, {"glpk", CP_MIP_GLPK}, {"cbc", CP_MIP_CBC}, {NULL, 0}};
@@ -40,6 +45,10 @@ void cp_plan_opts_init(cp_plan_opts *o)
     o->timing = true;
     o->seed = (long)o->so.seed;
     o->mip_engine = DEFAULT_MIP_ENGINE;
+    const char *env = getenv("CAPPLAN_MIP_ENGINE");
+    for (int i = 0; env && mip_engines[i].word; i++)
+        if (!strcmp(env, mip_engines[i].word))
+            o->mip_engine = mip_engines[i].value;
     method_help(o->method_help, sizeof o->method_help);
     const cp_opt t[] = {
         CP_OPT_DOUBLE(0, "time-limit", &o->so.time_limit, 0, "SECONDS",
@@ -52,9 +61,9 @@ void cp_plan_opts_init(cp_plan_opts *o)
                    "under --node-limit plans never depend on it"),
         CP_OPT_LONG(0, "seed", &o->seed, 0, 2147483647L, "N", "for randomized steps (default 1)"),
         CP_OPT_ENUM(0, "mip-engine", &o->mip_engine, mip_engines, "NAME",
-                    "who solves a small night's branch-and-cut and the search's sub-MIPs: glpk "
-                    "(default; linked in), cbc (the `cbc` program, run apart, for both) or auto "
-                    "(cbc for branch-and-cut when it is on PATH)"),
+                    "who solves a small night's branch-and-cut and the search's sub-MIPs: auto "
+                    "(default: cbc for branch-and-cut when it is on PATH, glpk for the "
+                    "sub-MIPs), glpk (linked in) or cbc (the `cbc` program, run apart, for both)"),
         CP_OPT_LONG(0, "node-limit", &o->so.node_limit, 1, 2147483647L, "N",
                     "stop branch-and-bound after N nodes and the search after 100 N steps: "
                     "reproducible whatever the clock"),
