@@ -12,6 +12,7 @@ const cp_command cp_commands[] = {
     {"place", cp_cmd_place, "pack a solution of the exported model (glpsol, CBC) or a plan into a plan"},
     {"verify", cp_cmd_verify, "check a plan against the inputs and re-cost it"},
     {"explain", cp_cmd_explain, "why a job runs where a plan puts it: its modes priced in that plan"},
+    {"diff", cp_cmd_diff, "compare two plans: moved, added, dropped, restarted jobs and the costs"},
     {"fit", cp_cmd_fit, "fit throughput or runtime models to measured samples"},
     {"import", cp_cmd_import, "turn catalogs and measurements into input fragments"},
     {"report", cp_cmd_report, "draw a plan as a self-contained HTML page"},

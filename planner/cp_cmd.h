@@ -21,6 +21,7 @@ int cp_cmd_whatif(int argc, char **argv);
 int cp_cmd_fit(int argc, char **argv);
 int cp_cmd_import(int argc, char **argv);
 int cp_cmd_report(int argc, char **argv);
+int cp_cmd_diff(int argc, char **argv);
 int cp_cmd_place(int argc, char **argv);
 int cp_cmd_export(int argc, char **argv);
 int cp_cmd_explain(int argc, char **argv);

@@ -26,6 +26,10 @@
 # 5. Every method on every case, each plan verified with --from.
 # 6. Bad inputs: S out of range, OLD of other inputs (each error names the
 #    first mismatch at its line), options without --from.
+# 7. `capplan diff OLD NEW` and `report NEW --from OLD` on the node
+#    failure of 2: etl dropped, train-wide restarted, the cost parts' changes
+#    (golden tests/replan/diff-down.txt); the report outlines the bar of
+#    the restarted job and lists both.
 SUITE=replan
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -224,4 +228,18 @@ if [ $? = 2 ] && grep -q "error: OLD is a plan of other inputs: .*no offer 'clou
 else
     bad other-market "$(oneline "$tmp/rb.err" 3)"
 fi
+# ---- 7. diff and report --from --------------------------------------------------
+cp "$tmp/down-milp.yaml" "$tmp/new.yaml"
+timeout "$limit" $CAPPLAN diff "$tmp/old.yaml" "$tmp/new.yaml" 2>&1 | sed "s|$tmp/||g" >"$tmp/diff.out"
+test_cmp tests/replan/diff-down.txt "$tmp/diff.out"
+timeout "$limit" $CAPPLAN report "$tmp/new.yaml" --from "$tmp/old.yaml" "$tmp/down.yaml" -o "$tmp/r.html" 2>"$tmp/r.err"
+if [ $? = 0 ] && [ "$(grep -c 'class="bar moved"' "$tmp/r.html")" = 1 ] &&
+    grep -q '<section id="changes">' "$tmp/r.html" &&
+    grep -q '<tr><td>restarted</td><td>train-wide</td>' "$tmp/r.html" &&
+    grep -q '<tr><td>dropped</td><td>etl</td>' "$tmp/r.html"; then
+    ok report-from
+else
+    bad report-from "$(oneline "$tmp/r.err" 3)"
+fi
+usage_fails diff-one-plan diff "$tmp/old.yaml"
 test_done

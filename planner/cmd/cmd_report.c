@@ -40,10 +40,13 @@ static const cp_cli_help report_help = {
 
 int cp_cmd_report(int argc, char **argv)
 {
-    const char *out_path = NULL, *plan_path = NULL;
+    const char *out_path = NULL, *plan_path = NULL, *old_path = NULL;
     const cp_opt opts[] = {
         CP_OPT_STRING('o', NULL, &out_path, "FILE",
                       "write the page there (atomically); default standard output"),
+        CP_OPT_FILE(0, "from", &old_path, "OLD",
+                    "an earlier plan (capplan.5 §10.5): list and outline the jobs that moved, "
+                    "were added, dropped or restarted since, and the change of each cost part"),
         CP_OPT_QUIET("accepted for symmetry: report prints only errors"),
         CP_OPT_END(),
     };
@@ -67,7 +70,7 @@ int cp_cmd_report(int argc, char **argv)
     }
 
     {
-        const char *plan_in[] = {"plan", plan_path, NULL};
+        const char *plan_in[] = {"plan", plan_path, "--from", old_path, NULL};
         const char *outs[] = {"-o", out_path, NULL};
         int orc = cp_cli_outputs_ok("report", files, n_files, plan_in, outs);
         if (orc) {
@@ -77,7 +80,7 @@ int cp_cmd_report(int argc, char **argv)
     }
     int status = 2;
     cp_input *in = NULL;
-    cp_node *plan = NULL;
+    cp_node *plan = NULL, *old = NULL;
     cp_buf page;
     cp_buf_init(&page);
     cp_err err;
@@ -100,6 +103,12 @@ int cp_cmd_report(int argc, char **argv)
     cp_report_opts_init(&o);
     o.in = in;
     o.plan_name = plan_path;
+    if (old_path && cp_plan_load_file(old_path, &old, d)) {
+        cp_diags_print(d, stderr);
+        goto out;
+    }
+    o.old = old;
+    o.old_name = old_path;
     if (cp_report_plan_html(plan, &o, &page, d)) {
         cp_diags_print(d, stderr);
         goto out;
@@ -112,6 +121,7 @@ int cp_cmd_report(int argc, char **argv)
     status = 0;
 out:
     cp_buf_release(&page);
+    cp_node_free(old);
     cp_node_free(plan);
     cp_input_free(in);
     cp_free(d);

@@ -22,6 +22,10 @@ struct cp_node;
 typedef struct cp_report_opts {
     const cp_input *in;    /* borrowed; NULL: the plan file alone */
     const char *plan_name; /* shown in the title; borrowed */
+    /* an earlier plan's tree (borrowed; NULL: none): the page marks what
+     * changed since (capplan.5 §10.5, `report NEW --from OLD`) */
+    const struct cp_node *old;
+    const char *old_name;
 } cp_report_opts;
 
 void cp_report_opts_init(cp_report_opts *o);

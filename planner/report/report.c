@@ -21,6 +21,8 @@ void cp_report_opts_init(cp_report_opts *o)
 {
     o->in = NULL;
     o->plan_name = NULL;
+    o->old = NULL;
+    o->old_name = NULL;
 }
 
 /* ---- header ----------------------------------------------------------------- */
@@ -371,6 +373,10 @@ int cp_report_plan_html(const struct cp_node *plan, const cp_report_opts *o, cp_
         return rc;
     }
     p.file = o->plan_name;
+    if (o->old && (rc = cp_rp_read_old(&p, o->old, o->old_name, d))) {
+        cp_rp_release(&p);
+        return rc;
+    }
     bool infeasible = p.pf.infeasible;
     if (p.in && !infeasible)
         run_verify(&p);
@@ -384,6 +390,7 @@ int cp_report_plan_html(const struct cp_node *plan, const cp_report_opts *o, cp_
         cp_buf_puts(out, "<p>The plan is infeasible: there is nothing to draw.</p>\n");
     } else {
         cp_rp_costs(out, &p);
+        cp_rp_changes(out, &p);
         rc = cp_rp_gantt(out, &p);
         cp_rp_utilization(out, &p);
         cp_rp_instances(out, &p);

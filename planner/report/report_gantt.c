@@ -370,7 +370,10 @@ static void job_bar(cp_buf *b, cp_buf *tt, const cp_rp_plan *p, const cp_scale *
                       name, part);
     else
         bar_title(tt, p, j);
-    cp_svg_rect(b, x0, by, w, bh, bar_color(j, by_kind), part ? "part" : "bar", tt->s);
+    if (!part)
+        cp_rp_change_title(tt, j);
+    cp_svg_rect(b, x0, by, w, bh, bar_color(j, by_kind),
+                part ? "part" : cp_rp_job_changed(j) ? "bar moved" : "bar", tt->s);
     if (!part) {
         j->bx0 = x0;
         j->bx1 = x0 + w;

@@ -14,6 +14,7 @@
 
 #include "cp_buf.h"
 #include "cp_input.h"
+#include "cp_plan_diff.h"
 #include "cp_plan_read.h"
 #include "cp_svg.h"
 
@@ -44,6 +45,10 @@ typedef struct cp_rp_job {
     /* where the Gantt chart drew its bar (x0 < 0: not drawn), for the
      * predecessor links (capplan.5 §9.2) drawn over the bars */
     double bx0, bx1, bymid;
+    /* with an earlier plan (`--from`): what changed (cp_diff_kind) and the
+     * earlier entry (NULL: none) */
+    int change;
+    const cp_plan_job *old;
 } cp_rp_job;
 
 /* A Gantt row: one pool or one market. */
@@ -120,6 +125,11 @@ typedef struct cp_rp_plan {
     /* `capplan verify` against the inputs: -1 not run, else violations */
     int verify_n;
     char *verify_msg[RP_VIOL_SHOWN];
+    /* an earlier plan (`report NEW --from OLD`, capplan.5 §10.5) */
+    bool has_old;
+    const char *old_file;
+    cp_plan_file old_pf;
+    cp_plan_diff diff;
 } cp_rp_plan;
 
 /* report_plan.c: reads the tree into p (zeroed by the caller); errors (the
@@ -128,6 +138,17 @@ typedef struct cp_rp_plan {
 int cp_rp_read(cp_rp_plan *p, const struct cp_node *root, const cp_input *in, cp_diags *d);
 void cp_rp_release(cp_rp_plan *p);
 const char *cp_rp_market_name(cp_plan_market market);
+
+/* report_diff.c: the earlier plan read and compared (jobs' change and
+ * old set); its problems go to d (CP_ERR_INPUT, or CP_ERR_NOMEM). */
+int cp_rp_read_old(cp_rp_plan *p, const struct cp_node *old, const char *name, cp_diags *d);
+/* The section of changes (nothing without an earlier plan). */
+void cp_rp_changes(cp_buf *b, const cp_rp_plan *p);
+/* Whether the Gantt chart outlines job j's bar: moved, re-placed,
+ * added or restarted. */
+bool cp_rp_job_changed(const cp_rp_job *j);
+/* Appends "\nmoved; the earlier plan: RUN" for such a job. */
+void cp_rp_change_title(cp_buf *t, const cp_rp_job *j);
 
 /* report_teams.c: each team's use of its quotas per slot (capplan.5
  * §10.2), with the inputs only. */

@@ -250,6 +250,8 @@ void cp_rp_release(cp_rp_plan *p)
     for (int i = 0; i < RP_VIOL_SHOWN; i++)
         cp_free(p->verify_msg[i]);
     cp_plan_file_release(&p->pf);
+    cp_plan_file_release(&p->old_pf);
+    cp_plan_diff_release(&p->diff);
     cp_free(p->jobs);
     cp_free(p->rows);
     cp_free(p->leases);

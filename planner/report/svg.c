@@ -517,6 +517,7 @@ static const char page_css[] =
     ".lease{fill:#e3e9f0;stroke:#7b8a9c;stroke-width:0.8}\n"
     ".lease:hover{stroke:#000;stroke-width:1.5}\n"
     ".part{fill-opacity:0.45;stroke:#fff;stroke-width:0.5}\n"
+    ".bar.moved{stroke:#000;stroke-width:1.5;stroke-dasharray:3 2}\n"
     ".part:hover{stroke:#000;stroke-width:1.5}\n"
     "svg text.ll{font-size:10px;fill:#334}\n"
     ".link path{fill:none;stroke:#222;stroke-width:1.2;stroke-opacity:0.75}\n"
