@@ -242,4 +242,29 @@ else
     bad report-from "$(oneline "$tmp/r.err" 3)"
 fi
 usage_fails diff-one-plan diff "$tmp/old.yaml"
+
+# ---- 8. export slurm --from: only what changes ------------------------------------
+# the tiny night with host names; the urgent job at S = 1 (P = 7)
+sed 's/^    nodes: 2  .*/    nodes: 2\n    hosts: "rack-%02d"/' $tiny >"$tmp/hosts.yaml"
+run_plan "$tmp/h-old.yaml" --method milp "$tmp/hosts.yaml"
+run_plan "$tmp/h-new.yaml" --method milp --node-limit 50 --from "$tmp/h-old.yaml" --now 1 --change-penalty 7 \
+    "$tmp/hosts.yaml" tests/replan/urgent.yaml
+timeout "$limit" $CAPPLAN export slurm -q --plan "$tmp/h-new.yaml" --from "$tmp/h-old.yaml" --now 1 \
+    -o "$tmp/x" "$tmp/hosts.yaml" tests/replan/urgent.yaml 2>"$tmp/x.err"
+rc=$?
+sed "s|$tmp/||g" "$tmp/x/replan.sh" >"$tmp/replan.sh" 2>/dev/null
+# etl or train-wide moves to the cloud (both optimal: item 3): its pending
+# job is cancelled, the other is unchanged or re-placed, urgent is new
+moved=$(sed -n "s/^scancel --state=PENDING --name='\(etl\|train-wide\)' # moved$/\1/p" "$tmp/replan.sh")
+if [ $rc = 0 ] && [ -n "$moved" ] && grep -q "^# unchanged: 'train-small'$" "$tmp/replan.sh" &&
+    grep -q '^j3=$(sbatch --parsable ${dep:+--dependency=afterok$dep} jobs/003-urgent.sbatch)$' "$tmp/replan.sh" &&
+    [ "$(grep -c '^scancel ' "$tmp/replan.sh")" -le 2 ] && head -n 10 "$tmp/replan.sh" | cmp -s - tests/replan/replan-head.sh; then
+    ok export-from
+else
+    bad export-from "exit $rc: $(oneline "$tmp/x.err" 3) $(cat "$tmp/replan.sh" | tr '\n' ' ' | cut -c1-400)"
+fi
+if [ -f "$tmp/x/jobs/003-urgent.sbatch" ] && [ ! -e "$tmp/x/submit.sh" ]; then ok export-from-files; else
+    bad export-from-files "$(ls "$tmp/x" "$tmp/x/jobs" 2>&1 | tr '\n' ' ')"; fi
+usage_fails export-now-needs-from export slurm --plan "$tmp/h-new.yaml" --now 1 -o "$tmp/y" "$tmp/hosts.yaml"
+usage_fails export-skypilot-from export skypilot --plan "$tmp/h-new.yaml" --from "$tmp/h-old.yaml" --now 1 -o "$tmp/y" "$tmp/hosts.yaml"
 test_done

@@ -57,12 +57,38 @@ static const cp_cli_help export_help = {
 /* --begin's one word. */
 static const cp_opt_word begin_words[] = {{"now", 1}, {NULL, 0}};
 
+/* OLD of `export --from`: read as export reads a plan; 0 or the exit status. */
+static int read_old(const char *path, const cp_input *in, cp_node **root, cp_plan_file *pf,
+                    cp_diags *d)
+{
+    cp_plan_read_opts ro;
+    cp_plan_read_opts_init(&ro);
+    ro.slots = in->slots;
+    cp_err err;
+    cp_err_init(&err);
+    if (cp_plan_load_file(path, root, d) != CP_OK) {
+        cp_diags_print(d, stderr);
+        return d->worst == CP_ERR_NOMEM ? 1 : 2;
+    }
+    if (cp_plan_read(*root, &ro, pf, &err)) {
+        cp_err_print(&err, stderr);
+        return 1;
+    }
+    if (!cp_plan_file_is_ok(pf)) {
+        cp_plan_file_diags(pf, d);
+        cp_diags_print(d, stderr);
+        fprintf(stderr, "capplan export: '%s' is not a plan export can read (see above)\n", path);
+        return 2;
+    }
+    return 0;
+}
+
 int cp_cmd_export(int argc, char **argv)
 {
     cp_export_opts xo;
     cp_export_opts_init(&xo);
-    const char *plan_path = NULL, *dir = NULL;
-    int begin_now = 0;
+    const char *plan_path = NULL, *dir = NULL, *old_path = NULL;
+    int begin_now = 0, now = -1;
     const cp_opt opts[] = {
         CP_OPT_FILE(0, "plan", &plan_path, "PLAN",
                     "the plan (YAML or JSON, as 'capplan plan' writes it)"),
@@ -70,6 +96,10 @@ int cp_cmd_export(int argc, char **argv)
         CP_OPT_ENUM(0, "begin", &begin_now, begin_words, NULL,
                     "start the night at once (tests, reruns) instead of at horizon.start: "
                     "slurm's jobs may start at once, launch.sh counts from its start"),
+        CP_OPT_FILE(0, "from", &old_path, "OLD",
+                    "slurm: PLAN is a re-plan of OLD (capplan.5 §10.5), whose submission runs: "
+                    "write replan.sh with only what changes; needs --now"),
+        CP_OPT_INT(0, "now", &now, 0, 1000000000, "S", "with --from: the slot PLAN re-planned from"),
         CP_OPT_QUIET("no line saying what was written (warnings still printed)"),
         CP_OPT_END(),
     };
@@ -97,6 +127,15 @@ int cp_cmd_export(int argc, char **argv)
     } else if (a.n_operands == 0) {
         fprintf(stderr, "capplan export: no input files (see 'capplan export --help')\n");
         st = 2;
+    } else if ((old_path != NULL) != (now >= 0)) {
+        fprintf(stderr, old_path ? "capplan export: --from needs --now S\n"
+                                 : "capplan export: --now needs --from OLD\n");
+        st = 2;
+    } else if (old_path && !slurm) {
+        fprintf(stderr, "capplan export: %s --from is not supported yet: export the re-plan "
+                        "whole\n",
+                what);
+        st = 2;
     }
     if (st >= 0) {
         cp_cli_args_release(&a);
@@ -106,7 +145,7 @@ int cp_cmd_export(int argc, char **argv)
     /* the inputs, against which every file written into DIR is checked
      * once the export knows its names (cp_cli_dir_outputs) */
     cp_fileset fs;
-    const char *plan_in[] = {"--plan", plan_path, NULL};
+    const char *plan_in[] = {"--plan", plan_path, "--from", old_path, NULL};
     int status = cp_cli_outputs("export", &fs, a.operands, a.n_operands, plan_in, NULL);
     cp_input *in = NULL;
     if (!status)
@@ -116,9 +155,10 @@ int cp_cmd_export(int argc, char **argv)
         cp_fileset_release(&fs);
         return status;
     }
-    cp_node *root = NULL;
-    cp_plan_file pf;
+    cp_node *root = NULL, *old_root = NULL;
+    cp_plan_file pf, old_pf;
     cp_plan_file_init(&pf);
+    cp_plan_file_init(&old_pf);
     cp_export x;
     cp_export_init(&x);
     cp_diags *d = cp_malloc(sizeof *d);
@@ -156,7 +196,10 @@ int cp_cmd_export(int argc, char **argv)
         status = 2;
         goto out;
     }
-    int rc = slurm      ? cp_export_slurm(in, &pf, &xo, &x, d)
+    if (old_path && (status = read_old(old_path, in, &old_root, &old_pf, d)))
+        goto out;
+    int rc = old_path   ? cp_export_slurm_replan(in, &pf, &old_pf, now, &xo, &x, d)
+             : slurm    ? cp_export_slurm(in, &pf, &xo, &x, d)
              : services ? cp_export_services(in, &pf, &xo, &x, d)
                         : cp_export_launch(in, &pf, &xo, &x, d);
     if (d->n)
@@ -183,6 +226,9 @@ int cp_cmd_export(int argc, char **argv)
         goto out;
     if (quiet)
         ; /* the files are the output */
+    else if (old_path)
+        fprintf(stderr, "capplan export: %d new job script%s and replan.sh in %s\n", x.n_jobs,
+                x.n_jobs == 1 ? "" : "s", dir);
     else if (slurm)
         fprintf(stderr, "capplan export: %d job script%s and submit.sh in %s (%d dropped job%s "
                         "listed there)\n",
@@ -197,6 +243,8 @@ int cp_cmd_export(int argc, char **argv)
                 x.n_jobs, x.n_jobs == 1 ? "" : "s", x.n_clusters, x.n_clusters == 1 ? "" : "s",
                 x.n_leases, x.n_leases == 1 ? "" : "s", dir);
 out:
+    cp_plan_file_release(&old_pf);
+    cp_node_free(old_root);
     cp_fileset_release(&fs);
     cp_export_release(&x);
     cp_plan_file_release(&pf);

@@ -65,6 +65,13 @@ void cp_export_opts_init(cp_export_opts *o);
 int cp_export_slurm(const cp_input *in, const cp_plan_file *pf, const cp_export_opts *o,
                     cp_export *x, cp_diags *d);
 
+/* capplan.5 §10.5: `pf`, a re-plan from slot `now` of `old` (both
+ * borrowed), for a cluster that runs OLD's submission: replan.sh
+ * (cancellations, start updates of pending jobs, the new runs' sbatch
+ * lines) and the scripts of the jobs it submits (export_replan.c). Same
+ * contract as cp_export_slurm. */
+int cp_export_slurm_replan(const cp_input *in, const cp_plan_file *pf, const cp_plan_file *old,
+                           int now, const cp_export_opts *o, cp_export *x, cp_diags *d);
 /* Launch files for the plan's cloud jobs: clusters/NNN-OFFER.yaml per
  * cluster and tasks/NNN-NAME.yaml per job (SkyPilot task YAML, schema of
  * SkyPilot 0.9.1), launch.sh (executable) and launch.md. Errors: a cloud

@@ -32,6 +32,30 @@ bool cp_xp_time_after(long start, double hours, long *secs);
  * "WHAT name contains a control character ..." and returns false. */
 bool cp_xp_name_ok(cp_diags *d, cp_pos pos, const char *what, const char *s);
 
+/* ---- export slurm (export_slurm.c), shared with its re-plan form ------- */
+
+/* A pool job of the plan as the scripts need it. */
+typedef struct cp_xp_sjob {
+    const cp_plan_job *pj;
+    int job;    /* input index */
+    int pool;   /* input index */
+    int *nodes; /* node indices in the pool (owned) */
+    int n_nodes;
+    bool done;     /* placed in the submit order */
+    bool no_hosts; /* its pool has no `hosts` (one error per pool) */
+} cp_xp_sjob;
+
+/* Fills j (pj set, job and pool -1) from its plan entry; errors to d. */
+void cp_xp_sjob_resolve(const cp_input *in, cp_xp_sjob *j, cp_diags *d);
+/* "# written by capplan export slurm ..." */
+void cp_xp_slurm_header(cp_buf *b, const cp_export_opts *o);
+/* The job's name as its --job-name says it (what squeue -n and scancel
+ * --name match). */
+void cp_xp_slurm_name(cp_buf *b, const char *name);
+/* Adds jobs/NNN-NAME.sbatch for j to x. */
+int cp_xp_slurm_script(const cp_input *in, const cp_xp_sjob *j, const cp_export_opts *o, long start,
+                       bool utc, cp_export *x, cp_diags *d);
+
 /* ---- export skypilot: the plan's cloud leases as clusters and tasks ---- */
 
 /* A lease group: the leases (instances over time) that a set of jobs

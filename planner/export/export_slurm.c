@@ -34,16 +34,6 @@
 /* The largest --mem Slurm is given, in MB a node: 1 EB, past any node. */
 #define CP_SLURM_MAX_MB 1000000000000L
 
-typedef struct sjob {
-    const cp_plan_job *pj;
-    int job;   /* input index */
-    int pool;  /* input index */
-    int *nodes; /* node indices in the pool */
-    int n_nodes;
-    bool done;     /* placed in the submit order */
-    bool no_hosts; /* its pool has no `hosts` (one error per pool) */
-} sjob;
-
 static const char *pname(const cp_plan_str *s)
 {
     return s->has == CP_PLAN_SET ? s->s : "";
@@ -65,7 +55,7 @@ static int node_index(const char *id, const char *pool, int nodes)
 }
 
 /* Fills j from the plan entry; errors to d. */
-static void sjob_resolve(const cp_input *in, sjob *j, cp_diags *d)
+void cp_xp_sjob_resolve(const cp_input *in, cp_xp_sjob *j, cp_diags *d)
 {
     const cp_plan_job *pj = j->pj;
     const char *name = pname(&pj->name);
@@ -110,7 +100,7 @@ static void sjob_resolve(const cp_input *in, sjob *j, cp_diags *d)
     }
 }
 
-static void put_header(cp_buf *b, const cp_export_opts *o)
+void cp_xp_slurm_header(cp_buf *b, const cp_export_opts *o)
 {
     cp_buf_puts(b, "# written by capplan export slurm");
     if (o->plan_name && !cp_export_has_control(o->plan_name)) {
@@ -144,8 +134,8 @@ static int put_power_limit(cp_buf *b, double w, cp_diags *d)
     return cp_buf_ok(b) ? CP_OK : cp_diags_add(d, CP_ERR_NOMEM, cp_pos_none(), "out of memory");
 }
 
-static int write_script(const cp_input *in, const sjob *j, const cp_export_opts *o, long start,
-                        bool utc, cp_export *x, cp_diags *d)
+int cp_xp_slurm_script(const cp_input *in, const cp_xp_sjob *j, const cp_export_opts *o, long start,
+                       bool utc, cp_export *x, cp_diags *d)
 {
     const cp_plan_job *pj = j->pj;
     const cp_job *job = &in->jobs[j->job];
@@ -162,7 +152,7 @@ static int write_script(const cp_input *in, const sjob *j, const cp_export_opts 
     cp_buf *b = &f->text;
     int nn = j->n_nodes;
     cp_buf_puts(b, "#!/bin/sh\n");
-    put_header(b, o);
+    cp_xp_slurm_header(b, o);
     cp_buf_puts(b, "# job ");
     cp_sh_quote(b, job->name);
     cp_buf_printf(b, " on pool ");
@@ -182,10 +172,7 @@ static int write_script(const cp_input *in, const sjob *j, const cp_export_opts 
     }
     /* directives: nothing but sanitized words and numbers */
     cp_buf_puts(b, "#SBATCH --job-name=");
-    if (cp_xp_slurm_word(job->name) && strlen(job->name) <= 100)
-        cp_buf_puts(b, job->name);
-    else
-        cp_xp_file_word(b, job->name, 100);
+    cp_xp_slurm_name(b, job->name);
     cp_buf_putc(b, '\n');
     cp_buf_puts(b, "#SBATCH --begin=");
     long at;
@@ -267,13 +254,21 @@ static int write_script(const cp_input *in, const sjob *j, const cp_export_opts 
     return cp_buf_ok(b) ? CP_OK : cp_diags_add(d, CP_ERR_NOMEM, cp_pos_none(), "out of memory");
 }
 
+void cp_xp_slurm_name(cp_buf *b, const char *name)
+{
+    if (cp_xp_slurm_word(name) && strlen(name) <= 100)
+        cp_buf_puts(b, name);
+    else
+        cp_xp_file_word(b, name, 100);
+}
+
 /* The variable holding job i's id in submit.sh. */
-static void put_var(cp_buf *b, const sjob *j)
+static void put_var(cp_buf *b, const cp_xp_sjob *j)
 {
     cp_buf_printf(b, "j%d", j->pj->index);
 }
 
-static int by_plan_job(const sjob *v, int n, int job)
+static int by_plan_job(const cp_xp_sjob *v, int n, int job)
 {
     for (int i = 0; i < n; i++)
         if (v[i].job == job)
@@ -295,7 +290,7 @@ int cp_export_slurm(const cp_input *in, const cp_plan_file *pf, const cp_export_
     int n = 0, rc = CP_OK;
     for (int i = 0; i < pf->n_jobs; i++)
         n += pf->jobs[i].scheduled && pf->jobs[i].mk == CP_PLAN_POOL;
-    sjob *v = cp_calloc((size_t)(n ? n : 1), sizeof *v);
+    cp_xp_sjob *v = cp_calloc((size_t)(n ? n : 1), sizeof *v);
     if (!v)
         return cp_diags_add(d, CP_ERR_NOMEM, cp_pos_none(), "out of memory");
     const int errs0 = d->n - d->n_warnings + d->dropped;
@@ -308,7 +303,7 @@ int cp_export_slurm(const cp_input *in, const cp_plan_file *pf, const cp_export_
             continue;
         v[n].pj = pj;
         v[n].job = v[n].pool = -1;
-        sjob_resolve(in, &v[n], d);
+        cp_xp_sjob_resolve(in, &v[n], d);
         n++;
     }
     /* a pool without hosts: one error, however many jobs run there */
@@ -366,7 +361,7 @@ int cp_export_slurm(const cp_input *in, const cp_plan_file *pf, const cp_export_
     const int sub_at = x->n - 1;
     cp_buf *b = &sub->text;
     cp_buf_puts(b, "#!/bin/sh\n");
-    put_header(b, o);
+    cp_xp_slurm_header(b, o);
     cp_buf_printf(b,
                   "# submits the plan's %d pool job%s in dependency order; prints one line per\n"
                   "# job: its Slurm job id and its name\n"
@@ -392,7 +387,7 @@ int cp_export_slurm(const cp_input *in, const cp_plan_file *pf, const cp_export_
         }
         if (best < 0)
             break; /* the loader refuses cycles */
-        sjob *j = &v[best];
+        cp_xp_sjob *j = &v[best];
         const cp_job *job = &in->jobs[j->job];
         j->done = true;
         done++;
@@ -429,7 +424,7 @@ int cp_export_slurm(const cp_input *in, const cp_plan_file *pf, const cp_export_
         cp_buf_puts(b, "\" ");
         cp_sh_quote(b, job->name);
         cp_buf_putc(b, '\n');
-        if ((rc = write_script(in, j, o, start, utc, x, d)))
+        if ((rc = cp_xp_slurm_script(in, j, o, start, utc, x, d)))
             goto out;
         b = &x->files[sub_at].text;
         x->n_jobs++;
