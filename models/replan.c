@@ -258,6 +258,10 @@ int cp_replan_build(const cp_input *in, const cp_modeset *ms, const cp_plan_file
         return cp_err_set(err, CP_ERR_INPUT, old->pos,
                           old->infeasible ? "OLD has no plan to keep (status infeasible)"
                                           : "OLD is not a plan capplan reads");
+    if (in->n_services > 0) /* their history (n, f, u before S) is not kept yet */
+        return cp_err_set(err, CP_ERR_INPUT, old->pos,
+                          "re-planning inputs with services (capplan.5 §10.4) is not supported "
+                          "yet: plan them from scratch");
     if (old->slots != in->slots)
         return cp_err_set(err, CP_ERR_INPUT, old->pos,
                           MISMATCH "it has %d slots, the inputs' horizon %d", old->slots,
