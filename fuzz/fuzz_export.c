@@ -20,22 +20,23 @@
  *   - on success every file name is relative, unique, one or two parts of
  *     [A-Za-z0-9._-] that do not start with '.' or '-', and no file holds
  *     a NUL byte;
- *   - the shell scripts (submit.sh, jobs/ *.sbatch, the run: of each
- *     launch YAML) hold the names only quoted or in comments: with each
- *     job's `run` command (shell code by design) swapped for a fixed word,
- *     every line, once its single-quoted strings are read as one token Q
- *     and its comment dropped, is one of the exporter's own line shapes
- *     (shapes[] below), with only words of [A-Za-z0-9._/-] where a file
- *     name or variable goes. A name that escaped its quotes (a newline,
- *     `$(`, a backquote, a quote, a ';') makes a line of another shape.
- *     Every `#SBATCH` line is `--KEY` or `--KEY=VALUE` with VALUE of
- *     [A-Za-z0-9._:,-] (what sbatch reads as a directive cannot carry
+ *   - the shell scripts (submit.sh, jobs/ *.sbatch, launch.sh, the run:
+ *     of each task YAML) hold the names only quoted or in comments: with
+ *     each job's `run` command (shell code by design) swapped for a fixed
+ *     word, every line, once its single-quoted strings are read as one
+ *     token Q and its comment dropped, is one of the exporters' own line
+ *     shapes (shapes[] below), with only words of [A-Za-z0-9._/-] where a
+ *     file name or variable goes. A name that escaped its quotes (a
+ *     newline, `$(`, a backquote, a quote, a ';') makes a line of another
+ *     shape. Every `#SBATCH` line is `--KEY` or `--KEY=VALUE` with VALUE
+ *     of [A-Za-z0-9._:,-] (what sbatch reads as a directive cannot carry
  *     anything else), and they all come before the first command (sbatch
  *     ignores later ones);
- *   - each launch YAML parses back as a map whose `run` holds every run
- *     command of its lease's jobs as it is in the input;
- *   - every row of launch.md's table has its 8 column bars (escaped bars
- *     excepted), one row per lease.
+ *   - each cluster YAML parses back as a map with resources and no run;
+ *     each task YAML as a map whose `run` holds its job's run command as
+ *     it is in the input;
+ *   - launch.md's cluster table has 10 column bars a row and its job
+ *     table 7 (escaped bars excepted), one row per cluster and per job.
  * A mismatch aborts and prints the file. The exporters' shapes are
  * template text: when an exporter's output changes on purpose, change
  * shapes[] with it.
@@ -85,6 +86,31 @@ static const char *const shapes[] = {
     "exit 1",
     "srun --ntasks-per-node=1 sh -c Q || printf Q Q >&2",
     RUN_WORD,
+    /* launch.sh (export skypilot): its header, then one block per time */
+    "set -u",
+    "cd \"$(dirname \"$0\")\" || exit 1",
+    "t0=@",
+    "t0=$(date +%s)",
+    "t0=$(date -d Q +%s)",
+    "case $t0 in Q | *[!0-9]*)",
+    "printf Q \"$t0\" >&2",
+    "exit 1 ;;",
+    "esac",
+    "status=0",
+    "at() {",
+    "now=$(date +%s)",
+    "if [ \"$((t0 + $1))\" -gt \"$now\" ]; then sleep \"$((t0 + $1 - now))\"; fi",
+    "}",
+    "say() { printf Q \"$1\" >&2; }",
+    "failed() { printf Q \"$1\" >&2; status=1; }",
+    "at @",
+    "say Q",
+    "sky launch -y -c @ -i @ --down @ &",
+    "@=$!",
+    "wait \"$@\" || failed Q",
+    "sky exec -d @ @ || failed Q",
+    "sky autostop @ -i 1 --down || failed Q",
+    "exit \"$status\"",
 };
 
 static void fail(const char *what, const char *file, const char *text, size_t len)
@@ -274,18 +300,11 @@ static const cp_node *map_get(const cp_node *m, const char *key)
     return NULL;
 }
 
-/* The lease of launch file number idx (1-based, in the exporter's order). */
-static const cp_plan_lease *lease_at(const cp_plan_file *pf, int idx)
-{
-    for (int i = 0; i < pf->n_prov; i++)
-        for (int k = 0; k < pf->prov[i].n_leases; k++)
-            if (--idx == 0)
-                return &pf->prov[i].leases[k];
-    return NULL;
-}
-
-static void check_launch_yaml(const cp_input *in, const cp_plan_file *pf, const cp_export_file *f,
-                              int idx, bool run_swapped)
+/* A cluster file (clusters/NNN-OFFER.yaml) parses as a map with
+ * resources: and no run:; a task file (tasks/NNN-NAME.yaml) as a map
+ * whose run: holds its job's run command as it is (the job named by
+ * envs.CAPPLAN_JOB, its name unchanged). */
+static void check_launch_yaml(const cp_input *in, const cp_export_file *f, bool run_swapped)
 {
     cp_diags *d = malloc(sizeof *d);
     if (!d)
@@ -301,28 +320,35 @@ static void check_launch_yaml(const cp_input *in, const cp_plan_file *pf, const 
         fail("a launch file does not parse back", f->name, t, f->text.len);
     }
     const cp_node *run = map_get(root, "run");
-    if (!run || run->kind != CP_NODE_SCALAR || !map_get(root, "resources"))
-        fail("a launch file has no run: string or no resources:", f->name, t, f->text.len);
-    if (run_swapped) {
-        check_shell(f->name, run->str, strlen(run->str), false, true);
-    } else {
-        const cp_plan_lease *l = lease_at(pf, idx);
-        for (int j = 0; l && l->jobs.has == CP_PLAN_SET && j < l->jobs.n; j++) {
-            int ji = cp_input_find_job(in, l->jobs.s[j]);
-            if (ji >= 0 && in->jobs[ji].run && !strstr(run->str, in->jobs[ji].run))
-                fail("a launch file's run: does not hold a job's run command as it is",
-                     f->name, t, f->text.len);
-        }
+    if (!strncmp(f->name, "clusters/", 9)) {
+        if (run || !map_get(root, "resources"))
+            fail("a cluster file has a run: or no resources:", f->name, t, f->text.len);
+        goto out;
     }
+    if (strncmp(f->name, "tasks/", 6))
+        fail("a launch file is neither under clusters/ nor under tasks/", f->name, t,
+             f->text.len);
+    const cp_node *job = map_get(map_get(root, "envs"), "CAPPLAN_JOB");
+    int ji = job && job->kind == CP_NODE_SCALAR ? cp_input_find_job(in, job->str) : -1;
+    if (!run || run->kind != CP_NODE_SCALAR || ji < 0)
+        fail("a task file has no run: string or names no job of the input", f->name, t,
+             f->text.len);
+    if (run_swapped)
+        check_shell(f->name, run->str, strlen(run->str), false, true);
+    else if (in->jobs[ji].run && !strstr(run->str, in->jobs[ji].run))
+        fail("a task file's run: does not hold its job's run command as it is", f->name, t,
+             f->text.len);
 out:
     cp_node_free(root);
     free(d);
 }
 
-static void check_md(const cp_export_file *f, int n_leases)
+/* launch.md's two tables: clusters (9 columns, 10 bars a row) and jobs
+ * (6 columns, 7 bars), each a header, a rule and one row per item. */
+static void check_md(const cp_export_file *f, int n_clusters, int n_jobs)
 {
     const char *t = f->text.s ? f->text.s : "";
-    int rows = 0;
+    int rows10 = 0, rows7 = 0;
     for (const char *l = t; *l;) {
         const char *e = strchr(l, '\n');
         size_t n = e ? (size_t)(e - l) : strlen(l);
@@ -334,14 +360,18 @@ static void check_md(const cp_export_file *f, int n_leases)
                 else
                     bars += l[i] == '|';
             }
-            if (bars != 8)
-                fail("a row of launch.md's table does not have 8 bars", f->name, t, f->text.len);
-            rows++;
+            if (bars == 10)
+                rows10++;
+            else if (bars == 7)
+                rows7++;
+            else
+                fail("a row of launch.md has neither 10 nor 7 bars", f->name, t, f->text.len);
         }
         l = e ? e + 1 : l + n;
     }
-    if (rows != n_leases + 2)
-        fail("launch.md's table does not have one row per lease", f->name, t, f->text.len);
+    if (rows10 != n_clusters + 2 || rows7 != n_jobs + 2)
+        fail("launch.md's tables do not have one row per cluster and per job", f->name, t,
+             f->text.len);
 }
 
 /* The exporter's contract on its return code and diagnostics. */
@@ -374,16 +404,15 @@ static int export_one(const cp_input *in, const cp_plan_file *pf, bool slurm,
     check_rc(slurm ? "cp_export_slurm" : "cp_export_launch", rc, d);
     if (rc == CP_OK) {
         check_names(&x);
-        int idx = 0;
         for (int i = 0; i < x.n; i++) {
             const cp_export_file *f = &x.files[i];
             const char *t = f->text.s ? f->text.s : "";
-            if (slurm)
+            if (slurm || ends_with(f->name, ".sh"))
                 check_shell(f->name, t, f->text.len, ends_with(f->name, ".sbatch"), run_swapped);
             else if (!strcmp(f->name, "launch.md"))
-                check_md(f, x.n_leases);
+                check_md(f, x.n_clusters, x.n_jobs);
             else
-                check_launch_yaml(in, pf, f, ++idx, run_swapped);
+                check_launch_yaml(in, f, run_swapped);
         }
     }
     cp_export_release(&x);

@@ -5,7 +5,7 @@
 # Seeds are gathered from examples/ and tests/ (good and bad inputs) and
 # tests/fuzz-regress/NAME/ (every input that ever crashed; fuzz_roundtrip
 # takes fuzz_load's seeds, fuzz_fitout fuzz_csv's, fuzz_export fuzz_load's
-# and each slurm test input followed by its plan, fuzz_opts the command
+# and each slurm and handoff test input followed by its plan, fuzz_opts the command
 # lines of tests/cli/messages.expected, fuzz_solution the solutions and
 # plans of tests/place with each format byte, fuzz_shard the shards of
 # fuzz/seeds/shard); new inputs found go
@@ -65,7 +65,8 @@ for name in "$@"; do
     done
     # fuzz_export: each input with its plan, as the harness splits them
     if [ "$short" = export ]; then
-        for pair in slurm/input:slurm/plan slurm/cloud:slurm/cloud.plan; do
+        for pair in slurm/input:slurm/plan slurm/cloud:slurm/cloud.plan \
+            handoff/share:handoff/share.plan; do
             { sed 's/@HOST@/cp-test-host/g' "tests/${pair%:*}.yaml"; printf '\n--8<--\n'
               cat "tests/${pair#*:}.yaml"; } \
                 >"$seed/pair_$(echo "$pair" | tr /: __)"

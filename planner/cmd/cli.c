@@ -138,12 +138,13 @@ int cp_cli_outputs(const char *cmd, cp_fileset *fs, char *const *in, int n_in,
         snprintf(dir, sizeof dir, "%.*s", (int)(slash - p), p);
         int sr = stat(dir, &st);
         if (sr != 0) {
-            fprintf(stderr, "capplan %s: %s '%s': there is no folder '%s'\n", cmd, outs[i], p,
-                    dir);
+            fprintf(stderr, "capplan %s: error: %s '%s': there is no folder '%s'\n", cmd,
+                    outs[i], p, dir);
             return 2;
         }
         if (!S_ISDIR(st.st_mode)) {
-            fprintf(stderr, "capplan %s: %s '%s': '%s' is not a folder\n", cmd, outs[i], p, dir);
+            fprintf(stderr, "capplan %s: error: %s '%s': '%s' is not a folder\n", cmd, outs[i],
+                    p, dir);
             return 2;
         }
     }

@@ -238,7 +238,7 @@ int cp_export_write_dir(const char *dir_arg, const cp_export *x)
     if (lstat(dir_arg, &st) == 0 && S_ISLNK(st.st_mode) && realpath(dir_arg, real))
         dir = real;
     if (stat(dir, &st) == 0 && !S_ISDIR(st.st_mode)) {
-        fprintf(stderr, "capplan export: '%s' is not a folder\n", dir_arg);
+        fprintf(stderr, "capplan export: error: '%s' is not a folder\n", dir_arg);
         return 1;
     }
     cp_buf tmp;
