@@ -21,7 +21,11 @@
 # against stand-ins by tests/suite_handoff.sh); a
 # sweep of tests/execution/sweep.yaml as a 3-task array (whatif
 # --slurm-array) merges into the table one unsharded run writes, byte for
-# byte. Without Slurm's packages or PyYAML (and always under `make check`,
+# byte. The tiny night, re-planned three times from a slot of the night
+# as it runs (a start moved, a node down, an urgent job: docs/execution.md
+# §6), each re-plan's replan.sh run: Slurm then holds the re-plan, jobs
+# kept, moved, new and cancelled as the two plans say
+# (tests/execution/replan_as_planned.py). Without Slurm's packages or PyYAML (and always under `make check`,
 # which runs no daemons) the suite is one skipped check; `make test`
 # installs them and fails a skip. If the daemons cannot start, the suite
 # fails with their errors. About 60 s.
@@ -86,7 +90,12 @@ pids=$munge_pid
 # a free run of ports: slurmctld's, then one per node
 CP_PORT=$((20000 + ($$ * 37 + $(date +%s)) % 30000))
 export CP_PORT
-if ! python3 tests/execution/fleet_conf.py "$S" $nightly >"$S/nodes" 2>"$tmp/err"; then
+# the re-planned night of the last part, tiny.yaml with hosts rack-00 and
+# rack-01 and a payload that runs until it is cancelled
+sed -e 's/^    nodes: 2  .*/    nodes: 2\n    hosts: "rack-%02d"/' -e 's/^    kind: \(.*\)$/    kind: \1\n    run: sleep 300/' \
+    examples/tiny.yaml >"$tmp/night.yaml"
+sed 's/^    kind: \(.*\)$/    kind: \1\n    run: sleep 300/' tests/replan/urgent.yaml >"$tmp/urgent.yaml"
+if ! python3 tests/execution/fleet_conf.py "$S" $nightly "$tmp/night.yaml" >"$S/nodes" 2>"$tmp/err"; then
     fleet_fail "fleet_conf.py: $(oneline "$tmp/err")"
 fi
 host=$(hostname -s)
@@ -150,5 +159,75 @@ poll $((wait_s * 3)) queue_empty || bad "the array did not finish" "$(squeue -h 
 n=$(grep -c 'Name=capplan-whatif JobState=COMPLETED' "$S/log/jobcomp.log")
 if [ "$n" = 3 ]; then ok; else bad "array: $n of 3 tasks COMPLETED" "$(oneline "$S/log/jobcomp.log" 3)"; fi
 test_cmp "$tmp/whole.md" "$tmp/arr/whatif.md"
+
+# ---- a re-plan handed to the fleet (docs/execution.md §6) -------------------
+# replan_case NAME S PENALTY WANT INPUT...: the tiny night whose slot S
+# begins in 30 minutes (so slots before S have begun and their jobs run,
+# the others wait for their --begin), planned (OLD) and submitted; once
+# OLD's jobs before S run, re-planned from S on INPUT with --change-penalty
+# PENALTY, exported with --from and replan.sh run; Slurm then holds the
+# re-plan (tests/execution/replan_as_planned.py), whose summary matches
+# the ERE WANT. The queue is emptied after.
+TZ=UTC0
+export TZ
+replan_case() {
+    rc_name=$1 rc_now=$2 rc_p=$3 rc_want=$4
+    shift 4
+    rc_d=$tmp/rp-$rc_name
+    mkdir -p "$rc_d"
+    rc_start=$(date -u -d "@$(($(date +%s) - rc_now * 3600 + 1800))" +%Y-%m-%dT%H:%M:%SZ)
+    sed "s/^  start: .*/  start: \"$rc_start\"/" "$tmp/night.yaml" >"$rc_d/old-in.yaml"
+    for rc_f in "$@"; do
+        sed "s/^  start: .*/  start: \"$rc_start\"/" "$rc_f" >"$rc_d/new-$(basename "$rc_f")"
+    done
+    if ! timeout "$limit" $CAPPLAN plan -q --method milp -o "$rc_d/old.yaml" "$rc_d/old-in.yaml" 2>"$tmp/err" ||
+        ! timeout "$limit" $CAPPLAN export slurm -q --plan "$rc_d/old.yaml" -o "$rc_d/old" "$rc_d/old-in.yaml" 2>>"$tmp/err" ||
+        ! sh "$rc_d/old/submit.sh" >"$rc_d/submit" 2>>"$tmp/err"; then
+        bad "replan-$rc_name: OLD planned and submitted" "$(oneline "$tmp/err")"
+        return
+    fi
+    rc_run=$(awk -v s="$rc_now" '/^- name: / { n = 0 } /^  market: pool$/ { n = 1 }
+        /^  start_slot: / && n && $2 < s { c++ } END { print c + 0 }' "$rc_d/old.yaml")
+    # shellcheck disable=SC2317 # called by poll
+    rc_running() { [ "$(squeue -h -t RUNNING | wc -l)" = "$rc_run" ]; }
+    poll "$wait_s" rc_running || bad "replan-$rc_name: OLD's $rc_run jobs before slot $rc_now not running" \
+        "$(squeue -h -o '%j %T %r' | tr '\n' ' ')"
+    if timeout "$limit" $CAPPLAN plan -q --method milp --node-limit 50 --from "$rc_d/old.yaml" --now "$rc_now" \
+        --change-penalty "$rc_p" -o "$rc_d/new.yaml" "$rc_d"/new-*.yaml 2>"$tmp/err" &&
+        timeout "$limit" $CAPPLAN export slurm -q --plan "$rc_d/new.yaml" --from "$rc_d/old.yaml" --now "$rc_now" \
+            -o "$rc_d/new" "$rc_d"/new-*.yaml 2>>"$tmp/err" &&
+        sh "$rc_d/new/replan.sh" >"$rc_d/replan" 2>>"$tmp/err"; then
+        ok "replan-$rc_name: re-planned, replan.sh ran"
+    else
+        bad "replan-$rc_name: re-plan and replan.sh" "$(oneline "$tmp/err")"
+    fi
+    if python3 tests/execution/replan_as_planned.py "$rc_d/new.yaml" "$rc_d/old.yaml" "$rc_now" "$rc_d/submit" \
+        "$rc_d/replan" "$rc_d"/new-*.yaml >"$rc_d/check" 2>&1 && tail -n 1 "$rc_d/check" | grep -Eq "$rc_want"; then
+        ok "replan-$rc_name: $(tail -n 1 "$rc_d/check")"
+    else
+        bad "replan-$rc_name: Slurm holds the re-plan" "$(oneline "$rc_d/check" 6) (want $rc_want)"
+    fi
+    # the check itself: OLD taken for the re-plan fails it
+    if python3 tests/execution/replan_as_planned.py "$rc_d/old.yaml" "$rc_d/old.yaml" "$rc_now" "$rc_d/submit" \
+        "$rc_d/replan" "$rc_d"/new-*.yaml >"$rc_d/check-old" 2>&1; then
+        bad "replan-$rc_name: replan_as_planned.py accepts OLD" "$(oneline "$rc_d/check-old")"
+    else ok; fi
+    timeout 10 scancel --quiet --user="$(id -un)" >/dev/null 2>&1
+    poll "$wait_s" queue_empty || bad "replan-$rc_name: the queue did not empty"
+}
+# the energy of slot 3 at $0.90: etl (on rack-01, pending) moves from slot
+# 2 to slot 0 on its node: its start is updated; train-small moves from
+# rack-01 x1 to rack-00 x2 (cancelled, a new job); train-wide is kept
+sed 's/^    energy_price: 0.10 .*/    energy_price: [0.10, 0.10, 0.10, 0.90]/' "$tmp/night.yaml" >"$tmp/price.yaml"
+replan_case price 0 0 '^1 kept, 1 start moved, 1 new, 0 cancelled; 0 problems$' "$tmp/price.yaml"
+# the rack down from 02:00 (tests/suite_replan.sh, 2): train-small,
+# running on rack-01 in slots 0-1, kept; train-wide, running on rack-00, restarted on the
+# cloud and etl dropped: both cancelled, train-wide while it runs
+sed -e 's/^    nodes: 2$/    nodes: 2\n    available: [2, 2, 0, 0]/' \
+    -e 's/^    drop_penalty: 2000$/    drop_penalty: 2000\n    checkpoint_minutes: 45/' "$tmp/night.yaml" >"$tmp/down.yaml"
+replan_case down 2 5 '^1 kept, 0 start moved, 0 new, 2 cancelled; 0 problems$' "$tmp/down.yaml"
+# an urgent job at 01:00 (P = 7): a new job on the rack from slot 2; etl or
+# train-wide, both pending, to the cloud (cancelled); train-small kept
+replan_case urgent 1 7 '^[12] kept, 0 start moved, [12] new, 1 cancelled; 0 problems$' "$tmp/night.yaml" "$tmp/urgent.yaml"
 
 test_done
