@@ -487,6 +487,32 @@ PATH="$tmp/fakebin:$PATH" sh "$tmp/x15/submit.sh" >"$tmp/submit.out" 2>"$tmp/err
 printf '42 %s\n' 'a\cb' 'x\nforged 1' >"$tmp/submit.want"
 if cmp -s "$tmp/submit.want" "$tmp/submit.out"; then ok submit-backslashes; else
     bad submit-backslashes "$(od -c "$tmp/submit.out" | head -n 3 | tr '\n' ' ')"; fi
+# and so does a re-plan's replan.sh (capplan.5 "Re-planning"): a new job
+# that must run in slots 0-1 moves both pending jobs' starts to 2 and 3
+# (scontrol) and is submitted (sbatch); each line printed is the id and
+# the name
+cat >"$tmp/x15-new.yaml" <<'YAML'
+jobs:
+  - name: 'n\cm'
+    kind: dataflow
+    input_gb: 1
+    machines: [1]
+    runtime: {model: ernest, theta: {small: [5400, 0, 0, 0]}}
+    deadline_hour: 2
+    drop_penalty: 1000
+    run: "true"
+YAML
+run_plan "$tmp/x15-re.plan.yaml" --from "$tmp/x15.plan.yaml" --now 0 "$tmp/x15.yaml" "$tmp/x15-new.yaml"
+timeout "$limit" $CAPPLAN export slurm --plan "$tmp/x15-re.plan.yaml" --from "$tmp/x15.plan.yaml" --now 0 \
+    -o "$tmp/x15-re" "$tmp/x15.yaml" "$tmp/x15-new.yaml" >/dev/null 2>"$tmp/err"
+printf '#!/bin/sh\necho 7\n' >"$tmp/fakebin/squeue"
+printf '#!/bin/sh\nexit 0\n' >"$tmp/fakebin/scontrol"
+chmod +x "$tmp/fakebin/squeue" "$tmp/fakebin/scontrol"
+PATH="$tmp/fakebin:$PATH" sh "$tmp/x15-re/replan.sh" >"$tmp/replan.out" 2>>"$tmp/err"
+printf '7 %s start moved\n' 'a\cb' 'x\nforged 1' >"$tmp/replan.want"
+printf '42 %s\n' 'n\cm' >>"$tmp/replan.want"
+if cmp -s "$tmp/replan.want" "$tmp/replan.out"; then ok replan-backslashes; else
+    bad replan-backslashes "$(od -c "$tmp/replan.out" | head -n 3 | tr '\n' ' ') $(oneline "$tmp/err")"; fi
 # whatif merge: -o that is one of its shards is refused (the shard
 # stayed, the table went over it, exit 0); a shard's 'dropped' must be a
 # count (2.5 and 1e300 were cast to int)

@@ -17,7 +17,9 @@
  *   --dependency=afterok: on the predecessors submitted here and on those
  *   still queued or running from OLD's submission (squeue by name);
  * - unchanged: nothing (a comment).
- * Cloud jobs are export skypilot's. Names follow export slurm's rules.
+ * Cloud jobs are export skypilot's. Names follow export slurm's rules,
+ * and are printed with printf '%s', never echo (dash's echo reads the
+ * backslashes of a name: \c cuts the line, \n forges one).
  */
 #include "export_internal.h"
 
@@ -77,9 +79,9 @@ static void put_changes(cp_buf *b, const cp_plan_diff *df, const cp_input *in, i
                 cp_buf_puts(b, "now");
             else
                 cp_xp_put_time(b, start + (long)llround(e->now->start_slot.v * in->slot_hours * 3600));
-            cp_buf_puts(b, "; echo \"$id \"");
+            cp_buf_puts(b, "; printf '%s %s start moved\\n' \"$id\" ");
             cp_sh_quote(b, e->name);
-            cp_buf_puts(b, "\" start moved\"; fi\n");
+            cp_buf_puts(b, "; fi\n");
             continue;
         }
         cp_buf_puts(b, started ? "scancel --name=" : "scancel --state=PENDING --name=");
@@ -196,8 +198,8 @@ int cp_export_slurm_replan(const cp_input *in, const cp_plan_file *pf, const cp_
         cp_buf_printf(b, "\"\nj%d=$(sbatch --parsable ${dep:+--dependency=afterok$dep} jobs/%03d-",
                       j->pj->index, j->pj->index);
         cp_xp_file_word(b, job->name, 60);
-        cp_buf_printf(b, ".sbatch)\nj%d=${j%d%%;*}\necho \"$j%d\" ", j->pj->index, j->pj->index,
-                      j->pj->index);
+        cp_buf_printf(b, ".sbatch)\nj%d=${j%d%%;*}\nprintf '%%s %%s\\n' \"$j%d\" ", j->pj->index,
+                      j->pj->index, j->pj->index);
         cp_sh_quote(b, job->name);
         cp_buf_putc(b, '\n');
         if ((rc = cp_xp_slurm_script(in, j, o, start, utc, x, d)))
