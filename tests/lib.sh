@@ -11,7 +11,8 @@
 # (build/capplan), UNIT, ENUMERATE and CC; LC_ALL=C,
 # OPENBLAS_NUM_THREADS=1 and CAPPLAN_MIP_ENGINE=glpk exported; $tmp, a fresh folder removed on exit
 # (made writable first, so a test may chmod inside it); $limit, the
-# seconds a single command may take (CP_TEST_TIMEOUT, default 60); the
+# seconds a single command may take (CP_TEST_TIMEOUT, default 60; see
+# cp_timeout for the checks that compute for long); the
 # counters $pass and $fail. `--update` as the suite's first argument is
 # CP_GOLDEN_UPDATE=1: test_cmp and test_cmp_num then rewrite the expected
 # files that differ, naming each one, instead of failing.
@@ -279,13 +280,31 @@ same_numbers_() {
 }
 
 # ---- running capplan ---------------------------------------------------------
+# cp_timeout CMD...: CMD under the time rule of a command of the suites:
+# $limit seconds of wall clock. With heavy=1 (a check that computes for
+# many CPU seconds, which a loaded machine stretches: 8 CPU seconds took
+# 170 s of wall clock at a load of 25), $limit seconds of CPU time
+# instead (ulimit -t: a loop that never ends still stops, after as much
+# computing however loaded the machine) and CP_LOAD_FACTOR (default 5)
+# times $limit of wall clock (a command that waits forever). Both scale
+# with CP_TEST_TIMEOUT; the CPU time counts every thread.
+heavy=0
+cp_timeout() {
+    if [ "$heavy" = 1 ]; then
+        (ulimit -c 0 && ulimit -t "$limit" &&
+            exec timeout -k 5 "$((limit * ${CP_LOAD_FACTOR:-5}))" "$@")
+    else
+        timeout -k 5 "$limit" "$@"
+    fi
+}
+
 # capture OUT CMD...: runs `capplan CMD...` and writes standard output,
 # "--- stderr", standard error and "--- exit N" to OUT, for a golden of
-# all three; sets $rc.
+# all three; sets $rc. Under cp_timeout's rule.
 capture() {
     cap_out=$1
     shift
-    timeout "$limit" $CAPPLAN "$@" >"$tmp/cap.out" 2>"$tmp/cap.err"
+    cp_timeout $CAPPLAN "$@" >"$tmp/cap.out" 2>"$tmp/cap.err"
     rc=$?
     { cat "$tmp/cap.out"; echo "--- stderr"; cat "$tmp/cap.err"; echo "--- exit $rc"; } >"$cap_out"
 }
@@ -305,11 +324,11 @@ usage_fails() {
 }
 
 # run_plan OUT ARGS...: capplan plan --quiet --no-timing -o OUT ARGS...
-# under the time limit; sets $rc, standard error in $tmp/err.
+# under cp_timeout; sets $rc, standard error in $tmp/err.
 run_plan() {
     rp_out=$1
     shift
-    timeout -k 5 "$limit" $CAPPLAN plan --quiet --no-timing -o "$rp_out" "$@" 2>"$tmp/err"
+    cp_timeout $CAPPLAN plan --quiet --no-timing -o "$rp_out" "$@" 2>"$tmp/err"
     rc=$?
 }
 
@@ -337,7 +356,7 @@ verify_ok() {
     vo_name=$1 vo_plan=$2
     shift 2
     vtotal=
-    timeout -k 5 "$limit" $CAPPLAN verify --plan "$vo_plan" "$@" >"$tmp/vout" 2>"$tmp/verr"
+    cp_timeout $CAPPLAN verify --plan "$vo_plan" "$@" >"$tmp/vout" 2>"$tmp/verr"
     vo_rc=$?
     vo_st=$(plan_status "$vo_plan")
     vo_pt=$(plan_total "$vo_plan")

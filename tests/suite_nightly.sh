@@ -18,12 +18,16 @@ SUITE=nightly
 . "$(dirname "$0")/lib.sh"
 
 files=$(ls examples/nightly/*.yaml | tr '\n' ' ')
+# every command here computes for seconds on the 80-job night: under the
+# CPU-time rule (tests/lib.sh cp_timeout), which a loaded machine does
+# not stretch
+heavy=1
 
 # shellcheck disable=SC2086
 if plan_verify nightly "$tmp/n.yaml" --method heuristic -- $files; then
     npool=$(awk '/^  - name:/ {s = 0} /status: scheduled/ {s = 1} s && /market: pool/ {n++; s = 0} END {print n + 0}' "$tmp/n.yaml")
     # shellcheck disable=SC2086
-    if $CAPPLAN export slurm --plan "$tmp/n.yaml" -o "$tmp/run" $files >"$tmp/out" 2>"$tmp/err"; then
+    if cp_timeout $CAPPLAN export slurm --plan "$tmp/n.yaml" -o "$tmp/run" $files >"$tmp/out" 2>"$tmp/err"; then
         ok
         nscr=$(ls "$tmp/run/jobs" | wc -l)
         if [ "$nscr" -gt 16 ] && [ "$nscr" = "$npool" ]; then ok; else bad export/count "$nscr scripts, $npool pool jobs in the plan"; fi
@@ -40,7 +44,7 @@ if plan_verify nightly "$tmp/n.yaml" --method heuristic -- $files; then
         bad export/slurm "exit $?: $(oneline "$tmp/err" 3)"
     fi
     # shellcheck disable=SC2086
-    if $CAPPLAN export skypilot --plan "$tmp/n.yaml" -o "$tmp/sky" $files >"$tmp/out" 2>"$tmp/err"; then
+    if cp_timeout $CAPPLAN export skypilot --plan "$tmp/n.yaml" -o "$tmp/sky" $files >"$tmp/out" 2>"$tmp/err"; then
         ok
         nc=$(grep -c '^  market: \(on_demand\|spot\)$' "$tmp/n.yaml")
         if [ "$(ls "$tmp/sky/tasks" 2>/dev/null | wc -l)" = "$nc" ]; then ok; else bad export/skypilot "not one task per cloud job ($nc jobs)"; fi
@@ -49,7 +53,7 @@ if plan_verify nightly "$tmp/n.yaml" --method heuristic -- $files; then
     fi
     # the summary's parts add up to its total: egress is one of them (capplan.5 §9.3)
     # shellcheck disable=SC2086
-    $CAPPLAN plan --no-timing --method heuristic -o "$tmp/n2.yaml" $files 2>"$tmp/sum" >/dev/null
+    cp_timeout $CAPPLAN plan --no-timing --method heuristic -o "$tmp/n2.yaml" $files 2>"$tmp/sum" >/dev/null
     if awk '/^  total \$/ { gsub(/\$/, ""); t = $2; s = 0; for (i = 4; i <= NF; i++) if ($i ~ /^[0-9.]+$/) s += $i
             found = 1; exit !(t - s < 0.011 && s - t < 0.011) } END { if (!found) exit 1 }' "$tmp/sum" &&
         grep -q '+ egress \$' "$tmp/sum"; then ok
@@ -71,7 +75,7 @@ if plan_verify nightly "$tmp/n.yaml" --method heuristic -- $files; then
     if [ "$(echo $cpg | wc -w)" = 3 ] && [ "$cpus" = "$want" ]; then ok
     else bad shapes "r18-bs32-x2: count $n, shape $sh, cpus $cpus; the input's CPUs per GPU: $cpg"; fi
     # shellcheck disable=SC2086
-    if $CAPPLAN report "$tmp/n.yaml" -o "$tmp/n.html" $files 2>"$tmp/err"; then
+    if cp_timeout $CAPPLAN report "$tmp/n.yaml" -o "$tmp/n.html" $files 2>"$tmp/err"; then
         links=$(grep -c '<g class="link"><title>' "$tmp/n.html")
         if [ "$links" = 2 ] && grep -q 'sort-events → rec-bs2048' "$tmp/n.html" &&
             grep -q 'rec-bs2048 → rec-eval' "$tmp/n.html"; then ok
