@@ -127,7 +127,8 @@ int cp_cli_outputs(const char *cmd, cp_fileset *fs, char *const *in, int n_in,
         if (outs[i + 1])
             rc = cp_fileset_output(fs, outs[i + 1], outs[i], &err);
     /* an output's folder must exist: said now, before any work whose
-     * result could not be kept (whatif plans every scenario first) */
+     * result could not be kept (whatif plans every scenario first); exit
+     * 1, an output that cannot be written (capplan.1, EXIT STATUS) */
     for (int i = 0; outs && outs[i] && rc == CP_OK; i += 2) {
         const char *p = outs[i + 1];
         const char *slash = p ? strrchr(p, '/') : NULL;
@@ -140,12 +141,12 @@ int cp_cli_outputs(const char *cmd, cp_fileset *fs, char *const *in, int n_in,
         if (sr != 0) {
             fprintf(stderr, "capplan %s: error: %s '%s': there is no folder '%s'\n", cmd,
                     outs[i], p, dir);
-            return 2;
+            return 1;
         }
         if (!S_ISDIR(st.st_mode)) {
             fprintf(stderr, "capplan %s: error: %s '%s': '%s' is not a folder\n", cmd, outs[i],
                     p, dir);
-            return 2;
+            return 1;
         }
     }
     if (rc == CP_OK)
