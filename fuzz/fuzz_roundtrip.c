@@ -10,8 +10,9 @@
  *   - YAML and JSON parse back with cp_yaml_load_string and read with
  *     cp_plan_read without a single problem, and say what the plan holds:
  *     status, every job in order with its name, scheduled or dropped,
- *     resource and start slot, and the totals cp_plan_eval computed, bit
- *     for bit (numbers are written in shortest round-trip form);
+ *     resource and start slot, and the totals and job costs cp_plan_eval
+ *     computed as written, bit for bit: rounded to 15 significant digits
+ *     (cp_num_fig) in the shortest text that reads back to that;
  *   - cp_verify_plan_file accepts both (or finds them infeasible when the
  *     plan says so);
  *   - the CSV reads back with cp_csv_read_string: a header and one row
@@ -54,6 +55,7 @@ static void fail(const char *what, const cp_buf *b)
 
 static void check_num(const char *key, const cp_plan_num *n, double want, const cp_buf *b)
 {
+    want = cp_num_fig(want);
     if (n->has != CP_PLAN_SET || n->v != want) {
         char m[200];
         snprintf(m, sizeof m, "totals.%s reads back as %.17g (has %d), the plan has %.17g", key,
@@ -115,7 +117,7 @@ static void check_tree(const cp_input *in, const cp_modeset *ms, const cp_plan *
                 pj->start_slot.has != CP_PLAN_SET || pj->start_slot.v != plan->start[j] ||
                 pj->count.has != CP_PLAN_SET || pj->count.v != md->count)
                 fail("a job's resource, start slot or count does not read back", b);
-            if (pj->cost.has != CP_PLAN_SET || pj->cost.v != f->job_cost[j])
+            if (pj->cost.has != CP_PLAN_SET || pj->cost.v != cp_num_fig(f->job_cost[j]))
                 fail("a job's cost does not read back", b);
         }
         for (int i = 0; i < CP_COST_N; i++) /* every part the writer writes */

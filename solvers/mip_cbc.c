@@ -53,7 +53,7 @@ cp_mip_engine cp_mip_engine_auto(void)
 static void put_num(cp_buf *b, double v)
 {
     cp_buf_putc(b, ' ');
-    cp_buf_num(b, v);
+    cp_buf_num_exact(b, v);
 }
 
 /* The model in free MPS: rows rK, columns cK, integer columns between

@@ -201,7 +201,7 @@ if [ -s "$tmp/power_limit_dear.milp.yaml" ]; then
     tamper "verify: the limit changes the mode" "$tmp/power_limit_dear.milp.yaml" \
         '/power_limit_w: 150$/d' "slots: expected 1, found 2" $pl
     tamper "verify: the limit's energy" "$tmp/power_limit_dear.milp.yaml" \
-        's/energy_kwh: 0.19999999999999998$/energy_kwh: 0.3/' \
+        '0,/energy_kwh: 0.2$/s//energy_kwh: 0.3/' \
         "energy_kwh: expected 0.2, found 0.3" $pl
 fi
 # teams: a plan made with a looser quota or budget fails verify against

@@ -86,7 +86,20 @@ void cp_buf_printf(cp_buf *b, const char *fmt, ...)
     b->len += (size_t)n;
 }
 
-void cp_fmt_num(char *out, size_t size, double v)
+double cp_num_fig(double v)
+{
+    if (!isfinite(v) || (v == floor(v) && fabs(v) < 1e15))
+        return v;
+    /* DBL_DIG (15): every decimal of 15 significant digits survives a
+     * trip through a double, so the rounded figure prints in at most 15
+     * and rounding it again changes nothing. */
+    char tmp[40];
+    snprintf(tmp, sizeof tmp, "%.15g", v);
+    double r = strtod(tmp, NULL);
+    return isfinite(r) ? r : v; /* 1.7976931348623157e308 rounds up past DBL_MAX */
+}
+
+void cp_fmt_num_exact(char *out, size_t size, double v)
 {
     if (isnan(v)) {
         snprintf(out, size, ".nan");
@@ -111,6 +124,11 @@ void cp_fmt_num(char *out, size_t size, double v)
         if (strtod(out, NULL) == v)
             break;
     }
+}
+
+void cp_fmt_num(char *out, size_t size, double v)
+{
+    cp_fmt_num_exact(out, size, cp_num_fig(v));
 }
 
 void cp_buf_sh_quote(cp_buf *b, const char *s)
@@ -138,6 +156,13 @@ void cp_buf_num(cp_buf *b, double v)
 {
     char tmp[40];
     cp_fmt_num(tmp, sizeof tmp, v);
+    cp_buf_puts(b, tmp);
+}
+
+void cp_buf_num_exact(cp_buf *b, double v)
+{
+    char tmp[40];
+    cp_fmt_num_exact(tmp, sizeof tmp, v);
     cp_buf_puts(b, tmp);
 }
 

@@ -23,9 +23,14 @@ void cp_buf_add(cp_buf *b, const char *s, size_t n);
 void cp_buf_puts(cp_buf *b, const char *s);
 void cp_buf_putc(cp_buf *b, char c);
 void cp_buf_printf(cp_buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-/* Shortest "%.17g"-class text that reads back to the same double; never
- * locale-dependent; integers print without a fraction. */
+/* A figure as every writer prints it (plans, tables, reports, messages,
+ * fragments): cp_num_fig(v) in the shortest text that reads back to it;
+ * never locale-dependent; integers print without a fraction. */
 void cp_buf_num(cp_buf *b, double v);
+/* The shortest text that reads back to exactly v (up to 17 significant
+ * digits): for text another program or a later run must read as the same
+ * double (an MPS model, a scenario's changed input, a what-if shard). */
+void cp_buf_num_exact(cp_buf *b, double v);
 bool cp_buf_ok(const cp_buf *b);
 /* Appends s single-quoted for the POSIX shell ('it'\''s): the one shell
  * quoting rule (export's scripts, the command lines importers write). */
@@ -41,5 +46,14 @@ char *cp_buf_detach(cp_buf *b);
 
 /* Formats a double as cp_buf_num does, into out (at least 32 bytes). */
 void cp_fmt_num(char *out, size_t size, double v);
+/* Formats a double as cp_buf_num_exact does, into out (at least 32 bytes). */
+void cp_fmt_num_exact(char *out, size_t size, double v);
+/* v rounded to 15 significant digits (DBL_DIG), the one rule for every
+ * figure written (docs/spec-notes.md, "Figures"): a sum's noise in the
+ * last bits goes (0.18974999999999997 -> 0.18975, 2.4000000000000004 ->
+ * 2.4) and any decimal of up to 15 digits, every input's number, stays as
+ * it was. Integers below 1e15, NaN and infinities are returned as they
+ * are; cp_num_fig(cp_num_fig(v)) == cp_num_fig(v). */
+double cp_num_fig(double v);
 
 #endif

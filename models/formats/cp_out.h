@@ -2,7 +2,7 @@
  * One tree writer, two syntaxes: the plan (and other reports) are written
  * once against this interface and come out as YAML (through libyaml's
  * emitter) or JSON. Strings that YAML would read as something else are
- * quoted; numbers print so they read back exactly (cp_buf_num).
+ * quoted; numbers print as cp_buf_num prints them (cp_num_fig).
  * Errors are sticky: check cp_out_finish once at the end.
  */
 #ifndef CP_OUT_H
@@ -36,7 +36,8 @@ void cp_out_word(cp_out *o, const char *s); /* a keyword, never quoted */
  * meaning (`2` stays a number). In YAML a mapping's keys are scalars
  * too, so this also writes keys; in JSON it is a string value. */
 void cp_out_scalar(cp_out *o, const char *s, bool quoted);
-void cp_out_num(cp_out *o, double v);       /* NAN writes null */
+void cp_out_num(cp_out *o, double v);       /* as cp_buf_num; NAN writes null */
+void cp_out_num_exact(cp_out *o, double v); /* as cp_buf_num_exact; NAN writes null */
 void cp_out_int(cp_out *o, long v);
 void cp_out_null(cp_out *o);
 

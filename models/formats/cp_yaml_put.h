@@ -33,8 +33,8 @@ bool cp_yaml_plain_is_string(const char *s);
  * written up to "key:" (a scalar goes on the same line, collections on the
  * following lines indented by `indent` spaces). Ends with a newline. */
 void cp_yaml_put_value(cp_buf *b, const struct cp_node *node, int indent);
-/* Writes a number that reads back exactly: integers (|v| < 1e15) without
- * exponent or fraction, others as cp_fmt_num. */
+/* Writes a number: integers (|v| < 1e15) without exponent or fraction,
+ * others as cp_fmt_num (rounded to 15 significant digits, cp_num_fig). */
 void cp_yaml_put_num(cp_buf *b, double v);
 /* The same into out (at least 40 bytes), for CSV output. */
 void cp_yaml_fmt_num(char *out, size_t size, double v);

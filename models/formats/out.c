@@ -284,12 +284,17 @@ static void raw(cp_out *o, const char *text)
 
 void cp_out_num(cp_out *o, double v)
 {
+    cp_out_num_exact(o, cp_num_fig(v));
+}
+
+void cp_out_num_exact(cp_out *o, double v)
+{
     if (isnan(v) || isinf(v)) {
         raw(o, "null");
         return;
     }
     char tmp[40];
-    cp_fmt_num(tmp, sizeof tmp, v);
+    cp_fmt_num_exact(tmp, sizeof tmp, v);
     raw(o, tmp);
 }
 

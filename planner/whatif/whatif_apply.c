@@ -251,7 +251,7 @@ static cp_node *default_node(actx *c, const wi_default *df, const cp_node *e,
         double end = horizon_end(c->root);
         if (!isfinite(end))
             return NULL;
-        cp_fmt_num(tmp, sizeof tmp, end);
+        cp_fmt_num_exact(tmp, sizeof tmp, end);
         n = cp_wi_scalar_new(tmp, false, pos);
         break;
     }
@@ -302,7 +302,7 @@ static bool arith(actx *c, cp_node *n, const char *ent)
     }
     x = c->ch->op == WI_SCALE ? x * c->ch->num : x + c->ch->num;
     char tmp[40];
-    cp_fmt_num(tmp, sizeof tmp, x);
+    cp_fmt_num_exact(tmp, sizeof tmp, x);
     char *s = cp_strdup(tmp);
     if (!s) {
         c->nomem = true;
@@ -377,7 +377,7 @@ static bool apply_at(actx *c, int kind, cp_node *e, const char *key, bool wild, 
             cp_scalar_number(*slot, &v) && v > end) {
             char tmp[40];
             char *s;
-            cp_fmt_num(tmp, sizeof tmp, end);
+            cp_fmt_num_exact(tmp, sizeof tmp, end);
             if (!(s = cp_strdup(tmp))) {
                 c->nomem = true;
                 return false;

@@ -35,10 +35,13 @@ static void fingerprint(const cp_whatif_table *t, char out[17])
     snprintf(out, 17, "%016llx", (unsigned long long)h);
 }
 
+/* Exact, not rounded as the tables are: merge derives the deltas from
+ * these figures, and the merged table must be the one a single run
+ * writes. */
 static void num(cp_out *o, const char *key, double v)
 {
     cp_out_key(o, key);
-    cp_out_num(o, v);
+    cp_out_num_exact(o, v);
 }
 
 static int acc_col(const cp_whatif_table *t, const char *name)

@@ -5,8 +5,8 @@
  *    accelerator-hour columns only those with a value above 0 in some
  *    row), then the dropped jobs of each row and the errors of invalid
  *    scenarios as lists below it;
- *  - csv: one record per row, numbers in full precision (cp_fmt_num, so
- *    they read back exactly), empty cells where there is no value;
+ *  - csv: one record per row, numbers to 15 significant digits
+ *    (cp_buf_num), empty cells where there is no value;
  *  - json: the same figures as the csv, null where there is no value.
  * Nothing in the table depends on timing, so it is byte-stable.
  */

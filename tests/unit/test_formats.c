@@ -1,12 +1,16 @@
 /* The writers' shared rules in models/formats: the CSV field quoter, the
- * "may this scalar go plain" rule of both YAML writers, and cp_out's
- * errors (which cp_yaml_emit reports too). */
+ * "may this scalar go plain" rule of both YAML writers, cp_out's
+ * errors (which cp_yaml_emit reports too), and the number rule every
+ * writer prints with (cp_num_fig, models/base/cp_buf.h). */
 #include "test.h"
 
 #include "cp_csv.h"
 #include "cp_out.h"
 #include "cp_yaml.h"
 #include "cp_yaml_put.h"
+
+#include <float.h>
+#include <stdlib.h>
 
 static void check_field(const char *in, const char *want)
 {
@@ -169,5 +173,50 @@ TEST(csv_field_positions)
         CHECK_INT(p.line, 2);
         CHECK_INT(p.col, 4);
         cp_csv_free(csv);
+    }
+}
+
+static void check_num(double v, const char *want, const char *want_exact)
+{
+    char out[40];
+    cp_fmt_num(out, sizeof out, v);
+    CHECK_STR(out, want);
+    CHECK(!isfinite(v) || strtod(out, NULL) == cp_num_fig(v)); /* reads back to the figure */
+    cp_fmt_num_exact(out, sizeof out, v);
+    CHECK_STR(out, want_exact);
+    CHECK(!isfinite(v) || strtod(out, NULL) == v);
+    /* the figure of a figure is itself, and prints the same */
+    CHECK(isnan(v) || cp_num_fig(cp_num_fig(v)) == cp_num_fig(v));
+    cp_fmt_num(out, sizeof out, cp_num_fig(v));
+    CHECK_STR(out, want);
+}
+
+/* A sum's noise in the last bits goes, every decimal of up to 15
+ * significant digits prints as it was written, and the exact form still
+ * gives the same double back. */
+TEST(num_figures)
+{
+    check_num(0.1 + 0.2, "0.3", "0.30000000000000004");
+    check_num(0.18974999999999997, "0.18975", "0.18974999999999997");
+    check_num(0.8 * 3, "2.4", "2.4000000000000004");
+    check_num(1258.1899999999998, "1258.19", "1258.1899999999998");
+    check_num(19899.999999999993, "19900", "19899.999999999993");
+    check_num(0.1, "0.1", "0.1");
+    check_num(1.1385, "1.1385", "1.1385");
+    check_num(123456789.012345, "123456789.012345", "123456789.012345");
+    check_num(1e-300 / 3, "3.33333333333333e-301", "3.3333333333333334e-301");
+    check_num(-2.5, "-2.5", "-2.5");
+    check_num(-0.0, "0", "0");
+    check_num(42, "42", "42");
+    check_num(1e15, "1e+15", "1e+15");
+    check_num(DBL_MAX, "1.7976931348623157e+308", "1.7976931348623157e+308");
+    check_num(INFINITY, ".inf", ".inf");
+    check_num(NAN, ".nan", ".nan");
+    /* every value of a one-decimal grid prints as its decimal */
+    for (int i = -1000; i <= 1000; i++) {
+        char out[40], want[40];
+        cp_fmt_num(out, sizeof out, i * 0.1);
+        snprintf(want, sizeof want, "%.15g", i / 10.0);
+        CHECK_STR(out, want);
     }
 }
