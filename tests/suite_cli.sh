@@ -10,6 +10,8 @@
 #     budget below the baseline) are errors of `check` naming the site and
 #     slots, and `plan`'s infeasible reason says the same (the inputs are
 #     tests/bad/contradiction-*.yaml, whose check goldens suite_bad keeps);
+#   - check --modes JOB --top N lists the N cheapest modes first
+#     (tests/cli/modes-top.yaml, hand-derived order);
 #   - keys without effect are warnings (tests/cli/confidence.yaml), and a
 #     drop caused by a runtime margin says so;
 #   - the man pages render without a warning (man --warnings), and every
@@ -281,6 +283,17 @@ if grep -q 'the margin makes it too long' "$tmp/out"; then ok; else
     bad "plan: the margin's drop names the margin" "$(grep -A1 'name: margin' "$tmp/out" | oneline /dev/stdin)"; fi
 if [ "$(grep -c ': warning: ' "$tmp/err")" = 6 ]; then ok; else
     bad "plan prints the load's warnings" "$(oneline "$tmp/err")"; fi
+
+# ---- check --modes --top: the cheapest modes first, the rest counted ----
+# tests/cli/modes-top.yaml derives the order and the costs by hand
+capture "$tmp/actual" check --modes j --top 3 tests/cli/modes-top.yaml
+test_cmp tests/cli/modes-top.expected "$tmp/actual"
+quietly check --modes j --top 0 tests/cli/modes-top.yaml
+sed -n '/^      resource /,/^      (cost/p' "$tmp/out" | awk 'NR > 1 && !/^      \(/ {print $1, $3, $NF == "cheapest" ? $(NF - 2) : $NF}' >"$tmp/order"
+printf '%s\n' "a1 2 1" "a2 2 2" "a1 1 2" "a3 2 3" "a4 2 4" "a2 1 4" "a3 1 6" "a4 1 8" >"$tmp/order.exp"
+if [ "$rc" = 0 ] && diff -u "$tmp/order.exp" "$tmp/order" && ! grep -q 'more (--top' "$tmp/out"; then ok
+else bad "check --top 0: all 8 modes, cheapest first" "exit $rc: $(oneline "$tmp/order" 8)"; fi
+usage_fails "check --top -1" check --modes j --top -1 tests/cli/modes-top.yaml
 
 # ---- man pages and --help ----
 for page in capplan.1 capplan.5; do

@@ -11,7 +11,11 @@
  * then every (resource, count, shape) that is not a mode with its rule,
  * one line per resource when one rule removes all its choices. Cost at a
  * start: on a pool the energy and carbon of the run; on a market the whole
- * instances the demand needs for the whole slots; plus the egress.
+ * instances the demand needs for the whole slots; plus the egress. Modes
+ * are listed cheapest first (then fastest, then in the modes' order), at
+ * most `top` of them and `top` exclusion lines, each list ending with how
+ * many it leaves out (capplan.1, check --top): a catalog of hundreds of
+ * instance types gives a job thousands of modes.
  */
 #include "cp_check_modes.h"
 
@@ -19,7 +23,27 @@
 #include "cp_cost.h"
 
 #include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
 #include <string.h>
+
+/* The exclusion lines: at most `top` printed (0: all), the rest counted. */
+typedef struct xlines {
+    FILE *f;
+    long top, n;
+} xlines;
+
+static void xline(xlines *x, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void xline(xlines *x, const char *fmt, ...)
+{
+    if (x->top <= 0 || x->n < x->top) {
+        va_list ap;
+        va_start(ap, fmt);
+        vfprintf(x->f, fmt, ap);
+        va_end(ap);
+    }
+    x->n++;
+}
 
 static double cost_at(const cp_input *in, const cp_modeset *ms, const cp_mode *m, int s)
 {
@@ -106,7 +130,7 @@ static bool excluded(const cp_input *in, const cp_modeset *ms, int jj, int r, in
 /* The power limits (capplan.5 §10.3) of the choices that are
  * modes without a limit but not under it: only the window can remove
  * them (a limit is slower). Returns the lines written. */
-static int limit_exclusions(FILE *f, const cp_input *in, const cp_modeset *ms, int jj, int n)
+static int limit_exclusions(xlines *x, const cp_input *in, const cp_modeset *ms, int jj, int n)
 {
     const cp_job *j = &in->jobs[jj];
     int lines = 0;
@@ -121,22 +145,24 @@ static int limit_exclusions(FILE *f, const cp_input *in, const cp_modeset *ms, i
                         !excluded(in, ms, jj, r, j->counts[q], s, li, why, sizeof why))
                         continue;
                     if (!n && !lines)
-                        fprintf(f, "    excluded:\n");
+                        fprintf(x->f, "    excluded:\n");
                     lines++;
-                    fprintf(f, "      %s (%s), count %d", ms->res[r].name,
-                            market_word(ms->res[r].kind), j->counts[q]);
+                    char shape[32] = "";
                     if (shapes_of(j) > 1)
-                        fprintf(f, ", shape %d", s);
-                    fprintf(f, ", limit %g W: %s\n", j->power_limits[li].limit_w, why);
+                        snprintf(shape, sizeof shape, ", shape %d", s);
+                    xline(x, "      %s (%s), count %d%s, limit %g W: %s\n", ms->res[r].name,
+                          market_word(ms->res[r].kind), j->counts[q], shape,
+                          j->power_limits[li].limit_w, why);
                 }
             }
     return lines;
 }
 
-static void exclusions(FILE *f, const cp_input *in, const cp_modeset *ms, int jj)
+static void exclusions(FILE *f, const cp_input *in, const cp_modeset *ms, int jj, long top)
 {
     const cp_job *j = &in->jobs[jj];
     int n = 0;
+    xlines x = {f, top, 0};
     for (int r = 0; r < ms->n_res; r++) {
         /* one line for a resource when the same rule removes every choice */
         char first[400] = "", why[400];
@@ -156,25 +182,41 @@ static void exclusions(FILE *f, const cp_input *in, const cp_modeset *ms, int jj
         if (!n++)
             fprintf(f, "    excluded:\n");
         if (out == total && same) {
-            fprintf(f, "      %s (%s): %s\n", ms->res[r].name, market_word(ms->res[r].kind), first);
+            xline(&x, "      %s (%s): %s\n", ms->res[r].name, market_word(ms->res[r].kind), first);
             continue;
         }
         for (int q = 0; q < j->n_counts; q++)
             for (int s = 0; s < shapes_of(j); s++)
                 if (excluded(in, ms, jj, r, j->counts[q], s, -1, why, sizeof why)) {
-                    fprintf(f, "      %s (%s), count %d", ms->res[r].name,
-                            market_word(ms->res[r].kind), j->counts[q]);
+                    char shape[32] = "";
                     if (shapes_of(j) > 1)
-                        fprintf(f, ", shape %d", s);
-                    fprintf(f, ": %s\n", why);
+                        snprintf(shape, sizeof shape, ", shape %d", s);
+                    xline(&x, "      %s (%s), count %d%s: %s\n", ms->res[r].name,
+                          market_word(ms->res[r].kind), j->counts[q], shape, why);
                 }
     }
-    n += limit_exclusions(f, in, ms, jj, n);
+    n += limit_exclusions(&x, in, ms, jj, n);
     if (!n)
         fprintf(f, "    excluded: none\n");
+    else if (top > 0 && x.n > top)
+        fprintf(f, "      ... and %ld more (--top 0 lists all)\n", x.n - top);
 }
 
-void cp_check_modes_table(FILE *f, const cp_input *in, const cp_modeset *ms, int jj)
+/* Cheapest first, then fastest, then in the modes' order. */
+static const double *sort_cost;
+static const cp_mode *sort_modes;
+
+static int by_cost(const void *a, const void *b)
+{
+    int i = *(const int *)a, k = *(const int *)b;
+    if (sort_cost[i] != sort_cost[k])
+        return sort_cost[i] < sort_cost[k] ? -1 : 1;
+    if (sort_modes[i].hours != sort_modes[k].hours)
+        return sort_modes[i].hours < sort_modes[k].hours ? -1 : 1;
+    return (i > k) - (i < k);
+}
+
+void cp_check_modes_table(FILE *f, const cp_input *in, const cp_modeset *ms, int jj, long top)
 {
     int first = ms->job_first[jj], last = ms->job_first[jj + 1], n = last - first;
     fprintf(f, "    considered resources:\n");
@@ -185,7 +227,8 @@ void cp_check_modes_table(FILE *f, const cp_input *in, const cp_modeset *ms, int
     }
     double *cost = cp_calloc((size_t)(n ? n : 1), sizeof *cost);
     int *best_s = cp_calloc((size_t)(n ? n : 1), sizeof *best_s);
-    if (!cost || !best_s) {
+    int *order = cp_calloc((size_t)(n ? n : 1), sizeof *order);
+    if (!cost || !best_s || !order) {
         fprintf(f, "    (out of memory)\n");
         goto out;
     }
@@ -215,7 +258,14 @@ void cp_check_modes_table(FILE *f, const cp_input *in, const cp_modeset *ms, int
     } else {
         fprintf(f, "      no mode\n");
     }
-    for (int i = 0; i < n; i++) {
+    for (int i = 0; i < n; i++)
+        order[i] = i;
+    sort_cost = cost;
+    sort_modes = ms->modes + first;
+    qsort(order, (size_t)n, sizeof *order, by_cost);
+    long shown = top > 0 && top < n ? top : n;
+    for (long o = 0; o < shown; o++) {
+        int i = order[o];
         const cp_mode *m = &ms->modes[first + i];
         const cp_resource *r = &ms->res[m->res];
         bool dom = false;
@@ -238,10 +288,13 @@ void cp_check_modes_table(FILE *f, const cp_input *in, const cp_modeset *ms, int
                 market_word(r->kind), m->count, m->shape, limit, m->hours, m->slots, window,
                 best_s[i], cost[i], marks[0] ? " " : "", marks[0] ? marks + 1 : "");
     }
+    if (shown < n)
+        fprintf(f, "      ... and %d more (--top 0 lists all)\n", n - (int)shown);
     if (n)
         fprintf(f, "      (cost: $ for one run from its cheapest start, egress included)\n");
-    exclusions(f, in, ms, jj);
+    exclusions(f, in, ms, jj, top);
 out:
     cp_free(cost);
     cp_free(best_s);
+    cp_free(order);
 }

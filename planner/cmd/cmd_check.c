@@ -79,7 +79,7 @@ static bool modes_wanted(const char *const *modes, int n, const char *name)
     return false;
 }
 
-static int check_input(const cp_input *in, const char *const *modes, int n_modes,
+static int check_input(const cp_input *in, const char *const *modes, int n_modes, long top,
                        const char *out_path, bool quiet);
 
 /* Every --modes JOB names a job: 0, or 2 with the message printed. */
@@ -96,13 +96,17 @@ static int modes_known(const char *const *modes, int n, const cp_input *in)
 int cp_cmd_check(int argc, char **argv)
 {
     cp_opt_list modes = {NULL, 0};
+    long top = 10;
     const char *out_path = NULL;
     const cp_opt opts[] = {
         CP_OPT_LIST(0, "modes", &modes, "JOB",
-                    "also print JOB's considered resources: every mode (resource, market, "
-                    "count, shape, hours, slots, start window, cost from its cheapest start), "
-                    "marked fastest, cheapest or dominated, and why each other resource or "
-                    "count is excluded (repeatable)"),
+                    "also print JOB's considered resources: its modes cheapest first "
+                    "(resource, market, count, shape, hours, slots, start window, cost from "
+                    "its cheapest start), marked fastest, cheapest or dominated, and why each "
+                    "other resource or count is excluded (repeatable)"),
+        CP_OPT_LONG(0, "top", &top, 0, 1000000000L, "N",
+                    "with --modes, list the N cheapest modes and N exclusion lines, and count "
+                    "the rest (default 10; 0 lists all)"),
         CP_OPT_STRING('o', NULL, &out_path, "FILE",
                       "write the summary there (atomically); default stdout"),
         CP_OPT_QUIET("no summary: only errors and warnings, and the exit status"),
@@ -117,7 +121,7 @@ int cp_cmd_check(int argc, char **argv)
     cp_input *in = NULL;
     if (!st && !(st = cp_cli_load("check", a.operands, a.n_operands, &in)) &&
         !(st = modes_known(modes.v, modes.n, in)))
-        st = check_input(in, modes.v, modes.n, out_path, a.quiet);
+        st = check_input(in, modes.v, modes.n, top, out_path, a.quiet);
     cp_cli_args_release(&a);
     cp_input_free(in);
     return st;
@@ -125,7 +129,7 @@ int cp_cmd_check(int argc, char **argv)
 
 /* The summary (or, with --quiet, nothing) of a loaded input: 0, or the
  * exit status with the message printed. */
-static int check_input(const cp_input *in, const char *const *modes, int n_modes,
+static int check_input(const cp_input *in, const char *const *modes, int n_modes, long top,
                        const char *out_path, bool quiet)
 {
     /* capplan.5 §4's contradictions make `plan` exit 3 whatever it does: for
@@ -235,7 +239,7 @@ static int check_input(const cp_input *in, const char *const *modes, int n_modes
             without++;
             fprintf(f, "no mode: %s\n", ms->reason[jj]);
             if (table)
-                cp_check_modes_table(f, in, ms, jj);
+                cp_check_modes_table(f, in, ms, jj, top);
             continue;
         }
         int fast = first, cheap = first;
@@ -255,7 +259,7 @@ static int check_input(const cp_input *in, const char *const *modes, int n_modes
         print_mode(f, in, ms, &ms->modes[cheap]);
         fprintf(f, ", $%.2f at slot-0 prices\n", cheap_cost);
         if (table)
-            cp_check_modes_table(f, in, ms, jj);
+            cp_check_modes_table(f, in, ms, jj, top);
     }
     cp_check_teams(f, in, ms);
     cp_check_services(f, in, ms);

@@ -11,8 +11,9 @@
 #include <stdio.h>
 
 /* Writes job j's table to f (the caller filters the bytes for the
- * terminal). */
-void cp_check_modes_table(FILE *f, const cp_input *in, const cp_modeset *ms, int j);
+ * terminal): its modes cheapest first, at most `top` of them and `top`
+ * exclusion lines (0: all). */
+void cp_check_modes_table(FILE *f, const cp_input *in, const cp_modeset *ms, int j, long top);
 
 /* `capplan check`'s teams section (capplan.5 §10.2, check_teams.c):
  * each team's quotas and budget against what its jobs ask. Nothing for an
