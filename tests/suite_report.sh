@@ -15,6 +15,10 @@
 #    lease, a name the plan lacks, hostile ids) checks lanes, parts,
 #    titles, subtitles, the markets table and escaping; stripped of its
 #    leases (a 1.0 plan) it draws today's lanes;
+#  - labels: on the nightly and cloud nights every scheduled job has one
+#    bar, linked to its row of the open jobs table, and every bar its
+#    name or its key (tests/report/labels.awk); the instances chart's axis
+#    counts whole instances;
 #  - errors: golden stderr and exit status for tests/report/NAME.args
 #    (`sh tests/suite_report.sh --update` or CP_GOLDEN_UPDATE=1 rewrites
 #    the .expected files that differ; review the diff);
@@ -122,6 +126,29 @@ plan_case() {
 }
 
 # report_case LABEL PLAN [FILE...]: draws and checks the page
+# check_labels LABEL PAGE PLAN: every scheduled job of PLAN has one bar,
+# linked to its row of the jobs table (#job-K), and every bar a label: its
+# name, or its key with as much of the name as fits, or its key alone,
+# inside or just right of the bar (docs/report.md, "Labels";
+# tests/report/labels.awk); the table is open, so that it prints. On the
+# nightly plan some labels are cut, some keys alone and some outside:
+# each way is drawn at least once.
+check_labels() {
+    label=$1 page=$2 plan=$3
+    n=$(scheduled_names "$plan" | wc -l | tr -d ' ')
+    awk -f tests/report/labels.awk "$page" >"$tmp/labels"
+    last=$(tail -n 1 "$tmp/labels")
+    if [ "$(wc -l <"$tmp/labels" | tr -d ' ')" = 1 ] &&
+        echo "$last" | grep -q "^bars $n keys $n rows $n "; then ok
+    else bad "$label: labels" "$n scheduled: $(oneline "$tmp/labels" 4)"; fi
+    if [ "$label" = nightly ]; then
+        if echo "$last" | awk '{exit !($8 > 0 && $10 > 0 && $12 > 0)}'; then ok
+        else bad "$label: labels" "not every kind of label drawn: $last"; fi
+    fi
+    if grep -q '^<details open="">$' "$page"; then ok
+    else bad "$label: labels" "the jobs table is folded (it would not print)"; fi
+}
+
 report_case() {
     label=$1 plan=$2; shift 2
     if $CAPPLAN report "$plan" "$@" -o "$tmp/$label.html" 2>"$tmp/rep.err"; then ok; else
@@ -168,6 +195,11 @@ if $CAPPLAN report "$tmp/power_cap.plan.yaml" 2>/dev/null | grep -q 'class="cap"
     bad power_cap "a cap line without the inputs"; else ok; fi
 if grep -q 'aria-label="Stacked columns of cloud instances' "$tmp/spot_cheap.html" 2>/dev/null; then ok
 else bad spot_cheap "no instances chart"; fi
+# its axis counts whole instances: one instance at most gives the ticks 0
+# and 1, not 0, 0.2, ..., 1
+ticks=$(sed -n '/aria-label="Stacked columns of cloud instances/,/<\/svg>/p' "$tmp/spot_cheap.html" 2>/dev/null |
+    sed -n 's/.*text-anchor="end">\([^<]*\)<.*/\1/p' | tr '\n' ' ')
+if [ "$ticks" = "0 1 " ]; then ok; else bad spot_cheap "instance axis ticks '$ticks', expected '0 1 '"; fi
 dropped=$(awk '/^- name: /{n=substr($0, 9)} /^  status: dropped/{print n}' "$tmp/drop_full.plan.yaml" 2>/dev/null | head -n 1)
 if [ -n "$dropped" ] && grep -q "<td>$dropped</td>" "$tmp/drop_full.html"; then ok
 else bad drop_full "dropped job '$dropped' not in the dropped table"; fi
@@ -221,6 +253,7 @@ else bad teams "the teams table lacks vision's or nlp's figures"; fi
 plan_case nightly --method heuristic examples/nightly/*.yaml &&
     report_case nightly "$tmp/nightly.plan.yaml" examples/nightly/*.yaml &&
     check_leases nightly "$tmp/nightly.html" "$tmp/nightly.plan.yaml"
+[ -s "$tmp/nightly.html" ] && check_labels nightly "$tmp/nightly.html" "$tmp/nightly.plan.yaml"
 
 # ---- leases ----------------------------------------------------------------------
 # A cloud-heavy night (bench/gen --family cloud 1 80): most jobs on
@@ -230,6 +263,7 @@ if $CC -std=c11 -O2 -o "$tmp/bgen" bench/gen.c -lm 2>"$tmp/cc.err"; then
     if plan_case cloud --method heuristic "$tmp/cloud.yaml"; then
         report_case cloud "$tmp/cloud.plan.yaml" "$tmp/cloud.yaml"
         check_leases cloud "$tmp/cloud.html" "$tmp/cloud.plan.yaml"
+        check_labels cloud "$tmp/cloud.html" "$tmp/cloud.plan.yaml"
         if grep -q 'capplan verify against the inputs: OK' "$tmp/cloud.html"; then ok
         else bad cloud "verify's verdict is not OK: $(grep -A2 'capplan verify' "$tmp/cloud.html" | head -n 3 | tr '\n' ' ')"; fi
     fi

@@ -69,8 +69,13 @@ typedef struct cp_ticks {
  * 3, 6, 12, 24, 48, 168 h) inside [lo, hi], at most max_n of them, with
  * labels in the decimals the step needs. */
 void cp_ticks_nice(cp_ticks *t, double lo, double hi, int max_n, bool hours);
+/* The same for a count (instances, replicas): whole steps only (1, 2, 5 x
+ * 10^k, k >= 0), so no tick reads half an instance. */
+void cp_ticks_whole(cp_ticks *t, double lo, double hi, int max_n);
 /* The smallest round number (1, 2, 2.5, 5 x 10^k) >= v; 1 for v <= 0. */
 double cp_nice_ceil(double v);
+/* The same, whole: at least 1, never 2.5 (a count axis's top). */
+double cp_nice_ceil_whole(double v);
 
 /* ---- SVG elements ------------------------------------------------------------ */
 

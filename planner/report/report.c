@@ -325,8 +325,11 @@ static void tables(cp_buf *b, const cp_rp_plan *p)
     }
     if (p->n_sched) {
         cp_html_section(b, "jobs", "Scheduled jobs");
-        cp_buf_printf(b, "<details>\n<summary>the %d scheduled jobs as a table</summary>\n", p->n_sched);
-        cp_buf_puts(b, "<table>\n<tr><th>job</th><th>kind</th><th>resource</th><th>market</th>"
+        /* open, so that it prints: the bars' details (their titles) are
+         * here, under the key each bar shows and links to */
+        cp_buf_printf(b, "<details open=\"\">\n<summary>the %d scheduled jobs as a table</summary>\n",
+                      p->n_sched);
+        cp_buf_puts(b, "<table>\n<tr><th class=\"n\">#</th><th>job</th><th>kind</th><th>resource</th><th>market</th>"
                        "<th class=\"n\">count</th><th class=\"n\">CPUs</th><th class=\"n\">memory</th>"
                        "<th class=\"n\">start h</th><th class=\"n\">end h</th><th class=\"n\">energy</th>"
                        "<th class=\"n\">egress</th><th class=\"n\">cost</th><th>after</th></tr>\n");
@@ -335,7 +338,7 @@ static void tables(cp_buf *b, const cp_rp_plan *p)
             const cp_plan_job *pj = j->pj;
             if (!j->scheduled)
                 continue;
-            cp_buf_puts(b, "<tr>");
+            cp_buf_printf(b, "<tr id=\"job-%d\"><td class=\"n\">%d</td>", j->key, j->key);
             td_text(b, pj->name.s);
             td_text(b, j->kind == CP_JOB_TRAINING ? "training" : j->kind == CP_JOB_DATAFLOW ? "dataflow" : "");
             td_text(b, pj->resource.s);

@@ -225,12 +225,12 @@ void cp_rp_instances(cp_buf *b, const cp_rp_plan *p)
             sum += market_peak(&p->markets[i], c * k.size, bucket_end(&k, c, p->T));
         ymax = fmax(ymax, sum);
     }
-    ymax = cp_nice_ceil(ymax);
+    ymax = cp_nice_ceil_whole(ymax);
     cp_scale sx, sy = {0, ymax, bottom, top};
     cp_ticks t, ty;
     char title[160];
     cp_rp_time_axis(p, &sx, &t, title, sizeof title);
-    cp_ticks_nice(&ty, 0, ymax, 6, false);
+    cp_ticks_whole(&ty, 0, ymax, 6);
     double height = bottom + (t.label2[0][0] ? 64 : 52);
     cp_svg_open(b, RP_WIDTH, height, "Stacked columns of cloud instances rented per slot and market");
     if (cp_buf_ok(&names))

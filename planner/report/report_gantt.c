@@ -354,6 +354,32 @@ static void down_times(cp_buf *b, const cp_rp_plan *p, const row_geom *geom, con
     }
 }
 
+/* A bar's label (docs/report.md, "Labels"): its name when the name
+ * fits; else its key (the row of the jobs table the bar links to) and as
+ * much of the name as fits; else the key alone; else the key just right
+ * of the bar, outlined in white so that it reads over a neighbour. */
+static void bar_label(cp_buf *b, const char *name, int key, double x0, double x1, double y)
+{
+    char ks[16];
+    int kl = snprintf(ks, sizeof ks, "%d", key);
+    int chars = cp_svg_chars(name), fit = cp_num_clamp_int((x1 - x0 - 6) / 6.3, INT_MIN, INT_MAX);
+    bool inside = fit >= kl;
+    cp_buf_puts(b, "<text x=\"");
+    cp_svg_coord(b, inside ? x0 + 3 : x1 + 2);
+    cp_buf_puts(b, "\" y=\"");
+    cp_svg_coord(b, y);
+    cp_buf_printf(b, "\" class=\"%s\" pointer-events=\"none\">", inside ? "in" : "bk");
+    if (chars <= fit) {
+        cp_svg_esc(b, name);
+    } else if (fit >= kl + 5) { /* "12 " and at least 3 characters and "…" */
+        cp_buf_printf(b, "%s ", ks);
+        cp_svg_esc_cut(b, name, fit - kl - 1);
+    } else {
+        cp_buf_puts(b, ks);
+    }
+    cp_buf_puts(b, "</text>\n");
+}
+
 /* A job's bar (or, with `part`, a part of it on another instance) at
  * lane top `by` of height `bh`, with its name where it fits. */
 static void job_bar(cp_buf *b, cp_buf *tt, const cp_rp_plan *p, const cp_scale *sx, cp_rp_job *j,
@@ -372,6 +398,7 @@ static void job_bar(cp_buf *b, cp_buf *tt, const cp_rp_plan *p, const cp_scale *
         bar_title(tt, p, j);
     if (!part)
         cp_rp_change_title(tt, j);
+    cp_buf_printf(b, "<a href=\"#job-%d\">", j->key);
     cp_svg_rect(b, x0, by, w, bh, bar_color(j, by_kind),
                 part ? "part" : cp_rp_job_changed(j) ? "bar moved" : "bar", tt->s);
     if (!part) {
@@ -379,17 +406,9 @@ static void job_bar(cp_buf *b, cp_buf *tt, const cp_rp_plan *p, const cp_scale *
         j->bx1 = x0 + w;
         j->bymid = by + bh / 2;
     }
-    /* a label only where the name, or 8 characters of it, fit */
-    int chars = cp_svg_chars(name), fit = cp_num_clamp_int((w - 6) / 6.3, INT_MIN, INT_MAX);
-    if (label && fit >= (chars < 8 ? chars : 8)) {
-        cp_buf_puts(b, "<text x=\"");
-        cp_svg_coord(b, x0 + 3);
-        cp_buf_puts(b, "\" y=\"");
-        cp_svg_coord(b, by + bh - 3.5);
-        cp_buf_puts(b, "\" class=\"in\" pointer-events=\"none\">");
-        cp_svg_esc_cut(b, name, fit);
-        cp_buf_puts(b, "</text>\n");
-    }
+    if (label)
+        bar_label(b, name, j->key, x0, x0 + w, by + bh - 3.5);
+    cp_buf_puts(b, "</a>\n");
 }
 
 /* The label strip of a lease: "…/3 · slots 4–10 · 2 jobs" (the id

@@ -38,6 +38,8 @@ enum { RP_KIND_UNKNOWN = -1 }; /* else CP_JOB_TRAINING / CP_JOB_DATAFLOW */
 typedef struct cp_rp_job {
     const cp_plan_job *pj;
     bool scheduled; /* drawn: scheduled with a resource, a market and its hours */
+    int key;        /* scheduled: its number in the jobs table (1..n_sched), which its bar
+                       shows when the name does not fit and links to; else 0 */
     int kind;       /* from the inputs; RP_KIND_UNKNOWN without them */
     int row, lane;  /* Gantt position (lane: among the row's jobs outside leases) */
     int lease;      /* the lease (p->leases) whose lane holds its bar; -1: none */

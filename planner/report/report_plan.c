@@ -161,7 +161,7 @@ static int derive(cp_rp_plan *p)
                        pj->mk != CP_PLAN_NO_MARKET && pj->start_hour.has == CP_PLAN_SET &&
                        pj->end_hour.has == CP_PLAN_SET;
         if (j->scheduled)
-            p->n_sched++;
+            j->key = ++p->n_sched;
         else if (pj->name.s)
             p->n_dropped++;
         if (in && j->scheduled) {

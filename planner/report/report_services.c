@@ -81,12 +81,16 @@ static void chart(cp_buf *b, const cp_rp_plan *p, const cp_plan_svc *e, int v)
             sum += value(p, v, e, i, t);
         ymax = fmax(ymax, fmax(sum, v >= 0 ? load_at(p->in, v, t) : 0));
     }
-    ymax = cp_nice_ceil(ymax);
+    /* without the loads the columns count replicas: a whole axis */
+    ymax = v >= 0 ? cp_nice_ceil(ymax) : cp_nice_ceil_whole(ymax);
     cp_scale sx, sy = {0, ymax, bottom, top};
     cp_ticks tx, ty;
     char title[160];
     cp_rp_time_axis(p, &sx, &tx, title, sizeof title);
-    cp_ticks_nice(&ty, 0, ymax, 6, false);
+    if (v >= 0)
+        cp_ticks_nice(&ty, 0, ymax, 6, false);
+    else
+        cp_ticks_whole(&ty, 0, ymax, 6);
     cp_svg_open(b, RP_WIDTH, bottom + (tx.label2[0][0] ? 64 : 52),
                 "Stacked columns of each deployment's share of the service per slot, with its load");
     cp_svg_legend(b, RP_LEFT, 4, lw, it, shown);

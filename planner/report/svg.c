@@ -221,7 +221,8 @@ static double count_ticks(double lo, double hi, double step)
     return floor(hi / step + 1e-9) - ceil(lo / step - 1e-9) + 1;
 }
 
-void cp_ticks_nice(cp_ticks *t, double lo, double hi, int max_n, bool hours)
+/* min_e: the smallest power of ten a step may have (0: whole steps). */
+static void ticks(cp_ticks *t, double lo, double hi, int max_n, bool hours, int min_e)
 {
     static const double hour_steps[] = {0.25, 0.5, 1, 2, 3, 6, 12, 24, 48, 72, 168, 336, 720};
     memset(t, 0, sizeof *t);
@@ -238,7 +239,7 @@ void cp_ticks_nice(cp_ticks *t, double lo, double hi, int max_n, bool hours)
         for (size_t i = 0; i < sizeof hour_steps / sizeof hour_steps[0] && !step; i++)
             if (hour_steps[i] >= (hi - lo) / 400 && count_ticks(lo, hi, hour_steps[i]) <= max_n)
                 step = hour_steps[i];
-    for (int e = -9; e <= 15 && !step; e++)
+    for (int e = min_e; e <= 15 && !step; e++)
         for (int m = 0; m < 3 && !step; m++) {
             double s = (m == 0 ? 1 : m == 1 ? 2 : 5) * pow(10, e);
             if (count_ticks(lo, hi, s) <= max_n)
@@ -255,6 +256,21 @@ void cp_ticks_nice(cp_ticks *t, double lo, double hi, int max_n, bool hours)
         cp_svg_group(t->label[t->n], CP_TICK_LABEL, v, dec);
         t->n++;
     }
+}
+
+void cp_ticks_nice(cp_ticks *t, double lo, double hi, int max_n, bool hours)
+{
+    ticks(t, lo, hi, max_n, hours, -9);
+}
+
+void cp_ticks_whole(cp_ticks *t, double lo, double hi, int max_n)
+{
+    ticks(t, lo, hi, max_n, false, 0);
+}
+
+double cp_nice_ceil_whole(double v)
+{
+    return fmax(1, ceil(cp_nice_ceil(v)));
 }
 
 double cp_nice_ceil(double v)
@@ -506,6 +522,8 @@ static const char page_css[] =
     "svg text.sub{fill:#666}\n"
     "svg text.atitle{font-weight:bold}\n"
     "svg text.in{fill:#fff}\n"
+    "svg text.bk{font-size:10px;fill:#222;stroke:#fff;stroke-width:3px;paint-order:stroke}\n"
+    "tr:target{background:#fff3c4}\n"
     "svg text.row{font-size:11px}\n"
     ".axis{stroke:#444;stroke-width:1}\n"
     ".grid{stroke:#e8e8e8;stroke-width:1}\n"
