@@ -293,7 +293,7 @@ lease_has "the part names the lease of the bar" 'its bar, with the job&#39;s det
 lease_has "a lease's jobs in its title" '2 jobs: a, b' 1
 lease_has "a name the plan lacks is listed" "2 jobs: w&lt;i&gt;de &amp; &#39;x&#39;, ghost" 1
 lease_has "a lease's slots" 'start it at slot 5, return it after 3 slots (slots 5' 1
-lease_has "labels: short id, slots, jobs" '>…/0 · slots 0–2 · 2 jobs</text>' 1
+lease_has "labels: short id, slots, jobs" '>instance 0 · slots 0–2 · 2 jobs</text>' 1
 lease_has "subtitle: leases and instances" '>4 leases on 3 instances, 1 job in none</text>' 1
 lease_has "a market without leases: lanes as before" '>on-demand market · 1 job, 1 lane</text>' 1
 lease_has "the pool: lanes as before" '>on-prem pool · 1 job, 1 lane</text>' 1

@@ -411,7 +411,7 @@ static void job_bar(cp_buf *b, cp_buf *tt, const cp_rp_plan *p, const cp_scale *
     cp_buf_puts(b, "</a>\n");
 }
 
-/* The label strip of a lease: "…/3 · slots 4–10 · 2 jobs" (the id
+/* The label strip of a lease: "instance 3 · slots 4–10 · 2 jobs" (the id
  * without its market, which the row says), shortened to what fits in
  * `fit` characters: without the jobs, then the id alone, then cut. */
 static void lease_label(cp_buf *b, const cp_rp_plan *p, const cp_rp_lease *l, double x, double y, int fit)
@@ -434,6 +434,20 @@ static void lease_label(cp_buf *b, const cp_rp_plan *p, const cp_rp_lease *l, do
     cp_buf_puts(b, "\" y=\"");
     cp_svg_coord(b, y);
     cp_buf_puts(b, "\" class=\"ll\" pointer-events=\"none\">");
+    /* MARKET/3 reads "instance 3" where that fits (the row names the
+     * market), else "…/3" */
+    const char *num = sid[0] == '/' && sid[1] ? sid + 1 : sid;
+    int word_chars = 9 + cp_svg_chars(num);
+    if (cut_market && word_chars <= fit) {
+        cp_buf_puts(b, "instance ");
+        cp_svg_esc(b, num);
+        if (word_chars + cp_svg_chars(slots) <= fit)
+            cp_buf_puts(b, slots);
+        if (word_chars + cp_svg_chars(slots) + cp_svg_chars(jobs) <= fit)
+            cp_buf_puts(b, jobs);
+        cp_buf_puts(b, "</text>\n");
+        return;
+    }
     if (cut_market)
         cp_buf_puts(b, "\xE2\x80\xA6");
     if (id_chars <= fit) {
