@@ -19,8 +19,12 @@
 #     pool job's directives and dependencies, and jobs that share a node
 #     fit it side by side); each checker refuses a plan moved by a slot;
 #   - hostile names (tests/attack/names-cloud.yaml): launch.sh passes
-#     `sh -n` and running it runs none of a name.
-# The real Slurm run of the same scripts: tests/suite_execution.sh. About 5 s.
+#     `sh -n` and running it runs none of a name;
+#   - an imported night (Alibaba nodes, the GCP and Azure catalogs, CAISO
+#     prices, Gavel's jobs preemptible, from examples/data): its plan
+#     verifies and rents spot instances, and both hand-offs run it as
+#     planned.
+# The real Slurm run of the same scripts: tests/suite_execution.sh. About 8 s.
 SUITE=handoff
 . "$(dirname "$0")/lib.sh"
 H=tests/handoff
@@ -133,5 +137,48 @@ standin $t0 "$tmp/nc/launch.sh"
 if [ "$rc" = 0 ] && [ ! -e "$tmp/pwned" ] && grep -qF "capplan launch: job 'it's \"a\" \$(touch \"\$CP_PWNED\")" "$tmp/err" &&
     python3 $H/sky_as_planned.py "$tmp/nc.plan.yaml" "$tmp/nc" "$CP_CALLS" $A/names-cloud.yaml >"$tmp/check" 2>&1
 then ok; else bad "hostile: launch.sh" "exit $rc, pwned: $(ls "$tmp/pwned" 2>/dev/null): $(oneline "$tmp/err" 3) $(oneline "$tmp/check" 4)"; fi
+
+# ---- an imported night: Alibaba nodes, GCP and Azure catalogs, Gavel ------
+# What a new user plans (docs/import.md): one Alibaba node of each V100
+# shape at caiso with CAISO's prices, the GCP and Azure catalogs, Gavel's
+# 26 job types at 1,500,000 steps each, preemptible, 2 CPUs and 7 GB per
+# GPU. More work than the five nodes hold in 24 h, so some jobs rent spot
+# instances; the plan exports to both hand-offs and both run as planned.
+D=examples/data
+imp() {
+    timeout "$limit" $CAPPLAN import "$@" 2>"$tmp/err" || bad "imported night: import $1" "$(oneline "$tmp/err")"
+}
+imp series --site caiso --start 2023-06-01T00:00Z --slots 24 --horizon \
+    --energy-price $D/green-dcc/electricity_prices_processed/US-CAL-CISO_electricity_prices_2023-06-01_to_14.csv \
+    --carbon $D/green-dcc/carbon_intensity/US-CAL-CISO_2023-06-01_to_14_hourly.csv -o "$tmp/caiso.yaml"
+imp inventory $D/alibaba-gpu/v2023_openb_node_list_all_node.csv --site caiso --models V100M16 \
+    --max-nodes 1 -o "$tmp/inv.yaml"
+imp skypilot $D/cloud-catalog/gcp_vms_us-central1-a.csv -o "$tmp/gcp.yaml"
+imp skypilot $D/cloud-catalog/azure_vms_eastus.csv -o "$tmp/azure.yaml"
+imp gavel $D/gavel/isolated_throughputs.csv --work 1500000 --preemptible --cpus-per-accelerator 2 \
+    --memory-per-accelerator 7 -o "$tmp/gavel.yaml"
+night="$tmp/caiso.yaml $tmp/inv.yaml $tmp/gcp.yaml $tmp/azure.yaml $tmp/gavel.yaml"
+# shellcheck disable=SC2086
+if plan_verify "imported night plan" "$tmp/imp.yaml" --method heuristic -- $night; then
+    spot=$(grep -c '^  market: spot$' "$tmp/imp.yaml") pool=$(grep -c '^  market: pool$' "$tmp/imp.yaml")
+    if [ "$spot" -gt 0 ] && [ "$pool" -gt 0 ]; then ok
+    else bad "imported night: spot and pool jobs" "$spot on spot, $pool on pools"; fi
+    # shellcheck disable=SC2086
+    timeout "$limit" $CAPPLAN export skypilot -q --plan "$tmp/imp.yaml" -o "$tmp/impc" $night 2>"$tmp/err" ||
+        bad "imported night: export skypilot" "$(oneline "$tmp/err")"
+    standin 1000 "$tmp/impc/launch.sh"
+    # shellcheck disable=SC2086
+    if [ "$rc" = 0 ] && python3 $H/sky_as_planned.py "$tmp/imp.yaml" "$tmp/impc" "$CP_CALLS" $night >"$tmp/check" 2>&1 &&
+        tail -n 1 "$tmp/check" | grep -q "^$spot cloud jobs on .*, 0 problems$"
+    then ok "$(tail -n 1 "$tmp/check")"; else bad "imported night: launch.sh" "exit $rc: $(oneline "$tmp/check" 6)"; fi
+    # shellcheck disable=SC2086
+    timeout "$limit" $CAPPLAN export slurm -q --plan "$tmp/imp.yaml" -o "$tmp/impr" $night 2>"$tmp/err" ||
+        bad "imported night: export slurm" "$(oneline "$tmp/err")"
+    standin 1685577600 "$tmp/impr/submit.sh"
+    # shellcheck disable=SC2086
+    if [ "$rc" = 0 ] && python3 $H/sbatch_as_planned.py "$tmp/imp.yaml" "$tmp/impr" "$CP_CALLS" $night >"$tmp/check" 2>&1 &&
+        tail -n 1 "$tmp/check" | grep -q "^$pool pool jobs, .*, 0 problems$"
+    then ok "$(tail -n 1 "$tmp/check")"; else bad "imported night: submit.sh" "exit $rc: $(oneline "$tmp/check" 6)"; fi
+fi
 
 test_done
