@@ -13,14 +13,17 @@
  * (a plan with problems, or an infeasible one, is refused before any
  * export), then through cp_export_slurm (--begin now when the input's
  * size is odd) and cp_export_launch, with a plan name full of shell
- * syntax in half the runs. Properties:
+ * syntax in half the runs, and in half of them (size & 4) through
+ * cp_export_slurm_replan and cp_export_launch_replan too, the plan as a
+ * re-plan of itself from its middle slot (replan.sh keeps every job; the
+ * re-plan's launch.sh has the steps from that slot on). Properties:
  *   - each exporter returns CP_OK, CP_ERR_INPUT or CP_ERR_NOMEM, CP_OK
  *     exactly when it reported no error (warnings are fine), else the
  *     code of its first error;
  *   - on success every file name is relative, unique, one or two parts of
  *     [A-Za-z0-9._-] that do not start with '.' or '-', and no file holds
  *     a NUL byte;
- *   - the shell scripts (submit.sh, jobs/ *.sbatch, launch.sh, the run:
+ *   - the shell scripts (submit.sh, replan.sh, jobs/ *.sbatch, launch.sh, the run:
  *     of each task YAML) hold the names only quoted or in comments: with
  *     each job's `run` command (shell code by design) swapped for a fixed
  *     word, every line, once its single-quoted strings are read as one
@@ -71,7 +74,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 /* The lines the exporters write as shell code, after abstract_line: Q is
  * a single-quoted string, @ a word of [A-Za-z0-9._/-], ~ "$@" with any
- * more ":$@" (afterok's list of job ids). */
+ * more ":$@" (afterok's list of job ids), ^ a literal @ (the shell's
+ * "$@"). */
 static const char *const shapes[] = {
     "",
     "set -eu",
@@ -86,12 +90,21 @@ static const char *const shapes[] = {
     "exit 1",
     "srun --ntasks-per-node=1 sh -c Q || printf Q Q >&2",
     RUN_WORD,
+    /* replan.sh (export slurm --from): cancellations, start moves */
+    "queued() { for n in \"$^\"; do squeue -h -u \"$(id -un)\" -n \"$n\" -o Q; done | tr -d Q; }",
+    "scancel --name=Q",
+    "scancel --state=PENDING --name=Q",
+    "id=$(squeue -h -u \"$(id -un)\" -t PENDING -n Q -o %i | head -n 1)",
+    "if [ -n \"$id\" ]; then scontrol update JobId=\"$id\" StartTime=@; printf Q \"$id\" Q; fi",
+    "if [ -n \"$id\" ]; then scontrol update JobId=\"$id\" StartTime=@:@:@; printf Q \"$id\" Q; "
+    "fi",
     /* launch.sh (export skypilot): its header, then one block per time */
     "set -u",
     "cd \"$(dirname \"$0\")\" || exit 1",
     "t0=@",
     "t0=$(date +%s)",
     "t0=$(date -d Q +%s)",
+    "t0=$(($(date +%s) - @))",
     "case $t0 in Q | *[!0-9]*)",
     "printf Q \"$t0\" >&2",
     "exit 1 ;;",
@@ -110,6 +123,8 @@ static const char *const shapes[] = {
     "wait \"$@\" || failed Q",
     "sky exec -d @ @ || failed Q",
     "sky autostop @ -i 1 --down || failed Q",
+    "sky down -y @ || failed Q",
+    "failed Q",
     "exit \"$status\"",
 };
 
@@ -151,7 +166,7 @@ static bool shape_match(const char *s, const char *p)
                     return false;
                 s += 1 + n;
             } while (s[0] == ':' && s[1] == '$' && s++);
-        } else if (*s++ != *p) {
+        } else if (*s++ != (*p == '^' ? '@' : *p)) {
             return false;
         }
     }
@@ -394,13 +409,16 @@ static bool ends_with(const char *s, const char *suffix)
 }
 
 /* One export; on success the checks of the header comment. Returns rc. */
-static int export_one(const cp_input *in, const cp_plan_file *pf, bool slurm,
+static int export_one(const cp_input *in, const cp_plan_file *pf, bool slurm, int now,
                       const cp_export_opts *o, bool run_swapped, cp_diags *d)
 {
     cp_export x;
     cp_export_init(&x);
     cp_diags_init(d);
-    int rc = slurm ? cp_export_slurm(in, pf, o, &x, d) : cp_export_launch(in, pf, o, &x, d);
+    int rc = now >= 0 ? (slurm ? cp_export_slurm_replan(in, pf, pf, now, o, &x, d)
+                               : cp_export_launch_replan(in, pf, pf, now, o, &x, d))
+             : slurm  ? cp_export_slurm(in, pf, o, &x, d)
+                      : cp_export_launch(in, pf, o, &x, d);
     check_rc(slurm ? "cp_export_slurm" : "cp_export_launch", rc, d);
     if (rc == CP_OK) {
         check_names(&x);
@@ -434,14 +452,15 @@ static void export_all(cp_input *in, const cp_plan_file *pf, unsigned sel)
     o.begin_now = sel & 1;
     if (sel & 2)
         o.plan_name = "it's \"$(touch x)\" `touch y`; rm -rf / # .yaml";
-    for (int slurm = 0; slurm < 2; slurm++) {
-        int rc = export_one(in, pf, slurm, &o, false, d);
+    for (int v = 0; v < (sel & 4 ? 4 : 2); v++) {
+        int slurm = v & 1, now = v < 2 ? -1 : in->slots / 2;
+        int rc = export_one(in, pf, slurm, now, &o, false, d);
         for (int j = 0; j < in->n_jobs; j++) {
             runs[j] = in->jobs[j].run;
             if (runs[j])
                 in->jobs[j].run = (char *)RUN_WORD;
         }
-        int rc2 = export_one(in, pf, slurm, &o, true, d);
+        int rc2 = export_one(in, pf, slurm, now, &o, true, d);
         for (int j = 0; j < in->n_jobs; j++)
             in->jobs[j].run = runs[j];
         if (rc != rc2 && rc != CP_ERR_NOMEM && rc2 != CP_ERR_NOMEM) {

@@ -22,8 +22,8 @@
 # sweep of tests/execution/sweep.yaml as a 3-task array (whatif
 # --slurm-array) merges into the table one unsharded run writes, byte for
 # byte. The tiny night, re-planned three times from a slot of the night
-# as it runs (a start moved, a node down, an urgent job: docs/execution.md
-# §6), each re-plan's replan.sh run: Slurm then holds the re-plan, jobs
+# as it runs (a start moved, a node down, an urgent job: docs/execution.md,
+# section 6), each re-plan's replan.sh run: Slurm then holds the re-plan, jobs
 # kept, moved, new and cancelled as the two plans say
 # (tests/execution/replan_as_planned.py). Without Slurm's packages or PyYAML (and always under `make check`,
 # which runs no daemons) the suite is one skipped check; `make test`
@@ -160,7 +160,7 @@ n=$(grep -c 'Name=capplan-whatif JobState=COMPLETED' "$S/log/jobcomp.log")
 if [ "$n" = 3 ]; then ok; else bad "array: $n of 3 tasks COMPLETED" "$(oneline "$S/log/jobcomp.log" 3)"; fi
 test_cmp "$tmp/whole.md" "$tmp/arr/whatif.md"
 
-# ---- a re-plan handed to the fleet (docs/execution.md §6) -------------------
+# ---- a re-plan handed to the fleet (docs/execution.md, section 6) -----------
 # replan_case NAME S PENALTY WANT INPUT...: the tiny night whose slot S
 # begins in 30 minutes (so slots before S have begun and their jobs run,
 # the others wait for their --begin), planned (OLD) and submitted; once

@@ -266,5 +266,77 @@ fi
 if [ -f "$tmp/x/jobs/003-urgent.sbatch" ] && [ ! -e "$tmp/x/submit.sh" ]; then ok export-from-files; else
     bad export-from-files "$(ls "$tmp/x" "$tmp/x/jobs" 2>&1 | tr '\n' ' ')"; fi
 usage_fails export-now-needs-from export slurm --plan "$tmp/h-new.yaml" --now 1 -o "$tmp/y" "$tmp/hosts.yaml"
-usage_fails export-skypilot-from export skypilot --plan "$tmp/h-new.yaml" --from "$tmp/h-old.yaml" --now 1 -o "$tmp/y" "$tmp/hosts.yaml"
+usage_fails export-services-from export services --plan "$tmp/h-new.yaml" --from "$tmp/h-old.yaml" --now 1 -o "$tmp/y" "$tmp/hosts.yaml"
+
+# relative_calls: the stand-in calls, seconds from t0
+relative_calls() {
+    awk -v t0="$t0" '{ $1 = $1 - t0; print }' "$CP_CALLS"
+}
+
+# ---- 9. export skypilot --from: OLD's clusters and started jobs run on ----------
+# tests/handoff/share.yaml (a-d side by side on one instance in slot 0, wide
+# on two in slot 1: cluster capplan-001, 2 nodes, slots 0-2) re-planned at
+# S = 1 with a job e released at 1 h: e runs on instance 0 in slot 2, so
+# capplan-001 is kept (no launch), wide and e are queued on it, and it
+# stops at 3 instead of 2. The export is the golden
+# tests/handoff/share-replan/ and its launch.sh, run on the stand-ins of
+# tests/suite_handoff.sh (fake clock from 10 minutes before slot 1), makes
+# the calls of tests/handoff/share-replan.calls.
+H=tests/handoff
+sed -e '$a\' $H/share.yaml >"$tmp/share-e.yaml"
+cat >>"$tmp/share-e.yaml" <<'EOF2'
+  - {name: e, kind: training, work: 36000, throughput: {V100: 10}, accelerators: [1],
+     cpus_per_accelerator: 4, memory_gb_per_accelerator: 8, release_hour: 1, drop_penalty: 1000,
+     run: "python train.py --job e"}
+EOF2
+run_plan "$tmp/share-e.plan.yaml" --method milp --from $H/share.plan.yaml --now 1 "$tmp/share-e.yaml"
+rverify sky-share-e-verify "$tmp/share-e.plan.yaml" $H/share.plan.yaml 1 "$tmp/share-e.yaml"
+timeout "$limit" $CAPPLAN export skypilot -q --plan "$tmp/share-e.plan.yaml" --from $H/share.plan.yaml --now 1 \
+    -o "$tmp/sky" "$tmp/share-e.yaml" 2>"$tmp/sky.err"
+sed -i "s|$tmp/||g" "$tmp/sky/launch.sh" "$tmp/sky/launch.md" "$tmp"/sky/tasks/* 2>/dev/null
+if [ -x "$tmp/sky/launch.sh" ] && diff -r $H/share-replan "$tmp/sky" >"$tmp/diff" 2>&1; then ok sky-golden
+else bad sky-golden "$(oneline "$tmp/sky.err") $(oneline "$tmp/diff" 6)"; fi
+CP_CLOCK=$tmp/clock CP_CALLS=$tmp/calls
+export CP_CLOCK CP_CALLS
+t0=1796083200 # horizon.start of share.yaml
+echo $((t0 + 3000)) >"$CP_CLOCK"
+: >"$CP_CALLS"
+PATH=$PWD/$H/bin:$PATH sh "$tmp/sky/launch.sh" >/dev/null 2>"$tmp/sky.run"
+rc=$?
+relative_calls >"$tmp/calls.rel"
+if [ $rc = 0 ]; then ok sky-run; else bad sky-run "exit $rc: $(oneline "$tmp/sky.run")"; fi
+test_cmp $H/share-replan.calls "$tmp/calls.rel"
+# without wide at S = 1: capplan-001, which OLD ran to slot 2, goes down at 1
+awk '/^  - \{name: wide/ { exit } { print }' $H/share.yaml >"$tmp/share-nowide.yaml"
+run_plan "$tmp/nowide.plan.yaml" --method milp --from $H/share.plan.yaml --now 1 "$tmp/share-nowide.yaml"
+timeout "$limit" $CAPPLAN export skypilot -q --plan "$tmp/nowide.plan.yaml" --from $H/share.plan.yaml --now 1 \
+    -o "$tmp/sky2" "$tmp/share-nowide.yaml" 2>"$tmp/sky.err"
+echo $((t0 + 3000)) >"$CP_CLOCK"
+: >"$CP_CALLS"
+PATH=$PWD/$H/bin:$PATH sh "$tmp/sky2/launch.sh" >/dev/null 2>"$tmp/sky.run"
+if [ $? = 0 ] && [ "$(relative_calls)" = "3600 sky down -y capplan-001" ] && [ ! -e "$tmp/sky2/clusters" ]; then
+    ok sky-down
+else
+    bad sky-down "$(oneline "$tmp/sky.err") calls: $(relative_calls | tr '\n' ' ')"
+fi
+# the cancelled running cloud job of 4 (etl, on the cloud in slots 2-3 of
+# OLD2, gone at S = 3): its cluster, of which the re-plan keeps no lease,
+# goes down at 3
+sed 's/^    kind: \(.*\)$/    kind: \1\n    run: sleep 1/' "$tmp/noetl.yaml" >"$tmp/noetl-run.yaml"
+timeout "$limit" $CAPPLAN export skypilot -q --plan "$tmp/cancel-milp.yaml" --from "$tmp/old2.yaml" --now 3 \
+    -o "$tmp/sky3" "$tmp/noetl-run.yaml" 2>"$tmp/sky.err"
+if [ $? = 0 ] && grep -q '^sky down -y capplan-001 || failed' "$tmp/sky3/launch.sh" &&
+    [ "$(grep -c '^sky ' "$tmp/sky3/launch.sh")" = 1 ]; then
+    ok sky-cancelled
+else
+    bad sky-cancelled "$(oneline "$tmp/sky.err")"
+fi
+# OLD that did not run the re-plan's history: a clear error, nothing written
+timeout "$limit" $CAPPLAN export skypilot -q --plan "$tmp/old2.yaml" --from "$tmp/old.yaml" --now 3 \
+    -o "$tmp/sky4" "$tmp/down1.yaml" >"$tmp/sky.out" 2>"$tmp/sky.err"
+if [ $? = 2 ] && [ ! -e "$tmp/sky4" ] && [ "$(cat "$tmp/sky.err")" = "capplan export: error: cluster capplan-001: the re-plan runs it from slot 2 on 1 node of 'cloud:r1:v100x4', not as OLD's capplan-001 runs; a running SkyPilot cluster keeps its name, offer, start and nodes: export the re-plan whole instead" ]; then
+    ok sky-other-old
+else
+    bad sky-other-old "$(oneline "$tmp/sky.err")"
+fi
 test_done

@@ -97,8 +97,9 @@ int cp_cmd_export(int argc, char **argv)
                     "start the night at once (tests, reruns) instead of at horizon.start: "
                     "slurm's jobs may start at once, launch.sh counts from its start"),
         CP_OPT_FILE(0, "from", &old_path, "OLD",
-                    "slurm: PLAN is a re-plan of OLD (capplan.5 §10.5), whose submission runs: "
-                    "write replan.sh with only what changes; needs --now"),
+                    "PLAN is a re-plan of OLD (capplan.5 §10.5), whose hand-off runs: slurm "
+                    "writes replan.sh with only what changes, skypilot a launch.sh from --now "
+                    "on; needs --now"),
         CP_OPT_INT(0, "now", &now, 0, 1000000000, "S", "with --from: the slot PLAN re-planned from"),
         CP_OPT_QUIET("no line saying what was written (warnings still printed)"),
         CP_OPT_END(),
@@ -131,10 +132,9 @@ int cp_cmd_export(int argc, char **argv)
         fprintf(stderr, old_path ? "capplan export: --from needs --now S\n"
                                  : "capplan export: --now needs --from OLD\n");
         st = 2;
-    } else if (old_path && !slurm) {
-        fprintf(stderr, "capplan export: %s --from is not supported yet: export the re-plan "
-                        "whole\n",
-                what);
+    } else if (old_path && services) {
+        fprintf(stderr, "capplan export: services --from is not supported: export the re-plan "
+                        "whole\n");
         st = 2;
     }
     if (st >= 0) {
@@ -198,8 +198,9 @@ int cp_cmd_export(int argc, char **argv)
     }
     if (old_path && (status = read_old(old_path, in, &old_root, &old_pf, d)))
         goto out;
-    int rc = old_path   ? cp_export_slurm_replan(in, &pf, &old_pf, now, &xo, &x, d)
-             : slurm    ? cp_export_slurm(in, &pf, &xo, &x, d)
+    int rc = old_path && slurm ? cp_export_slurm_replan(in, &pf, &old_pf, now, &xo, &x, d)
+             : old_path        ? cp_export_launch_replan(in, &pf, &old_pf, now, &xo, &x, d)
+             : slurm           ? cp_export_slurm(in, &pf, &xo, &x, d)
              : services ? cp_export_services(in, &pf, &xo, &x, d)
                         : cp_export_launch(in, &pf, &xo, &x, d);
     if (d->n)
@@ -226,6 +227,12 @@ int cp_cmd_export(int argc, char **argv)
         goto out;
     if (quiet)
         ; /* the files are the output */
+    else if (old_path && !slurm)
+        fprintf(stderr,
+                "capplan export: %d cloud job%s on %d SkyPilot cluster%s, launch.sh from slot %d "
+                "(what began before runs on) and launch.md in %s\n",
+                x.n_jobs, x.n_jobs == 1 ? "" : "s", x.n_clusters, x.n_clusters == 1 ? "" : "s",
+                now, dir);
     else if (old_path)
         fprintf(stderr, "capplan export: %d new job script%s and replan.sh in %s\n", x.n_jobs,
                 x.n_jobs == 1 ? "" : "s", dir);

@@ -80,6 +80,14 @@ int cp_export_slurm_replan(const cp_input *in, const cp_plan_file *pf, const cp_
 int cp_export_launch(const cp_input *in, const cp_plan_file *pf, const cp_export_opts *o,
                      cp_export *x, cp_diags *d);
 
+/* capplan.5 §10.5: `pf`, a re-plan from slot `now` of `old` (both
+ * borrowed), for SkyPilot while OLD's launch.sh runs: the files of the
+ * clusters and tasks from slot `now` on and a launch.sh that replaces
+ * OLD's, keeping the clusters and jobs that began before `now`
+ * (export_launch_replan.c). Same contract as cp_export_launch. */
+int cp_export_launch_replan(const cp_input *in, const cp_plan_file *pf, const cp_plan_file *old,
+                            int now, const cp_export_opts *o, cp_export *x, cp_diags *d);
+
 /* The services' replica schedule (capplan.5 §10.4): services.csv, one row
  * per service, deployment and slot (configuration, resource, market,
  * slot start, replicas, requests/s routed to them). Same contract. */

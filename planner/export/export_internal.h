@@ -83,6 +83,12 @@ typedef struct cp_xp_task {
     cp_buf file; /* tasks/NNN-NAME.yaml */
 } cp_xp_task;
 
+/* A started cloud job that a re-plan cancels on a cluster that runs on
+ * (capplan.5 §10.5): launch.sh says so, SkyPilot cancels by job id. */
+typedef struct cp_xp_cancel {
+    const char *job, *cluster; /* borrowed from OLD's plan and clusters */
+} cp_xp_cancel;
+
 typedef struct cp_xp_sky {
     cp_xp_cluster *c; /* in order of start */
     int n_c;
@@ -91,7 +97,29 @@ typedef struct cp_xp_sky {
     int n_leases;
     bool have_start, utc; /* horizon.start, in seconds of its wall clock */
     long start;
+    /* a re-plan from slot `from` (capplan.5 §10.5; 0 for a plan): what
+     * began before it runs already and is not written; clusters whose
+     * jobs the re-plan ends at `from` go down then (down_at_from) */
+    long from;
+    bool *down_at_from; /* per cluster, or NULL */
+    cp_xp_cancel *cancel;
+    int n_cancel;
+    /* OLD's clusters that ran on to `from` or past it and of which the
+     * re-plan keeps no lease (their jobs cancelled): stopped at `from` */
+    const cp_xp_cluster **gone; /* borrowed */
+    int n_gone;
 } cp_xp_sky;
+
+/* Groups the plan's leases into clusters and its cloud jobs into their
+ * tasks (export_launch.c). `lenient`: a job the inputs lack is left out
+ * (OLD of a re-plan) instead of an error. Errors to d. */
+int cp_xp_sky_build(const cp_input *in, const cp_plan_file *pf, bool lenient, cp_xp_sky *s,
+                    cp_diags *d);
+/* The cluster and task files from s->from on, launch.sh and launch.md. */
+int cp_xp_sky_write(const cp_input *in, cp_xp_sky *s, const cp_export_opts *o, cp_export *x,
+                    cp_diags *d);
+/* Frees what s holds (not s); accepts a zeroed s. */
+void cp_xp_sky_release(cp_xp_sky *s);
 
 /* launch.sh: the clusters and tasks of `s` at their times (export_launch_sh.c). */
 int cp_xp_sky_script(const cp_input *in, const cp_xp_sky *s, const cp_export_opts *o,

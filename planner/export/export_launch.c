@@ -133,7 +133,7 @@ static void put_literal(cp_buf *b, const char *key, const char *s)
 }
 
 
-static void sky_release(cp_xp_sky *s)
+void cp_xp_sky_release(cp_xp_sky *s)
 {
     for (int i = 0; i < s->n_c; i++)
         cp_buf_release(&s->c[i].file);
@@ -141,6 +141,9 @@ static void sky_release(cp_xp_sky *s)
         cp_buf_release(&s->t[i].file);
     cp_free(s->c);
     cp_free(s->t);
+    cp_free(s->cancel);
+    cp_free(s->down_at_from);
+    cp_free(s->gone);
 }
 
 /* ---- lease groups -------------------------------------------------------- */
@@ -333,9 +336,8 @@ static void size_task(const cp_input *in, const cp_xp_cluster *c, cp_xp_task *t,
     t->cpus = cpus > 0 ? (long)ceil(cpus / t->nodes - 1e-9) : 0;
 }
 
-/* Groups the plan's leases into clusters and its cloud jobs into their
- * tasks. Errors to d. */
-static int build_sky(const cp_input *in, const cp_plan_file *pf, cp_xp_sky *s, cp_diags *d)
+int cp_xp_sky_build(const cp_input *in, const cp_plan_file *pf, bool lenient, cp_xp_sky *s,
+                    cp_diags *d)
 {
     int n = collect_leases(in, pf, NULL, d);
     if (n < 0)
@@ -392,6 +394,8 @@ static int build_sky(const cp_input *in, const cp_plan_file *pf, cp_xp_sky *s, c
         if (!pj->scheduled || (pj->mk != CP_PLAN_ON_DEMAND && pj->mk != CP_PLAN_SPOT))
             continue;
         int job = cp_input_find_job(in, pstr(&pj->name));
+        if (job < 0 && lenient)
+            continue; /* OLD's job cancelled since (capplan.5 §10.5) */
         if (job < 0) {
             rc = cp_diags_add(d, CP_ERR_INPUT, pj->name.pos,
                               "job '%s' of the plan is not in the inputs", pstr(&pj->name));
@@ -663,26 +667,37 @@ static int write_md(const cp_input *in, const cp_xp_sky *s,
     return cp_buf_ok(b) ? CP_OK : cp_diags_add(d, CP_ERR_NOMEM, cp_pos_none(), "out of memory");
 }
 
+int cp_xp_sky_write(const cp_input *in, cp_xp_sky *s, const cp_export_opts *o, cp_export *x,
+                    cp_diags *d)
+{
+    int rc = CP_OK;
+    for (int i = 0; rc == CP_OK && i < s->n_c; i++)
+        if (s->c[i].start >= s->from)
+            rc = write_cluster(in, &s->c[i], i + 1, x, d);
+    for (int i = 0; rc == CP_OK && i < s->n_t; i++)
+        if (s->t[i].pj->start_slot.v >= s->from)
+            rc = write_task(in, s, &s->t[i], x, d);
+    if (rc == CP_OK)
+        rc = cp_xp_sky_script(in, s, o, x, d);
+    if (rc == CP_OK)
+        rc = write_md(in, s, o, x, d);
+    if (rc == CP_OK) {
+        x->n_leases = s->n_leases;
+        x->n_clusters = s->n_c;
+        x->n_jobs = s->n_t;
+    }
+    return rc;
+}
+
 int cp_export_launch(const cp_input *in, const cp_plan_file *pf, const cp_export_opts *o,
                      cp_export *x, cp_diags *d)
 {
     cp_xp_sky s;
     memset(&s, 0, sizeof s);
     s.have_start = in->start && cp_xp_parse_start(in->start, &s.start, &s.utc);
-    int rc = build_sky(in, pf, &s, d);
-    for (int i = 0; rc == CP_OK && i < s.n_c; i++)
-        rc = write_cluster(in, &s.c[i], i + 1, x, d);
-    for (int i = 0; rc == CP_OK && i < s.n_t; i++)
-        rc = write_task(in, &s, &s.t[i], x, d);
+    int rc = cp_xp_sky_build(in, pf, false, &s, d);
     if (rc == CP_OK)
-        rc = cp_xp_sky_script(in, &s, o, x, d);
-    if (rc == CP_OK)
-        rc = write_md(in, &s, o, x, d);
-    if (rc == CP_OK) {
-        x->n_leases = s.n_leases;
-        x->n_clusters = s.n_c;
-        x->n_jobs = s.n_t;
-    }
-    sky_release(&s);
+        rc = cp_xp_sky_write(in, &s, o, x, d);
+    cp_xp_sky_release(&s);
     return rc;
 }

@@ -57,9 +57,13 @@ static void put_call(cp_buf *b, const char *fn, const cp_buf *msg)
     cp_sh_quote(b, msg->s ? msg->s : "");
 }
 
-static void put_t0(cp_buf *b, const cp_xp_sky *s, const cp_export_opts *o)
+static void put_t0(cp_buf *b, const cp_input *in, const cp_xp_sky *s, const cp_export_opts *o)
 {
-    if (o->begin_now) {
+    if (s->from && (o->begin_now || !s->have_start)) {
+        /* a re-plan's script starts at its first slot */
+        cp_buf_printf(b, "t0=$(($(date +%%s) - %ld)) # slot %ld starts when this script does\n",
+                      seconds(in, s->from), s->from);
+    } else if (o->begin_now) {
         cp_buf_puts(b, "t0=$(date +%s) # --begin now: the night starts when this script does\n");
     } else if (!s->have_start) {
         cp_buf_puts(b, "t0=$(date +%s) # the inputs give no horizon.start: the night starts "
@@ -76,7 +80,7 @@ static void put_t0(cp_buf *b, const cp_xp_sky *s, const cp_export_opts *o)
     }
 }
 
-static void put_header(cp_buf *b, const cp_xp_sky *s, const cp_export_opts *o)
+static void put_header(cp_buf *b, const cp_input *in, const cp_xp_sky *s, const cp_export_opts *o)
 {
     cp_buf_puts(b, "#!/bin/sh\n# written by capplan export skypilot");
     if (o->plan_name && !cp_export_has_control(o->plan_name)) {
@@ -96,7 +100,14 @@ static void put_header(cp_buf *b, const cp_xp_sky *s, const cp_export_opts *o)
                   "set -u\n"
                   "cd \"$(dirname \"$0\")\" || exit 1\n",
                   s->n_t, s->n_t == 1 ? "" : "s", s->n_c, s->n_c == 1 ? "" : "s");
-    put_t0(b, s, o);
+    if (s->from)
+        cp_buf_printf(b,
+                      "# A re-plan from slot %ld (capplan.5 \"Re-planning\"): run it instead of the\n"
+                      "# earlier plan's launch.sh (stop that one first). The clusters and jobs\n"
+                      "# that began before slot %ld run on as they are: only the steps from slot\n"
+                      "# %ld on are here, and the clusters the re-plan ends then go down.\n",
+                      s->from, s->from, s->from);
+    put_t0(b, in, s, o);
     /* a date that cannot read the start (not GNU date -d) must not start
      * the night at 1970 + the planned hours: every step at once */
     cp_buf_puts(b, "case $t0 in '' | *[!0-9]*)\n"
@@ -142,6 +153,19 @@ static int put_launches(cp_buf *b, const cp_input *in, const cp_xp_sky *s, const
 static void put_step(cp_buf *b, const cp_input *in, const cp_xp_sky *s, const event *e,
                      cp_buf *msg)
 {
+    if (e->kind == EV_STOP && s->down_at_from && s->down_at_from[e->idx]) {
+        /* what still runs there is what the re-plan cancels */
+        const cp_xp_cluster *c = &s->c[e->idx];
+        cp_buf_reset(msg);
+        cp_buf_printf(msg, "%s: down now, the re-plan cancels what runs there", c->name);
+        put_call(b, "say", msg);
+        cp_buf_printf(b, "\nsky down -y %s || ", c->name);
+        cp_buf_reset(msg);
+        cp_buf_printf(msg, "down of %s", c->name);
+        put_call(b, "failed", msg);
+        cp_buf_putc(b, '\n');
+        return;
+    }
     if (e->kind == EV_STOP) {
         const cp_xp_cluster *c = &s->c[e->idx];
         cp_buf_reset(msg);
@@ -179,17 +203,41 @@ int cp_xp_sky_script(const cp_input *in, const cp_xp_sky *s, const cp_export_opt
         cp_free(ev);
         return cp_diags_add(d, CP_ERR_NOMEM, cp_pos_none(), "out of memory");
     }
-    n = 0;
+    n = 0; /* a re-plan's: what begins from slot `from` on */
     for (int i = 0; i < s->n_c; i++) {
-        ev[n++] = (event){s->c[i].start, EV_LAUNCH, i};
-        ev[n++] = (event){s->c[i].end, EV_STOP, i};
+        if (s->c[i].start >= s->from)
+            ev[n++] = (event){s->c[i].start, EV_LAUNCH, i};
+        if (s->c[i].end >= s->from)
+            ev[n++] = (event){s->c[i].end, EV_STOP, i};
     }
     for (int i = 0; i < s->n_t; i++)
-        ev[n++] = (event){s->t[i].pj->start_slot.v, EV_EXEC, i};
+        if (s->t[i].pj->start_slot.v >= s->from)
+            ev[n++] = (event){s->t[i].pj->start_slot.v, EV_EXEC, i};
     qsort(ev, (size_t)n, sizeof *ev, cmp_event);
     cp_buf *b = &f->text, msg;
     cp_buf_init(&msg);
-    put_header(b, s, o);
+    put_header(b, in, s, o);
+    if (s->n_cancel || s->n_gone) {
+        cp_buf_printf(b, "\nat %ld # slot %ld: what the re-plan ends\n", seconds(in, s->from),
+                      s->from);
+        for (int i = 0; i < s->n_gone; i++) {
+            cp_xp_cluster c = *s->gone[i];
+            c.end = s->from;
+            bool down = s->gone[i]->end > s->from;
+            put_step(b, in, &(cp_xp_sky){.c = &c, .n_c = 1, .down_at_from = &down},
+                     &(event){s->from, EV_STOP, 0}, &msg);
+        }
+        for (int i = 0; i < s->n_cancel; i++) {
+            const char *c = s->cancel[i].cluster;
+            cp_buf_reset(&msg);
+            cp_buf_printf(&msg,
+                          "job '%s' on %s: cancelled by the re-plan, cancel it there (sky queue "
+                          "%s; sky cancel -y %s ID)",
+                          s->cancel[i].job, c, c, c);
+            put_call(b, "failed", &msg);
+            cp_buf_putc(b, '\n');
+        }
+    }
     int rc = CP_OK;
     for (int i = 0; i < n && rc == CP_OK;) {
         long slot = ev[i].slot;

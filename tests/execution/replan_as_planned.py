@@ -6,7 +6,7 @@ OLD's submit.sh printed ("ID NAME" per job), REPLAN_OUT what NEW's
 replan.sh printed ("ID NAME" per job it submits, "ID NAME start moved" per
 pending job whose start it moved), INPUT the inputs (hosts, horizon.start).
 The rules come from the two plans, not from the exporter
-(docs/execution.md §6), per job name:
+(docs/execution.md, section 6), per job name:
 - NEW runs it on a pool with OLD's run (a started job, or one whose
   resource, count, nodes and start are OLD's): OLD's Slurm job, not
   cancelled, and nothing new submitted for it;
