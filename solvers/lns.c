@@ -546,7 +546,8 @@ int cp_lns_stream(const cp_input *in, const cp_modeset *ms, const cp_solve_opts 
         st.n = 0;
         l.set_stamp++;
         for (int i = 0; i < n; i++)
-            cp_lns_set_add(&l, &st, pk[i]);
+            if (l.inset[pk[i]] != l.set_stamp) /* once each: a second take-out breaks the usage */
+                cp_lns_set_add(&l, &st, pk[i]);
         if (eject && (st.n == 0 || st.set[0] != j_forced))
             st.n = 0; /* the forced job holds many units: no ejection */
         if (l.g.any && st.n > 0 && !eject && !lpm) {

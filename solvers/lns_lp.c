@@ -87,6 +87,8 @@ static int add_blockers(lns *l, const cp_lp_sol *lp, cp_rng *rs, int *out, int n
     int first = n;
     for (int i = 0; i < nc && n < q; i++) {
         int j = l->cand[i];
+        if (l->seen[j] == stamp)
+            continue; /* sampled twice: a job taken out twice corrupts the usage */
         double a = agree(l, lp, j);
         int p = n++;
         for (; p > first && ag[p - first - 1] > a; p--) {
