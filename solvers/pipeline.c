@@ -75,6 +75,11 @@ int cp_plan_solve(const cp_input *in, const cp_modeset *ms, const cp_solver_ops 
     /* a service is never silently left out of a plan */
     if ((rc = cp_solver_check_services(in, ops, err)))
         return rc;
+    /* --mip-engine auto (CBC's branch-and-cut, GLPK's sub-MIPs: plan_opts.c)
+     * plans an input with services with GLPK alone, the engine its
+     * service columns are tested with; an explicit cbc is refused below */
+    if (in->n_services && o.mip_engine == CP_MIP_CBC && o.sub_engine == CP_MIP_GLPK)
+        o.mip_engine = CP_MIP_GLPK;
     if (in->n_services && (ms->replan || o.mip_engine == CP_MIP_CBC))
         return cp_err_set(err, CP_ERR_INPUT, in->services[0].pos,
                           "service '%s': %s of an input with services is not supported yet "

@@ -128,6 +128,17 @@ else
     bad "whatif plans services" "exit $rc: $(oneline "$tmp/w.csv" 3)"
 fi
 
+# --mip-engine auto (the default outside the suites) plans services with
+# GLPK even where `cbc` is installed; an explicit cbc is refused
+CAPPLAN_MIP_ENGINE=auto timeout "$limit" $CAPPLAN plan --no-timing -q --node-limit 50 -o "$tmp/auto.plan" "$d/refuse.yaml" 2>"$tmp/err"
+rc=$?
+if [ "$rc" = 0 ] && $CAPPLAN verify --plan "$tmp/auto.plan" "$d/refuse.yaml" >/dev/null 2>&1; then ok "engine auto"; else bad "engine auto" "exit $rc: $(oneline "$tmp/err" 2)"; fi
+if command -v cbc >/dev/null; then
+    timeout "$limit" $CAPPLAN plan -q --mip-engine cbc -o "$tmp/cbc.plan" "$d/refuse.yaml" 2>"$tmp/err"
+    rc=$?
+    if [ "$rc" = 2 ] && grep -q "error: service 'chat': --mip-engine cbc of an input with services is not supported yet" "$tmp/err"; then ok "explicit cbc refused"; else bad "explicit cbc refused" "exit $rc: $(oneline "$tmp/err" 2)"; fi
+fi
+
 printf 'capplan_plan: 1\nstatus: feasible\njobs: []\n' >"$tmp/sol.yaml"
 timeout "$limit" $CAPPLAN place --solution "$tmp/sol.yaml" -o "$tmp/placed.yaml" "$d/refuse.yaml" 2>"$tmp/err"
 rc=$?
