@@ -17,9 +17,21 @@
 
 #include <math.h>
 
-/* The around-MILP's time: what is left of the limit, but at least a
- * quarter of it (the searches before may have used it all). */
+/* The services' share of the time limit: the jobs' search stops at 75 %
+ * (cp_services_jobs_opts), and the greedy and the around-MILP get what is
+ * left, but at least 5 % of the limit when the search ran late, so that
+ * the plan is written at the limit, not a quarter after it
+ * (docs/performance.md, "Services"). */
 #define AFTER_SHARE 0.25
+#define AFTER_MIN_SHARE 0.05
+
+cp_solve_opts cp_services_jobs_opts(const cp_input *in, const cp_solve_opts *opts)
+{
+    cp_solve_opts o = *opts;
+    if (in->n_services)
+        o.time_limit *= 1 - AFTER_SHARE;
+    return o;
+}
 
 int cp_services_after(const cp_input *in, const cp_modeset *ms, const cp_solve_opts *opts,
                       cp_plan *plan, cp_err *err)
@@ -28,8 +40,9 @@ int cp_services_after(const cp_input *in, const cp_modeset *ms, const cp_solve_o
         return CP_OK;
     cp_plan *jobs = NULL, *warm = NULL;
     bool ok = false;
+    char why[200] = "";
     if (cp_plan_new(in, ms, &jobs) || cp_plan_copy(jobs, plan) || cp_plan_new(in, ms, &warm) ||
-        cp_plan_copy(warm, plan) || cp_services_greedy(warm, &ok)) {
+        cp_plan_copy(warm, plan) || cp_services_greedy(warm, &ok, why, sizeof why)) {
         cp_plan_free(jobs);
         cp_plan_free(warm);
         return cp_err_nomem(err);
@@ -43,11 +56,14 @@ int cp_services_after(const cp_input *in, const cp_modeset *ms, const cp_solve_o
         }
         warm->objective = f.costs.total;
         cp_plan_figures_release(&f);
+        cp_solver_log(opts, "services: the greedy gives %.10g", warm->objective);
+    } else {
+        cp_solver_log(opts, "services: the greedy's plan is infeasible (%s)", why);
     }
     cp_solve_opts o = *opts;
     double now = cp_now_seconds(), left = cp_solve_deadline(opts) - now;
     o.t_start = now;
-    o.time_limit = fmax(left, AFTER_SHARE * opts->time_limit);
+    o.time_limit = fmax(left, AFTER_MIN_SHARE * opts->time_limit);
     int rc = cp_milp_around(in, ms, &o, jobs, ok ? warm : NULL, plan, err);
     cp_plan_free(jobs);
     cp_plan_free(warm);

@@ -12,8 +12,11 @@
  * cost or no deployment has room. min_replicas is then made up on the
  * cheapest deployment with room. Room is aggregate: a pool's available
  * nodes, a market's quota, less the jobs' demand and the replicas
- * placed. Power caps, team quotas and budgets are not looked at here: a
- * plan that breaks one is retried with min_replicas alone, and failing
+ * placed; on a pool, the power left under its site's cap (capplan.5 §3.3)
+ * by the jobs and the load routed before bounds the load a deployment
+ * takes (a replica's busy power follows the load it serves, §10.4). Team
+ * quotas and budgets are not looked at here: a plan that breaks one is
+ * retried with min_replicas alone (no load, no busy power), and failing
  * that the caller has no warm start.
  */
 #include "solver_internal.h"
@@ -26,7 +29,8 @@
 
 typedef struct room {
     const cp_plan *p;
-    double *left; /* [n_res][3][T] */
+    double *left;   /* [n_res][3][T] */
+    double *power;  /* [n_sites][T] busy W (before PUE) left under the cap */
 } room;
 
 static double *left_at(const room *rm, int r, int d, int t)
@@ -59,6 +63,17 @@ static double replica_cost(const cp_input *in, const cp_modeset *ms, const cp_de
     return cp_instance_share(dp->demand, r->mach) * cp_market_slot_cost(in, r, t);
 }
 
+/* The share of a class's load lam that deployment dp may take in slot t
+ * within its site's power cap (1: no cap, or a market). */
+static double power_share(const room *rm, const cp_deploy *dp, double lam, double rate, int t)
+{
+    const cp_resource *r = &rm->p->ms->res[dp->res];
+    if (r->kind != CP_RES_POOL || dp->busy_w <= 0)
+        return 1;
+    double w = rm->power[(size_t)r->site * (size_t)rm->p->slots + (size_t)t];
+    return isinf(w) ? 1 : fmax(0, w) / (dp->busy_w * lam / rate);
+}
+
 /* Class k of service v in slot t: its load on the cheapest deployments. */
 static void route_class(room *rm, cp_plan *p, int v, int k, int t, bool min_only)
 {
@@ -72,7 +87,7 @@ static void route_class(room *rm, cp_plan *p, int v, int k, int t, bool min_only
         for (int d = ms->svc_first[v]; d < ms->svc_first[v + 1]; d++) {
             const cp_deploy *dp = &ms->deps[d];
             double mu = sv->configs[dp->config].rate[k] * dp->avail;
-            if (mu <= 0 || fits(rm, dp, t) < 1)
+            if (mu <= 0 || fits(rm, dp, t) < 1 || power_share(rm, dp, lam, sv->configs[dp->config].rate[k], t) < 1e-9)
                 continue;
             double c = replica_cost(in, ms, dp, t) / (mu * 3600 * in->slot_hours);
             if (c < best_c) {
@@ -83,11 +98,14 @@ static void route_class(room *rm, cp_plan *p, int v, int k, int t, bool min_only
         if (best < 0 || best_c > sv->unserved_penalty)
             break;
         const cp_deploy *dp = &ms->deps[best];
-        double mu = sv->configs[dp->config].rate[k] * dp->avail;
-        long want = (long)ceil(lam * left / mu - 1e-9), n = fits(rm, dp, t);
+        double rate = sv->configs[dp->config].rate[k], mu = rate * dp->avail;
+        double cap = fmin(left, power_share(rm, dp, lam, rate, t));
+        long want = (long)ceil(lam * cap / mu - 1e-9), n = fits(rm, dp, t);
         n = n < want ? n : want;
-        double share = fmin(left, n * mu / lam);
+        double share = fmin(cap, n * mu / lam);
         take(rm, dp, t, n);
+        if (ms->res[dp->res].kind == CP_RES_POOL)
+            rm->power[(size_t)ms->res[dp->res].site * (size_t)p->slots + (size_t)t] -= dp->busy_w * lam * share / rate;
         *cp_plan_n(p, best, t) += (int)n;
         *cp_plan_f(p, best, k, t) += share;
         left -= share;
@@ -120,14 +138,41 @@ static void min_replicas(room *rm, cp_plan *p, int v, int t)
     }
 }
 
+/* The busy W left under each site's cap by the jobs of p (its services
+ * zeroed): INFINITY where there is no cap. */
+static int power_left(const cp_plan *p, double *w)
+{
+    const cp_input *in = p->in;
+    cp_plan_figures f;
+    if (cp_plan_eval(p, &f, NULL))
+        return CP_ERR_NOMEM;
+    for (int s = 0; s < in->n_sites; s++)
+        for (int t = 0; t < p->slots; t++) {
+            size_t i = (size_t)s * (size_t)p->slots + (size_t)t;
+            const cp_site *st = &in->sites[s];
+            w[i] = st->power_cap_kw.set
+                       ? (cp_series_at(&st->power_cap_kw, t) - f.site_power_kw[i]) * 1000 / st->pue
+                       : INFINITY;
+        }
+    cp_plan_figures_release(&f);
+    return CP_OK;
+}
+
 static int build(cp_plan *p, bool min_only)
 {
     const cp_input *in = p->in;
     const cp_modeset *ms = p->ms;
     int T = p->slots;
-    room rm = {p, cp_calloc((size_t)(ms->n_res ? ms->n_res : 1) * CP_DIMS * (size_t)T, sizeof(double))};
-    if (!rm.left)
+    memset(p->svc_n, 0, (size_t)ms->n_deps * (size_t)T * sizeof *p->svc_n);
+    memset(p->svc_f, 0, (size_t)ms->n_shares * (size_t)T * sizeof *p->svc_f);
+    memset(p->svc_u, 0, (size_t)ms->n_classes * (size_t)T * sizeof *p->svc_u);
+    room rm = {p, cp_calloc((size_t)(ms->n_res ? ms->n_res : 1) * CP_DIMS * (size_t)T, sizeof(double)),
+               cp_calloc((size_t)(in->n_sites ? in->n_sites : 1) * (size_t)T, sizeof(double))};
+    if (!rm.left || !rm.power || power_left(p, rm.power)) {
+        cp_free(rm.left);
+        cp_free(rm.power);
         return CP_ERR_NOMEM;
+    }
     for (int r = 0; r < ms->n_res; r++)
         for (int t = 0; t < T; t++) {
             const cp_resource *res = &ms->res[r];
@@ -144,9 +189,6 @@ static int build(cp_plan *p, bool min_only)
             for (int d = 0; d < CP_DIMS; d++)
                 *left_at(&rm, m->res, d, t) -= m->demand[d];
     }
-    memset(p->svc_n, 0, (size_t)ms->n_deps * (size_t)T * sizeof *p->svc_n);
-    memset(p->svc_f, 0, (size_t)ms->n_shares * (size_t)T * sizeof *p->svc_f);
-    memset(p->svc_u, 0, (size_t)ms->n_classes * (size_t)T * sizeof *p->svc_u);
     for (int v = 0; v < in->n_services; v++)
         for (int t = 0; t < T; t++) {
             for (int k = 0; k < in->services[v].n_classes; k++)
@@ -154,17 +196,18 @@ static int build(cp_plan *p, bool min_only)
             min_replicas(&rm, p, v, t);
         }
     cp_free(rm.left);
+    cp_free(rm.power);
     cp_plan_min_instances(p);
     return CP_OK;
 }
 
-int cp_services_greedy(cp_plan *p, bool *ok)
+int cp_services_greedy(cp_plan *p, bool *ok, char *why, size_t why_size)
 {
     *ok = false;
     for (int pass = 0; pass < 2 && !*ok; pass++) {
         if (build(p, pass == 1))
             return CP_ERR_NOMEM;
-        *ok = cp_plan_is_feasible(p, NULL, 0);
+        *ok = cp_plan_is_feasible(p, why, why_size);
     }
     return CP_OK;
 }

@@ -58,7 +58,11 @@ int cp_milp_around(const cp_input *in, const cp_modeset *ms, const cp_solve_opts
                    const cp_plan *jobs, const cp_plan *warm, cp_plan *plan, cp_err *err);
 /* services_greedy.c: p's services (n, f, u, and y for the jobs and
  * them) by a greedy around p's jobs; *ok when the plan is feasible. */
-int cp_services_greedy(cp_plan *p, bool *ok);
+int cp_services_greedy(cp_plan *p, bool *ok, char *why, size_t why_size);
+/* The options of the jobs' search of a method that plans the services
+ * after it (cp_services_after): with services, the time limit less the
+ * services' share of it; otherwise opts. */
+cp_solve_opts cp_services_jobs_opts(const cp_input *in, const cp_solve_opts *opts);
 /* The services of an input planned around a method's plan of its jobs
  * (services_after.c): plan's jobs keep their modes (a job is dropped only
  * where the services leave it no room), its services and y are the MILP's

@@ -7,7 +7,8 @@
 static int heuristic_solve(const cp_input *in, const cp_modeset *ms, const cp_solve_opts *opts,
                            cp_plan *plan, cp_err *err)
 {
-    int rc = cp_heuristic_run(in, ms, opts, plan, err);
+    cp_solve_opts jo = cp_services_jobs_opts(in, opts);
+    int rc = cp_heuristic_run(in, ms, &jo, plan, err);
     return rc ? rc : cp_services_after(in, ms, opts, plan, err);
 }
 

@@ -24,7 +24,8 @@ static int lagrange_solve(const cp_input *in, const cp_modeset *ms, const cp_sol
         cp_solver_log_model(opts, "model", rows, cols + (long)ms->n_res * in->slots, cols, nnz);
     }
     cp_bound_kind kind;
-    int rc = cp_lagrange_plan(in, ms, opts, cp_lns_stall(in), 1.0, plan, &kind, err);
+    cp_solve_opts jo = cp_services_jobs_opts(in, opts);
+    int rc = cp_lagrange_plan(in, ms, &jo, cp_lns_stall(in), 1.0, plan, &kind, err);
     if (rc == CP_OK && plan->status != CP_STATUS_INFEASIBLE)
     {
         plan->bound_kind = cp_bound_kind_text(kind);

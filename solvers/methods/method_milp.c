@@ -161,7 +161,8 @@ static int milp_services(const cp_input *in, const cp_modeset *ms, const cp_solv
         return cp_err_nomem(err);
     cp_solve_opts o = *opts;
     o.time_limit = opts->time_limit * MILP_WARM_SHARE;
-    int rc = cp_heuristic_run(in, ms, &o, warm, err);
+    cp_solve_opts jo = cp_services_jobs_opts(in, &o);
+    int rc = cp_heuristic_run(in, ms, &jo, warm, err);
     if (rc == CP_OK && warm->status == CP_STATUS_INFEASIBLE) {
         plan->status = CP_STATUS_INFEASIBLE;
         cp_plan_free(warm);
