@@ -16,7 +16,7 @@ $(BUILD)/fit_bench: bench/fit_bench.c $(BUILD)/libcapplan.a
 	$(call say,LINK,$@)$(CC) $(ALL_CFLAGS) $(INC_ALL) $(LDFLAGS) -o $@ $< $(BUILD)/libcapplan.a $(LIBS)
 
 # gen and meter are stand-alone programs: no library, no generated deps.
-$(BUILD)/bench/gen: bench/gen.c bench/gen_cloud.c bench/gen_sized.c bench/gen_pollux.c bench/data/gavel.h bench/data/pollux.h
+$(BUILD)/bench/gen: bench/gen.c bench/gen_cloud.c bench/gen_sized.c bench/gen_pollux.c bench/gen_services.c bench/data/gavel.h bench/data/pollux.h
 	@mkdir -p $(dir $@)
 	$(call say,CC,$@)$(CC) $(filter-out -MMD -MP,$(BASE_CFLAGS)) $(CFLAGS) $(LDFLAGS) -o $@ bench/gen.c -lm
 

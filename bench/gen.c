@@ -1,13 +1,14 @@
 /*
  * bench/gen: seeded, realistic capplan instances for `make bench`.
  *
- *   build/bench/gen [--family onprem|cloud|sized|pollux] SEED JOBS [SLOTS] > instance.yaml
+ *   build/bench/gen [--family onprem|cloud|sized|pollux] [--services K] SEED JOBS [SLOTS]
  *
  * Four families of instances.  `--family cloud` writes a "cloud-heavy
  * night" (bench/gen_cloud.c, included below), `--family sized` one whose
  * training jobs choose their accelerator count (bench/gen_sized.c),
  * `--family pollux` Pollux's T4 jobs on an Alibaba-shaped fleet of small
- * nodes (bench/gen_pollux.c).  The default, `onprem`,
+ * nodes (bench/gen_pollux.c).  `--services K` adds K inference services
+ * to the default family's night (bench/gen_services.c; JOBS may then be 0).  The default, `onprem`,
  * writes one valid input file (capplan.5): two on-prem sites with real hourly
  * energy prices and carbon intensity (CAISO and PJM, green-dcc), a facility
  * power cap on the east site, 8-GPU pools of Gavel's three measured
@@ -455,11 +456,13 @@ static int maxi(int a, int b)
 #include "gen_sized.c"
 /* The pollux family: Pollux's T4 jobs on an Alibaba-shaped fleet. */
 #include "gen_pollux.c"
+/* --services K: inference services for the default family. */
+#include "gen_services.c"
 
 /* The default family: today's on-prem-heavy night (see the top of this file). */
 static int gen_onprem(unsigned long long seed, long n)
 {
-    struct job *jobs = calloc((size_t)n, sizeof *jobs);
+    struct job *jobs = calloc((size_t)(n ? n : 1), sizeof *jobs);
     if (!jobs) {
         fprintf(stderr, "gen: out of memory\n");
         return 1;
@@ -485,6 +488,8 @@ static int gen_onprem(unsigned long long seed, long n)
      * (P100 ~0.6, K80 ~0.3 of a V100, Gavel's medians); CPU pools hold the
      * average Spark load twice over, and at least one 12-node scale-out. */
     double work = gpu_h[V100] + gpu_h[P100] * 0.6 + gpu_h[K80] * 0.3, load = 0.8;
+    if (n_gsvc)
+        work += gsvc_draw(seed, n_gsvc);
     double per_node = 8.0 * T;
     int nodes[NPOOL];
     int v100 = maxi(2, (int)ceil(0.45 * load * work / per_node));
@@ -500,8 +505,12 @@ static int gen_onprem(unsigned long long seed, long n)
     int mlen = ri(4, 6), mstart = ri(0, T > mlen ? T - mlen : 0);
     int mdown = mpool >= 0 ? maxi(1, nodes[mpool] / 4) : 0;
 
-    printf("# bench/gen seed %llu, %ld jobs, %d hourly slots (sources: bench/data/README.md)\n",
-           seed, n, T);
+    if (n_gsvc)
+        printf("# bench/gen seed %llu, %ld jobs, %d services, %d hourly slots "
+               "(sources: bench/data/README.md)\n", seed, n, n_gsvc, T);
+    else
+        printf("# bench/gen seed %llu, %ld jobs, %d hourly slots (sources: bench/data/README.md)\n",
+               seed, n, T);
     printf("version: 1\nhorizon: {slots: %d, slot_hours: 1, start: \"2023-06-06T00:00:00Z\"}\n", T);
     printf("objective: {carbon_price_per_ton: 85}\n");
 
@@ -576,9 +585,11 @@ static int gen_onprem(unsigned long long seed, long n)
         printf("    spot_interruptions_per_hour: %.2f\n", f->lambda);
     }
 
-    printf("jobs:\n");
+    if (n)
+        printf("jobs:\n");
     for (long i = 0; i < n; i++)
         print_job(&jobs[i], (int)i);
+    gsvc_print();
     free(jobs);
     return 0;
 }
@@ -597,13 +608,22 @@ int main(int argc, char **argv)
             family = "";
         a++;
     }
+    long k = 0;
+    if (argc > a + 1 && !strcmp(argv[a], "--services")) {
+        k = strtol(argv[a + 1], &end, 10);
+        if (*end || k < 1 || k > SVC_MAX) {
+            fprintf(stderr, "gen: --services must be 1..%d\n", SVC_MAX);
+            return 2;
+        }
+        a += 2;
+    }
     if (strcmp(family, "onprem") && strcmp(family, "cloud") && strcmp(family, "sized") &&
         strcmp(family, "pollux")) {
         fprintf(stderr, "gen: --family must be onprem, cloud, sized or pollux\n");
         return 2;
     }
     if (argc - a < 2 || argc - a > 3) {
-        fprintf(stderr, "usage: gen [--family onprem|cloud|sized|pollux] SEED JOBS [SLOTS]\n");
+        fprintf(stderr, "usage: gen [--family onprem|cloud|sized|pollux] [--services K] SEED JOBS [SLOTS]\n");
         return 2;
     }
     unsigned long long seed = strtoull(argv[a], &end, 10);
@@ -612,10 +632,15 @@ int main(int argc, char **argv)
         return 2;
     }
     long n = strtol(argv[a + 1], &end, 10);
-    if (*end || n < 1 || n > 100000) {
-        fprintf(stderr, "gen: JOBS must be 1..100000\n");
+    if (*end || n < (k ? 0 : 1) || n > 100000) {
+        fprintf(stderr, "gen: JOBS must be 1..100000 (0..100000 with --services)\n");
         return 2;
     }
+    if (k && strcmp(family, "onprem")) {
+        fprintf(stderr, "gen: --services is for the onprem family only\n");
+        return 2;
+    }
+    n_gsvc = (int)k;
     long slots = 24;
     if (argc - a == 3) {
         slots = strtol(argv[a + 2], &end, 10);

@@ -40,6 +40,20 @@ grep -q 'spot_quota: \[' "$tmp/s1.yaml" && grep -q 'release_hour:' "$tmp/s1.yaml
 cmp -s "$tmp/s1.yaml" "$tmp/again.yaml" && ok || bad gen "gen 1 100 differs between runs"
 cmp -s "$tmp/s1.yaml" "$tmp/s2.yaml" && bad gen "seeds 1 and 2 give the same instance" || ok
 
+# --services K: K services next to the same jobs (the jobs' lines are
+# those of `gen SEED JOBS`), valid input; JOBS 0 with services is a
+# serving fleet alone.
+"$GEN" --services 3 1 100 >"$tmp/sv.yaml"
+if $CAPPLAN check "$tmp/sv.yaml" >"$tmp/svc.txt" 2>&1 && grep -q '^services (3):' "$tmp/svc.txt"; then ok
+else bad "gen --services" "capplan check: $(head -n 3 "$tmp/svc.txt")"; fi
+sed -n '/^jobs:/,/^services:/p' "$tmp/sv.yaml" | sed '$d' >"$tmp/sv.jobs"
+sed -n '/^jobs:/,$p' "$tmp/s1.yaml" | cmp -s - "$tmp/sv.jobs" && ok || bad "gen --services" "the jobs differ from gen 1 100"
+"$GEN" --services 5 2 0 >"$tmp/sv0.yaml"
+if $CAPPLAN check "$tmp/sv0.yaml" >"$tmp/sv0.txt" 2>&1 && grep -q '^services (5):' "$tmp/sv0.txt" &&
+    grep -q '^0 jobs' "$tmp/sv0.txt"; then ok
+else bad "gen --services, no jobs" "capplan check: $(head -n 3 "$tmp/sv0.txt")"; fi
+"$GEN" --family cloud --services 2 1 10 >/dev/null 2>&1 && bad "gen --services" "accepted for the cloud family" || ok
+
 # Other horizons repeat the day's series; 48 slots load.
 "$GEN" 4 30 48 >"$tmp/h48.yaml"
 $CAPPLAN check "$tmp/h48.yaml" >/dev/null 2>&1 && ok || bad gen "48-slot instance does not load"
