@@ -318,7 +318,7 @@ install: $(BUILD)/capplan
 clean:
 	rm -rf build build-asan build-fuzz
 
-bench: bench-fit bench-plan
+bench: bench-fit bench-plan bench-services
 
 include bench/bench.mk
 

@@ -5,6 +5,8 @@
 #   the exported model.  BENCH_SIZES, BENCH_METHODS, BENCH_SCALE, ... as in
 #   bench/run.sh; BENCH_FAMILY=cloud runs gen's cloud-heavy family instead.
 #   Installs coinor-cbc when missing (apt-get, root).
+# bench-services: nights with inference services against the LP of their
+#   joint model (bench/services.sh; docs/performance.md, "Services").
 # bench-fit: Ernest fits with leave-one-out CV on C3O (bench/fit_bench.c);
 #   C3O_DIR points at the C3O TSVs: by default the repository's subset
 #   (examples/data/c3o); the figures of docs/models.md are on the whole
@@ -24,7 +26,7 @@ $(BUILD)/bench/meter: bench/meter.c
 	@mkdir -p $(dir $@)
 	$(call say,CC,$@)$(CC) $(filter-out -MMD -MP,$(BASE_CFLAGS)) $(CFLAGS) $(LDFLAGS) -o $@ bench/meter.c
 
-.PHONY: bench-fit bench-plan bench-tools deps-bench
+.PHONY: bench-fit bench-plan bench-services bench-tools deps-bench
 bench-fit: $(BUILD)/fit_bench
 	@if [ -d "$(C3O_DIR)" ]; then \
 	  OPENBLAS_NUM_THREADS=1 LC_ALL=C ./$(BUILD)/fit_bench $(C3O_DIR); \
@@ -42,3 +44,7 @@ deps-bench: deps
 bench-plan: deps-bench
 	$(MAKE) --no-print-directory bench-tools
 	BUILD=$(BUILD) sh bench/run.sh
+
+bench-services: deps-bench
+	$(MAKE) --no-print-directory bench-tools
+	BUILD=$(BUILD) sh bench/services.sh

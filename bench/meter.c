@@ -1,9 +1,11 @@
 /*
- * bench/meter: run a command, then report its wall time and peak memory.
+ * bench/meter: run a command, then report its wall time, CPU time and peak
+ * memory.
  *
  *   meter [-o FILE] CMD [ARG...]
  *
- * Prints one line, `meter: wall_s=1.234 maxrss_kb=5678 status=0`, on stderr
+ * Prints one line, `meter: wall_s=1.234 cpu_s=2.345 maxrss_kb=5678
+ * status=0`, on stderr
  * or into FILE, and exits with the command's status (128 + signal when it
  * was killed, 127 when it could not be started).  Peak memory is the child's
  * ru_maxrss from wait4(2), so the bench needs no GNU time package.
@@ -65,7 +67,12 @@ int main(int argc, char **argv)
         return 127;
     }
     /* ru_maxrss is in kilobytes on Linux */
-    fprintf(f, "meter: wall_s=%.3f maxrss_kb=%ld status=%d\n", wall, (long)ru.ru_maxrss, status);
+    /* CPU seconds (user + system, the command and what it waited for):
+     * on a shared machine the figure that load does not inflate */
+    double cpu = (double)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) +
+                 (double)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) * 1e-6;
+    fprintf(f, "meter: wall_s=%.3f cpu_s=%.3f maxrss_kb=%ld status=%d\n", wall, cpu, (long)ru.ru_maxrss,
+            status);
     if (f != stderr && fclose(f) != 0) {
         fprintf(stderr, "meter: %s: write error\n", out);
         return 127;

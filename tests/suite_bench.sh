@@ -106,7 +106,7 @@ fi
 # meter: passes the exit status through and writes its line.
 "$METER" -o "$tmp/m.txt" sh -c 'exit 3'
 rc=$?
-[ $rc = 3 ] && grep -qE '^meter: wall_s=[0-9]+\.[0-9]{3} maxrss_kb=[0-9]+ status=3$' "$tmp/m.txt" &&
+[ $rc = 3 ] && grep -qE '^meter: wall_s=[0-9]+\.[0-9]{3} cpu_s=[0-9]+\.[0-9]{3} maxrss_kb=[0-9]+ status=3$' "$tmp/m.txt" &&
     ok || bad "meter" "exit $rc, line '$(cat "$tmp/m.txt")'"
 "$METER" -o "$tmp/m.txt" sh -c 'kill -TERM $$'
 rc=$?
