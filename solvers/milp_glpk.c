@@ -144,12 +144,12 @@ nomem:
  * checked against every column bound and row of the loaded model: a
  * precedence row the heuristics did not keep, a scaled quota, a
  * capacity. */
-static bool warm_feasible(const milp *mp, glp_prob *P)
+static bool warm_feasible_vec(const milp *mp, glp_prob *P, const double *warm)
 {
     const double eps = 1e-7;
     int m = glp_get_num_rows(P);
     for (int c = 1; c <= mp->n_cols; c++) {
-        double x = mp->warm[c];
+        double x = warm[c];
         int t = glp_get_col_type(P, c);
         if ((t == GLP_LO || t == GLP_DB || t == GLP_FX) && x < glp_get_col_lb(P, c) - eps)
             return false;
@@ -161,7 +161,7 @@ static bool warm_feasible(const milp *mp, glp_prob *P)
         return false;
     for (size_t k = 1; k <= mp->nnz; k++)
         if (mp->ia[k] <= m)
-            act[mp->ia[k]] += mp->ar[k] * mp->warm[mp->ja[k]];
+            act[mp->ia[k]] += mp->ar[k] * warm[mp->ja[k]];
     bool ok = true;
     for (int r = 1; r <= mp->n_rows && ok; r++) {
         int t = glp_get_row_type(P, r);
@@ -174,6 +174,11 @@ static bool warm_feasible(const milp *mp, glp_prob *P)
     }
     cp_free(act);
     return ok;
+}
+
+static bool warm_feasible(const milp *mp, glp_prob *P)
+{
+    return warm_feasible_vec(mp, P, mp->warm);
 }
 
 /* Column c (mode mi from s) in the team rows (cp_teams.h), each row
@@ -917,6 +922,42 @@ int cp_milp_around(const cp_input *in, const cp_modeset *ms, const cp_solve_opts
     return milp_run(in, ms, opts, NULL, warm, jobs, starts > AROUND_FREE_STARTS, plan, err);
 }
 
+/* capplan.5 §10.4: the LP's services rounded around base's jobs
+ * (cp_milp_svc_round: its replicas rounded down, the load they cannot
+ * take routed by the greedy) become the first incumbent when they are
+ * feasible and cheaper than the warm start. The LP keeps replicas through
+ * a dip where the greedy (services_greedy.c), slot by slot, does not: on
+ * bench/gen --services 3 1 0 the greedy's $151.73 against the LP's
+ * $55.79, which GLPK's branch-and-cut did not improve in 25 s. */
+static void round_services(milp *mp, glp_prob *P, const cp_plan *base)
+{
+    cp_plan *p = NULL;
+    double *x = cp_calloc((size_t)mp->n_cols + 2, sizeof *x);
+    if (!x || cp_plan_new(mp->in, mp->ms, &p) || cp_plan_copy(p, base)) {
+        cp_free(x);
+        cp_plan_free(p);
+        return; /* out of memory: the warm start stays */
+    }
+    for (int c = 1; c <= mp->n_cols; c++)
+        x[c] = glp_get_col_prim(P, c);
+    bool ok;
+    cp_milp_svc_round(mp, x, p, &ok);
+    cp_plan_figures f;
+    if (ok && cp_plan_eval(p, &f, NULL) == CP_OK) {
+        double was = mp->warm ? base->objective : INFINITY;
+        cp_solver_log(mp->opts, "milp: the LP's services rounded give %.10g", f.costs.total);
+        if (f.costs.total < was - 1e-9 * (1 + fabs(was)) && cp_milp_warm_vector(mp, p, x) &&
+            warm_feasible_vec(mp, P, x)) {
+            cp_free(mp->warm);
+            mp->warm = x;
+            x = NULL;
+        }
+        cp_plan_figures_release(&f);
+    }
+    cp_free(x);
+    cp_plan_free(p);
+}
+
 static int milp_run(const cp_input *in, const cp_modeset *ms, const cp_solve_opts *opts,
                     const cp_scope *sc, const cp_plan *warm, const cp_plan *fix, bool fix_start,
                     cp_plan *plan, cp_err *err)
@@ -960,39 +1001,9 @@ static int milp_run(const cp_input *in, const cp_modeset *ms, const cp_solve_opt
     }
     if (warm && warm->status != CP_STATUS_INFEASIBLE) {
         mp.warm = cp_calloc((size_t)mp.n_cols + 2, sizeof(double));
-        if (mp.warm) {
-            bool ok = true;
-            mp.warm[mp.n_cols + 1] = 1; /* the constant's column */
-            for (int j = 0; j < in->n_jobs; j++) {
-                if (!mp.z_col[j])
-                    continue;
-                if (warm->mode[j] < 0) {
-                    mp.warm[mp.z_col[j]] = 1;
-                    continue;
-                }
-                /* job j's x columns sit right before its z column */
-                bool hit = false;
-                for (int c = mp.z_col[j] - 1; c >= 1 && mp.col_job[c] == j && mp.col_mode[c] >= 0; c--)
-                    if (mp.col_mode[c] == warm->mode[j] && mp.col_start[c] == warm->start[j]) {
-                        mp.warm[c] = 1;
-                        hit = true;
-                        break;
-                    }
-                ok &= hit;
-            }
-            for (int r = 0; r < ms->n_res; r++)
-                for (int t = 0; t < mp.T; t++) {
-                    int c = mp.y_col[(size_t)r * mp.T + t];
-                    if (c > 0)
-                        mp.warm[c] = *cp_plan_y(warm, r, t);
-                    else if (*cp_plan_y(warm, r, t) > 0)
-                        ok = false;
-                }
-            cp_milp_svc_warm(&mp, warm, mp.warm); /* capplan.5 §10.4 */
-            if (!ok) {
-                cp_free(mp.warm);
-                mp.warm = NULL;
-            }
+        if (mp.warm && !cp_milp_warm_vector(&mp, warm, mp.warm)) {
+            cp_free(mp.warm);
+            mp.warm = NULL;
         }
     }
     glp_term_out(GLP_OFF);
@@ -1031,6 +1042,8 @@ static int milp_run(const cp_input *in, const cp_modeset *ms, const cp_solve_opt
     }
     cp_solver_log(opts, "milp: LP relaxation %.10g after %.2f s", lp_bound, cp_now_seconds() - t0);
     mp.bound = lp_bound;
+    if (in->n_services && !isnan(lp_bound) && (warm || fix) && !sc)
+        round_services(&mp, P, warm ? warm : fix);
     int mip_ok = 0;
     if (mp.n_cols == 0 && !isnan(lp_bound)) {
         /* no job has a start that fits: dropping all is the only plan */

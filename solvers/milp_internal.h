@@ -100,5 +100,13 @@ void cp_milp_svc_extract(const milp *mp, const double *x, cp_plan *plan);
 void cp_milp_svc_release(milp *mp);
 /* The service columns' values of plan p (a warm start) into x[1..n_cols]. */
 void cp_milp_svc_warm(const milp *mp, const cp_plan *p, double *x);
+/* Plan p as a solution vector x[1..n_cols+1] of the model (the last
+ * column the constant's); false when a choice of p has no column. */
+bool cp_milp_warm_vector(const milp *mp, const cp_plan *p, double *x);
+/* p (a plan of the model's jobs) with the services of the LP solution lp
+ * rounded: replicas floor(n), each deployment's shares cut to what they
+ * serve, the rest routed by cp_services_complete, the fewest instances
+ * that hold it all. *ok: p is feasible. */
+void cp_milp_svc_round(const milp *mp, const double *lp, cp_plan *p, bool *ok);
 
 #endif

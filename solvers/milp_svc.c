@@ -28,6 +28,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
 
 static int add_row(milp *mp, double lo, double hi, int kind, int a, int b, int t)
 {
@@ -326,6 +327,92 @@ void cp_milp_svc_warm(const milp *mp, const cp_plan *p, double *x)
             break;
         }
     }
+}
+
+/* Deployment d's shares in slot t scaled down to what its replicas
+ * serve (a(d) n, capplan.5 §10.4). */
+static void fit_shares(cp_plan *p, int d, int t)
+{
+    const cp_deploy *dp = &p->ms->deps[d];
+    const cp_service *sv = &p->in->services[dp->svc];
+    const double *rate = sv->configs[dp->config].rate;
+    double load = 0;
+    for (int k = 0; k < sv->n_classes; k++)
+        if (rate[k] > 0)
+            load += cp_svc_load(p->in, dp->svc, k, t) * *cp_plan_f(p, d, k, t) / rate[k];
+    double cap = dp->avail * *cp_plan_n(p, d, t);
+    if (load <= cap * (1 + 1e-9))
+        return;
+    for (int k = 0; k < sv->n_classes; k++)
+        *cp_plan_f(p, d, k, t) *= cap / load;
+}
+
+void cp_milp_svc_round(const milp *mp, const double *lp, cp_plan *p, bool *ok)
+{
+    const cp_input *in = mp->in;
+    const cp_modeset *ms = mp->ms;
+    double *x = cp_malloc(((size_t)mp->n_cols + 2) * sizeof *x);
+    *ok = false;
+    if (!x)
+        return;
+    /* the replicas the LP fills, each deployment's shares cut to them */
+    for (int c = 1; c <= mp->n_cols; c++)
+        x[c] = mp->col_mode[c] == CP_MILP_SVC_N ? floor(lp[c] + 1e-6) : lp[c];
+    x[mp->n_cols + 1] = 1;
+    cp_milp_svc_extract(mp, x, p);
+    cp_free(x);
+    for (int d = 0; d < ms->n_deps; d++)
+        for (int t = 0; t < mp->T; t++)
+            fit_shares(p, d, t);
+    for (int v = 0; v < in->n_services; v++)
+        for (int k = 0; k < in->services[v].n_classes; k++)
+            for (int t = 0; t < mp->T; t++) {
+                double sum = 0;
+                for (int d = ms->svc_first[v]; d < ms->svc_first[v + 1]; d++)
+                    sum += *cp_plan_f(p, d, k, t);
+                *cp_plan_u(p, v, k, t) = cp_svc_load(in, v, k, t) > 0 ? fmax(0, 1 - sum) : 0;
+            }
+    /* the rest as the greedy routes it: on their spare rate first */
+    if (cp_services_complete(p, ok))
+        *ok = false;
+}
+
+/* Here rather than in milp_build.c, which this file calls: the vector
+ * ends with the services' columns. */
+bool cp_milp_warm_vector(const milp *mp, const cp_plan *p, double *x)
+{
+    const cp_input *in = mp->in;
+    const cp_modeset *ms = mp->ms;
+    bool ok = true;
+    memset(x, 0, ((size_t)mp->n_cols + 2) * sizeof *x);
+    x[mp->n_cols + 1] = 1; /* the constant's column */
+    for (int j = 0; j < in->n_jobs; j++) {
+        if (!mp->z_col[j])
+            continue;
+        if (p->mode[j] < 0) {
+            x[mp->z_col[j]] = 1;
+            continue;
+        }
+        /* job j's x columns sit right before its z column */
+        bool hit = false;
+        for (int c = mp->z_col[j] - 1; c >= 1 && mp->col_job[c] == j && mp->col_mode[c] >= 0; c--)
+            if (mp->col_mode[c] == p->mode[j] && mp->col_start[c] == p->start[j]) {
+                x[c] = 1;
+                hit = true;
+                break;
+            }
+        ok &= hit;
+    }
+    for (int r = 0; r < ms->n_res; r++)
+        for (int t = 0; t < mp->T; t++) {
+            int c = mp->y_col[(size_t)r * mp->T + t];
+            if (c > 0)
+                x[c] = *cp_plan_y(p, r, t);
+            else if (*cp_plan_y(p, r, t) > 0)
+                ok = false;
+        }
+    cp_milp_svc_warm(mp, p, x); /* capplan.5 §10.4 */
+    return ok;
 }
 
 void cp_milp_svc_release(milp *mp)

@@ -74,14 +74,52 @@ static double power_share(const room *rm, const cp_deploy *dp, double lam, doubl
     return isinf(w) ? 1 : fmax(0, w) / (dp->busy_w * lam / rate);
 }
 
-/* Class k of service v in slot t: its load on the cheapest deployments. */
-static void route_class(room *rm, cp_plan *p, int v, int k, int t, bool min_only)
+/* What the greedy plans: every share from none, min_replicas alone, or
+ * the unserved shares of a plan that has replicas and shares already. */
+typedef enum how { G_FULL, G_MIN, G_COMPLETE } how;
+
+static void take_load(room *rm, const cp_deploy *dp, double lam, double rate, double share, int t)
+{
+    const cp_resource *r = &rm->p->ms->res[dp->res];
+    if (r->kind == CP_RES_POOL)
+        rm->power[(size_t)r->site * (size_t)rm->p->slots + (size_t)t] -= dp->busy_w * lam * share / rate;
+}
+
+/* The load that deployment d's replicas in slot t can still take, in
+ * replicas (a(d) n less what its shares take, capplan.5 §10.4). */
+static double spare(const cp_plan *p, int d, int t)
+{
+    const cp_deploy *dp = &p->ms->deps[d];
+    const double *rate = p->in->services[dp->svc].configs[dp->config].rate;
+    double used = 0;
+    for (int k = 0; k < p->in->services[dp->svc].n_classes; k++)
+        if (rate[k] > 0)
+            used += cp_svc_load(p->in, dp->svc, k, t) * *cp_plan_f(p, d, k, t) / rate[k];
+    return dp->avail * *cp_plan_n(p, d, t) - used;
+}
+
+/* Class k of service v in slot t: its load (its unserved share, to
+ * complete) on the replicas running with room left, then on the cheapest
+ * deployments. */
+static void route_class(room *rm, cp_plan *p, int v, int k, int t, how h)
 {
     const cp_input *in = p->in;
     const cp_modeset *ms = p->ms;
     const cp_service *sv = &in->services[v];
-    double lam = cp_svc_load(in, v, k, t), left = 1;
-    while (lam > 0 && left > 1e-12 && !min_only) {
+    double lam = cp_svc_load(in, v, k, t), left = h == G_COMPLETE ? *cp_plan_u(p, v, k, t) : 1;
+    for (int d = ms->svc_first[v]; d < ms->svc_first[v + 1] && h == G_COMPLETE && lam > 0; d++) {
+        const cp_deploy *dp = &ms->deps[d];
+        double rate = sv->configs[dp->config].rate[k];
+        if (rate <= 0 || !*cp_plan_n(p, d, t) || left <= 1e-12)
+            continue;
+        double add = fmin(fmin(left, spare(p, d, t) * rate / lam), power_share(rm, dp, lam, rate, t));
+        if (add <= 1e-12)
+            continue;
+        *cp_plan_f(p, d, k, t) += add;
+        take_load(rm, dp, lam, rate, add, t);
+        left -= add;
+    }
+    while (lam > 0 && left > 1e-12 && h != G_MIN) {
         int best = -1;
         double best_c = INFINITY;
         for (int d = ms->svc_first[v]; d < ms->svc_first[v + 1]; d++) {
@@ -104,8 +142,7 @@ static void route_class(room *rm, cp_plan *p, int v, int k, int t, bool min_only
         n = n < want ? n : want;
         double share = fmin(cap, n * mu / lam);
         take(rm, dp, t, n);
-        if (ms->res[dp->res].kind == CP_RES_POOL)
-            rm->power[(size_t)ms->res[dp->res].site * (size_t)p->slots + (size_t)t] -= dp->busy_w * lam * share / rate;
+        take_load(rm, dp, lam, rate, share, t);
         *cp_plan_n(p, best, t) += (int)n;
         *cp_plan_f(p, best, k, t) += share;
         left -= share;
@@ -138,8 +175,8 @@ static void min_replicas(room *rm, cp_plan *p, int v, int t)
     }
 }
 
-/* The busy W left under each site's cap by the jobs of p (its services
- * zeroed): INFINITY where there is no cap. */
+/* The busy W left under each site's cap by the jobs and services of p:
+ * INFINITY where there is no cap. */
 static int power_left(const cp_plan *p, double *w)
 {
     const cp_input *in = p->in;
@@ -158,14 +195,16 @@ static int power_left(const cp_plan *p, double *w)
     return CP_OK;
 }
 
-static int build(cp_plan *p, bool min_only)
+static int build(cp_plan *p, how h)
 {
     const cp_input *in = p->in;
     const cp_modeset *ms = p->ms;
     int T = p->slots;
-    memset(p->svc_n, 0, (size_t)ms->n_deps * (size_t)T * sizeof *p->svc_n);
-    memset(p->svc_f, 0, (size_t)ms->n_shares * (size_t)T * sizeof *p->svc_f);
-    memset(p->svc_u, 0, (size_t)ms->n_classes * (size_t)T * sizeof *p->svc_u);
+    if (h != G_COMPLETE) {
+        memset(p->svc_n, 0, (size_t)ms->n_deps * (size_t)T * sizeof *p->svc_n);
+        memset(p->svc_f, 0, (size_t)ms->n_shares * (size_t)T * sizeof *p->svc_f);
+        memset(p->svc_u, 0, (size_t)ms->n_classes * (size_t)T * sizeof *p->svc_u);
+    }
     room rm = {p, cp_calloc((size_t)(ms->n_res ? ms->n_res : 1) * CP_DIMS * (size_t)T, sizeof(double)),
                cp_calloc((size_t)(in->n_sites ? in->n_sites : 1) * (size_t)T, sizeof(double))};
     if (!rm.left || !rm.power || power_left(p, rm.power)) {
@@ -189,10 +228,13 @@ static int build(cp_plan *p, bool min_only)
             for (int d = 0; d < CP_DIMS; d++)
                 *left_at(&rm, m->res, d, t) -= m->demand[d];
     }
+    for (int d = 0; d < ms->n_deps; d++)
+        for (int t = 0; t < T; t++)
+            take(&rm, &ms->deps[d], t, *cp_plan_n(p, d, t));
     for (int v = 0; v < in->n_services; v++)
         for (int t = 0; t < T; t++) {
             for (int k = 0; k < in->services[v].n_classes; k++)
-                route_class(&rm, p, v, k, t, min_only);
+                route_class(&rm, p, v, k, t, h);
             min_replicas(&rm, p, v, t);
         }
     cp_free(rm.left);
@@ -205,9 +247,17 @@ int cp_services_greedy(cp_plan *p, bool *ok, char *why, size_t why_size)
 {
     *ok = false;
     for (int pass = 0; pass < 2 && !*ok; pass++) {
-        if (build(p, pass == 1))
+        if (build(p, pass == 1 ? G_MIN : G_FULL))
             return CP_ERR_NOMEM;
         *ok = cp_plan_is_feasible(p, why, why_size);
     }
+    return CP_OK;
+}
+
+int cp_services_complete(cp_plan *p, bool *ok)
+{
+    if (build(p, G_COMPLETE))
+        return CP_ERR_NOMEM;
+    *ok = cp_plan_is_feasible(p, NULL, 0);
     return CP_OK;
 }

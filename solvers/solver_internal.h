@@ -59,6 +59,10 @@ int cp_milp_around(const cp_input *in, const cp_modeset *ms, const cp_solve_opts
 /* services_greedy.c: p's services (n, f, u, and y for the jobs and
  * them) by a greedy around p's jobs; *ok when the plan is feasible. */
 int cp_services_greedy(cp_plan *p, bool *ok, char *why, size_t why_size);
+/* p's replicas and shares kept, each class's unserved share routed as the
+ * greedy routes (the room left by p's jobs and replicas, the power caps),
+ * min_replicas made up; *ok: p is then feasible. CP_ERR_NOMEM. */
+int cp_services_complete(cp_plan *p, bool *ok);
 /* The options of the jobs' search of a method that plans the services
  * after it (cp_services_after): with services, the time limit less the
  * services' share of it; otherwise opts. */
