@@ -132,6 +132,28 @@ if [ "$rc" = 0 ] && grep -q "^baseline,optimal,0.075," "$tmp/w.csv" &&
 else
     bad "whatif plans services" "exit $rc: $(oneline "$tmp/w.csv" 3)"
 fi
+# its service columns: chat costs $0.045 (0.45 kWh), 1 + 1 replica-hours,
+# all served; doubled $0.09, 2 + 1 replica-hours
+col() { awk -F, -v k="$2" 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == k) c = i; next }
+                            $1 == "'"$1"'" { print $c }' "$tmp/w.csv"; }
+if [ "$(col baseline service_cost:chat)" = 0.045 ] && [ "$(col baseline service_replica_hours:chat)" = 2 ] &&
+    [ "$(col baseline service_served_pct:chat)" = 100 ] && [ "$(col more service_cost:chat)" = 0.09 ] &&
+    [ "$(col more service_replica_hours:chat)" = 3 ]; then
+    ok "whatif service columns"
+else
+    bad "whatif service columns" "$(head -n 1 "$tmp/w.csv" | tr ',' '\n' | grep -n service | tr '\n' ' ')"
+fi
+# the md table names them; two shards merge into the same table
+timeout "$limit" $CAPPLAN whatif -q --scenarios "$tmp/scen.yaml" --node-limit 50 "$d/refuse.yaml" >"$tmp/w.md" 2>&1
+grep -q '| chat \$ | chat replica-h | chat served % |' "$tmp/w.md" && ok "whatif md services" ||
+    bad "whatif md services" "$(oneline "$tmp/w.md" 2)"
+for k in 0 1; do
+    timeout "$limit" $CAPPLAN whatif -q --shard $k/2 --scenarios "$tmp/scen.yaml" --node-limit 50 \
+        -o "$tmp/wsh$k.json" "$d/refuse.yaml" 2>/dev/null
+done
+$CAPPLAN whatif merge --format csv -o "$tmp/wm.csv" "$tmp/wsh0.json" "$tmp/wsh1.json" 2>"$tmp/err"
+cmp -s "$tmp/w.csv" "$tmp/wm.csv" && ok "whatif shards with services" ||
+    bad "whatif shards with services" "$(oneline "$tmp/err") $(diff "$tmp/w.csv" "$tmp/wm.csv" | head -n 3)"
 
 # --mip-engine auto (the default outside the suites) plans services with
 # GLPK even where `cbc` is installed; an explicit cbc is refused

@@ -45,7 +45,27 @@ typedef struct cp_whatif_row {
     /* the cost per table->team_names[i] (NAN where the row has no plan or
      * its input no such team); NULL when the table has no team column */
     double *team_cost;
+    /* capplan.5 §10.4: the services of this row's input, in its order,
+     * with CP_WI_SVC_N figures each (svcs_fig[v * CP_WI_SVC_N + i]); NULL
+     * and 0 for rows without a plan or inputs without services. What a
+     * shard file records. */
+    char **svcs;
+    double *svcs_fig;
+    int n_svcs;
+    /* the figures per table->svc_names[s] (svc_fig[s * CP_WI_SVC_N + i];
+     * NAN where the row has no plan or its input no such service); NULL
+     * when the table has no service column */
+    double *svc_fig;
 } cp_whatif_row;
+
+/* A service's figures in the what-if table (capplan.5 §10.4): what it
+ * costs ($, the plan's services[].cost), its replica-hours (all
+ * deployments) and the share of its requests served, in % (each within
+ * the latency target its rates stand for; 100 without requests). */
+enum { CP_WI_SVC_COST, CP_WI_SVC_REPLICA_H, CP_WI_SVC_SERVED, CP_WI_SVC_N };
+/* Their names: md heading suffixes and csv/json/shard keys. */
+extern const char *const cp_wi_svc_head[CP_WI_SVC_N];
+extern const char *const cp_wi_svc_key[CP_WI_SVC_N];
 
 typedef struct cp_whatif_table {
     int n_rows; /* rows[0] is the baseline */
@@ -54,6 +74,8 @@ typedef struct cp_whatif_table {
     char **acc_names;
     int n_team; /* union of team names over all rows, in first-seen order */
     char **team_names;
+    int n_svc; /* union of service names over all rows, in first-seen order */
+    char **svc_names;
 } cp_whatif_table;
 
 void cp_whatif_table_free(cp_whatif_table *t);

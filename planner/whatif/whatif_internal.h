@@ -60,6 +60,19 @@ typedef struct wi_rowacc {
  * both tables are the same bytes. Returns CP_OK or CP_ERR_NOMEM. */
 int cp_wi_build_columns(cp_whatif_table *t, const wi_rowacc *ra);
 
+/* ---- service columns (whatif_svc.c, capplan.5 §10.4) ------------------ */
+struct cp_plan;
+struct cp_plan_figures;
+/* r's own services and their figures from plan p and its figures f;
+ * CP_ERR_NOMEM (what was filled is freed with the row). */
+int cp_wi_svc_fill(cp_whatif_row *r, const cp_input *in, const struct cp_plan *p,
+                   const struct cp_plan_figures *f);
+/* The table's service columns and each row's svc_fig (the union of the
+ * rows' own services, first seen first); CP_ERR_NOMEM. */
+int cp_wi_svc_columns(cp_whatif_table *t);
+void cp_wi_svc_row_free(cp_whatif_row *r);
+void cp_wi_svc_table_free(cp_whatif_table *t);
+
 /* ---- trees (whatif_tree.c) -------------------------------------------- */
 /* Deep copy (positions kept); NULL on out of memory. */
 cp_node *cp_wi_clone(const cp_node *n);

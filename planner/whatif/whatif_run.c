@@ -161,6 +161,7 @@ void cp_whatif_table_free(cp_whatif_table *t)
         cp_free(r->teams);
         cp_free(r->teams_cost);
         cp_free(r->team_cost);
+        cp_wi_svc_row_free(r);
     }
     cp_free(t->rows);
     for (int i = 0; i < t->n_acc; i++)
@@ -169,6 +170,7 @@ void cp_whatif_table_free(cp_whatif_table *t)
     for (int i = 0; i < t->n_team; i++)
         cp_free(t->team_names[i]);
     cp_free(t->team_names);
+    cp_wi_svc_table_free(t);
     cp_free(t);
 }
 
@@ -266,6 +268,10 @@ static int fill_figures(entry *en, const cp_input *in, const cp_modeset *ms, con
             cp_plan_figures_release(&f);
             return cp_err_nomem(err);
         }
+    }
+    if (cp_wi_svc_fill(r, in, p, &f)) { /* capplan.5 §10.4 */
+        cp_plan_figures_release(&f);
+        return cp_err_nomem(err);
     }
     unsigned when = cp_cost_when(in);
     for (int i = 0; i < CP_COST_N; i++)
@@ -484,7 +490,7 @@ int cp_wi_build_columns(cp_whatif_table *t, const wi_rowacc *ra)
             r->acc_hours_cloud[k] = ra[i].cl[a];
         }
     }
-    if (build_team_columns(t) != CP_OK)
+    if (build_team_columns(t) != CP_OK || cp_wi_svc_columns(t) != CP_OK)
         return CP_ERR_NOMEM;
     const cp_whatif_row *b = &t->rows[0];
     for (int i = 0; i < t->n_rows; i++) {

@@ -128,6 +128,19 @@ int cp_whatif_shard_write(const cp_whatif_table *t, int k, int n, cp_buf *out, c
             }
             cp_out_end(o);
         }
+        if (r->n_svcs) { /* capplan.5 §10.4: the row's own services and their figures */
+            cp_out_key(o, "services");
+            cp_out_seq(o, false);
+            for (int q = 0; q < r->n_svcs; q++) {
+                cp_out_map(o);
+                cp_out_key(o, "name");
+                cp_out_str(o, r->svcs[q]);
+                for (int f = 0; f < CP_WI_SVC_N; f++)
+                    num(o, cp_wi_svc_key[f], r->svcs_fig[q * CP_WI_SVC_N + f]);
+                cp_out_end(o);
+            }
+            cp_out_end(o);
+        }
         cp_out_end(o);
     }
     cp_out_end(o);
@@ -230,6 +243,39 @@ static void read_teams(mctx *m, const cp_node *e, cp_whatif_row *r)
     }
 }
 
+/* An entry's `services` (absent: the row's input has none) into row r. */
+static void read_services(mctx *m, const cp_node *e, cp_whatif_row *r)
+{
+    const cp_node *sl = cp_map_get(e, "services");
+    if (!sl)
+        return;
+    if (sl->kind != CP_NODE_SEQ) {
+        cp_diags_add(m->d, CP_ERR_INPUT, sl->pos, "shard entry: 'services' must be a list");
+        return;
+    }
+    size_t n = sl->n ? sl->n : 1;
+    if (!(r->svcs = cp_calloc(n, sizeof *r->svcs)) ||
+        !(r->svcs_fig = cp_calloc(n * CP_WI_SVC_N, sizeof *r->svcs_fig))) {
+        m->nomem = true;
+        return;
+    }
+    for (size_t k = 0; k < sl->n; k++) {
+        const cp_node *x = sl->kids[k];
+        if (x->kind != CP_NODE_MAP) {
+            cp_diags_add(m->d, CP_ERR_INPUT, x->pos, "shard entry: services must be mappings");
+            return;
+        }
+        bool ok = true;
+        char *name = get_str(m, x, "name", false, &ok);
+        if (!name)
+            return;
+        r->svcs[r->n_svcs] = name;
+        for (int i = 0; i < CP_WI_SVC_N; i++)
+            get_num(m, x, cp_wi_svc_key[i], &r->svcs_fig[(size_t)r->n_svcs * CP_WI_SVC_N + (size_t)i]);
+        r->n_svcs++;
+    }
+}
+
 /* One entry into row r and its accelerator list ra. */
 static void read_entry(mctx *m, const cp_node *e, cp_whatif_row *r, wi_rowacc *ra)
 {
@@ -259,6 +305,7 @@ static void read_entry(mctx *m, const cp_node *e, cp_whatif_row *r, wi_rowacc *r
     }
     r->dropped = (int)nd;
     read_teams(m, e, r);
+    read_services(m, e, r);
     const cp_node *acc = need(m, e, "accelerators", CP_NODE_SEQ);
     if (!acc)
         return;

@@ -3,7 +3,8 @@
  *  - md: a Markdown table for people (costs to the cent, energy, carbon
  *    and hours to one decimal, shares and deltas in percent; of the
  *    accelerator-hour columns only those with a value above 0 in some
- *    row), then the dropped jobs of each row and the errors of invalid
+ *    row; per service its cost, replica-hours and requests served, in %),
+ *    then the dropped jobs of each row and the errors of invalid
  *    scenarios as lists below it;
  *  - csv: one record per row, numbers to 15 significant digits
  *    (cp_buf_num), empty cells where there is no value;
@@ -17,6 +18,7 @@
 #include "cp_out.h"
 
 #include <math.h>
+#include <stdio.h>
 
 static void md_cell(cp_buf *b, const char *s)
 {
@@ -76,6 +78,12 @@ static void write_md(const cp_whatif_table *t, cp_buf *b)
         cp_md_text(b, t->team_names[k]);
         cp_buf_puts(b, " $ |");
     }
+    for (int k = 0; k < t->n_svc; k++) /* capplan.5 §10.4 */
+        for (int i = 0; i < CP_WI_SVC_N; i++) {
+            cp_buf_putc(b, ' ');
+            cp_md_text(b, t->svc_names[k]);
+            cp_buf_printf(b, " %s |", cp_wi_svc_head[i]);
+        }
     for (int a = 0; a < t->n_acc; a++) /* accelerator names are the input's */
         for (int cloud = 0; cloud < 2; cloud++)
             if (acc_column(t, a, cloud)) {
@@ -85,7 +93,7 @@ static void write_md(const cp_whatif_table *t, cp_buf *b)
                 cols++;
             }
     cp_buf_puts(b, " spot share | delta $ | delta % |\n|---|---|");
-    for (int k = 0; k < cols + 4 + t->n_team; k++)
+    for (int k = 0; k < cols + 4 + t->n_team + t->n_svc * CP_WI_SVC_N; k++)
         cp_buf_puts(b, "---:|");
     cp_buf_putc(b, '\n');
     int invalid = 0, dropped = 0;
@@ -103,6 +111,8 @@ static void write_md(const cp_whatif_table *t, cp_buf *b)
             cp_buf_printf(b, " %d |", r->dropped);
         for (int k = 0; k < t->n_team; k++)
             md_num(b, r->team_cost[k], 2, "", false);
+        for (int k = 0; k < t->n_svc * CP_WI_SVC_N; k++) /* $ to the cent, hours and % to 0.1 */
+            md_num(b, r->svc_fig[k], k % CP_WI_SVC_N == CP_WI_SVC_COST ? 2 : 1, "", false);
         for (int a = 0; a < t->n_acc; a++)
             for (int cloud = 0; cloud < 2; cloud++)
                 if (acc_column(t, a, cloud))
@@ -171,6 +181,12 @@ static void write_csv(const cp_whatif_table *t, cp_buf *b)
      * each header field goes through the one CSV field rule */
     for (int k = 0; k < t->n_team; k++)
         csv_head(b, "team_cost:", t->team_names[k]);
+    for (int k = 0; k < t->n_svc; k++)
+        for (int i = 0; i < CP_WI_SVC_N; i++) {
+            char prefix[48];
+            snprintf(prefix, sizeof prefix, "service_%s:", cp_wi_svc_key[i]);
+            csv_head(b, prefix, t->svc_names[k]);
+        }
     for (int a = 0; a < t->n_acc; a++)
         for (int k = 0; k < 2; k++)
             csv_head(b, k ? "acc_hours_cloud:" : "acc_hours_on_prem:", t->acc_names[a]);
@@ -186,6 +202,8 @@ static void write_csv(const cp_whatif_table *t, cp_buf *b)
         csv_num(b, r->dropped < 0 ? NAN : r->dropped);
         for (int k = 0; k < t->n_team; k++)
             csv_num(b, r->team_cost[k]);
+        for (int k = 0; k < t->n_svc * CP_WI_SVC_N; k++)
+            csv_num(b, r->svc_fig[k]);
         for (int a = 0; a < t->n_acc; a++) {
             csv_num(b, r->acc_hours_onprem[a]);
             csv_num(b, r->acc_hours_cloud[a]);
@@ -228,6 +246,13 @@ static int write_json(const cp_whatif_table *t, cp_buf *b, cp_err *err)
             cp_out_str(o, t->team_names[k]);
         cp_out_end(o);
     }
+    if (t->n_svc) {
+        cp_out_key(o, "services");
+        cp_out_seq(o, true);
+        for (int k = 0; k < t->n_svc; k++)
+            cp_out_str(o, t->svc_names[k]);
+        cp_out_end(o);
+    }
     cp_out_key(o, "rows");
     cp_out_seq(o, false);
     for (int i = 0; i < t->n_rows; i++) {
@@ -251,6 +276,18 @@ static int write_json(const cp_whatif_table *t, cp_buf *b, cp_err *err)
             cp_out_map(o);
             for (int k = 0; k < t->n_team; k++)
                 json_num(o, t->team_names[k], r->team_cost[k]);
+            cp_out_end(o);
+        }
+        if (t->n_svc) { /* capplan.5 §10.4 */
+            cp_out_key(o, "services");
+            cp_out_map(o);
+            for (int k = 0; k < t->n_svc; k++) {
+                cp_out_key(o, t->svc_names[k]);
+                cp_out_map(o);
+                for (int f = 0; f < CP_WI_SVC_N; f++)
+                    json_num(o, cp_wi_svc_key[f], r->svc_fig[k * CP_WI_SVC_N + f]);
+                cp_out_end(o);
+            }
             cp_out_end(o);
         }
         cp_out_key(o, "accelerator_hours");
