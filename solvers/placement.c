@@ -495,7 +495,12 @@ static int replica_unit(packer *pk, int r, const double *dem, int t)
         return -2;
     int top = p->market ? p->used + 1 : p->n, best = -1;
     double best_key = INFINITY;
+    /* an instance empty in slot t is one more rented: within the quota
+     * (capplan.5 §3.2), as every job's */
+    bool may_open = !p->market || p->inuse[t] < cp_market_quota(pk->in, &pk->ms->res[r], t);
     for (int i = 0; i < top && i < p->n; i++) {
+        if (p->market && !may_open && !p->cnt[(size_t)i * (size_t)pk->T + (size_t)t])
+            continue;
         bool fits = true;
         for (int k = 0; k < CP_DIMS && fits; k++)
             fits = *room_at(p, i, k, t) >= 0 && *room_at(p, i, k, t) + EPS >= dem[k];
