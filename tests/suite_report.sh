@@ -16,9 +16,10 @@
 #    titles, subtitles, the markets table and escaping; stripped of its
 #    leases (a 1.0 plan) it draws today's lanes;
 #  - labels: on the nightly and cloud nights every scheduled job has one
-#    bar, linked to its row of the open jobs table, and every bar its
-#    name or its key (tests/report/labels.awk); the instances chart's axis
-#    counts whole instances;
+#    bar, linked to its row of the open jobs table (with every node the
+#    bar's title names), and every bar its name or its key
+#    (tests/report/labels.awk); the instances chart's axis counts whole
+#    instances;
 #  - errors: golden stderr and exit status for tests/report/NAME.args
 #    (`sh tests/suite_report.sh --update` or CP_GOLDEN_UPDATE=1 rewrites
 #    the .expected files that differ; review the diff);
@@ -147,6 +148,13 @@ check_labels() {
     fi
     if grep -q '^<details open="">$' "$page"; then ok
     else bad "$label: labels" "the jobs table is folded (it would not print)"; fi
+    # what a bar's title says is printed in its row: its nodes (every one)
+    job=$(awk '/^- name: /{n=substr($0, 9)} /^  nodes: \[/{print n; exit}' "$plan")
+    nodes=$(awk -v j="$job" '/^- name: /{n=substr($0, 9)} n == j && /^  nodes: \[/{
+        s = $0; sub(/^  nodes: \[/, "", s); sub(/\]$/, "", s); gsub(/'"'"'/, "", s); print s; exit}' "$plan")
+    if [ -n "$nodes" ] && grep -qF "<td>$job</td>" "$page" &&
+        grep "<td>$job</td>" "$page" | grep -qF "<td>$nodes</td></tr>"; then ok
+    else bad "$label: labels" "the jobs table does not list '$job''s nodes '$nodes'"; fi
 }
 
 report_case() {

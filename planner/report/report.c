@@ -332,7 +332,8 @@ static void tables(cp_buf *b, const cp_rp_plan *p)
         cp_buf_puts(b, "<table>\n<tr><th class=\"n\">#</th><th>job</th><th>kind</th><th>resource</th><th>market</th>"
                        "<th class=\"n\">count</th><th class=\"n\">CPUs</th><th class=\"n\">memory</th>"
                        "<th class=\"n\">start h</th><th class=\"n\">end h</th><th class=\"n\">energy</th>"
-                       "<th class=\"n\">egress</th><th class=\"n\">cost</th><th>after</th></tr>\n");
+                       "<th class=\"n\">egress</th><th class=\"n\">cost</th><th>after</th>"
+                       "<th>nodes</th></tr>\n");
         for (int i = 0; i < p->n_jobs; i++) {
             const cp_rp_job *j = &p->jobs[i];
             const cp_plan_job *pj = j->pj;
@@ -357,6 +358,13 @@ static void tables(cp_buf *b, const cp_rp_plan *p)
                 if (k)
                     cp_buf_puts(b, ", ");
                 cp_svg_esc(b, p->in->jobs[ij->after[k]].name);
+            }
+            cp_buf_puts(b, "</td><td>");
+            const cp_plan_strs *ns = &pj->nodes; /* all of them: the bar's title stops at 8 */
+            for (int k = 0; ns->has == CP_PLAN_SET && k < ns->n; k++) {
+                if (k)
+                    cp_buf_puts(b, ", ");
+                cp_svg_esc(b, ns->s[k] ? ns->s[k] : "?");
             }
             cp_buf_puts(b, "</td></tr>\n");
         }
