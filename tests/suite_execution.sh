@@ -16,7 +16,9 @@
 # Checks: the nightly plan (heuristic, node limit: seconds, reproducible)
 # verifies; export slurm's scripts all run to COMPLETED through
 # submit.sh, each on the plan's nodes with its CPUs, memory, GPUs and time
-# limit, after its predecessors (tests/execution/as_planned.py);
+# limit, after its predecessors (tests/execution/as_planned.py), and so
+# do the pool jobs of a night imported from examples/data
+# (tests/handoff/imported_night.sh: Alibaba nodes, catalogs, Gavel);
 # export skypilot writes one task per cloud job and launch.sh (run
 # against stand-ins by tests/suite_handoff.sh); a
 # sweep of tests/execution/sweep.yaml as a 3-task array (whatif
@@ -60,8 +62,10 @@ test_require SLURM PYYAML
 
 if plan_verify "nightly plan" "$tmp/plan.yaml" --method heuristic --node-limit 100 -- $nightly; then :; fi
 mkdir -p "$tmp/standin" "$tmp/trace"
-# the stand-in payload: the same inputs, every job's run replaced
-if python3 - "$tmp/standin" $nightly <<'EOF'
+# standin_inputs DIR FILE...: the stand-in payload, the same inputs in DIR
+# with every job's run replaced
+standin_inputs() {
+    python3 - "$@" <<'EOF'
 import os, sys, yaml
 run = ('echo start $(date +%s.%N) >> "$CP_TRACE/$SLURM_JOB_NAME"; sleep 2; '
        'echo end $(date +%s.%N) >> "$CP_TRACE/$SLURM_JOB_NAME"')
@@ -71,8 +75,18 @@ for f in sys.argv[2:]:
         j["run"] = run
     yaml.safe_dump(doc, open(os.path.join(sys.argv[1], os.path.basename(f)), "w"), sort_keys=False)
 EOF
-then ok; else bad "stand-in inputs"; fi
+}
+# shellcheck disable=SC2086
+if standin_inputs "$tmp/standin" $nightly; then ok; else bad "stand-in inputs"; fi
 verify_ok "the plan verifies against the stand-in inputs" "$tmp/plan.yaml" "$tmp"/standin/*.yaml
+# the night a new user imports (tests/handoff/imported_night.sh): its pool
+# nodes join the fleet, its pool jobs run there below
+mkdir -p "$tmp/imp-standin"
+sh tests/handoff/imported_night.sh "$CAPPLAN" "$tmp/imp" >"$tmp/imp.out" || bad "imported night: imports" "$(oneline "$tmp/imp.out")"
+imp_in="$tmp/imp/caiso.yaml $tmp/imp/inv.yaml $tmp/imp/gcp.yaml $tmp/imp/azure.yaml $tmp/imp/gavel.yaml"
+# shellcheck disable=SC2086
+if plan_verify "imported night plan" "$tmp/imp.yaml" --method heuristic -- $imp_in &&
+    standin_inputs "$tmp/imp-standin" $imp_in; then ok; else bad "imported night: stand-in inputs"; fi
 
 timeout "$limit" $CAPPLAN export skypilot -q --plan "$tmp/plan.yaml" -o "$tmp/cloud" $nightly 2>"$tmp/err"
 cloud=$(grep -c '^  market: \(on_demand\|spot\)$' "$tmp/plan.yaml")
@@ -95,7 +109,7 @@ export CP_PORT
 sed -e 's/^    nodes: 2  .*/    nodes: 2\n    hosts: "rack-%02d"/' -e 's/^    kind: \(.*\)$/    kind: \1\n    run: sleep 300/' \
     examples/tiny.yaml >"$tmp/night.yaml"
 sed 's/^    kind: \(.*\)$/    kind: \1\n    run: sleep 300/' tests/replan/urgent.yaml >"$tmp/urgent.yaml"
-if ! python3 tests/execution/fleet_conf.py "$S" $nightly "$tmp/night.yaml" >"$S/nodes" 2>"$tmp/err"; then
+if ! python3 tests/execution/fleet_conf.py "$S" $nightly "$tmp/night.yaml" "$tmp/imp/inv.yaml" >"$S/nodes" 2>"$tmp/err"; then
     fleet_fail "fleet_conf.py: $(oneline "$tmp/err")"
 fi
 host=$(hostname -s)
@@ -145,6 +159,16 @@ then ok "$(tail -n 1 "$tmp/check")"; else bad "jobs as planned" "$(oneline "$tmp
 awk '!d && /^  cpus: / { $2 = $2 + 1; print "  cpus: " $2; d = 1; next } { print }' "$tmp/plan.yaml" >"$tmp/plan-off.yaml"
 if python3 tests/execution/as_planned.py "$tmp/plan-off.yaml" "$tmp/submit" "$tmp/trace" "$tmp"/standin/*.yaml >"$tmp/check-off" 2>&1
 then bad "as_planned.py accepts a plan with one CPU more"; else ok; fi
+
+# the imported night's pool jobs on its Alibaba nodes
+timeout "$limit" $CAPPLAN export slurm -q --begin now --plan "$tmp/imp.yaml" -o "$tmp/imp-run" "$tmp"/imp-standin/*.yaml \
+    2>"$tmp/err" || bad "imported night: export slurm --begin now" "$(oneline "$tmp/err")"
+if (cd "$tmp" && sh imp-run/submit.sh) >"$tmp/imp-submit" 2>"$tmp/err"; then ok; else bad "imported night: submit.sh" "$(oneline "$tmp/err")"; fi
+poll $((wait_s * 3)) queue_empty || bad "the imported night did not finish within $((wait_s * 3)) s" "$(squeue -h | head -n 3 | tr '\n' ' ')"
+pool=$(grep -c '^  market: pool$' "$tmp/imp.yaml")
+if python3 tests/execution/as_planned.py "$tmp/imp.yaml" "$tmp/imp-submit" "$tmp/trace" "$tmp"/imp-standin/*.yaml >"$tmp/check" 2>&1 &&
+    [ "$pool" -gt 0 ] && [ "$(wc -l <"$tmp/imp-submit" | tr -d ' ')" = "$pool" ]
+then ok "imported night: $(tail -n 1 "$tmp/check")"; else bad "imported night: jobs as planned" "$pool pool jobs: $(oneline "$tmp/check" 8)"; fi
 
 # ---- a sweep of the nightly as a job array --------------------------------
 
