@@ -41,6 +41,7 @@
 
 #include <stdbool.h>
 
+struct cp_input;
 struct cp_node;
 
 /* Whether a key was given. */
@@ -342,5 +343,13 @@ int cp_plan_load_file(const char *path, struct cp_node **out, cp_diags *diags);
 /* Appends every problem to `d` as an error (code CP_ERR_INPUT), in file
  * order, up to the cap of `d`. */
 void cp_plan_file_diags(const cp_plan_file *pf, cp_diags *d);
+
+/* capplan.5 §10.4: the requests/s that listed deployment i of services
+ * entry e serves in slot t, where v is the inputs' index of e's service:
+ * over its routing, each class's load in t times the share in shares[t]
+ * (models/plan_svc.c). A class the service does not have, a slot or a
+ * deployment past a list, a share not given or a class without a load
+ * adds 0. What export services writes and the report draws. */
+double cp_plan_svc_served(const struct cp_input *in, int v, const cp_plan_svc *e, int i, int t);
 
 #endif

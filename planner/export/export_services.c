@@ -14,27 +14,6 @@
 
 #include <math.h>
 #include <stdio.h>
-#include <string.h>
-
-/* Requests/s that listed deployment i of entry e takes in slot t. */
-static double taken(const cp_input *in, int v, const cp_plan_svc *e, int i, int t)
-{
-    const cp_service *sv = &in->services[v];
-    double x = 0;
-    for (int r = 0; r < e->n_routes; r++) {
-        const cp_plan_svc_route *ro = &e->routes[r];
-        int k = 0;
-        while (ro->cls.s && k < sv->n_classes && strcmp(sv->classes[k].name, ro->cls.s))
-            k++;
-        if (!ro->cls.s || k == sv->n_classes || t >= ro->n_shares || i >= ro->shares[t].n)
-            continue;
-        const cp_series *ld = &sv->classes[k].load;
-        double f = ro->shares[t].v[i];
-        if (!isnan(f) && ld->v)
-            x += cp_series_at(ld, t) * f;
-    }
-    return x;
-}
 
 static void put_num(cp_buf *b, double v)
 {
@@ -84,7 +63,7 @@ int cp_export_services(const cp_input *in, const cp_plan_file *pf, const cp_expo
                         cp_buf_putc(b, 'Z');
                 }
                 cp_buf_printf(b, ",%.0f", de->replicas.v[t]);
-                put_num(b, taken(in, v, e, i, t));
+                put_num(b, cp_plan_svc_served(in, v, e, i, t));
                 cp_buf_putc(b, '\n');
             }
         }

@@ -13,26 +13,6 @@
 #include "cp_alloc.h"
 
 #include <stdio.h>
-#include <string.h>
-
-/* Requests/s that listed deployment i of entry e serves in slot t (the
- * inputs' loads times the plan's shares); v is the inputs' service. */
-static double served(const cp_input *in, int v, const cp_plan_svc *e, int i, int t)
-{
-    const cp_service *sv = &in->services[v];
-    double x = 0;
-    for (int r = 0; r < e->n_routes; r++) {
-        const cp_plan_svc_route *ro = &e->routes[r];
-        int k = 0;
-        while (ro->cls.s && k < sv->n_classes && strcmp(sv->classes[k].name, ro->cls.s))
-            k++;
-        if (!ro->cls.s || k == sv->n_classes || t >= ro->n_shares || i >= ro->shares[t].n ||
-            isnan(ro->shares[t].v[i]) || !sv->classes[k].load.v)
-            continue;
-        x += cp_series_at(&sv->classes[k].load, t) * ro->shares[t].v[i];
-    }
-    return x;
-}
 
 static double load_at(const cp_input *in, int v, int t)
 {
@@ -47,7 +27,7 @@ static double load_at(const cp_input *in, int v, int t)
 static double value(const cp_rp_plan *p, int v, const cp_plan_svc *e, int i, int t)
 {
     if (v >= 0)
-        return served(p->in, v, e, i, t);
+        return cp_plan_svc_served(p->in, v, e, i, t);
     const cp_plan_series *n = &e->deps[i].replicas;
     return t < n->n && !isnan(n->v[t]) ? n->v[t] : 0;
 }

@@ -3,13 +3,14 @@
  * positions it keeps; its problems with FILE:LINE:COL, in file order and
  * at their level; the slot count from the inputs or from the plan;
  * leases (capplan.5 §5, version 1.1); infeasible plans; out of memory at every
- * allocation. */
+ * allocation; what a service's deployment serves (cp_plan_svc_served). */
 #include "test.h"
 
 #include "cp_alloc.h"
 #include "cp_msg.h"
 #include "cp_plan_read.h"
 #include "cp_yaml.h"
+#include "fixture.h"
 
 #include <stddef.h>
 #include <stdio.h>
@@ -553,4 +554,53 @@ TEST(plan_read_sort_is_stable)
     CHECK_INT(cp_msg_sort(r, 37, sizeof *r, offsetof(rec, pos)), CP_ERR_NOMEM);
     cp_alloc_fail_after(-1);
     CHECK_INT(cp_msg_sort(r, 1, sizeof *r, offsetof(rec, pos)), CP_OK);
+}
+
+/* capplan.5 §10.4: what a deployment serves is the sum over its routing
+ * of each class's load times its share, from the inputs' loads (what
+ * export services writes and the report draws). Hand-computed: slot 0,
+ * big: 10 x 0.5 + 2 x 1 = 7; small: 10 x 0.5 = 5; slot 1, big: 4 x 1 +
+ * 0 x 0 = 4; small 0. A class the service lacks, a deployment or slot
+ * past the lists count 0. */
+TEST(plan_svc_served)
+{
+    static const char input[] =
+        "version: 1\nhorizon: {slots: 2}\nsites: [{name: dc}]\n"
+        "accelerators:\n  - {name: A100, memory_gb: 80, power_w: 400}\n"
+        "  - {name: L4, memory_gb: 24, power_w: 72}\n"
+        "offers:\n"
+        "  - {name: big, price_hour: 4, instance: {accelerator: A100, accelerators: 1, cpus: 8, memory_gb: 64}}\n"
+        "  - {name: small, price_hour: 1, instance: {accelerator: L4, accelerators: 1, cpus: 8, memory_gb: 32}}\n"
+        "services:\n  - name: chat\n"
+        "    classes: [{name: short, load: [10, 4]}, {name: long, load: [2, 0]}]\n"
+        "    replicas:\n      - {accelerator: A100, rate: {short: 10, long: 4}}\n"
+        "      - {accelerator: L4, rate: {short: 10}}\n";
+    static const char plan[] =
+        "capplan_plan: 1\nstatus: feasible\n"
+        "totals: {total: 10, cloud: 10, energy: 0, carbon: 0, penalty: 0}\njobs: []\n"
+        "services:\n- name: chat\n  cost: 10\n  unserved_requests: 0\n  deployments:\n"
+        "  - {config: 0, resource: big, market: on_demand, replicas: [1, 1]}\n"
+        "  - {config: 1, resource: small, market: on_demand, replicas: [1, 0]}\n"
+        "  routing:\n"
+        "  - {class: short, shares: [[0.5, 0.5], [1, 0]], unserved: [0, 0]}\n"
+        "  - {class: long, shares: [[1, 0], [0, 0]], unserved: [0, 0]}\n"
+        "  - {class: gone, shares: [[1, 1], [1, 1]], unserved: [0, 0]}\n";
+    cp_fx fx;
+    if (!cp_fx_load(&fx, input, NULL))
+        return;
+    cp_node *tree;
+    cp_plan_file pf;
+    CHECK_INT(read_text(plan, 2, &tree, &pf), CP_OK);
+    CHECK_INT(pf.n_svcs, 1);
+    if (pf.n_svcs == 1) {
+        const cp_plan_svc *e = &pf.svcs[0];
+        CHECK_NEAR(cp_plan_svc_served(fx.in, 0, e, 0, 0), 7, 1e-12);
+        CHECK_NEAR(cp_plan_svc_served(fx.in, 0, e, 1, 0), 5, 1e-12);
+        CHECK_NEAR(cp_plan_svc_served(fx.in, 0, e, 0, 1), 4, 1e-12);
+        CHECK_NEAR(cp_plan_svc_served(fx.in, 0, e, 1, 1), 0, 1e-12);
+        CHECK_NEAR(cp_plan_svc_served(fx.in, 0, e, 2, 0), 0, 1e-12);
+        CHECK_NEAR(cp_plan_svc_served(fx.in, 0, e, 0, 2), 0, 1e-12);
+    }
+    done(tree, &pf);
+    cp_fx_release(&fx);
 }
