@@ -49,6 +49,15 @@ typedef struct cp_xp_sjob {
 void cp_xp_sjob_resolve(const cp_input *in, cp_xp_sjob *j, cp_diags *d);
 /* "# written by capplan export slurm ..." */
 void cp_xp_slurm_header(cp_buf *b, const cp_export_opts *o);
+/* The opening of submit.sh and replan.sh: #!/bin/sh, the header, `what`
+ * (comment lines, each ending in a newline), set -eu, the cd to the
+ * script's folder, and TZ=UTC0 when the --begin times are UTC. */
+void cp_xp_slurm_opening(cp_buf *b, const cp_export_opts *o, bool utc, const char *what);
+/* Submits j's script: "jN=$(sbatch --parsable DEP jobs/NNN-NAME.sbatch)",
+ * its id cut from --parsable's "ID;CLUSTER" into $jN, and a line of the
+ * id and the job's name, printed with printf '%s', never echo (dash's
+ * echo reads backslashes in the name). dep is "" or " --dependency=...". */
+void cp_xp_slurm_submit(cp_buf *b, const cp_xp_sjob *j, const char *name, const char *dep);
 /* The job's name as its --job-name says it (what squeue -n and scancel
  * --name match). */
 void cp_xp_slurm_name(cp_buf *b, const char *name);

@@ -142,16 +142,13 @@ int cp_export_slurm_replan(const cp_input *in, const cp_plan_file *pf, const cp_
     }
     const int at = x->n - 1;
     cp_buf *b = &f->text;
-    cp_buf_puts(b, "#!/bin/sh\n");
-    cp_xp_slurm_header(b, o);
-    cp_buf_printf(b,
-                  "# the re-plan from slot %d (capplan.5 \"Re-planning\"): cancels what it no\n"
-                  "# longer runs as planned, moves the start of pending jobs, submits %d new\n"
-                  "# run%s; prints one line per job it submits or moves: its id and its name\n"
-                  "set -eu\ncd \"$(dirname \"$0\")\"\n",
-                  now, n, n == 1 ? "" : "s");
-    if (utc && !o->begin_now)
-        cp_buf_puts(b, "TZ=UTC0; export TZ # --begin times are UTC\n");
+    char what[300];
+    snprintf(what, sizeof what,
+             "# the re-plan from slot %d (capplan.5 \"Re-planning\"): cancels what it no\n"
+             "# longer runs as planned, moves the start of pending jobs, submits %d new\n"
+             "# run%s; prints one line per job it submits or moves: its id and its name\n",
+             now, n, n == 1 ? "" : "s");
+    cp_xp_slurm_opening(b, o, utc, what);
     cp_buf_puts(b, "# the ids of the jobs named, still queued or running, as :ID:ID\n"
                    "queued() { for n in \"$@\"; do squeue -h -u \"$(id -un)\" -n \"$n\" -o ':%i'; "
                    "done | tr -d '\\n'; }\n");
@@ -195,13 +192,8 @@ int cp_export_slurm_replan(const cp_input *in, const cp_plan_file *pf, const cp_
                 cp_buf_puts(b, ")");
             }
         }
-        cp_buf_printf(b, "\"\nj%d=$(sbatch --parsable ${dep:+--dependency=afterok$dep} jobs/%03d-",
-                      j->pj->index, j->pj->index);
-        cp_xp_file_word(b, job->name, 60);
-        cp_buf_printf(b, ".sbatch)\nj%d=${j%d%%;*}\nprintf '%%s %%s\\n' \"$j%d\" ", j->pj->index,
-                      j->pj->index, j->pj->index);
-        cp_sh_quote(b, job->name);
-        cp_buf_putc(b, '\n');
+        cp_buf_puts(b, "\"\n");
+        cp_xp_slurm_submit(b, j, job->name, " ${dep:+--dependency=afterok$dep}");
         if ((rc = cp_xp_slurm_script(in, j, o, start, utc, x, d)))
             break;
         b = &x->files[at].text;

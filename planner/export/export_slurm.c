@@ -110,6 +110,26 @@ void cp_xp_slurm_header(cp_buf *b, const cp_export_opts *o)
     cp_buf_puts(b, "; regenerate rather than edit\n");
 }
 
+void cp_xp_slurm_opening(cp_buf *b, const cp_export_opts *o, bool utc, const char *what)
+{
+    cp_buf_puts(b, "#!/bin/sh\n");
+    cp_xp_slurm_header(b, o);
+    cp_buf_puts(b, what);
+    cp_buf_puts(b, "set -eu\ncd \"$(dirname \"$0\")\"\n");
+    if (utc && !o->begin_now)
+        cp_buf_puts(b, "TZ=UTC0; export TZ # --begin times are UTC\n");
+}
+
+void cp_xp_slurm_submit(cp_buf *b, const cp_xp_sjob *j, const char *name, const char *dep)
+{
+    int i = j->pj->index;
+    cp_buf_printf(b, "j%d=$(sbatch --parsable%s jobs/%03d-", i, dep, i);
+    cp_xp_file_word(b, name, 60);
+    cp_buf_printf(b, ".sbatch)\nj%d=${j%d%%%%;*}\nprintf '%%s %%s\\n' \"$j%d\" ", i, i, i);
+    cp_sh_quote(b, name);
+    cp_buf_putc(b, '\n');
+}
+
 /* The job's GPU power limit (capplan.5 §10.3), set on each of
  * its nodes for the boards Slurm gave it before its run. nvidia-smi -pl
  * needs root: where jobs may not, a root prolog can set it from
@@ -290,6 +310,8 @@ int cp_export_slurm(const cp_input *in, const cp_plan_file *pf, const cp_export_
     int n = 0, rc = CP_OK;
     for (int i = 0; i < pf->n_jobs; i++)
         n += pf->jobs[i].scheduled && pf->jobs[i].mk == CP_PLAN_POOL;
+    cp_buf dep; /* a job's " --dependency=afterok:$jA:$jB" */
+    cp_buf_init(&dep);
     cp_xp_sjob *v = cp_calloc((size_t)(n ? n : 1), sizeof *v);
     if (!v)
         return cp_diags_add(d, CP_ERR_NOMEM, cp_pos_none(), "out of memory");
@@ -360,15 +382,12 @@ int cp_export_slurm(const cp_input *in, const cp_plan_file *pf, const cp_export_
      * cp_export_add may move x->files: hold submit.sh by its index */
     const int sub_at = x->n - 1;
     cp_buf *b = &sub->text;
-    cp_buf_puts(b, "#!/bin/sh\n");
-    cp_xp_slurm_header(b, o);
-    cp_buf_printf(b,
-                  "# submits the plan's %d pool job%s in dependency order; prints one line per\n"
-                  "# job: its Slurm job id and its name\n"
-                  "set -eu\ncd \"$(dirname \"$0\")\"\n",
-                  n, n == 1 ? "" : "s");
-    if (utc && !o->begin_now)
-        cp_buf_puts(b, "TZ=UTC0; export TZ # --begin times are UTC\n");
+    char what[200];
+    snprintf(what, sizeof what,
+             "# submits the plan's %d pool job%s in dependency order; prints one line per\n"
+             "# job: its Slurm job id and its name\n",
+             n, n == 1 ? "" : "s");
+    cp_xp_slurm_opening(b, o, utc, what);
     /* Kahn's order: a job whose predecessors on pools are all submitted,
      * earliest start first (then plan order) */
     for (int done = 0; done < n;) {
@@ -391,15 +410,14 @@ int cp_export_slurm(const cp_input *in, const cp_plan_file *pf, const cp_export_
         const cp_job *job = &in->jobs[j->job];
         j->done = true;
         done++;
-        put_var(b, j);
-        cp_buf_puts(b, "=$(sbatch --parsable");
+        cp_buf_reset(&dep);
         int deps = 0;
         for (int k = 0; k < job->n_after; k++) {
             int pi = by_plan_job(v, n, job->after[k]);
             const char *pn = in->jobs[job->after[k]].name;
             if (pi >= 0) {
-                cp_buf_puts(b, deps++ ? ":$" : " --dependency=afterok:$");
-                put_var(b, &v[pi]);
+                cp_buf_puts(&dep, deps++ ? ":$" : " --dependency=afterok:$");
+                put_var(&dep, &v[pi]);
                 if (v[pi].pj->start_slot.v + v[pi].pj->slots.v > j->pj->start_slot.v)
                     cp_diags_warn(d, j->pj->pos,
                                   "job '%s' starts in slot %ld, before its predecessor '%s' "
@@ -412,18 +430,11 @@ int cp_export_slurm(const cp_input *in, const cp_plan_file *pf, const cp_export_
                           "job '%s' runs after '%s', which %s: Slurm cannot wait for it", job->name,
                           pn, pp && pp->scheduled ? "runs in the cloud" : "the plan drops");
         }
-        cp_buf_puts(b, " ");
-        cp_buf_printf(b, "jobs/%03d-", j->pj->index);
-        cp_xp_file_word(b, job->name, 60);
-        cp_buf_puts(b, ".sbatch)\n");
-        put_var(b, j);
-        cp_buf_puts(b, "=${");
-        put_var(b, j);
-        cp_buf_puts(b, "%%;*}\nprintf '%s %s\\n' \"$");
-        put_var(b, j);
-        cp_buf_puts(b, "\" ");
-        cp_sh_quote(b, job->name);
-        cp_buf_putc(b, '\n');
+        if (!cp_buf_ok(&dep)) {
+            rc = cp_diags_add(d, CP_ERR_NOMEM, cp_pos_none(), "out of memory");
+            goto out;
+        }
+        cp_xp_slurm_submit(b, j, job->name, dep.s);
         if ((rc = cp_xp_slurm_script(in, j, o, start, utc, x, d)))
             goto out;
         b = &x->files[sub_at].text;
@@ -451,5 +462,6 @@ out:
     for (int i = 0; i < n; i++)
         cp_free(v[i].nodes);
     cp_free(v);
+    cp_buf_release(&dep);
     return rc;
 }
