@@ -16,7 +16,11 @@
  * syntax in half the runs, and in half of them (size & 4) through
  * cp_export_slurm_replan and cp_export_launch_replan too, the plan as a
  * re-plan of itself from its middle slot (replan.sh keeps every job; the
- * re-plan's launch.sh has the steps from that slot on). Properties:
+ * re-plan's launch.sh has the steps from that slot on). Three files of
+ * which the last two have a `status` are an input, an earlier plan OLD
+ * and its re-plan: then cp_export_slurm_replan from a slot S the input's
+ * size picks (`export slurm --from OLD --now S`), with the same
+ * properties for replan.sh and its scripts. Properties:
  *   - each exporter returns CP_OK, CP_ERR_INPUT or CP_ERR_NOMEM, CP_OK
  *     exactly when it reported no error (warnings are fine), else the
  *     code of its first error;
@@ -75,7 +79,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 /* The lines the exporters write as shell code, after abstract_line: Q is
  * a single-quoted string, @ a word of [A-Za-z0-9._/-], ~ "$@" with any
  * more ":$@" (afterok's list of job ids), ^ a literal @ (the shell's
- * "$@"). */
+ * "$@"), ? any run of ":$@" and "$(queued Q)" (replan.sh's
+ * dependencies, maybe none). */
 static const char *const shapes[] = {
     "",
     "set -eu",
@@ -84,6 +89,9 @@ static const char *const shapes[] = {
     "TZ=UTC0; export TZ",
     "@=$(sbatch --parsable @)",
     "@=$(sbatch --parsable --dependency=afterok:~ @)",
+    /* replan.sh's new runs: ? is their dependencies */
+    "dep=\"?\"",
+    "@=$(sbatch --parsable ${dep:+--dependency=afterok$dep} @)",
     "@=${@%%;*}",
     "printf Q \"$@\" Q",
     "printf Q Q >&2",
@@ -166,6 +174,16 @@ static bool shape_match(const char *s, const char *p)
                     return false;
                 s += 1 + n;
             } while (s[0] == ':' && s[1] == '$' && s++);
+        } else if (*p == '?') {
+            for (;;) {
+                size_t n = s[0] == ':' && s[1] == '$' ? word_len(s + 2) : 0;
+                if (n)
+                    s += 2 + n;
+                else if (!strncmp(s, "$(queued Q)", 11))
+                    s += 11;
+                else
+                    break;
+            }
         } else if (*s++ != (*p == '^' ? '@' : *p)) {
             return false;
         }
@@ -176,17 +194,31 @@ static bool shape_match(const char *s, const char *p)
 /* The shell line [s, s+len) as shapes[] spell it, into out (cap bytes):
  * single-quoted strings, with the '\'' joins cp_sh_quote writes, become
  * one Q; the comment is dropped (a '#' at the start of a word, outside
- * quotes); runs of blanks become one space, none at either end. Returns
- * false when a single quote is not closed on the line (no name may hold
- * a newline, and the run commands are swapped out). */
+ * quotes); runs of blanks become one space, none at either end. A $( )
+ * opens unquoted text even within double quotes, as the shell reads it
+ * (replan.sh's "$(queued 'NAME')"). Returns false when a single quote is
+ * not closed on the line (no name may hold a newline, and the run
+ * commands are swapped out). */
 static bool abstract_line(const char *s, size_t len, char *out, size_t cap)
 {
     size_t o = 0;
     bool dq = false;
-    for (size_t i = 0; i < len && o + 2 < cap; i++) {
+    unsigned outer = 0; /* bit k: within double quotes outside the k-th $( */
+    int depth = 0;
+    for (size_t i = 0; i < len && o + 3 < cap; i++) {
         char c = s[i];
         char last = o ? out[o - 1] : ' ';
-        if (c == '\'' && !dq) {
+        if (c == '$' && i + 1 < len && s[i + 1] == '(' && depth < 16) {
+            outer = dq ? outer | 1u << depth : outer & ~(1u << depth);
+            depth++;
+            dq = false;
+            out[o++] = c;
+            out[o++] = s[++i];
+        } else if (c == ')' && depth > 0 && !dq) {
+            depth--;
+            dq = outer >> depth & 1;
+            out[o++] = c;
+        } else if (c == '\'' && !dq) {
             const char *q = memchr(s + i + 1, '\'', len - i - 1);
             if (!q)
                 return false;
@@ -488,6 +520,67 @@ static void export_tree(cp_input *in, const cp_node *plan_root, unsigned sel)
     cp_plan_file_release(&pf);
 }
 
+/* export slurm --from OLD --now S of the re-plan `now_root`: replan.sh
+ * and its scripts under export_one's checks. */
+static void export_replan(cp_input *in, const cp_node *old_root, const cp_node *now_root,
+                          unsigned sel)
+{
+    cp_plan_read_opts ro;
+    cp_plan_read_opts_init(&ro);
+    ro.slots = in->slots;
+    cp_plan_file old, pf;
+    cp_plan_file_init(&old);
+    cp_plan_file_init(&pf);
+    cp_err err;
+    cp_err_init(&err);
+    cp_diags *d = malloc(sizeof *d);
+    if (!d)
+        abort();
+    cp_diags_init(d);
+    /* what `capplan export` refuses before any export */
+    if (cp_plan_read(old_root, &ro, &old, &err) != CP_OK || !cp_plan_file_is_ok(&old) ||
+        cp_plan_read(now_root, &ro, &pf, &err) != CP_OK || !cp_plan_file_is_ok(&pf) ||
+        pf.infeasible)
+        goto out;
+    cp_export_opts o;
+    cp_export_opts_init(&o);
+    o.begin_now = sel & 1;
+    if (sel & 2)
+        o.plan_name = "it's \"$(touch x)\" `touch y`; rm -rf / # .yaml";
+    int now = (int)(sel / 4 % (unsigned)(in->slots + 2));
+    for (int swapped = 0; swapped < 2; swapped++) {
+        char **runs = NULL;
+        if (swapped) {
+            if (!(runs = calloc((size_t)in->n_jobs + 1, sizeof *runs)))
+                abort();
+            for (int j = 0; j < in->n_jobs; j++)
+                if ((runs[j] = in->jobs[j].run))
+                    in->jobs[j].run = (char *)RUN_WORD;
+        }
+        cp_export x;
+        cp_export_init(&x);
+        cp_diags_init(d);
+        int rc = cp_export_slurm_replan(in, &pf, &old, now, &o, &x, d);
+        check_rc("cp_export_slurm_replan", rc, d);
+        if (rc == CP_OK) {
+            check_names(&x);
+            for (int i = 0; i < x.n; i++)
+                check_shell(x.files[i].name, x.files[i].text.s ? x.files[i].text.s : "",
+                            x.files[i].text.len, ends_with(x.files[i].name, ".sbatch"), swapped);
+        }
+        cp_export_release(&x);
+        if (runs) {
+            for (int j = 0; j < in->n_jobs; j++)
+                in->jobs[j].run = runs[j];
+            free(runs);
+        }
+    }
+out:
+    cp_plan_file_release(&old);
+    cp_plan_file_release(&pf);
+    free(d);
+}
+
 /* The heuristic's plan of `in` as `capplan plan` writes it, then the
  * exports of that plan. */
 static void plan_and_export(cp_input *in, unsigned sel)
@@ -553,12 +646,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         rc = cp_yaml_load_string(names[i], part[i], len[i], &roots[i], d);
     if (rc != CP_OK)
         goto out;
-    /* the last of two or more files is the plan when it says a status */
+    /* the last of two or more files is the plan when it says a status;
+     * of three, the last two are an earlier plan and its re-plan when
+     * both do */
     bool plan_given = n >= 2 && map_get(roots[n - 1], "status");
-    int n_in = plan_given ? n - 1 : n;
+    bool replan = plan_given && n == 3 && map_get(roots[1], "status");
+    int n_in = replan ? 1 : plan_given ? n - 1 : n;
     if (cp_input_from_trees(roots, n_in, &in, d) != CP_OK)
         goto out;
-    if (plan_given)
+    if (replan)
+        export_replan(in, roots[1], roots[2], (unsigned)size);
+    else if (plan_given)
         export_tree(in, roots[n - 1], (unsigned)size);
     else
         plan_and_export(in, (unsigned)size);

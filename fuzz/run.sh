@@ -5,7 +5,8 @@
 # Seeds are gathered from examples/ and tests/ (good and bad inputs) and
 # tests/fuzz-regress/NAME/ (every input that ever crashed; fuzz_roundtrip
 # takes fuzz_load's seeds, fuzz_fitout fuzz_csv's, fuzz_export fuzz_load's
-# and each slurm and handoff test input followed by its plan, fuzz_opts the command
+# and each slurm and handoff test input followed by its plan, and
+# fuzz/seeds/export (an input, a plan and its re-plan), fuzz_opts the command
 # lines of tests/cli/messages.expected, fuzz_solution the solutions and
 # plans of tests/place with each format byte, fuzz_shard the shards of
 # fuzz/seeds/shard); new inputs found go
@@ -24,7 +25,8 @@ for name in "$@"; do
     rm -rf "$seed"
     mkdir -p "$seed" "$corpus"
     case $short in
-    load | roundtrip | export) find examples tests -name '*.yaml' -not -path '*/fuzz-regress/*' ;;
+    load | roundtrip) find examples tests -name '*.yaml' -not -path '*/fuzz-regress/*' ;;
+    export) { find examples tests -name '*.yaml' -not -path '*/fuzz-regress/*'; ls fuzz/seeds/export/*; } ;;
     csv | fitout) find tests -name '*.csv' -o -name '*.tsv' -o -name '*.json' | grep -v fuzz-regress ;;
     scenarios) { ls examples/*whatif*.yaml; find tests/whatif tests/bad -name '*.yaml'; } 2>/dev/null ;;
     opts) echo tests/cli/messages.expected ;;
