@@ -107,7 +107,7 @@ static void route_class(room *rm, cp_plan *p, int v, int k, int t, how h)
     const cp_modeset *ms = p->ms;
     const cp_service *sv = &in->services[v];
     double lam = cp_svc_load(in, v, k, t), left = h == G_COMPLETE ? *cp_plan_u(p, v, k, t) : 1;
-    for (int d = ms->svc_first[v]; d < ms->svc_first[v + 1] && h == G_COMPLETE && lam > 0; d++) {
+    for (int d = ms->svc_first[v]; d < ms->svc_first[v + 1] && h != G_MIN && lam > 0; d++) {
         const cp_deploy *dp = &ms->deps[d];
         double rate = sv->configs[dp->config].rate[k];
         if (rate <= 0 || !*cp_plan_n(p, d, t) || left <= 1e-12)
@@ -231,12 +231,17 @@ static int build(cp_plan *p, how h)
     for (int d = 0; d < ms->n_deps; d++)
         for (int t = 0; t < T; t++)
             take(&rm, &ms->deps[d], t, *cp_plan_n(p, d, t));
+    /* every service's min_replicas first: routed one by one, the first
+     * services' load left the last ones no room for theirs (bench/gen
+     * --services 100 1 0: a plan of min_replicas alone, all unserved);
+     * the load then goes to them first */
     for (int v = 0; v < in->n_services; v++)
-        for (int t = 0; t < T; t++) {
+        for (int t = 0; t < T; t++)
+            min_replicas(&rm, p, v, t);
+    for (int v = 0; v < in->n_services; v++)
+        for (int t = 0; t < T; t++)
             for (int k = 0; k < in->services[v].n_classes; k++)
                 route_class(&rm, p, v, k, t, h);
-            min_replicas(&rm, p, v, t);
-        }
     cp_free(rm.left);
     cp_free(rm.power);
     cp_plan_min_instances(p);
