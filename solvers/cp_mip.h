@@ -34,6 +34,9 @@ typedef struct cp_mip_limits {
     double deadline;  /* cp_now_seconds clock; <= 0: none */
     unsigned long seed; /* CBC's random seeds (one thread: same seed, same answer) */
     const volatile sig_atomic_t *stop;
+    /* the root alone: its cutting planes, no heuristics and no branching,
+     * for the bound they prove (res->bound; no solution is looked for) */
+    bool root;
 } cp_mip_limits;
 
 typedef enum cp_mip_status {

@@ -626,7 +626,7 @@ static int cbc_solve(const cp_submip *sm, int n, const cp_submip_limits *lim, in
         cp_mip m = {sm->n_rows, sm->n_cols, lo,     hi,     sm->cobj, clo,
                     sm->cub,    isint,      sm->nnz, sm->ia, sm->ja,   sm->ar,
                     sm->warm_ok ? sm->warm : NULL};
-        cp_mip_limits ml = {lim->nodes, 1e-7, lim->deadline, lim->seed, lim->stop};
+        cp_mip_limits ml = {lim->nodes, 1e-7, lim->deadline, lim->seed, lim->stop, false};
         cp_mip_result res;
         cp_err err;
         cp_err_init(&err);

@@ -851,8 +851,8 @@ static double glp_hi(int type, double ub)
 /* Branch-and-cut by CBC, run as a separate program (mip_cbc.c), on P's
  * model less the constant's row and column; x[1..n_cols] gets its answer
  * and res how it ended (its objective and bound with the constant). */
-static int cbc_branch(const milp *mp, glp_prob *P, double t0, double *x, cp_mip_result *res,
-                      cp_err *err)
+static int cbc_branch(const milp *mp, glp_prob *P, double deadline, bool root, double *x,
+                      cp_mip_result *res, cp_err *err)
 {
     const cp_solve_opts *o = mp->opts;
     size_t nr = (size_t)mp->n_rows + 1, nc = (size_t)mp->n_cols + 1;
@@ -882,7 +882,7 @@ static int cbc_branch(const milp *mp, glp_prob *P, double t0, double *x, cp_mip_
         nnz++;
     cp_mip m = {mp->n_rows, mp->n_cols, lo, hi, obj, clo, chi, isint, nnz,
                 mp->ia, mp->ja, mp->ar, mp->warm};
-    cp_mip_limits lim = {o->node_limit, o->gap, t0 + o->time_limit, o->seed, o->stop};
+    cp_mip_limits lim = {o->node_limit, o->gap, deadline, o->seed, o->stop, root};
     if ((rc = cp_mip_cbc_solve(&m, &lim, x, res, err)) == CP_OK) {
         res->objective += mp->constant;
         res->bound += mp->constant;
@@ -894,6 +894,28 @@ out:
     cp_free(chi);
     cp_free(obj);
     cp_free(isint);
+    return rc;
+}
+
+int cp_milp_root_bound(const cp_input *in, const cp_modeset *ms, const cp_solve_opts *opts,
+                       double deadline, double *bound, cp_err *err)
+{
+    milp mp;
+    cp_usage u;
+    glp_prob *P = NULL;
+    *bound = NAN;
+    int rc = export_model(&mp, in, ms, &u, &P, err);
+    if (rc)
+        return rc;
+    mp.opts = opts;
+    double *x = cp_calloc((size_t)mp.n_cols + 1, sizeof *x);
+    cp_mip_result res;
+    if (!x)
+        rc = cp_err_nomem(err);
+    else if ((rc = cbc_branch(&mp, P, deadline, true, x, &res, err)) == CP_OK && isfinite(res.bound))
+        *bound = res.bound;
+    cp_free(x);
+    export_done(&mp, &u, P);
     return rc;
 }
 
@@ -1085,7 +1107,7 @@ static int milp_run(const cp_input *in, const cp_modeset *ms, const cp_solve_opt
         }
         if (opts->mip_engine == CP_MIP_CBC) {
             cp_mip_result res;
-            if ((rc = cbc_branch(&mp, P, t0, xv, &res, err))) {
+            if ((rc = cbc_branch(&mp, P, t0 + opts->time_limit, false, xv, &res, err))) {
                 cp_free(xv);
                 goto out;
             }

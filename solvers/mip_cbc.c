@@ -339,7 +339,12 @@ int cp_mip_cbc_solve(const cp_mip *m, const cp_mip_limits *lim, double *x, cp_mi
         argv[a++] = seed;
         argv[a++] = "-randomCbcSeed";
         argv[a++] = seed;
-        if (lim->nodes > 0) {
+        if (lim->root) {
+            argv[a++] = "-heuristicsOnOff";
+            argv[a++] = "off";
+            argv[a++] = "-maxNodes";
+            argv[a++] = "0";
+        } else if (lim->nodes > 0) {
             argv[a++] = "-maxNodes";
             argv[a++] = nodes;
         }
@@ -353,7 +358,7 @@ int cp_mip_cbc_solve(const cp_mip *m, const cp_mip_limits *lim, double *x, cp_mi
             argv[a++] = "-ratioGap";
             argv[a++] = gap;
         }
-        if (m->start) {
+        if (m->start && !lim->root) {
             argv[a++] = "-mipStart";
             argv[a++] = start;
         }
@@ -366,8 +371,20 @@ int cp_mip_cbc_solve(const cp_mip *m, const cp_mip_limits *lim, double *x, cp_mi
                          err);
         if (rc == CP_OK) {
             res->seconds = pr.seconds;
-            if (pr.end == CP_PROC_EXITED && pr.code == 0)
+            if (pr.end == CP_PROC_EXITED && pr.code == 0 && lim->root) {
+                /* the bound alone, from the log: "best possible" has 8
+                 * significant digits, "Lower bound:" 6 or 7 (157.749 for
+                 * 157.7485595, the optimum itself); lowered by more than
+                 * the rounding, so it stays a bound */
+                double lb = log_num(log.s, "best possible ");
+                res->bound = lb - 1e-6 * (1 + fabs(lb));
+                if (isnan(lb)) {
+                    lb = log_num(log.s, "Lower bound:");
+                    res->bound = lb - 1e-5 * (1 + fabs(lb));
+                }
+            } else if (pr.end == CP_PROC_EXITED && pr.code == 0) {
                 rc = read_answer(m, out, log.s, lim->gap > 0 ? lim->gap : 0, x, res, err);
+            }
         }
     }
 out:

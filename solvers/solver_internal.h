@@ -45,6 +45,13 @@ long cp_lns_stall(const cp_input *in);
 /* The steps cp_lns may take: unbounded (the clock decides) unless a
  * node limit makes the run deterministic. */
 long cp_lns_budget(const cp_solve_opts *opts);
+/* The bound of CBC's root cutting planes (no heuristics, no branching)
+ * on the exported model (cp_milp_export's), CBC run as a separate
+ * program until deadline (cp_now_seconds clock); *bound NAN when it gave
+ * none. CP_ERR_IO when cbc cannot be run. */
+int cp_milp_root_bound(const cp_input *in, const cp_modeset *ms, const cp_solve_opts *opts,
+                       double deadline, double *bound, cp_err *err);
+
 /* The MILP on a scope, warm-started from `warm` (feasible in the scope, or
  * NULL). Fills plan's choices (scope jobs only), status, objective and
  * bound. */
@@ -133,8 +140,9 @@ typedef enum {
     CP_BOUND_LP,         /* column generation: the exact LP optimum */
     CP_BOUND_LP_PARTIAL, /* column generation stopped early: its Lagrangian value */
     CP_BOUND_MILP,       /* branch-and-cut's tree */
-    CP_BOUND_LIFTED      /* column generation on the LP with lifting rows
+    CP_BOUND_LIFTED,     /* column generation on the LP with lifting rows
                           * (valid for placed plans, capplan.5 §5): above the LP */
+    CP_BOUND_ROOT        /* CBC's root cutting planes on the exported model */
 } cp_bound_kind;
 const char *cp_bound_kind_text(cp_bound_kind k);
 
