@@ -153,27 +153,20 @@ static int put_launches(cp_buf *b, const cp_input *in, const cp_xp_sky *s, const
 static void put_step(cp_buf *b, const cp_input *in, const cp_xp_sky *s, const event *e,
                      cp_buf *msg)
 {
-    if (e->kind == EV_STOP && s->down_at_from && s->down_at_from[e->idx]) {
-        /* what still runs there is what the re-plan cancels */
-        const cp_xp_cluster *c = &s->c[e->idx];
-        cp_buf_reset(msg);
-        cp_buf_printf(msg, "%s: down now, the re-plan cancels what runs there", c->name);
-        put_call(b, "say", msg);
-        cp_buf_printf(b, "\nsky down -y %s || ", c->name);
-        cp_buf_reset(msg);
-        cp_buf_printf(msg, "down of %s", c->name);
-        put_call(b, "failed", msg);
-        cp_buf_putc(b, '\n');
-        return;
-    }
     if (e->kind == EV_STOP) {
+        /* a cluster the re-plan ends at its start goes down now: what
+         * still runs there is what the re-plan cancels */
         const cp_xp_cluster *c = &s->c[e->idx];
+        bool now = s->down_at_from && s->down_at_from[e->idx];
         cp_buf_reset(msg);
-        cp_buf_printf(msg, "%s: down once idle", c->name);
+        cp_buf_printf(msg, now ? "%s: down now, the re-plan cancels what runs there"
+                               : "%s: down once idle",
+                      c->name);
         put_call(b, "say", msg);
-        cp_buf_printf(b, "\nsky autostop %s -i 1 --down || ", c->name);
+        cp_buf_printf(b, now ? "\nsky down -y %s || " : "\nsky autostop %s -i 1 --down || ",
+                      c->name);
         cp_buf_reset(msg);
-        cp_buf_printf(msg, "autodown of %s", c->name);
+        cp_buf_printf(msg, now ? "down of %s" : "autodown of %s", c->name);
         put_call(b, "failed", msg);
         cp_buf_putc(b, '\n');
         return;
