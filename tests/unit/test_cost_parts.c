@@ -182,7 +182,7 @@ TEST(cost_parts_whatif_columns)
     for (int r = 0; r < 2; r++)
         for (int i = 0; i < CP_COST_N; i++)
             rows[r].costs.v[i] = NAN;
-    cp_whatif_table t = {2, rows, 0, NULL, 0, NULL};
+    cp_whatif_table t = {.n_rows = 2, .rows = rows};
     for (int i = 0; i < CP_COST_N; i++)
         CHECK_INT(cp_whatif_has_part(&t, i),
                   !(cp_cost_part_info[i].flags & CP_COST_PLAN_ONLY) &&

@@ -122,7 +122,7 @@ TEST(cbc_solves_a_small_milp)
     double ar[] = {0, 2, 3, 1, 1, 1, 1, 1, 1};
     double start[] = {0, 1, 0, 1, 0}; /* a and c, y = 0: -8, feasible */
     cp_mip m = {3, 4, row_lo, row_hi, obj, col_lo, col_hi, isint, 8, ia, ja, ar, start};
-    cp_mip_limits lim = {100, 1e-9, 0, 7, NULL};
+    cp_mip_limits lim = {.nodes = 100, .gap = 1e-9, .seed = 7};
     double x[5] = {0};
     cp_mip_result res;
     cp_err err;
