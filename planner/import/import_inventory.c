@@ -140,16 +140,16 @@ int cp_import_inventory(const char *path, const cp_import_inventory_opts *o, cp_
         row_shape[i] = -1;
         const char *model = cp_csv_get(r, col[3]);
         if (!cp_csv_number(cp_csv_get(r, col[0]), &mc) || !(mc > 0) ||
-            !cp_csv_number(cp_csv_get(r, col[1]), &mib) || !(mib > 0) ||
+            !cp_csv_number(cp_csv_get(r, col[1]), &mib) || !(mib >= 1) ||
             !cp_csv_number(cp_csv_get(r, col[2]), &g) || !cp_num_is_whole(g, 0, 10000, &gl) ||
             (g > 0) != (*model != 0) || strlen(model) > CP_NAME_MAX / 2) {
             int f = !cp_csv_number(cp_csv_get(r, col[0]), &mc) || !(mc > 0)     ? col[0]
-                    : !cp_csv_number(cp_csv_get(r, col[1]), &mib) || !(mib > 0) ? col[1]
+                    : !cp_csv_number(cp_csv_get(r, col[1]), &mib) || !(mib >= 1) ? col[1]
                     : !cp_csv_number(cp_csv_get(r, col[2]), &g) || g < 0 || g != floor(g) || g > 1e4
                         ? col[2]
                         : col[3];
             rc = cp_diags_add(d, CP_ERR_INPUT, import_field_pos(csv, r, f),
-                              "unreadable node: cpu_milli and memory_mib > 0, gpu an integer "
+                              "unreadable node: cpu_milli > 0, memory_mib >= 1, gpu an integer "
                               ">= 0, a model iff gpu > 0");
             continue;
         }
