@@ -1143,6 +1143,7 @@ static int milp_run(const cp_input *in, const cp_modeset *ms, const cp_solve_opt
             if (mp.svc.n_col) { /* services were built (not in a POP part) */
                 double *x = cp_calloc((size_t)mp.n_cols + 1, sizeof *x);
                 if (!x) {
+                    cp_free(xv);
                     rc = cp_err_nomem(err);
                     goto out;
                 }

@@ -2,9 +2,11 @@
  * A child process without a shell (cp_proc.h). posix_spawnp is fork and
  * exec in one call, with the child's set-up (descriptors, process group,
  * signals) declared beforehand, so nothing runs in the child between the
- * two that a multi-threaded parent would have to make async-signal-safe,
- * and a program that cannot be started is an error code, not a child
- * that exits 127.
+ * two that a multi-threaded parent would have to make async-signal-safe.
+ * A program that cannot be started is an error code, not a child that
+ * exits 127: it is looked up first (PATH, or the path's execute bit),
+ * because POSIX lets posix_spawnp report a failed exec either way, and
+ * glibc under valgrind reports it as the exit.
  *
  * The pipe is made close-on-exec at once (pipe2), so a program another
  * thread starts at the same moment does not inherit it. The wait is a
@@ -145,6 +147,9 @@ static int spawn(const char *const *argv, int wfd, pid_t *pid, cp_err *err)
 int cp_proc_run(const char *const *argv, double seconds, const volatile sig_atomic_t *stop,
                 cp_buf *out, cp_proc_result *res, cp_err *err)
 {
+    if (strchr(argv[0], '/') ? access(argv[0], X_OK) != 0 : !cp_proc_find(argv[0], NULL, 0))
+        return cp_err_set(err, CP_ERR_IO, cp_pos_none(), "cannot run '%s': %s", argv[0],
+                          strerror(strchr(argv[0], '/') ? errno : ENOENT));
     int fds[2];
     if (pipe2(fds, O_CLOEXEC) != 0)
         return cp_err_set(err, CP_ERR_IO, cp_pos_none(), "cannot run '%s': %s", argv[0],
