@@ -104,8 +104,8 @@ static const char *const shapes[] = {
     "scancel --state=PENDING --name=Q",
     "id=$(squeue -h -u \"$(id -un)\" -t PENDING -n Q -o %i | head -n 1)",
     "if [ -n \"$id\" ]; then scontrol update JobId=\"$id\" StartTime=@; printf Q \"$id\" Q; fi",
-    "if [ -n \"$id\" ]; then scontrol update JobId=\"$id\" StartTime=@:@:@; printf Q \"$id\" Q; "
-    "fi",
+    ("if [ -n \"$id\" ]; then scontrol update JobId=\"$id\" StartTime=@:@:@; printf Q \"$id\" Q; "
+     "fi"),
     /* launch.sh (export skypilot): its header, then one block per time */
     "set -u",
     "cd \"$(dirname \"$0\")\" || exit 1",
