@@ -159,7 +159,8 @@ browser-deps:
 # searches, so it runs in about a minute on 2 cores.
 # `make test`: every prerequisite installed first, every check at full
 # size, and a skip is a failure (CP_NO_SKIP=1): the whole suite.
-CHECK_KNOBS ?= CP_TIER=check CP_QUICK=1 CP_SEEDS=3 CP_DET_SEEDS=2 CP_PROP_SEEDS=12 CP_SIGNAL_RUNS=10 \
+CHECK_KNOBS ?= CP_TIER=check CP_QUICK=1 CP_SEEDS=3 CP_DET_SEEDS=2 CP_PROP_SEEDS=12 CP_PROP_SVC_SEEDS=2 \
+               CP_SIGNAL_RUNS=10 \
                CP_SUITE_JOBS=2
 check:
 	$(MAKE) --no-print-directory $(BUILD)/capplan $(BUILD)/unit_tests $(BUILD)/enumerate

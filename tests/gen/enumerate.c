@@ -28,11 +28,29 @@
  * added (prices and powers are non-negative), so no completion of such
  * a branch can be feasible or better. Nothing else is pruned.
  *
+ * Services (capplan.5 §10.4): after the jobs, the walk tries every
+ * replica count n(d,t) of every deployment d (the library's, as modes
+ * are) and slot, from 0 to the most that can matter: the most one
+ * resource holds, and no more than min_replicas or enough replicas to
+ * serve all the load d's configuration serves in any slot (clipping a
+ * plan's counts there keeps it feasible and costs no more: starts,
+ * rents, quotas and caps only shrink). For each choice of counts the
+ * routing is a linear program (shares, unserved, capacity a_d·n, the
+ * sites' power caps with the jobs' busy power, the budgets with the
+ * replicas' busy energy), which the oracle writes itself and solves
+ * with GLPK's simplex: the exact optimum for those counts. Replicas
+ * take their units in the capacity rows and the instances, their
+ * accelerators or CPUs in their team's quotas, their rents and starts
+ * in the budgets. A branch is cut as the jobs' are; the routing's
+ * cost (busy energy and unserved penalty) is >= 0, so the cost without
+ * it is a lower bound.
+ *
  * Placement (capplan.5 §5) is not modelled: the oracle gives the optimum of
  * capplan.5 §3-4, which equals the optimum of a placed plan when every pool has
  * one node and every market at most one instance per slot (geninst -e).
  *
- * Prints `optimum TOTAL cloud C energy E carbon K penalty P egress G` (%.17g) and
+ * Prints `optimum TOTAL cloud C energy E carbon K penalty P egress G` (%.17g),
+ * then `starts S unserved U` when the input has services, and
  * `leaves N`, or `infeasible` (no choice meets the caps or the budget:
  * only the plan-independent baseline can cause that). Exit 0; 2 on bad
  * input; 4 when the search passes CP_ENUM_MAX_NODES (default 5e7).
@@ -40,6 +58,7 @@
 #include "cp_cli.h"
 #include "cp_modes.h"
 
+#include <glpk.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -58,7 +77,12 @@ static double *busy_w;  /* [n_sites][T]: busy power on pools x busy fraction (W)
 static int *choice;     /* [n_jobs]: mode index or -1 */
 static int *start;      /* [n_jobs] */
 static double best = INFINITY;
-static double best_parts[5]; /* cloud, energy, carbon, penalty, egress */
+enum { P_CLOUD, P_ENERGY, P_CARBON, P_PENALTY, P_EGRESS, P_STARTS, P_UNSERVED, NP };
+static double best_parts[NP];
+/* services: replicas n(d,t) of the cells decided so far (slot-major:
+ * cell t * n_deps + d), the most that can matter per deployment */
+static int *rep, *rep_max;
+static int cells; /* cells decided */
 static long long nodes, leaves, max_nodes;
 
 static double *D(int r, int t)
@@ -184,6 +208,143 @@ static double attributed(int j, int mi, int s)
     return cost;
 }
 
+/* ---- services (capplan.5 §10.4) ------------------------------------- */
+
+/* The replicas of deployment d in slot t, 0 while undecided. */
+static int reps(int d, int t)
+{
+    int i = t * ms->n_deps + d;
+    return i < cells ? rep[i] : 0;
+}
+
+/* A replica's busy power at its full rate (W, before PUE): the
+ * accelerators' and its CPUs' share of the node's dynamic power on a
+ * pool, none on a market. */
+static double dep_busy_w(const cp_deploy *dp)
+{
+    const cp_resource *rs = &ms->res[dp->res];
+    if (rs->kind != CP_RES_POOL)
+        return 0;
+    const cp_machine *node = rs->mach;
+    const cp_svc_config *g = &in->services[dp->svc].configs[dp->config];
+    double w = g->count * (in->accels[node->acc].power_w - in->accels[node->acc].idle_power_w);
+    if (node->cpus > 0)
+        w += g->cpus * (node->power_w - node->idle_power_w) / node->cpus;
+    return w;
+}
+
+/* $ of energy (and in *carbon, of carbon) of one replica's full-rate
+ * busy power for slot t. */
+static double dep_energy(const cp_deploy *dp, int t, double *carbon)
+{
+    const cp_resource *rs = &ms->res[dp->res];
+    *carbon = 0;
+    if (rs->kind != CP_RES_POOL)
+        return 0;
+    const cp_site *st = &in->sites[rs->site];
+    double kwh = st->pue * dep_busy_w(dp) * h / 1000;
+    *carbon = kwh * cp_series_at(&st->carbon_intensity, t) * in->carbon_price_per_ton / 1e6;
+    return kwh * cp_series_at(&st->energy_price, t);
+}
+
+/* capplan.5 §10.1: one replica's share of its instance (its fullest
+ * dimension) x the slot's price and carbon; 0 on a pool. */
+static double dep_rent(const cp_deploy *dp, int t)
+{
+    const cp_resource *rs = &ms->res[dp->res];
+    if (rs->kind == CP_RES_POOL)
+        return 0;
+    const cp_offer *of = &in->offers[rs->index];
+    double cap[CP_DIMS] = {of->inst.accelerators, of->inst.cpus, of->inst.memory_gb}, share = 0;
+    for (int k = 0; k < CP_DIMS; k++)
+        if (cap[k] > 0 && dp->demand[k] / cap[k] > share)
+            share = dp->demand[k] / cap[k];
+    double slot = (rs->kind == CP_RES_SPOT ? of->spot_price_hour : of->price_hour) * h;
+    if (of->site >= 0) {
+        const cp_site *st = &in->sites[of->site];
+        slot += of->inst.power_w * st->pue * h / 1000 * cp_series_at(&st->carbon_intensity, t) *
+                in->carbon_price_per_ton / 1e6;
+    }
+    return share * slot;
+}
+
+/* Starts of the decided cells of the services of team `team` (-2: every
+ * service), plus with `rent` their replicas' market shares. */
+static double svc_fixed(int team, bool rent)
+{
+    double c = 0;
+    for (int d = 0; d < ms->n_deps; d++) {
+        const cp_deploy *dp = &ms->deps[d];
+        const cp_service *sv = &in->services[dp->svc];
+        if (team != -2 && sv->team != team)
+            continue;
+        for (int t = 0; t < T; t++) {
+            int n = reps(d, t), prev = t ? reps(d, t - 1) : 0;
+            if (n > prev)
+                c += sv->start_cost * (n - prev);
+            if (rent)
+                c += n * dep_rent(dp, t);
+        }
+    }
+    return c;
+}
+
+/* What the replicas of team k's services hold of quota q in slot t. */
+static double svc_quota_held(int k, const cp_team_quota *q, int t)
+{
+    double held = 0;
+    for (int d = 0; d < ms->n_deps; d++) {
+        const cp_deploy *dp = &ms->deps[d];
+        const cp_resource *rs = &ms->res[dp->res];
+        if (in->services[dp->svc].team != k || rs->kind != CP_RES_POOL)
+            continue;
+        if (q->acc < 0)
+            held += reps(d, t) * dp->demand[CP_DIM_CPU];
+        else if (rs->mach->acc == q->acc)
+            held += reps(d, t) * dp->demand[CP_DIM_ACC];
+    }
+    return held;
+}
+
+/* The most replicas of deployment d that can matter (see the top). */
+static int dep_max(int d)
+{
+    const cp_deploy *dp = &ms->deps[d];
+    const cp_resource *rs = &ms->res[dp->res];
+    const cp_service *sv = &in->services[dp->svc];
+    const cp_machine *mc = rs->mach;
+    double cap[CP_DIMS] = {mc->accelerators, mc->cpus, mc->memory_gb};
+    int per_unit = 1 << 20;
+    for (int k = 0; k < CP_DIMS; k++)
+        if (dp->demand[k] > 0 && (int)floor(cap[k] / dp->demand[k] + 1e-9) < per_unit)
+            per_unit = (int)floor(cap[k] / dp->demand[k] + 1e-9);
+    int units = cp_resource_max_units(in, rs->kind, rs->index), need = 0;
+    for (int t = 0; t < T; t++) {
+        int mn = (int)cp_series_at(&sv->min_replicas, t);
+        double x = 0;
+        for (int k = 0; k < sv->n_classes; k++)
+            if (sv->configs[dp->config].rate[k] > 0)
+                x += cp_svc_load(in, dp->svc, k, t) / sv->configs[dp->config].rate[k];
+        int nx = dp->avail > 0 ? (int)ceil(x / dp->avail - 1e-9) : 0;
+        need = mn > need ? mn : need;
+        need = nx > need ? nx : need;
+    }
+    return units * per_unit < need ? units * per_unit : need;
+}
+
+/* Every service's replicas in slot t at least its min_replicas. */
+static bool min_ok(int t)
+{
+    for (int v = 0; v < in->n_services; v++) {
+        int n = 0;
+        for (int d = ms->svc_first[v]; d < ms->svc_first[v + 1]; d++)
+            n += reps(d, t);
+        if (n < cp_series_at(&in->services[v].min_replicas, t))
+            return false;
+    }
+    return true;
+}
+
 /* What job j (running mode m from s) holds of team quota q in slot t. */
 static double quota_held(const cp_team_quota *q, int j, int t)
 {
@@ -196,6 +357,17 @@ static double quota_held(const cp_team_quota *q, int j, int t)
     return rs->mach->acc == q->acc ? m->demand[CP_DIM_ACC] : 0;
 }
 
+/* The attributed cost of team k's decided jobs and its services' starts
+ * and rents (their busy energy is the routing's). */
+static double team_spent(int k, int decided)
+{
+    double spent = svc_fixed(k, true);
+    for (int j = 0; j < decided; j++)
+        if (choice[j] >= 0 && in->jobs[j].team == k)
+            spent += attributed(j, choice[j], start[j]);
+    return spent;
+}
+
 /* Teams (capplan.5 §10.2) among the decided jobs: every quota in every
  * slot (what the team's jobs hold on pools of that type, or their CPUs)
  * and every budget (the attributed cost of its jobs). */
@@ -205,7 +377,7 @@ static bool teams_ok(int decided)
         const cp_team *tm = &in->teams[k];
         for (int q = 0; q < tm->n_quota; q++)
             for (int t = 0; t < T; t++) {
-                double held = 0;
+                double held = svc_quota_held(k, &tm->quota[q], t);
                 for (int j = 0; j < decided; j++)
                     if (choice[j] >= 0 && in->jobs[j].team == k)
                         held += quota_held(&tm->quota[q], j, t);
@@ -215,11 +387,7 @@ static bool teams_ok(int decided)
             }
         if (!tm->has_budget)
             continue;
-        double spent = 0;
-        for (int j = 0; j < decided; j++)
-            if (choice[j] >= 0 && in->jobs[j].team == k)
-                spent += attributed(j, choice[j], start[j]);
-        if (spent > tm->budget + TOL * (1 + tm->budget))
+        if (team_spent(k, decided) > tm->budget + TOL * (1 + tm->budget))
             return false;
     }
     return true;
@@ -228,9 +396,9 @@ static bool teams_ok(int decided)
 /* Checks capplan.5 §3 for the jobs chosen so far and costs them (plus the
  * baseline and the penalties of the jobs dropped so far; jobs not yet
  * decided cost nothing). Returns false when a constraint is broken. */
-static bool evaluate(int decided, double parts[5])
+static bool evaluate(int decided, double parts[NP])
 {
-    double cloud = 0, energy = 0, carbon_kg = 0, penalty = 0, egress = 0;
+    double cloud = 0, energy = 0, carbon_kg = 0, penalty = 0, egress = 0, starts = svc_fixed(-2, false);
     if (!precedence_ok(decided) || !teams_ok(decided))
         return false;
     for (int j = 0; j < decided; j++)
@@ -281,7 +449,7 @@ static bool evaluate(int decided, double parts[5])
     }
     double carbon = carbon_kg / 1000 * in->carbon_price_per_ton;
     if (in->has_budget &&
-        cloud + energy + carbon + egress > in->budget + TOL * (1 + fabs(in->budget)))
+        cloud + energy + carbon + egress + starts > in->budget + TOL * (1 + fabs(in->budget)))
         return false;
     for (int j = 0; j < decided; j++)
         if (choice[j] < 0)
@@ -291,6 +459,8 @@ static bool evaluate(int decided, double parts[5])
     parts[2] = carbon;
     parts[3] = penalty;
     parts[4] = egress;
+    parts[P_STARTS] = starts;
+    parts[P_UNSERVED] = 0;
     return true;
 }
 
@@ -309,22 +479,186 @@ static void apply(int m, int s, double sign)
     }
 }
 
+/* LP buffers of route(): per column its deployment, class, slot */
+static int *col_d, *col_k, *col_t, *lp_ia, *lp_ja;
+static double *lp_ar;
+static bool lp_failed;
+
+/* $ per replica at full rate of column i: energy (*e) and carbon (*c). */
+static void col_cost(int i, double *e, double *c)
+{
+    *e = dep_energy(&ms->deps[col_d[i]], col_t[i], c);
+}
+
+/* The routing (capplan.5 §10.4) of the decided replicas as a linear
+ * program: x, per class, deployment with replicas and slot with load,
+ * the load taken in replicas at full rate (its share is x·rate/load).
+ * Rows: served <= load per class and slot (the rest is unserved);
+ * x <= a_d·n per deployment and slot; the sites' power caps with the
+ * baseline and the jobs' busy power; the budget and the teams' budgets
+ * with what `parts` and the teams' fixed costs leave. Minimizes busy
+ * energy and carbon plus the unserved penalty, and adds them to parts.
+ * False when no routing meets the caps and budgets. */
+static bool route(double parts[NP])
+{
+    const int NC = ms->n_classes, D = ms->n_deps;
+    double konst = 0;
+    int nc = 0, nz = 0;
+    for (int t = 0; t < T; t++)
+        for (int v = 0; v < in->n_services; v++) {
+            const cp_service *sv = &in->services[v];
+            for (int k = 0; k < sv->n_classes; k++) {
+                double lam = cp_svc_load(in, v, k, t);
+                konst += sv->unserved_penalty * lam * 3600 * h;
+                for (int d = ms->svc_first[v]; lam > 0 && d < ms->svc_first[v + 1]; d++)
+                    if (reps(d, t) > 0 && sv->configs[ms->deps[d].config].rate[k] > 0)
+                        col_d[nc] = d, col_k[nc] = k, col_t[nc] = t, nc++;
+            }
+        }
+    parts[P_UNSERVED] = konst;
+    if (!nc)
+        return true;
+    glp_prob *lp = glp_create_prob();
+    int r_cap = NC * T, r_pow = r_cap + D * T, r_bud = r_pow + in->n_sites * T;
+    glp_add_rows(lp, r_bud + 1 + in->n_teams);
+    glp_add_cols(lp, nc);
+    for (int r = 1; r <= r_bud + 1 + in->n_teams; r++)
+        glp_set_row_bnds(lp, r, GLP_FR, 0, 0);
+    for (int i = 0; i < nc; i++) {
+        int d = col_d[i], k = col_k[i], t = col_t[i];
+        const cp_deploy *dp = &ms->deps[d];
+        const cp_service *sv = &in->services[dp->svc];
+        const cp_resource *rs = &ms->res[dp->res];
+        double mu = sv->configs[dp->config].rate[k], e, c;
+        col_cost(i, &e, &c);
+        glp_set_col_bnds(lp, i + 1, GLP_LO, 0, 0);
+        glp_set_obj_coef(lp, i + 1, e + c - sv->unserved_penalty * mu * 3600 * h);
+        int rc = 1 + (ms->class_first[dp->svc] + k) * T + t;
+        glp_set_row_bnds(lp, rc, GLP_UP, 0, cp_svc_load(in, dp->svc, k, t));
+        lp_ia[++nz] = rc, lp_ja[nz] = i + 1, lp_ar[nz] = mu;
+        int rd = 1 + r_cap + d * T + t;
+        glp_set_row_bnds(lp, rd, GLP_UP, 0, dp->avail * reps(d, t));
+        lp_ia[++nz] = rd, lp_ja[nz] = i + 1, lp_ar[nz] = 1;
+        if (rs->kind == CP_RES_POOL && in->sites[rs->site].power_cap_kw.set) {
+            const cp_site *st = &in->sites[rs->site];
+            double capw = 1000 * cp_series_at(&st->power_cap_kw, t);
+            int rp = 1 + r_pow + rs->site * T + t;
+            glp_set_row_bnds(lp, rp, GLP_UP, 0, capw + TOL * (1 + capw) -
+                             st->pue * (baseline_w(rs->site, t) + busy_w[(size_t)rs->site * T + t]));
+            lp_ia[++nz] = rp, lp_ja[nz] = i + 1, lp_ar[nz] = st->pue * dep_busy_w(dp);
+        }
+        if (in->has_budget && e + c > 0)
+            lp_ia[++nz] = 1 + r_bud, lp_ja[nz] = i + 1, lp_ar[nz] = e + c;
+        if (sv->team >= 0 && in->teams[sv->team].has_budget && e + c > 0)
+            lp_ia[++nz] = 2 + r_bud + sv->team, lp_ja[nz] = i + 1, lp_ar[nz] = e + c;
+    }
+    if (in->has_budget)
+        glp_set_row_bnds(lp, 1 + r_bud, GLP_UP, 0, in->budget + TOL * (1 + fabs(in->budget)) -
+                         (parts[P_CLOUD] + parts[P_ENERGY] + parts[P_CARBON] + parts[P_EGRESS] +
+                          parts[P_STARTS]));
+    for (int k = 0; k < in->n_teams; k++)
+        if (in->teams[k].has_budget)
+            glp_set_row_bnds(lp, 2 + r_bud + k, GLP_UP, 0, in->teams[k].budget +
+                             TOL * (1 + in->teams[k].budget) - team_spent(k, in->n_jobs));
+    glp_load_matrix(lp, nz, lp_ia, lp_ja, lp_ar);
+    glp_smcp parm;
+    glp_init_smcp(&parm);
+    parm.msg_lev = GLP_MSG_OFF;
+    parm.tol_bnd = 1e-10;
+    int rc = glp_simplex(lp, &parm);
+    bool ok = rc == 0 && glp_get_status(lp) == GLP_OPT;
+    if (rc != 0 || (!ok && glp_get_status(lp) != GLP_NOFEAS))
+        lp_failed = true;
+    for (int i = 0; ok && i < nc; i++) {
+        double x = glp_get_col_prim(lp, i + 1), e, c;
+        col_cost(i, &e, &c);
+        parts[P_ENERGY] += x * e;
+        parts[P_CARBON] += x * c;
+    }
+    /* unserved from each class's row, at least 0: the simplex keeps rows
+     * to its tolerance, which the penalty of a request would magnify */
+    for (int v = 0; ok && v < in->n_services; v++)
+        for (int k = 0; k < in->services[v].n_classes; k++)
+            for (int t = 0; t < T; t++) {
+                double lam = cp_svc_load(in, v, k, t);
+                double got = glp_get_row_prim(lp, 1 + (ms->class_first[v] + k) * T + t);
+                parts[P_UNSERVED] -= in->services[v].unserved_penalty * fmin(lam, got) * 3600 * h;
+            }
+    glp_delete_prob(lp);
+    return ok;
+}
+
+static double sum(const double parts[NP])
+{
+    double s = 0;
+    for (int i = 0; i < NP; i++)
+        s += parts[i];
+    return s;
+}
+
+static void found(const double parts[NP])
+{
+    leaves++;
+    double total = sum(parts);
+    if (total < best) {
+        best = total;
+        memcpy(best_parts, parts, sizeof best_parts);
+    }
+}
+
+static void apply_rep(int d, int t, int n, double sign)
+{
+    for (int k = 0; k < CP_DIMS; k++)
+        D(ms->deps[d].res, t)[k] += sign * n * ms->deps[d].demand[k];
+}
+
+/* The services' part of the walk, after every job is decided: the
+ * replicas of cell `cells` (slot-major), then the routing at the leaf. */
+static void walk_svc(void)
+{
+    if (max_nodes && ++nodes > max_nodes)
+        return;
+    double parts[NP];
+    int D = ms->n_deps;
+    if (!evaluate(in->n_jobs, parts))
+        return;
+    if (D && cells % D == 0 && cells && !min_ok(cells / D - 1))
+        return;
+    if (sum(parts) >= best - TOL * (1 + fabs(best)))
+        return; /* the routing's cost is >= 0 */
+    if (cells == D * T) {
+        for (int t = 0; t < T; t++)
+            if (!min_ok(t))
+                return;
+        if (route(parts))
+            found(parts);
+        return;
+    }
+    int d = cells % D, t = cells / D;
+    for (int n = 0; n <= rep_max[d]; n++) {
+        rep[cells] = n;
+        apply_rep(d, t, n, 1);
+        cells++;
+        walk_svc();
+        cells--;
+        apply_rep(d, t, n, -1);
+    }
+}
+
 static void walk(int j)
 {
     if (max_nodes && ++nodes > max_nodes)
         return;
-    double parts[5];
+    double parts[NP];
     if (!evaluate(j, parts))
         return;
-    double total = parts[0] + parts[1] + parts[2] + parts[3] + parts[4];
-    if (total >= best - TOL * (1 + fabs(best)) && j < in->n_jobs)
+    if (sum(parts) >= best - TOL * (1 + fabs(best)) && j < in->n_jobs)
         return; /* every completion costs at least this much */
     if (j == in->n_jobs) {
-        leaves++;
-        if (total < best) {
-            best = total;
-            memcpy(best_parts, parts, sizeof parts);
-        }
+        if (in->n_services)
+            walk_svc();
+        else
+            found(parts);
         return;
     }
     choice[j] = -1;
@@ -367,13 +701,29 @@ int main(int argc, char **argv)
     busy_w = calloc((size_t)in->n_sites * T + 1, sizeof *busy_w);
     choice = calloc((size_t)in->n_jobs + 1, sizeof *choice);
     start = calloc((size_t)in->n_jobs + 1, sizeof *start);
+    size_t ncell = (size_t)ms->n_deps * T + 1, ncol = (size_t)ms->n_shares * T + 1;
+    rep = calloc(ncell, sizeof *rep);
+    rep_max = calloc((size_t)ms->n_deps + 1, sizeof *rep_max);
+    col_d = calloc(ncol, sizeof *col_d);
+    col_k = calloc(ncol, sizeof *col_k);
+    col_t = calloc(ncol, sizeof *col_t);
+    lp_ia = calloc(5 * ncol + 1, sizeof *lp_ia);
+    lp_ja = calloc(5 * ncol + 1, sizeof *lp_ja);
+    lp_ar = calloc(5 * ncol + 1, sizeof *lp_ar);
+    for (int d = 0; rep_max && d < ms->n_deps; d++)
+        rep_max[d] = dep_max(d);
+    glp_term_out(GLP_OFF);
     int rc = 0;
-    if (!dem || !busy_w || !choice || !start) {
+    if (!dem || !busy_w || !choice || !start || !rep || !rep_max || !col_d || !col_k || !col_t ||
+        !lp_ia || !lp_ja || !lp_ar) {
         fprintf(stderr, "enumerate: out of memory\n");
         rc = 2;
     } else {
         walk(0);
-        if (max_nodes && nodes > max_nodes) {
+        if (lp_failed) {
+            fprintf(stderr, "enumerate: GLPK's simplex failed on a routing LP\n");
+            rc = 4;
+        } else if (max_nodes && nodes > max_nodes) {
             fprintf(stderr, "enumerate: more than %lld search nodes; instance too large\n", max_nodes);
             rc = 4;
         } else if (isinf(best)) {
@@ -382,6 +732,8 @@ int main(int argc, char **argv)
             printf("optimum %.17g cloud %.17g energy %.17g carbon %.17g penalty %.17g egress "
                    "%.17g\n",
                    best, best_parts[0], best_parts[1], best_parts[2], best_parts[3], best_parts[4]);
+            if (in->n_services)
+                printf("starts %.17g unserved %.17g\n", best_parts[P_STARTS], best_parts[P_UNSERVED]);
         }
         printf("leaves %lld nodes %lld\n", leaves, nodes);
     }
@@ -389,6 +741,14 @@ int main(int argc, char **argv)
     free(busy_w);
     free(choice);
     free(start);
+    free(rep);
+    free(rep_max);
+    free(col_d);
+    free(col_k);
+    free(col_t);
+    free(lp_ia);
+    free(lp_ja);
+    free(lp_ar);
     cp_modeset_free(modes);
     cp_input_free(input);
     return rc;

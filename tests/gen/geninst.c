@@ -4,6 +4,7 @@
  *   cc -std=c11 -O2 -o build/geninst tests/gen/geninst.c -lm
  *   build/geninst SEED [JOBS [SLOTS]] > inst.yaml
  *   build/geninst -e SEED > small.yaml    (enumerable; see enum_instance)
+ *   build/geninst -s SEED > small.yaml    (the same with a service; see enum_service)
  *
  * The same SEED (and JOBS) always gives the same file, on any platform: the
  * generator uses its own 64-bit generator (splitmix64) and prints only
@@ -87,6 +88,25 @@ static int chance12(int pct)
     return ri12(0, 99) < pct;
 }
 
+/* The services of `-s` instances (capplan.5 §10.4) from a fourth
+ * stream, so the rest of such an instance is drawn as for `-e`. */
+static uint64_t st13;
+
+static int ri13(int lo, int hi)
+{
+    uint64_t keep = st;
+    st = st13;
+    int v = ri(lo, hi);
+    st13 = st;
+    st = keep;
+    return v;
+}
+
+static int chance13(int pct)
+{
+    return ri13(0, 99) < pct;
+}
+
 #define MAXP 4
 #define MAXO 3
 #define MAXA 3
@@ -122,7 +142,88 @@ static void series_f(const char *key, int lo, int hi, double scale, int dec)
  * type; some instances have teams with a quota per slot (on one type or
  * on CPUs) and a budget, and most jobs there belong to one.
  */
-static int enum_instance(unsigned long long seed)
+/* Accelerator types of the resources of an `-e` instance, for the
+ * service of `-s`: the most accelerators a unit of that type has (0: no
+ * resource carries it) and whether a spot market exists. */
+static int res_acc_units[MAXA], has_spot;
+
+static void svc_series(int lo, int hi, double scale)
+{
+    printf("[");
+    for (int t = 0; t < T; t++)
+        printf("%s%.1f", t ? ", " : "", ri13(lo, hi) * scale);
+    printf("]");
+}
+
+/* One service (capplan.5 §10.4) for `geninst -s`: one or two classes with
+ * small loads (0 to 1.5 requests/s), one or two configurations on the
+ * types the resources carry (a replica of one or two accelerators, a
+ * few CPUs and GiB), rates of 1 to 3 requests/s, so that a few replicas
+ * serve everything and the replica counts stay enumerable; sometimes
+ * min_replicas 0 or a series, a start cost, preemptible (spot markets),
+ * a placement rule, a team. The penalty per request is drawn so that
+ * serving and leaving requests unserved both happen. */
+static void enum_service(int nacc, int nteams)
+{
+    static const char *cls[2] = {"short", "long"};
+    int ncls = ri13(1, 2), nconf = ri13(1, 2), types[MAXA], ntypes = 0;
+    for (int a = 0; a < nacc; a++)
+        if (res_acc_units[a])
+            types[ntypes++] = a;
+    printf("services:\n  - name: chat\n");
+    if (nteams && chance13(60))
+        printf("    team: team%d\n", ri13(0, nteams - 1));
+    int one = ncls == 1 && chance13(50);
+    if (one) {
+        printf("    load: ");
+        svc_series(0, 3, 0.5);
+        printf("\n");
+    } else {
+        printf("    classes:\n");
+        for (int k = 0; k < ncls; k++) {
+            printf("      - {name: %s, load: ", cls[k]);
+            svc_series(0, 3, 0.5);
+            printf("}\n");
+        }
+    }
+    printf("    replicas:\n");
+    int served[2] = {0, 0};
+    for (int c = 0; c < nconf; c++) {
+        int a = ntypes ? types[ri13(0, ntypes - 1)] : ri13(0, nacc - 1);
+        int count = res_acc_units[a] >= 2 && chance13(25) ? 2 : 1;
+        printf("      - {accelerator: %s, count: %d, cpus: %d, memory_gb: %d, rate: ", accn[a], count,
+               2 * ri13(0, 2), 16 * ri13(0, 2));
+        if (one) {
+            printf("%.1f}\n", ri13(2, 6) * 0.5);
+            continue;
+        }
+        printf("{");
+        for (int k = 0, first = 1; k < ncls; k++)
+            if ((c == nconf - 1 && !served[k]) || chance13(70)) {
+                printf("%s%s: %.1f", first ? "" : ", ", cls[k], ri13(2, 6) * 0.5);
+                first = 0;
+                served[k] = 1;
+            }
+        printf("}}\n");
+    }
+    if (chance13(30))
+        printf("    min_replicas: 0\n");
+    else if (chance13(30)) {
+        printf("    min_replicas: [");
+        for (int t = 0; t < T; t++)
+            printf("%s%d", t ? ", " : "", ri13(0, 1));
+        printf("]\n");
+    }
+    if (chance13(50))
+        printf("    start_cost: %.2f\n", ri13(1, 20) * 0.1);
+    printf("    unserved_penalty: %.5f\n", ri13(0, 20) * 0.00005);
+    if (has_spot && chance13(60))
+        printf("    preemptible: true\n    restart_minutes: %d\n", ri13(1, 30));
+    if (chance13(15))
+        printf("    placement: {%s: false}\n", chance13(50) ? "cloud" : "on_prem");
+}
+
+static int enum_instance(unsigned long long seed, int svc)
 {
     /* hashed, so that nearby seeds do not give shifted copies of one
      * splitmix stream */
@@ -130,10 +231,16 @@ static int enum_instance(unsigned long long seed)
     st = next();
     st11 = seed * 0x9E3779B97F4A7C15ull + 1111;
     st12 = seed * 0xD1B54A32D192ED03ull + 1212;
+    st13 = seed * 0x94D049BB133111EBull + 1313;
     T = ri(2, 5);
     h = chance(30) ? 0.5 : 1.0;
     int njobs = ri(1, 5);
-    printf("# geninst -e %llu (enumerable: single-node pools, quotas <= 1)\nversion: 1\n", seed);
+    if (svc) { /* a service's replicas multiply the choices */
+        T = T > 3 ? 3 : T;
+        njobs = njobs > 2 ? 2 : njobs;
+    }
+    printf("# geninst -%c %llu (enumerable: single-node pools, quotas <= 1)\nversion: 1\n",
+           svc ? 's' : 'e', seed);
     printf("horizon: {slots: %d, slot_hours: %.1f}\n", T, h);
 
     int nacc = ri(1, 2);
@@ -147,7 +254,11 @@ static int enum_instance(unsigned long long seed)
 
     /* resources: pools (one node each), offers (quota <= 1), spot markets */
     int nres = ri(1, 3);
+    if (svc && nres > 2)
+        nres = 2;
     int npool = ri(0, nres), noff = nres - npool;
+    memset(res_acc_units, 0, sizeof res_acc_units);
+    has_spot = 0;
     int nsite = ri(1, 2);
     int psite[3], pacc[3], pk[3], pidle[3];
     double basew[2] = {0, 0};
@@ -156,6 +267,8 @@ static int enum_instance(unsigned long long seed)
         pacc[p] = chance(80) ? ri(0, nacc - 1) : -1;
         static const int ks[] = {1, 2, 4};
         pk[p] = pacc[p] >= 0 ? ks[ri(0, 2)] : 0;
+        if (pacc[p] >= 0 && pk[p] > res_acc_units[pacc[p]])
+            res_acc_units[pacc[p]] = pk[p];
         pidle[p] = ri(5, 15) * 10;
         basew[psite[p]] += pidle[p] + (pacc[p] >= 0 ? pk[p] * accidle[pacc[p]] : 0);
     }
@@ -216,6 +329,8 @@ static int enum_instance(unsigned long long seed)
         for (int o = 0; o < noff; o++) {
             static const int ks[] = {1, 2, 4};
             int a = ri(0, nacc - 1), k = ks[ri(0, 2)];
+            if (k > res_acc_units[a])
+                res_acc_units[a] = k;
             printf("  - name: c%d:r%d:x%d\n    provider: c%d\n    region: r%d\n", o % 2, o, k,
                    o % 2, o);
             if (chance(40))
@@ -235,6 +350,7 @@ static int enum_instance(unsigned long long seed)
             markets++;
             if (markets < 3 && o == noff - 1 && chance(60)) {
                 printf("    spot_price_hour: %.2f\n    spot_quota: 1\n", k * ri(10, 150) * 0.01);
+                has_spot = 1;
                 printf("    spot_interruptions_per_hour: %.2f\n", ri(0, 60) * 0.01);
                 markets++;
             }
@@ -354,15 +470,17 @@ static int enum_instance(unsigned long long seed)
             }
         }
     }
+    if (svc)
+        enum_service(nacc, nteams);
     return 0;
 }
 
 int main(int argc, char **argv)
 {
-    if (argc == 3 && !strcmp(argv[1], "-e"))
-        return enum_instance(strtoull(argv[2], NULL, 10));
+    if (argc == 3 && (!strcmp(argv[1], "-e") || !strcmp(argv[1], "-s")))
+        return enum_instance(strtoull(argv[2], NULL, 10), argv[1][1] == 's');
     if (argc < 2) {
-        fprintf(stderr, "usage: geninst SEED [JOBS [SLOTS]] | geninst -e SEED\n");
+        fprintf(stderr, "usage: geninst SEED [JOBS [SLOTS]] | geninst -e SEED | geninst -s SEED\n");
         return 2;
     }
     unsigned long long seed = strtoull(argv[1], NULL, 10);
