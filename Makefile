@@ -158,7 +158,9 @@ browser-deps:
 # whose tools are missing. CP_QUICK=1 and CHECK_KNOBS cut the largest
 # searches, so it runs in about a minute on 2 cores.
 # `make test`: every prerequisite installed first, every check at full
-# size, and a skip is a failure (CP_NO_SKIP=1): the whole suite.
+# size, and a skip is a failure (CP_NO_SKIP=1): the whole suite, two
+# suites at a time (TEST_JOBS; the suites are CPU-bound and independent).
+TEST_JOBS ?= 2
 CHECK_KNOBS ?= CP_TIER=check CP_QUICK=1 CP_SEEDS=3 CP_DET_SEEDS=2 CP_PROP_SEEDS=12 CP_PROP_SVC_SEEDS=2 \
                CP_SIGNAL_RUNS=10 \
                CP_SUITE_JOBS=2
@@ -170,7 +172,7 @@ check:
 test: deps slurm-deps browser-deps
 	$(MAKE) --no-print-directory $(BUILD)/capplan $(BUILD)/unit_tests $(BUILD)/enumerate
 	LC_ALL=C OPENBLAS_NUM_THREADS=1 CAPPLAN=$(BUILD)/capplan UNIT=$(BUILD)/unit_tests \
-	  ENUMERATE=$(BUILD)/enumerate CP_NO_SKIP=1 sh tests/run.sh
+	  ENUMERATE=$(BUILD)/enumerate CP_NO_SKIP=1 CP_SUITE_JOBS=$(TEST_JOBS) sh tests/run.sh
 
 DEMO_OUT ?= $(BUILD)/demo
 demo: deps

@@ -43,18 +43,29 @@ run_suite() {
     rc=$?
     tally "$name" $rc "$out/log" "$(echo "$(now) $t0" | awk '{ printf "%.1f", $1 - $2 }')"
 }
-run_suite unit $UNIT
-# CP_SUITE_JOBS=N runs N suites at a time (`make valgrind` uses 2: under
-# memcheck every suite is CPU-bound); output still comes in suite order.
+# CP_SUITE_JOBS=N runs N at a time, the unit tests among them (`make
+# test`, `make check`, `make asan` and `make valgrind` use 2: the suites
+# are CPU-bound); the slowest start first (CP_SUITE_FIRST, from the
+# seconds line of a full run) so the two cores end together, and the
+# output still comes in suite order.
+: "${CP_SUITE_FIRST:=property plan lp report determinism hostile place scale execution reasons whatif costs}"
 if [ "${CP_SUITE_JOBS:-1}" -gt 1 ]; then
-    # shellcheck disable=SC2086
-    printf '%s\n' $suites | xargs -P "$CP_SUITE_JOBS" -I{} sh -c \
-        'n=$(basename "$1"); t0=$(date +%s); sh "$1" >"$2/$n.log" 2>&1; echo $? >"$2/$n.rc"; echo $(($(date +%s) - t0)) >"$2/$n.sec"' sh {} "$out"
+    order=unit
+    for f in $CP_SUITE_FIRST; do
+        for s in $suites; do [ "$s" = "tests/suite_$f.sh" ] && order="$order $s"; done
+    done
     for s in $suites; do
+        case " $order " in *" $s "*) ;; *) order="$order $s" ;; esac
+    done
+    # shellcheck disable=SC2086
+    printf '%s\n' $order | xargs -P "$CP_SUITE_JOBS" -I{} sh -c \
+        'n=$(basename "$1"); t0=$(date +%s); if [ "$1" = unit ]; then $UNIT; else sh "$1"; fi >"$2/$n.log" 2>&1; echo $? >"$2/$n.rc"; echo $(($(date +%s) - t0)) >"$2/$n.sec"' sh {} "$out"
+    for s in unit $suites; do
         n=$(basename "$s")
         tally "$s" "$(cat "$out/$n.rc" 2>/dev/null || echo 1)" "$out/$n.log" "$(cat "$out/$n.sec" 2>/dev/null || echo 0)"
     done
 else
+    run_suite unit $UNIT
     for s in $suites; do
         [ -f "$s" ] || { echo "$s: no such suite"; total_f=$((total_f + 1)); status=1; continue; }
         run_suite "$s" sh "$s"
