@@ -4,7 +4,7 @@
  * plan file without node ids (any tool's), read into a cp_plan's choices
  * so that `capplan place` can pack, repair and write it (docs/place.md).
  *
- * The exported model names its columns by index (milp_glpk.c,
+ * The exported model names its columns by index (milp_model.c,
  * name_model): x_J_M_S (job J runs global mode M from slot S), drop_J,
  * y_R_T (instances of market R in slot T) and fixed_cost. CBC's file
  * carries the names; glpsol's numbers the columns as its LP reader did,
@@ -52,7 +52,7 @@ int cp_solution_read(const cp_input *in, const cp_modeset *ms, const char *path,
                      cp_plan *plan, cp_solution *info, cp_diags *d);
 
 /* The exported model's column names in the order GLPK's LP reader (and
- * so glpsol) numbers them, and its row count (milp_glpk.c). */
+ * so glpsol) numbers them, and its row count (milp_model.c). */
 typedef struct cp_lp_names {
     char **name; /* [n]: column ord - 1 */
     int n;

@@ -1,7 +1,7 @@
 /*
  * MIP repair of the neighbourhood search: the jobs of a window are taken
  * out of the plan and GLPK's branch-and-cut re-plans them together, on
- * the time-indexed model of milp_glpk.c restricted to them, with every
+ * the time-indexed model of milp_model.c restricted to them, with every
  * other job fixed where it is. One-job re-insertion sees a job at a time:
  * it cannot move three jobs off a half-empty instance and onto another so
  * that one instance is returned, or drop a cheap job to let two dear ones
@@ -250,7 +250,7 @@ static bool col_fits(const cp_usage *u, int mi, int s)
  * fixed predecessors end (none of its columns when one is dropped) and
  * ends by its running fixed successors' starts, which also make it run
  * (no drop column). Between two free jobs i -> j, the rows of
- * milp_glpk.c's add_precedence: for each start tau of j's columns,
+ * milp_model.c's add_precedence: for each start tau of j's columns,
  * sum x_j(s <= tau) - sum x_i(s + slots <= tau) <= 0. */
 
 static int free_index(const int *free, int n, int j)

@@ -1,6 +1,6 @@
 /*
  * The exact LP relaxation of the exported time-indexed model
- * (milp_glpk.c: same rows, same columns, x and z relaxed to >= 0) by
+ * (milp_model.c: same rows, same columns, x and z relaxed to >= 0) by
  * column generation, with a valid lower bound at every round.
  *
  * Why: GLPK's simplex does not finish the full LP of a 1,000-job night
@@ -42,7 +42,7 @@
  * --node-limit the result does not depend on the clock unless the whole
  * time limit runs out.
  *
- * The rows and coefficients are milp_build's (milp_glpk.c): assignment,
+ * The rows and coefficients are cp_milp_build's (milp_model.c): assignment,
  * pool and market capacity (with -dim·y), site power, precedence
  * (capplan.5 §9.2: per edge i -> j and start tau of j, j started by tau <= i ended by
  * tau), the budget; a column's cost is its energy and carbon on a pool

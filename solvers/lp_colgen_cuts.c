@@ -26,7 +26,7 @@
  *   so the family is for markets only.)
  *
  * Both hold for every placed plan, not for every plan of the aggregate
- * model of capplan.5 §3, which is why the exported model (milp_glpk.c) does
+ * model of capplan.5 §3, which is why the exported model (milp_model.c) does
  * not carry them: its LP relaxation stays the one tests/suite_lp.sh
  * compares with glpsol, and CBC's or HiGHS's optimum of it is the
  * aggregate optimum the bench compares with (docs/performance.md).

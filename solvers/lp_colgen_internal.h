@@ -4,7 +4,7 @@
  * lp_colgen_price.c (pricing and the Lagrangian bound), lp_colgen_cuts.c
  * (the lifting rows). Private to those four files. GLPK's handle
  * appears here so the master's functions can be split between them;
- * besides them only milp_glpk.c and lns_mip.c include glpk.h
+ * besides them only milp_glpk.c, milp_model.c and lns_mip.c include glpk.h
  * (docs/architecture.md).
  */
 #ifndef CP_LP_COLGEN_INTERNAL_H

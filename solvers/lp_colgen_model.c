@@ -1,5 +1,5 @@
 /*
- * Which rows and columns the exported model has (milp_glpk.c's
+ * Which rows and columns the exported model has (milp_model.c's
  * milp_build rules: a column for every (job, mode, start) that fits, a
  * row wherever a column touches one), for the column generation of
  * lp_colgen.c; and the arrays by row, which grow when lifting rows are
@@ -115,7 +115,7 @@ static void job_starts(const cg *c, int j, unsigned char *starts)
 
 /* The precedence rows: an edge i -> j of two jobs with assignment rows
  * where j has a column gets a row per distinct start of j's columns
- * (milp_glpk.c's add_precedence). */
+ * (milp_model.c's add_precedence). */
 static int precedence_rows(cg *c)
 {
     const cp_input *in = c->in;

@@ -1,7 +1,7 @@
 /*
  * The MILP builder's primitives (milp_internal.h): a column with its
  * objective coefficient, a non-zero of the triplet matrix, a capacity row
- * numbered when first used. milp_glpk.c (the jobs' columns and rows) and
+ * numbered when first used. milp_model.c (the jobs' columns and rows) and
  * milp_svc.c (the services') build through them, one way.
  */
 #include "milp_internal.h"

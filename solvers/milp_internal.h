@@ -1,8 +1,9 @@
 /*
- * The MILP's builder state (milp_glpk.c), shared with the file that adds
- * the services' columns and rows (milp_svc.c, capplan.5 §10.4). No GLPK
- * type appears here: columns, rows and triplets are plain arrays that
- * milp_glpk.c loads into a glp_prob.
+ * The MILP's builder state, shared by the model (milp_model.c), its solve
+ * (milp_glpk.c) and the file that adds the services' columns and rows
+ * (milp_svc.c, capplan.5 §10.4). Columns, rows and triplets are plain
+ * arrays; GLPK's handle appears only as an incomplete type, in the calls
+ * that load them into a glp_prob (cp_milp_load, cp_milp_model_open).
  */
 #ifndef CP_MILP_INTERNAL_H
 #define CP_MILP_INTERNAL_H
@@ -80,6 +81,25 @@ typedef struct milp {
     double t0, last_log;
     long nodes_seen;
 } milp;
+
+struct glp_prob;
+
+/* milp_model.c: the columns, rows and triplets of the model (mp's in, ms,
+ * T and, for a solve, opts, sc, fix and fix_start set); CP_OK or
+ * CP_ERR_NOMEM, after which the caller releases mp. */
+int cp_milp_build(milp *mp, const cp_usage *u);
+/* Loads the built model into the empty P: rows, columns with their
+ * bounds and kinds, the matrix, the objective with its constant. */
+void cp_milp_load(milp *mp, struct glp_prob *P, const cp_usage *u);
+/* Frees what cp_milp_build and the solve allocated in mp. */
+void cp_milp_release(milp *mp);
+/* The whole model of in and ms (no scope, no fixed jobs), built with u
+ * (initialised here) and loaded, its rows and columns named as the
+ * exported LP names them, into a new *P; CP_OK or CP_ERR_NOMEM (nothing
+ * left to release). cp_milp_model_close frees mp, u and P. */
+int cp_milp_model_open(milp *mp, const cp_input *in, const cp_modeset *ms, cp_usage *u,
+                       struct glp_prob **P, cp_err *err);
+void cp_milp_model_close(milp *mp, cp_usage *u, struct glp_prob *P);
 
 int cp_milp_add_col(milp *mp, int job, int mode, int start, double cost);
 int cp_milp_add_nz(milp *mp, int row, int col, double v);

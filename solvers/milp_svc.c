@@ -1,5 +1,5 @@
 /*
- * The services of capplan.5 §10.4 in the time-indexed MILP (milp_glpk.c
+ * The services of capplan.5 §10.4 in the time-indexed MILP (milp_model.c
  * builds the rest and loads it into GLPK; no GLPK type is needed here).
  *
  * Columns per deployment d and slot t: n(d,t) integer in [0, what the

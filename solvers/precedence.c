@@ -1,7 +1,7 @@
 /*
  * Precedence for every method (capplan.5 §9.2): if job j is scheduled, each job
  * in its `after` list is scheduled too and ends before j starts. The MILP
- * holds this in its rows (milp_glpk.c), and the greedy, local search, LNS
+ * holds this in its rows (milp_model.c), and the greedy, local search, LNS
  * and its sub-MIPs keep it while they search (cp_prec.h); what a plan
  * still breaks (none of the tests' plans: --progress says "precedence:
  * the repair changed ..." when it acts) is repaired here, once, before
