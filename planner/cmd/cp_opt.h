@@ -203,7 +203,8 @@ int cp_cli_parse(cp_cli_args *a, const char *cmd, int argc, char **argv, const c
 
 /* The line of a what-if task (whatif --slurm-array): --quiet when it was
  * given, every option of a that is not .local as "--long=VALUE" (or
- * "-sVALUE" without a long name; a flag alone), then "--" and the
+ * "-sVALUE" without a long name, "-s" "" for an empty value; a flag
+ * alone), then "--" and the
  * operands: the canonical form of what the parser understood, never the
  * words as typed. Each word goes to put(arg, word) in order. CP_OPT_OK,
  * or CP_OPT_NOMEM (the words are then incomplete). */

@@ -410,16 +410,22 @@ int cp_cli_args_canonical(const cp_cli_args *a, void (*put)(void *arg, const cha
         if (o->local)
             continue;
         cp_buf_reset(&b);
+        const char *v = takes_value(o) ? a->seen[i].value : NULL;
         if (o->long_name)
-            cp_buf_printf(&b, "--%s%s", o->long_name, takes_value(o) ? "=" : "");
+            cp_buf_printf(&b, "--%s%s", o->long_name, v ? "=" : "");
         else
             cp_buf_printf(&b, "-%c", o->short_name);
-        if (takes_value(o))
-            cp_buf_puts(&b, a->seen[i].value);
-        if (cp_buf_ok(&b))
-            put(arg, b.s);
-        else
+        /* "-o" "" (an empty value): "-o" alone would take the next word */
+        bool apart = !o->long_name && v && !v[0];
+        if (v && !apart)
+            cp_buf_puts(&b, v);
+        if (!cp_buf_ok(&b)) {
             rc = CP_OPT_NOMEM;
+            continue;
+        }
+        put(arg, b.s);
+        if (apart)
+            put(arg, v);
     }
     if (rc == CP_OPT_OK) {
         put(arg, "--");

@@ -210,6 +210,40 @@ TEST(opt_canonical_words)
     cp_cli_args_release(&a);
 }
 
+/* A short option without a long name given an empty value: "-p" alone
+ * would take the next word ("--") as its value, so the words are "-p"
+ * and "" (fuzz/fuzz_opts.c found it on report's -o). */
+TEST(opt_canonical_empty_short)
+{
+    const char *p = "unset";
+    const cp_opt t[] = {CP_OPT_STRING('p', NULL, &p, "FILE", "p"), CP_OPT_END()};
+    char *argv[] = {"cmd", "-p", "", "in.yaml", NULL};
+    cp_cli_args a, b;
+    cp_opt_error e;
+    CHECK_INT(cp_opt_parse(&a, t, 4, argv, &e), CP_OPT_OK);
+    CHECK_STR(p, "");
+    char line[400] = "";
+    CHECK_INT(cp_cli_args_canonical(&a, put_word, line), CP_OPT_OK);
+    CHECK_STR(line, "[-p] [] [--] [in.yaml]");
+    char *again[] = {"cmd", "-p", "", "--", "in.yaml", NULL};
+    p = "unset";
+    CHECK_INT(cp_opt_parse(&b, t, 5, again, &e), CP_OPT_OK);
+    CHECK_STR(p, "");
+    CHECK_INT(b.n_operands, 1);
+    cp_cli_args_release(&b);
+    cp_cli_args_release(&a);
+    /* a value is attached, "--" too */
+    char *dashes[] = {"cmd", "-p", "--", NULL};
+    CHECK_INT(cp_opt_parse(&a, t, 3, dashes, &e), CP_OPT_BAD);
+    cp_cli_args_release(&a);
+    char *attached[] = {"cmd", "-p--", NULL};
+    CHECK_INT(cp_opt_parse(&a, t, 2, attached, &e), CP_OPT_OK);
+    line[0] = 0;
+    CHECK_INT(cp_cli_args_canonical(&a, put_word, line), CP_OPT_OK);
+    CHECK_STR(line, "[-p--] [--]");
+    cp_cli_args_release(&a);
+}
+
 TEST(opt_nomem)
 {
     vals x;
