@@ -120,6 +120,10 @@ static int n_column(milp *mp, const cp_usage *u, int d, int t)
     return c;
 }
 
+/* The replicas a class's whole load may need on one deployment for its
+ * share to be a column (tests/suite_hostile.sh, section 18). */
+#define SVC_REPLICAS_MAX 1e30
+
 /* The shares of deployment d in slot t, with its capacity row. */
 static int f_columns(milp *mp, int d, int t, int ncol, const int *route)
 {
@@ -136,6 +140,13 @@ static int f_columns(milp *mp, int d, int t, int ncol, const int *route)
         double x = lam / rate[k], w = dp->busy_w * x, cost = 0;
         if (r->kind == CP_RES_POOL)
             cost = in->sites[r->site].pue * w * in->slot_hours / 1000 * cp_site_kwh_cost(in, r->site, t);
+        /* a rate of 1e-300 requests/s against a load of 1e8 to 1e15: the
+         * class needs 1e308 replicas or more than a double holds, and
+         * such a coefficient made GLPK's dual simplex abort (exit 134);
+         * past SVC_REPLICAS_MAX the deployment takes none of the class
+         * (the most it could, 1e6 replicas' worth, is under 1e-24 of it) */
+        if (!(x <= SVC_REPLICAS_MAX) || !isfinite(w) || !isfinite(cost))
+            continue;
         int share = mp->ms->dep_share[d] + k;
         int c = cp_milp_add_col(mp, share, CP_MILP_SVC_F, t, cost);
         if (c < 0)

@@ -23,6 +23,8 @@
 
 #include "cp_alloc.h"
 #include "cp_cost.h"
+#include "cp_limits.h"
+#include "cp_num.h"
 
 #include <math.h>
 #include <string.h>
@@ -38,14 +40,16 @@ static double *left_at(const room *rm, int r, int d, int t)
     return &rm->left[((size_t)r * CP_DIMS + (size_t)d) * (size_t)rm->p->slots + (size_t)t];
 }
 
-/* Replicas of deployment dp that still fit resource r in slot t. */
+/* Replicas of deployment dp that still fit resource r in slot t, at
+ * most the largest count of an input (a demand of 1e-300 CPUs would
+ * make the quotient overflow a long). */
 static long fits(const room *rm, const cp_deploy *dp, int t)
 {
     double n = INFINITY;
     for (int d = 0; d < CP_DIMS; d++)
         if (dp->demand[d] > 0)
             n = fmin(n, floor(*left_at(rm, dp->res, d, t) / dp->demand[d] + 1e-9));
-    return isinf(n) ? 1000000 : n < 0 ? 0 : (long)n;
+    return cp_num_clamp_long(n, 0, CP_INPUT_COUNT_MAX);
 }
 
 static void take(room *rm, const cp_deploy *dp, int t, long n)
@@ -138,7 +142,9 @@ static void route_class(room *rm, cp_plan *p, int v, int k, int t, how h)
         const cp_deploy *dp = &ms->deps[best];
         double rate = sv->configs[dp->config].rate[k], mu = rate * dp->avail;
         double cap = fmin(left, power_share(rm, dp, lam, rate, t));
-        long want = (long)ceil(lam * cap / mu - 1e-9), n = fits(rm, dp, t);
+        /* mu may be 1e-300 requests/s: want is then past any count */
+        long want = cp_num_clamp_long(ceil(lam * cap / mu - 1e-9), 0, CP_INPUT_COUNT_MAX);
+        long n = fits(rm, dp, t);
         n = n < want ? n : want;
         double share = fmin(cap, n * mu / lam);
         take(rm, dp, t, n);
@@ -154,7 +160,8 @@ static void route_class(room *rm, cp_plan *p, int v, int k, int t, how h)
 static void min_replicas(room *rm, cp_plan *p, int v, int t)
 {
     const cp_modeset *ms = p->ms;
-    long have = 0, need = (long)cp_series_at(&p->in->services[v].min_replicas, t);
+    long have = 0, need = cp_num_clamp_long(cp_series_at(&p->in->services[v].min_replicas, t), 0,
+                                            CP_INPUT_COUNT_MAX);
     for (int d = ms->svc_first[v]; d < ms->svc_first[v + 1]; d++)
         have += *cp_plan_n(p, d, t);
     while (have < need) {

@@ -595,4 +595,25 @@ else
     bad export-set-replaced "exit $rc: $(oneline "$tmp/err") $(ls "$tmp/x17" "$tmp/x17/jobs" | tr '\n' ' ')"
 fi
 
+# ---- 18. a service whose rate is 1e-300 requests/s -----------------------
+# The loader takes any rate > 0 and a load up to 1e15: load/rate is then
+# 1e308 or past a double, and as a coefficient of the around-MILP it made
+# GLPK's dual simplex abort (exit 134, "teta >= 0.0" at 1e15, "p != 0" at
+# 1e8), with --method heuristic too; the greedy cast the replicas it
+# wanted (inf) to a long. Now that deployment takes none of the class:
+# the plan leaves it unserved and verifies. (tests/services/power_cap.yaml
+# with those values)
+for l in 1e8 1e15; do
+sed "s/rate: 10}/rate: 1e-300}/; s/load: \\[20\\]/load: [$l]/" tests/services/power_cap.yaml >"$tmp/x18.yaml"
+for m in heuristic auto; do
+    timeout "$limit" $CAPPLAN plan -q --no-timing --method $m -o "$tmp/x18.$m.yaml" "$tmp/x18.yaml" 2>"$tmp/err"
+    rc=$?
+    if [ "$rc" = 0 ] && $CAPPLAN verify -q --plan "$tmp/x18.$m.yaml" "$tmp/x18.yaml" >/dev/null 2>&1; then
+        ok service-rate-1e-300-load-$l-$m
+    else
+        bad service-rate-1e-300-load-$l-$m "exit $rc: $(oneline "$tmp/err")"
+    fi
+done
+done
+
 test_done
