@@ -27,9 +27,9 @@
  *   - on success every file name is relative, unique, one or two parts of
  *     [A-Za-z0-9._-] that do not start with '.' or '-', and no file holds
  *     a NUL byte;
- *   - the shell scripts (submit.sh, replan.sh, jobs/ *.sbatch, launch.sh, the run:
- *     of each task YAML) hold the names only quoted or in comments: with
- *     each job's `run` command (shell code by design) swapped for a fixed
+ *   - the shell scripts (submit.sh, replan.sh, jobs/ *.sbatch, services/ *.sbatch,
+ *     launch.sh, the run: of each task and service YAML) hold the names only quoted or in comments: with
+ *     each job's and service's `run` command (shell code by design) swapped for a fixed
  *     word, every line, once its single-quoted strings are read as one
  *     token Q and its comment dropped, is one of the exporters' own line
  *     shapes (shapes[] below), with only words of [A-Za-z0-9._/-] where a
@@ -41,9 +41,14 @@
  *     ignores later ones);
  *   - each cluster YAML parses back as a map with resources and no run;
  *     each task YAML as a map whose `run` holds its job's run command as
- *     it is in the input;
+ *     it is in the input; each SkyServe service YAML (services/) as a map
+ *     with resources and service.replicas whose `run` holds the run
+ *     command of the service its envs.CAPPLAN_SERVICE names;
  *   - launch.md's cluster table has 10 column bars a row and its job
- *     table 7 (escaped bars excepted), one row per cluster and per job.
+ *     table 7 (escaped bars excepted), one row per cluster and per job;
+ *     with services, its services table 9 bars a row and its replicas
+ *     table one more than the services plus 2, a row per service and
+ *     per slot.
  * A mismatch aborts and prints the file. The exporters' shapes are
  * template text: when an exporter's output changes on purpose, change
  * shapes[] with it.
@@ -98,6 +103,17 @@ static const char *const shapes[] = {
     "exit 1",
     "srun --ntasks-per-node=1 sh -c Q || printf Q Q >&2",
     RUN_WORD,
+    /* submit.sh's replica runs of services (capplan.5 §10.4): --begin,
+     * --time, --nodelist and --export single-quoted; a run at the start
+     * of a --begin now night has no --begin */
+    "@=$(sbatch --parsable Q Q Q Q @)",
+    "@=$(sbatch --parsable Q Q Q @)",
+    /* a services/ script's variables */
+    "CAPPLAN_SERVICE=Q",
+    "CAPPLAN_CONFIG=@",
+    "CAPPLAN_ACCELERATOR=Q",
+    "CAPPLAN_ACCELERATOR_COUNT=@",
+    "export CAPPLAN_SERVICE CAPPLAN_CONFIG CAPPLAN_ACCELERATOR CAPPLAN_ACCELERATOR_COUNT",
     /* replan.sh (export slurm --from): cancellations, start moves */
     "queued() { for n in \"$^\"; do squeue -h -u \"$(id -un)\" -n \"$n\" -o Q; done | tr -d Q; }",
     "scancel --name=Q",
@@ -132,6 +148,11 @@ static const char *const shapes[] = {
     "sky exec -d @ @ || failed Q",
     "sky autostop @ -i 1 --down || failed Q",
     "sky down -y @ || failed Q",
+    /* launch.sh's SkyServe steps (capplan.5 §10.4) */
+    "sky serve up -y -n @ @ &",
+    "sky serve update -y @ @ &",
+    "sky serve update -y @ @ || failed Q",
+    "sky serve down -y @ || failed Q",
     "failed Q",
     "exit \"$status\"",
 };
@@ -372,8 +393,24 @@ static void check_launch_yaml(const cp_input *in, const cp_export_file *f, bool 
             fail("a cluster file has a run: or no resources:", f->name, t, f->text.len);
         goto out;
     }
+    if (!strncmp(f->name, "services/", 9)) {
+        /* a SkyServe service: resources, a service section with replicas,
+         * and the run of the service named by envs.CAPPLAN_SERVICE */
+        const cp_node *sv = map_get(map_get(root, "envs"), "CAPPLAN_SERVICE");
+        int vi = sv && sv->kind == CP_NODE_SCALAR ? cp_input_find_service(in, sv->str) : -1;
+        if (!map_get(root, "resources") || !map_get(map_get(root, "service"), "replicas") ||
+            !run || run->kind != CP_NODE_SCALAR || vi < 0)
+            fail("a service file has no resources:, service.replicas, run: string or service",
+                 f->name, t, f->text.len);
+        if (run_swapped)
+            check_shell(f->name, run->str, strlen(run->str), false, true);
+        else if (in->services[vi].run && !strstr(run->str, in->services[vi].run))
+            fail("a service file's run: does not hold the service's run command as it is",
+                 f->name, t, f->text.len);
+        goto out;
+    }
     if (strncmp(f->name, "tasks/", 6))
-        fail("a launch file is neither under clusters/ nor under tasks/", f->name, t,
+        fail("a launch file is neither under clusters/, tasks/ nor services/", f->name, t,
              f->text.len);
     const cp_node *job = map_get(map_get(root, "envs"), "CAPPLAN_JOB");
     int ji = job && job->kind == CP_NODE_SCALAR ? cp_input_find_job(in, job->str) : -1;
@@ -391,14 +428,21 @@ out:
 }
 
 /* launch.md's two tables: clusters (9 columns, 10 bars a row) and jobs
- * (6 columns, 7 bars), each a header, a rule and one row per item. */
-static void check_md(const cp_export_file *f, int n_clusters, int n_jobs)
+ * (6 columns, 7 bars), each a header, a rule and one row per item; then,
+ * with services, the SkyServe services (8 columns, 9 bars) and their
+ * replicas per slot (slot, start and one column per service), each a
+ * header, a rule and one row per service and per slot. */
+static void check_md(const cp_export_file *f, int n_clusters, int n_jobs, int n_services,
+                     int slots)
 {
     const char *t = f->text.s ? f->text.s : "";
-    int rows10 = 0, rows7 = 0;
+    int rows10 = 0, rows7 = 0, rows9 = 0, rows_slot = 0;
+    bool svc = false;
     for (const char *l = t; *l;) {
         const char *e = strchr(l, '\n');
         size_t n = e ? (size_t)(e - l) : strlen(l);
+        if (n == 23 && !memcmp(l, "## Services on SkyServe", 23))
+            svc = true;
         if (n && l[0] == '|') {
             int bars = 0;
             for (size_t i = 0; i < n; i++) {
@@ -407,18 +451,24 @@ static void check_md(const cp_export_file *f, int n_clusters, int n_jobs)
                 else
                     bars += l[i] == '|';
             }
-            if (bars == 10)
+            if (svc && bars == 9 && rows9 < n_services + 2)
+                rows9++;
+            else if (svc && bars == n_services + 3)
+                rows_slot++;
+            else if (!svc && bars == 10)
                 rows10++;
-            else if (bars == 7)
+            else if (!svc && bars == 7)
                 rows7++;
             else
-                fail("a row of launch.md has neither 10 nor 7 bars", f->name, t, f->text.len);
+                fail("a row of launch.md has neither 10 nor 7 bars (9 or a column per service "
+                     "in its services section)", f->name, t, f->text.len);
         }
         l = e ? e + 1 : l + n;
     }
-    if (rows10 != n_clusters + 2 || rows7 != n_jobs + 2)
-        fail("launch.md's tables do not have one row per cluster and per job", f->name, t,
-             f->text.len);
+    if (rows10 != n_clusters + 2 || rows7 != n_jobs + 2 ||
+        rows9 != (n_services ? n_services + 2 : 0) || rows_slot != (n_services ? slots + 2 : 0))
+        fail("launch.md's tables do not have one row per cluster, job, service and slot",
+             f->name, t, f->text.len);
 }
 
 /* The exporter's contract on its return code and diagnostics. */
@@ -460,13 +510,28 @@ static int export_one(const cp_input *in, const cp_plan_file *pf, bool slurm, in
             if (slurm || ends_with(f->name, ".sh"))
                 check_shell(f->name, t, f->text.len, ends_with(f->name, ".sbatch"), run_swapped);
             else if (!strcmp(f->name, "launch.md"))
-                check_md(f, x.n_clusters, x.n_jobs);
+                check_md(f, x.n_clusters, x.n_jobs, x.n_services, in->slots);
             else
                 check_launch_yaml(in, f, run_swapped);
         }
     }
     cp_export_release(&x);
     return rc;
+}
+
+/* Swaps the jobs' and the services' run commands (those that have one)
+ * with RUN_WORD, keeping them in runs[]; a second call puts them back. */
+static void swap_runs(cp_input *in, char **runs)
+{
+    for (int j = 0; j < in->n_jobs + in->n_services; j++) {
+        char **run = j < in->n_jobs ? &in->jobs[j].run : &in->services[j - in->n_jobs].run;
+        if (*run && *run != (char *)RUN_WORD) {
+            runs[j] = *run;
+            *run = (char *)RUN_WORD;
+        } else if (*run) {
+            *run = runs[j];
+        }
+    }
 }
 
 /* Both exports, with the input's run commands and then with RUN_WORD
@@ -476,7 +541,7 @@ static void export_all(cp_input *in, const cp_plan_file *pf, unsigned sel)
     if (!cp_plan_file_is_ok(pf) || pf->infeasible)
         return; /* refused by `capplan export` before any export */
     cp_diags *d = malloc(sizeof *d);
-    char **runs = calloc((size_t)in->n_jobs + 1, sizeof *runs);
+    char **runs = calloc((size_t)(in->n_jobs + in->n_services) + 1, sizeof *runs);
     if (!d || !runs)
         abort();
     cp_export_opts o;
@@ -487,14 +552,9 @@ static void export_all(cp_input *in, const cp_plan_file *pf, unsigned sel)
     for (int v = 0; v < (sel & 4 ? 4 : 2); v++) {
         int slurm = v & 1, now = v < 2 ? -1 : in->slots / 2;
         int rc = export_one(in, pf, slurm, now, &o, false, d);
-        for (int j = 0; j < in->n_jobs; j++) {
-            runs[j] = in->jobs[j].run;
-            if (runs[j])
-                in->jobs[j].run = (char *)RUN_WORD;
-        }
+        swap_runs(in, runs);
         int rc2 = export_one(in, pf, slurm, now, &o, true, d);
-        for (int j = 0; j < in->n_jobs; j++)
-            in->jobs[j].run = runs[j];
+        swap_runs(in, runs);
         if (rc != rc2 && rc != CP_ERR_NOMEM && rc2 != CP_ERR_NOMEM) {
             fprintf(stderr, "fuzz_export: %s returned %d, and %d once the run commands are "
                             "swapped out\n",
@@ -551,11 +611,9 @@ static void export_replan(cp_input *in, const cp_node *old_root, const cp_node *
     for (int swapped = 0; swapped < 2; swapped++) {
         char **runs = NULL;
         if (swapped) {
-            if (!(runs = calloc((size_t)in->n_jobs + 1, sizeof *runs)))
+            if (!(runs = calloc((size_t)(in->n_jobs + in->n_services) + 1, sizeof *runs)))
                 abort();
-            for (int j = 0; j < in->n_jobs; j++)
-                if ((runs[j] = in->jobs[j].run))
-                    in->jobs[j].run = (char *)RUN_WORD;
+            swap_runs(in, runs);
         }
         cp_export x;
         cp_export_init(&x);
@@ -570,8 +628,7 @@ static void export_replan(cp_input *in, const cp_node *old_root, const cp_node *
         }
         cp_export_release(&x);
         if (runs) {
-            for (int j = 0; j < in->n_jobs; j++)
-                in->jobs[j].run = runs[j];
+            swap_runs(in, runs);
             free(runs);
         }
     }

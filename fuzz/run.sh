@@ -68,7 +68,7 @@ for name in "$@"; do
     # fuzz_export: each input with its plan, as the harness splits them
     if [ "$short" = export ]; then
         for pair in slurm/input:slurm/plan slurm/cloud:slurm/cloud.plan \
-            handoff/share:handoff/share.plan; do
+            handoff/share:handoff/share.plan handoff/serve:handoff/serve.plan; do
             { sed 's/@HOST@/cp-test-host/g' "tests/${pair%:*}.yaml"; printf '\n--8<--\n'
               cat "tests/${pair#*:}.yaml"; } \
                 >"$seed/pair_$(echo "$pair" | tr /: __)"

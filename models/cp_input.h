@@ -265,6 +265,13 @@ typedef struct cp_service {
     bool preemptible;
     double restart_minutes;
     cp_placement placement;
+    /* execution extensions, read only by `capplan export`
+     * (docs/spec-notes.md, "Execution"): a replica's shell command, the
+     * port it serves on, the path SkyServe's readiness probe asks */
+    char *run; /* NULL when absent */
+    cp_pos run_pos;
+    int port;              /* default 8080 */
+    char *readiness_probe; /* NULL: "/" */
 } cp_service;
 
 typedef struct cp_input {

@@ -8,7 +8,9 @@
  *    conversion ("gpu-%02d": node i is gpu-00, gpu-01, ...; a mapping
  *    {pattern: "gpu%02d", first: 1} numbers from `first`). Resolved here
  *    into one name per node, so the exporter never formats anything.
- *  - job `run`: the shell command that runs the job (a string).
+ *  - job `run`: the shell command that runs the job (a string);
+ *  - service `run`, `port` and `readiness_probe`: a replica's command, the
+ *    port it serves on and the path SkyServe probes (load_services.c).
  *
  * Host names go into sbatch directives unquoted (Slurm reads them), so
  * they are held to Slurm's node-name alphabet: letters, digits, '.', '_'
@@ -174,13 +176,18 @@ void cp_load_hosts(lctx *c, const cp_node *n, const char *ent, cp_pool *p, bool 
 
 void cp_load_run(lctx *c, const cp_node *n, const char *ent, cp_job *j)
 {
+    cp_load_command(c, n, ent, &j->run, &j->run_pos);
+}
+
+void cp_load_command(lctx *c, const cp_node *n, const char *ent, char **run, cp_pos *pos)
+{
     if (n->kind != CP_NODE_SCALAR || cp_scalar_is_null(n) || !n->str[0]) {
         cp_load_err(c, n, ent, "'run' must be a shell command (a non-empty string), got %s",
                     n->kind == CP_NODE_SCALAR ? (n->str[0] ? "null" : "an empty string")
                                               : cp_node_kind_name(n));
         return;
     }
-    if (!(j->run = cp_strdup(n->str)))
+    if (!(*run = cp_strdup(n->str)))
         c->nomem = true;
-    j->run_pos = n->pos;
+    *pos = n->pos;
 }

@@ -90,5 +90,7 @@ void cp_services_free(cp_input *in);
  * `nodes` was read: nodes_ok) and a job's `run`. */
 void cp_load_hosts(lctx *c, const cp_node *n, const char *ent, cp_pool *p, bool nodes_ok);
 void cp_load_run(lctx *c, const cp_node *n, const char *ent, cp_job *j);
+/* A `run` command (a non-empty string) into *run, its position into *pos. */
+void cp_load_command(lctx *c, const cp_node *n, const char *ent, char **run, cp_pos *pos);
 
 #endif

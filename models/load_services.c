@@ -27,7 +27,8 @@
 
 static const char *const service_keys[] = {
     "name",    "team",         "classes",         "load",      "replicas", "min_replicas",
-    "start_cost", "unserved_penalty", "preemptible", "restart_minutes", "placement", NULL};
+    "start_cost", "unserved_penalty", "preemptible", "restart_minutes", "placement",
+    "run", "port", "readiness_probe", NULL};
 
 static int find_class(const cp_service *sv, const char *name)
 {
@@ -204,6 +205,29 @@ static void load_demand(lctx *c, const cp_node *m, const char *ent, cp_service *
         load_configs(c, x, ent, sv);
 }
 
+/* The execution extensions (docs/spec-notes.md, "Execution"): `run`,
+ * the replica's command; `port` (1 to 65535); `readiness_probe`, a path
+ * starting with '/' of printable ASCII without spaces (SkyServe's probe
+ * URL; it goes into YAML only, quoted). */
+static void load_exec(lctx *c, const cp_node *m, const char *ent, cp_service *sv)
+{
+    cp_node *x;
+    if ((x = cp_map_get(m, "run")))
+        cp_load_command(c, x, ent, &sv->run, &sv->run_pos);
+    if ((x = cp_map_get(m, "port")))
+        cp_load_int(c, x, ent, "port", 1, 65535, &sv->port);
+    if (!(x = cp_map_get(m, "readiness_probe")) || !cp_load_str(c, x, ent, "readiness_probe",
+                                                               &sv->readiness_probe))
+        return;
+    bool ok = sv->readiness_probe[0] == '/';
+    for (const char *p = sv->readiness_probe; ok && *p; p++)
+        ok = *p > 0x20 && *p < 0x7f;
+    if (!ok)
+        cp_load_err(c, x, ent, "'readiness_probe' must be a URL path: '/' then printable "
+                               "characters without spaces, got '%.60s'",
+                    sv->readiness_probe);
+}
+
 static void load_service(lctx *c, const cp_node *m, int i, cp_service *sv)
 {
     char label[64], ent[200];
@@ -239,6 +263,7 @@ static void load_service(lctx *c, const cp_node *m, int i, cp_service *sv)
         cp_load_num(c, x, ent, "restart_minutes", R_NONNEG, &sv->restart_minutes);
     if ((x = cp_map_get(m, "placement")) && cp_load_want_map(c, x, ent, "placement"))
         cp_load_placement(c, x, ent, &sv->placement);
+    load_exec(c, m, ent, sv);
 }
 
 void cp_load_services(lctx *c, cp_node *const *items, int n)
@@ -256,6 +281,7 @@ void cp_load_services(lctx *c, cp_node *const *items, int n)
         sv->unserved_penalty = 1.0;
         sv->restart_minutes = 5;
         sv->placement.cloud = sv->placement.on_prem = true;
+        sv->port = 8080;
         if (!cp_load_want_map(c, items[i], NULL, "services[]"))
             continue;
         load_service(c, items[i], i, sv);
@@ -286,6 +312,8 @@ void cp_services_free(cp_input *in)
         cp_free(sv->configs);
         cp_load_series_release(&sv->min_replicas);
         cp_load_placement_release(&sv->placement);
+        cp_free(sv->run);
+        cp_free(sv->readiness_probe);
     }
     cp_free(in->services);
 }

@@ -18,6 +18,15 @@
 #     each cluster's life) and submit.sh's (sbatch_as_planned.py: each
 #     pool job's directives and dependencies, and jobs that share a node
 #     fit it side by side); each checker refuses a plan moved by a slot;
+#   - services on SkyServe, tests/handoff/serve.yaml: the golden
+#     tests/handoff/serve-sky/ and the calls of serve-sky.calls (sky serve
+#     up, update, down at the slots where the cloud replicas change), the
+#     replicas of every slot checked by sky_as_planned.py, which refuses
+#     swapped counts; a failed serve up is reported; a hostile service
+#     name is quoted and never runs; and export slurm of the same plan:
+#     the golden tests/handoff/serve-slurm/, submit.sh's replica runs
+#     checked slot by slot and host by host by sbatch_as_planned.py
+#     (which refuses a replica too many), --begin now's relative begins;
 #   - hostile names (tests/attack/names-cloud.yaml): launch.sh passes
 #     `sh -n` and running it runs none of a name;
 #   - an imported night (Alibaba nodes, the GCP and Azure catalogs, CAISO
@@ -94,6 +103,82 @@ unset CP_SKY_FAIL
 if [ "$rc" = 1 ] && grep -qx 'capplan launch: failed: launch of capplan-001' "$tmp/err" &&
     grep -q ' sky autostop capplan-001 -i 1 --down$' "$CP_CALLS"; then ok
 else bad "share: a failed launch" "exit $rc: $(oneline "$tmp/err" 3)"; fi
+
+# ---- services: SkyServe (capplan.5 §10.4) ---------------------------------
+# tests/handoff/serve.yaml: one replica in the cloud in slot 1, three in
+# slot 2 (and two on the node); its export is the golden
+# tests/handoff/serve-sky/ and launch.sh brings the SkyServe service up at
+# slot 1, scales it to 3 at slot 2 and takes it down at slot 3
+# (tests/handoff/serve-sky.calls); sky_as_planned.py checks the count in
+# every slot, the files' offer, port, probe and run, and refuses the plan
+# with the slots' counts swapped.
+verify_ok "serve.plan.yaml verifies" $H/serve.plan.yaml $H/serve.yaml
+timeout "$limit" $CAPPLAN export skypilot -q --plan $H/serve.plan.yaml -o "$tmp/serve" $H/serve.yaml 2>"$tmp/err"
+if [ -x "$tmp/serve/launch.sh" ] && diff -r $H/serve-sky "$tmp/serve" >"$tmp/diff" 2>&1; then ok
+else bad "export skypilot of serve.yaml: the golden $H/serve-sky" "$(oneline "$tmp/err") $(oneline "$tmp/diff" 6)"; fi
+standin $((t0 - 600)) "$tmp/serve/launch.sh"
+relative $t0 >"$tmp/rel"
+if [ "$rc" = 0 ]; then ok; else bad "serve: launch.sh exit $rc" "$(oneline "$tmp/err")"; fi
+test_cmp $H/serve-sky.calls "$tmp/rel"
+if python3 $H/sky_as_planned.py $H/serve.plan.yaml "$tmp/serve" "$CP_CALLS" $H/serve.yaml >"$tmp/check" 2>&1 &&
+    [ "$(head -n 1 "$tmp/check")" = "1 SkyServe services with the planned replicas in every slot" ] &&
+    [ "$(tail -n 1 "$tmp/check")" = "0 cloud jobs on 0 clusters, 0 cluster-slots with jobs side by side (0 at most), 0 problems" ]
+then ok; else bad "serve: sky_as_planned.py" "$(oneline "$tmp/check" 6)"; fi
+sed 's/^    replicas: \[0, 1, 3, 0\]$/    replicas: [0, 3, 1, 0]/' $H/serve.plan.yaml >"$tmp/swapped.yaml"
+if ! cmp -s $H/serve.plan.yaml "$tmp/swapped.yaml" &&
+    ! python3 $H/sky_as_planned.py "$tmp/swapped.yaml" "$tmp/serve" "$CP_CALLS" $H/serve.yaml >"$tmp/check" 2>&1 &&
+    grep -qx 'capplan-svc-001 (chat config 0 on aws:us-east-1:p3.2xlarge), slot 1: 1 replicas, planned 3' "$tmp/check"
+then ok; else bad "sky_as_planned.py accepts swapped replica counts" "$(oneline "$tmp/check" 4)"; fi
+# a serve up that fails: said, exit 1, the later steps still run
+CP_SKY_FAIL=capplan-svc-001
+export CP_SKY_FAIL
+standin $t0 "$tmp/serve/launch.sh"
+unset CP_SKY_FAIL
+if [ "$rc" = 1 ] && grep -qx 'capplan launch: failed: serve up of capplan-svc-001' "$tmp/err" &&
+    grep -q ' sky serve down -y capplan-svc-001$' "$CP_CALLS"; then ok
+else bad "serve: a failed serve up" "exit $rc: $(oneline "$tmp/err" 3)"; fi
+# a hostile service name: quoted in launch.sh and YAML, never run
+sed "s/^  - name: chat\$/  - name: 'it''s \"a\" \$(touch \"\$CP_PWNED\") \`touch \"\$CP_PWNED\"\`; x'/" $H/serve.yaml >"$tmp/hs.yaml"
+run_plan "$tmp/hs.plan.yaml" --method milp "$tmp/hs.yaml"
+timeout "$limit" $CAPPLAN export skypilot -q --plan "$tmp/hs.plan.yaml" -o "$tmp/hs" "$tmp/hs.yaml" 2>"$tmp/err"
+CP_PWNED=$tmp/pwned
+export CP_PWNED
+if sh -n "$tmp/hs/launch.sh" 2>"$tmp/shn"; then ok; else bad "hostile service: sh -n launch.sh" "$(oneline "$tmp/shn")"; fi
+standin $t0 "$tmp/hs/launch.sh"
+if [ "$rc" = 0 ] && [ ! -e "$tmp/pwned" ] && grep -qF "of service 'it's \"a\" \$(touch" "$tmp/err" &&
+    python3 $H/sky_as_planned.py "$tmp/hs.plan.yaml" "$tmp/hs" "$CP_CALLS" "$tmp/hs.yaml" >"$tmp/check" 2>&1
+then ok; else bad "hostile service: launch.sh" "exit $rc, pwned: $(ls "$tmp/pwned" 2>/dev/null): $(oneline "$tmp/err" 3) $(oneline "$tmp/check" 4)"; fi
+
+# ---- services: Slurm ----------------------------------------------------------
+# The same plan's replicas on the node: services/001-chat-c0-rack.sbatch
+# submitted once per run (one replica all night, a second for slots 1 and
+# 2 on the next port), the golden tests/handoff/serve-slurm/;
+# sbatch_as_planned.py counts the runs on each host in every slot and
+# refuses a plan with one replica fewer in slot 2.
+timeout "$limit" $CAPPLAN export slurm -q --plan $H/serve.plan.yaml -o "$tmp/servesl" $H/serve.yaml 2>"$tmp/err"
+if [ -x "$tmp/servesl/submit.sh" ] && diff -r $H/serve-slurm "$tmp/servesl" >"$tmp/diff" 2>&1; then ok
+else bad "export slurm of serve.yaml: the golden $H/serve-slurm" "$(oneline "$tmp/err") $(oneline "$tmp/diff" 6)"; fi
+standin $t0 "$tmp/servesl/submit.sh"
+if [ "$rc" = 0 ] && python3 $H/sbatch_as_planned.py $H/serve.plan.yaml "$tmp/servesl" "$CP_CALLS" $H/serve.yaml >"$tmp/check" 2>&1 &&
+    [ "$(head -n 1 "$tmp/check")" = "2 replica runs of 1 pool deployment checked slot by slot" ] &&
+    [ "$(tail -n 1 "$tmp/check")" = "0 pool jobs, 2 node-slots with jobs side by side (2 at most), 0 problems" ]
+then ok; else bad "serve: submit.sh and sbatch_as_planned.py" "exit $rc: $(oneline "$tmp/check" 6)"; fi
+awk '/^    replicas: \[1, 2, 2, 1\]$/ { print "    replicas: [1, 2, 1, 1]"; next }
+     /^    - \[rack\/0, rack\/0\]$/ && ++n == 2 { print "    - [rack/0]"; next } { print }' $H/serve.plan.yaml >"$tmp/fewer.yaml"
+if ! python3 $H/sbatch_as_planned.py "$tmp/fewer.yaml" "$tmp/servesl" "$CP_CALLS" $H/serve.yaml >"$tmp/check" 2>&1 &&
+    grep -qx 'chat config 0 on rack-00, slot 2: 2 replicas run, planned 1' "$tmp/check"
+then ok; else bad "sbatch_as_planned.py accepts a replica too many" "$(oneline "$tmp/check" 4)"; fi
+# --begin now: the runs after slot 0 begin that many seconds after submission
+timeout "$limit" $CAPPLAN export slurm -q --begin now --plan $H/serve.plan.yaml -o "$tmp/servenow" $H/serve.yaml 2>"$tmp/err"
+if grep -q "^s2=\$(sbatch --parsable '--begin=now+3600' '--time=02:00:00' '--nodelist=rack-00' '--export=ALL,CAPPLAN_PORT=8001' services/001-chat-c0-rack.sbatch)\$" "$tmp/servenow/submit.sh" &&
+    grep -q "^s1=\$(sbatch --parsable '--time=04:00:00' " "$tmp/servenow/submit.sh"; then ok
+else bad "serve: export slurm --begin now" "$(grep sbatch "$tmp/servenow/submit.sh" | head -n 2)"; fi
+# the hostile service name of the SkyServe case: sh -n, and nothing runs
+timeout "$limit" $CAPPLAN export slurm -q --plan "$tmp/hs.plan.yaml" -o "$tmp/hssl" "$tmp/hs.yaml" 2>"$tmp/err"
+standin $t0 "$tmp/hssl/submit.sh"
+if sh -n "$tmp/hssl/submit.sh" && sh -n "$tmp/hssl"/services/*.sbatch && [ "$rc" = 0 ] && [ ! -e "$tmp/pwned" ] &&
+    grep -q '^#SBATCH --job-name=it_s__a____touch' "$tmp/hssl"/services/*.sbatch
+then ok; else bad "hostile service: submit.sh" "exit $rc: $(oneline "$tmp/err" 3) $(ls "$tmp/pwned" 2>/dev/null)"; fi
 
 # ---- the nightly example: both hand-offs ------------------------------------
 

@@ -236,6 +236,11 @@ int cp_cmd_export(int argc, char **argv)
     else if (old_path)
         fprintf(stderr, "capplan export: %d new job script%s and replan.sh in %s\n", x.n_jobs,
                 x.n_jobs == 1 ? "" : "s", dir);
+    else if (slurm && x.n_services)
+        fprintf(stderr, "capplan export: %d job script%s, %d service replica run%s and submit.sh "
+                        "in %s (%d dropped job%s listed there)\n",
+                x.n_jobs, x.n_jobs == 1 ? "" : "s", x.n_services, x.n_services == 1 ? "" : "s",
+                dir, x.n_dropped, x.n_dropped == 1 ? "" : "s");
     else if (slurm)
         fprintf(stderr, "capplan export: %d job script%s and submit.sh in %s (%d dropped job%s "
                         "listed there)\n",
@@ -243,6 +248,13 @@ int cp_cmd_export(int argc, char **argv)
     else if (services)
         fprintf(stderr, "capplan export: the replicas of %d service%s per slot in %s/services.csv\n",
                 x.n_leases, x.n_leases == 1 ? "" : "s", dir);
+    else if (x.n_services)
+        fprintf(stderr,
+                "capplan export: %d cloud job%s on %d SkyPilot cluster%s (%d lease%s), "
+                "%d SkyServe service%s, launch.sh and launch.md in %s\n",
+                x.n_jobs, x.n_jobs == 1 ? "" : "s", x.n_clusters, x.n_clusters == 1 ? "" : "s",
+                x.n_leases, x.n_leases == 1 ? "" : "s", x.n_services,
+                x.n_services == 1 ? "" : "s", dir);
     else
         fprintf(stderr,
                 "capplan export: %d cloud job%s on %d SkyPilot cluster%s (%d lease%s), "

@@ -40,6 +40,7 @@ typedef struct cp_export {
     cp_export_file *files;
     int n, cap;
     int n_jobs, n_dropped, n_leases, n_clusters; /* what was exported */
+    int n_services; /* SkyServe services (skypilot), replica runs (slurm) */
 } cp_export;
 
 void cp_export_init(cp_export *x);
@@ -74,9 +75,12 @@ int cp_export_slurm_replan(const cp_input *in, const cp_plan_file *pf, const cp_
                            int now, const cp_export_opts *o, cp_export *x, cp_diags *d);
 /* Launch files for the plan's cloud jobs: clusters/NNN-OFFER.yaml per
  * cluster and tasks/NNN-NAME.yaml per job (SkyPilot task YAML, schema of
- * SkyPilot 0.9.1), launch.sh (executable) and launch.md. Errors: a cloud
- * job no lease lists, an offer the inputs lack, a name with a control
- * character. Same contract. */
+ * SkyPilot 0.9.1), launch.sh (executable) and launch.md; and for each
+ * cloud deployment of a service (capplan.5 §10.4) a SkyServe service,
+ * services/NNN-NAME-cC-xK.yaml per replica count K, which launch.sh brings
+ * up, scales and takes down slot by slot. Errors: a cloud job no lease
+ * lists, an offer the inputs lack, a name with a control character.
+ * Same contract. */
 int cp_export_launch(const cp_input *in, const cp_plan_file *pf, const cp_export_opts *o,
                      cp_export *x, cp_diags *d);
 

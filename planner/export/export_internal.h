@@ -65,6 +65,14 @@ void cp_xp_slurm_name(cp_buf *b, const char *name);
 int cp_xp_slurm_script(const cp_input *in, const cp_xp_sjob *j, const cp_export_opts *o, long start,
                        bool utc, cp_export *x, cp_diags *d);
 
+/* Whether the plan has replicas of a service on a pool (capplan.5 §10.4). */
+bool cp_xp_slurm_has_services(const cp_plan_file *pf);
+/* The services' pool deployments (export_slurm_svc.c): a script each,
+ * services/NNN-NAME-cC-POOL.sbatch, and their replicas' runs appended
+ * to submit.sh (x->files[sub_at]); `start`: horizon.start in seconds. */
+int cp_xp_slurm_services(const cp_input *in, const cp_plan_file *pf, const cp_export_opts *o,
+                         long start, cp_export *x, int sub_at, cp_diags *d);
+
 /* ---- export skypilot: the plan's cloud leases as clusters and tasks ---- */
 
 /* A lease group: the leases (instances over time) that a set of jobs
@@ -98,6 +106,17 @@ typedef struct cp_xp_cancel {
     const char *job, *cluster; /* borrowed from OLD's plan and clusters */
 } cp_xp_cancel;
 
+/* A cloud deployment of a service: one SkyServe service (export_serve.c). */
+typedef struct cp_xp_serve {
+    int svc; /* input index */
+    const cp_plan_svc_dep *de;
+    const cp_offer *of;
+    bool spot;
+    long replica_slots; /* its replicas' slots: instances as launched */
+    char name[24];                      /* the SkyServe service, capplan-svc-NNN */
+    cp_buf stem;                        /* services/NNN-NAME-cC: its files add -xK.yaml */
+} cp_xp_serve;
+
 typedef struct cp_xp_sky {
     cp_xp_cluster *c; /* in order of start */
     int n_c;
@@ -117,6 +136,8 @@ typedef struct cp_xp_sky {
      * re-plan keeps no lease (their jobs cancelled): stopped at `from` */
     const cp_xp_cluster **gone; /* borrowed */
     int n_gone;
+    cp_xp_serve *v; /* the services' cloud deployments, in plan order */
+    int n_v;
 } cp_xp_sky;
 
 /* Groups the plan's leases into clusters and its cloud jobs into their
@@ -129,6 +150,27 @@ int cp_xp_sky_write(const cp_input *in, cp_xp_sky *s, const cp_export_opts *o, c
                     cp_diags *d);
 /* Frees what s holds (not s); accepts a zeroed s. */
 void cp_xp_sky_release(cp_xp_sky *s);
+
+/* The services' cloud deployments of `pf` into s->v (export_serve.c);
+ * errors to d. */
+int cp_xp_serve_build(const cp_input *in, const cp_plan_file *pf, cp_xp_sky *s, cp_diags *d);
+void cp_xp_serve_release(cp_xp_sky *s);
+/* Replicas of v in slot t (0 outside the horizon). */
+int cp_xp_serve_count(const cp_xp_serve *v, long t);
+/* services/NNN-NAME-cC-xK.yaml for every count K of every deployment. */
+int cp_xp_serve_files(const cp_input *in, const cp_xp_sky *s, cp_export *x, cp_diags *d);
+/* launch.md's services section (nothing without services); `when`:
+ * times as wall clock. CP_OK or CP_ERR_NOMEM. */
+int cp_xp_serve_md(const cp_input *in, const cp_xp_sky *s, bool when, cp_buf *b);
+
+/* Shared by the SkyPilot files: "slot S (hour H)" or the wall-clock time
+ * of slot `slot`; the cloud's instance type, accelerators attached to it
+ * and zone from an offer; a YAML's end, with run: `script` (a literal
+ * block when it reads back exactly so) when not NULL. */
+void cp_xp_put_when(cp_buf *b, const cp_input *in, bool have_start, long start, long slot);
+void cp_xp_instance_type(const cp_offer *of, cp_buf *type, cp_buf *acc, cp_buf *zone);
+struct cp_out;
+int cp_xp_finish_yaml(struct cp_out *o, cp_export_file *f, const char *script, cp_diags *d);
 
 /* launch.sh: the clusters and tasks of `s` at their times (export_launch_sh.c). */
 int cp_xp_sky_script(const cp_input *in, const cp_xp_sky *s, const cp_export_opts *o,

@@ -44,94 +44,6 @@ static const char *pstr(const cp_plan_str *s)
     return s->has == CP_PLAN_SET ? s->s : "";
 }
 
-/* "slot S (hour H)" or the wall-clock time */
-static void put_when(cp_buf *b, const cp_input *in, bool have_start, long start, long slot)
-{
-    double h = slot * in->slot_hours;
-    long at;
-    if (have_start && cp_xp_time_after(start, h, &at))
-        cp_xp_put_time(b, at);
-    else
-        cp_buf_printf(b, "slot %ld (hour %g)", slot, h);
-}
-
-/* The cloud's instance type, and the zone when the name has one. An
- * offer's instance.type is a machine-type label that dataflow runtime
- * models match (capplan.5 §1.6), which an importer's --type-map sets to the
- * type a model was measured on (m4.2xlarge on a GCP n1-standard-8), so
- * the name's PROVIDER:REGION_OR_ZONE:TYPE convention (the importers'
- * own) decides when the name follows it; instance.type only otherwise.
- * GPUs attached to a host type ("n1-standard-8+1xV100", or a fourth part
- * "1xV100") are SkyPilot's accelerators; a zone is a second part that
- * extends the offer's region ("us-central1-a" in "us-central1"). */
-static void instance_type(const cp_offer *of, cp_buf *type, cp_buf *acc, cp_buf *zone)
-{
-    const char *c1 = strchr(of->name, ':');
-    const char *c2 = c1 ? strchr(c1 + 1, ':') : NULL;
-    const char *t, *end;
-    if (c2 && c2[1]) {
-        t = c2 + 1;
-        end = strchr(t, ':');
-        if (!end)
-            end = t + strlen(t);
-        size_t rl = of->region ? strlen(of->region) : 0;
-        if (rl && (size_t)(c2 - (c1 + 1)) > rl + 1 && !strncmp(c1 + 1, of->region, rl) &&
-            c1[1 + rl] == '-')
-            cp_buf_add(zone, c1 + 1, (size_t)(c2 - (c1 + 1)));
-    } else {
-        t = of->inst.type ? of->inst.type : of->name;
-        end = t + strlen(t);
-    }
-    const char *plus = memchr(t, '+', (size_t)(end - t));
-    cp_buf_add(type, t, (size_t)((plus ? plus : end) - t));
-    bool attached = plus || (*end == ':' && end[1] >= '0' && end[1] <= '9');
-    if (attached && of->inst.acc >= 0)
-        cp_buf_printf(acc, "%d", of->inst.accelerators);
-}
-
-/* Whether `s` reads back from a literal block scalar (`|`, clip
- * chomping, indented by 2) as exactly `s`: one final newline and no
- * empty last lines (clip keeps one), a first line that does not start
- * with a space (it would set the indentation), and only characters a
- * block scalar carries as they are: printable ASCII, tab, newline and
- * UTF-8 above U+009F except the ones YAML 1.1 readers take as line breaks
- * (U+2028, U+2029) and the BOM. Anything else is written quoted. */
-static bool literal_ok(const char *s)
-{
-    size_t n = strlen(s);
-    if (n < 2 || s[n - 1] != '\n' || s[n - 2] == '\n' || s[0] == ' ')
-        return false;
-    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-        if (*p == '\n' || *p == '\t' || (*p >= 0x20 && *p < 0x7f))
-            continue;
-        if (*p < 0x80)
-            return false; /* C0 controls (CR among them) and DEL */
-        if (p[0] == 0xc2 && p[1] >= 0x80 && p[1] <= 0x9f)
-            return false; /* C1 controls, U+0085 (NEL) among them */
-        if (p[0] == 0xe2 && p[1] == 0x80 && (p[2] == 0xa8 || p[2] == 0xa9))
-            return false; /* U+2028, U+2029 */
-        if (p[0] == 0xef && p[1] == 0xbb && p[2] == 0xbf)
-            return false; /* BOM */
-    }
-    return true;
-}
-
-/* "KEY: |" and each line of `s` (literal_ok) indented by two spaces;
- * empty lines stay empty, so no line ends in spaces we added. */
-static void put_literal(cp_buf *b, const char *key, const char *s)
-{
-    cp_buf_printf(b, "%s: |\n", key);
-    while (*s) {
-        const char *nl = strchr(s, '\n');
-        size_t len = nl ? (size_t)(nl - s) : strlen(s);
-        if (len)
-            cp_buf_puts(b, "  ");
-        cp_buf_add(b, s, len);
-        cp_buf_putc(b, '\n');
-        s += len + (nl != NULL);
-    }
-}
-
 
 void cp_xp_sky_release(cp_xp_sky *s)
 {
@@ -144,6 +56,7 @@ void cp_xp_sky_release(cp_xp_sky *s)
     cp_free(s->cancel);
     cp_free(s->down_at_from);
     cp_free(s->gone);
+    cp_xp_serve_release(s);
 }
 
 /* ---- lease groups -------------------------------------------------------- */
@@ -207,8 +120,21 @@ static int cmp_task(const void *a, const void *b)
     return x->pj < y->pj ? -1 : x->pj > y->pj;
 }
 
-/* The leases of the plan, checked: their offers exist, their ids and
- * job names can go into a script. Returns their count, -1 on an error. */
+/* Whether lease l holds only services' replicas (capplan.5 §10.4): SkyServe
+ * runs those on instances of its own (export_serve.c), so no cluster. */
+static bool services_only(const cp_input *in, const cp_plan_lease *l)
+{
+    if (l->jobs.has != CP_PLAN_SET || l->jobs.n == 0)
+        return false;
+    for (int j = 0; j < l->jobs.n; j++)
+        if (!l->jobs.s[j] || cp_input_find_service(in, l->jobs.s[j]) < 0)
+            return false;
+    return true;
+}
+
+/* The leases of the plan that hold jobs, checked: their offers exist,
+ * their ids and job names can go into a script. Returns their count, -1
+ * on an error. */
 static int collect_leases(const cp_input *in, const cp_plan_file *pf, lease_ref *v, cp_diags *d)
 {
     int n = 0, errs = 0;
@@ -230,6 +156,8 @@ static int collect_leases(const cp_input *in, const cp_plan_file *pf, lease_ref 
         }
         for (int k = 0; k < pv->n_leases; k++) {
             const cp_plan_lease *l = &pv->leases[k];
+            if (services_only(in, l))
+                continue;
             if (cp_export_has_control(pstr(&l->id))) {
                 cp_diags_add(d, CP_ERR_INPUT, l->id.pos,
                              "lease id contains a control character: refusing to write it");
@@ -362,8 +290,8 @@ int cp_xp_sky_build(const cp_input *in, const cp_plan_file *pf, bool lenient, cp
         const cp_plan_strs *js = &v[k].l->jobs;
         for (int j = 0; js->has == CP_PLAN_SET && j < js->n; j++) {
             const cp_plan_job *pj = js->s[j] ? job_named(by, pf->n_jobs, js->s[j]) : NULL;
-            /* capplan.5 §10.4: a service's replicas hold the instance; the
-             * service has no command to run (services.csv lists them) */
+            /* capplan.5 §10.4: a service's replicas on an instance that also
+             * runs jobs; SkyServe runs the replicas (export_serve.c) */
             if (!pj && js->s[j] && cp_input_find_service(in, js->s[j]) >= 0)
                 continue;
             if (!pj) {
@@ -425,28 +353,6 @@ out:
 
 /* ---- the YAML files ------------------------------------------------------ */
 
-/* Finishes the YAML of o into f, with run: as a literal block after it
- * when `script` reads back exactly that way (as SkyPilot's own examples
- * write it), else as the quoted string of the project's one rule. */
-static int finish_yaml(cp_out *o, cp_export_file *f, const char *script, cp_diags *d)
-{
-    bool literal = script && literal_ok(script);
-    if (script && !literal) {
-        cp_out_key(o, "run");
-        cp_out_str(o, script);
-    }
-    cp_out_end(o);
-    cp_err err;
-    cp_err_init(&err);
-    int rc = cp_out_finish(o, &err);
-    if (rc)
-        return cp_diags_add_err(d, &err), rc;
-    if (literal)
-        put_literal(&f->text, "run", script);
-    return cp_buf_ok(&f->text) ? CP_OK
-                               : cp_diags_add(d, CP_ERR_NOMEM, cp_pos_none(), "out of memory");
-}
-
 static int write_cluster(const cp_input *in, cp_xp_cluster *c, int idx, cp_export *x, cp_diags *d)
 {
     cp_buf type, acc, zone;
@@ -456,7 +362,7 @@ static int write_cluster(const cp_input *in, cp_xp_cluster *c, int idx, cp_expor
     cp_buf_printf(&c->file, "clusters/%03d-", idx);
     cp_xp_file_word(&c->file, c->of->name, 60);
     cp_buf_puts(&c->file, ".yaml");
-    instance_type(c->of, &type, &acc, &zone);
+    cp_xp_instance_type(c->of, &type, &acc, &zone);
     cp_export_file *f = cp_buf_ok(&c->file) ? cp_export_add(x, c->file.s, false) : NULL;
     cp_out *o = f ? cp_out_new(CP_OUT_YAML, &f->text) : NULL;
     int rc = CP_OK;
@@ -502,7 +408,7 @@ static int write_cluster(const cp_input *in, cp_xp_cluster *c, int idx, cp_expor
     cp_out_key(o, "use_spot");
     cp_out_word(o, c->spot ? "true" : "false");
     cp_out_end(o);
-    rc = finish_yaml(o, f, NULL, d);
+    rc = cp_xp_finish_yaml(o, f, NULL, d);
 out:
     cp_buf_release(&type);
     cp_buf_release(&acc);
@@ -579,7 +485,7 @@ static int write_task(const cp_input *in, const cp_xp_sky *s, cp_xp_task *t, cp_
     cp_out_key(o, "CAPPLAN_JOB");
     cp_out_str(o, job->name);
     cp_out_end(o);
-    rc = finish_yaml(o, f, run.s, d);
+    rc = cp_xp_finish_yaml(o, f, run.s, d);
 out:
     cp_buf_release(&run);
     cp_buf_release(&word);
@@ -620,9 +526,9 @@ static int write_md(const cp_input *in, const cp_xp_sky *s,
         cp_md_text(b, c->of->name);
         cp_buf_printf(b, " | %s | %d | %d | ", c->spot ? "spot" : "on_demand", c->nodes,
                       c->n_leases);
-        put_when(b, in, when, s->start, c->start);
+        cp_xp_put_when(b, in, when, s->start, c->start);
         cp_buf_puts(b, " | ");
-        put_when(b, in, when, s->start, c->end);
+        cp_xp_put_when(b, in, when, s->start, c->end);
         cp_buf_puts(b, " | ");
         int nj = 0;
         for (int j = 0; j < s->n_t; j++) {
@@ -653,9 +559,9 @@ static int write_md(const cp_input *in, const cp_xp_sky *s,
         if (t->cpus)
             cp_buf_printf(b, "%s%ld CPUs", t->acc ? ", " : "", t->cpus);
         cp_buf_puts(b, " | ");
-        put_when(b, in, when, s->start, t->pj->start_slot.v);
+        cp_xp_put_when(b, in, when, s->start, t->pj->start_slot.v);
         cp_buf_puts(b, " | ");
-        put_when(b, in, when, s->start, t->pj->start_slot.v + t->pj->slots.v);
+        cp_xp_put_when(b, in, when, s->start, t->pj->start_slot.v + t->pj->slots.v);
         cp_buf_puts(b, " |\n");
     }
     cp_buf_printf(b,
@@ -664,13 +570,14 @@ static int write_md(const cp_input *in, const cp_xp_sky *s,
                   "cluster from its start to its stop).\n",
                   s->n_c, s->n_c == 1 ? "" : "s", s->n_leases, s->n_leases == 1 ? "" : "s",
                   planned, launched);
+    cp_xp_serve_md(in, s, when, b);
     return cp_buf_ok(b) ? CP_OK : cp_diags_add(d, CP_ERR_NOMEM, cp_pos_none(), "out of memory");
 }
 
 int cp_xp_sky_write(const cp_input *in, cp_xp_sky *s, const cp_export_opts *o, cp_export *x,
                     cp_diags *d)
 {
-    int rc = CP_OK;
+    int rc = cp_xp_serve_files(in, s, x, d);
     for (int i = 0; rc == CP_OK && i < s->n_c; i++)
         if (s->c[i].start >= s->from)
             rc = write_cluster(in, &s->c[i], i + 1, x, d);
@@ -685,6 +592,7 @@ int cp_xp_sky_write(const cp_input *in, cp_xp_sky *s, const cp_export_opts *o, c
         x->n_leases = s->n_leases;
         x->n_clusters = s->n_c;
         x->n_jobs = s->n_t;
+        x->n_services = s->n_v;
     }
     return rc;
 }
@@ -696,6 +604,8 @@ int cp_export_launch(const cp_input *in, const cp_plan_file *pf, const cp_export
     memset(&s, 0, sizeof s);
     s.have_start = in->start && cp_xp_parse_start(in->start, &s.start, &s.utc);
     int rc = cp_xp_sky_build(in, pf, false, &s, d);
+    if (rc == CP_OK)
+        rc = cp_xp_serve_build(in, pf, &s, d);
     if (rc == CP_OK)
         rc = cp_xp_sky_write(in, &s, o, x, d);
     cp_xp_sky_release(&s);

@@ -14,8 +14,15 @@
  *   - at a cluster's stop, `sky autostop NAME -i 1 --down`: down once its
  *     queue has been idle for a minute, so a job that overran ends first.
  *
- * At one time, stops come first (their quota is free again), then
- * launches, then jobs. Names from the input are hostile: they appear only
+ * Services (export_serve.c): at a deployment's first slot with replicas
+ * `sky serve up -y -n capplan-svc-NNN FILE`, at a change of its count
+ * `sky serve update -y capplan-svc-NNN FILE` (FILE the service YAML of
+ * the new count), at a slot without replicas and at the horizon's end
+ * `sky serve down -y capplan-svc-NNN`.
+ *
+ * At one time, stops, service downs and scale-downs come first (their
+ * quota is free again), then launches, service ups and scale-ups side by
+ * side, then jobs. Names from the input are hostile: they appear only
  * single-quoted, in the text of progress lines (printf '%s'); cluster
  * names and file names are capplan's own.
  */
@@ -28,7 +35,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { EV_STOP, EV_LAUNCH, EV_EXEC };
+/* in the order of one time's steps; EV_SVC_*: idx is a deployment */
+enum { EV_STOP, EV_SVC_DOWN, EV_LAUNCH, EV_SVC_UP, EV_EXEC };
 
 typedef struct event {
     long slot;
@@ -100,6 +108,13 @@ static void put_header(cp_buf *b, const cp_input *in, const cp_xp_sky *s, const 
                   "set -u\n"
                   "cd \"$(dirname \"$0\")\" || exit 1\n",
                   s->n_t, s->n_t == 1 ? "" : "s", s->n_c, s->n_c == 1 ? "" : "s");
+    if (s->n_v)
+        cp_buf_printf(b,
+                      "# Services: %d SkyServe service%s, one per cloud deployment (launch.md),\n"
+                      "# brought up at their first replicas (sky serve up), set to each slot's\n"
+                      "# count (sky serve update) and taken down without replicas (sky serve "
+                      "down).\n",
+                      s->n_v, s->n_v == 1 ? "" : "s");
     if (s->from)
         cp_buf_printf(b,
                       "# A re-plan from slot %ld (capplan.5 \"Re-planning\"): run it instead of the\n"
@@ -125,11 +140,45 @@ static void put_header(cp_buf *b, const cp_input *in, const cp_xp_sky *s, const 
                    "failed() { printf 'capplan launch: failed: %s\\n' \"$1\" >&2; status=1; }\n");
 }
 
-/* The launches of one time, side by side; events[i..] of kind EV_LAUNCH. */
+/* "capplan-svc-NNN: ..." for a service step at e->slot into msg; the
+ * command's verb and file into cmd ("up -y -n NAME FILE", ...). */
+static void svc_step(const cp_input *in, const cp_xp_sky *s, const event *e, cp_buf *msg,
+                     cp_buf *cmd)
+{
+    const cp_xp_serve *v = &s->v[e->idx];
+    int k = cp_xp_serve_count(v, e->slot), was = cp_xp_serve_count(v, e->slot - 1);
+    const char *name = in->services[v->svc].name;
+    cp_buf_reset(msg);
+    cp_buf_reset(cmd);
+    if (k == 0) {
+        cp_buf_printf(msg, "%s: down, service '%s' has no replicas there", v->name, name);
+        cp_buf_printf(cmd, "down -y %s", v->name);
+        return;
+    }
+    if (was == 0)
+        cp_buf_printf(msg, "%s: up with %d replica%s of service '%s', %s '%s'", v->name, k,
+                      k == 1 ? "" : "s", name, v->spot ? "spot" : "on-demand", v->of->name);
+    else
+        cp_buf_printf(msg, "%s: %d replica%s of service '%s' (from %d)", v->name, k,
+                      k == 1 ? "" : "s", name, was);
+    cp_buf_printf(cmd, was == 0 ? "up -y -n %s %s-x%d.yaml" : "update -y %s %s-x%d.yaml",
+                  v->name, v->stem.s, k);
+}
+
+/* The launches and service ups of one time, side by side; events[i..]
+ * of kind EV_LAUNCH and EV_SVC_UP. */
 static int put_launches(cp_buf *b, const cp_input *in, const cp_xp_sky *s, const event *ev,
                         int n, cp_buf *msg)
 {
+    cp_buf cmd;
+    cp_buf_init(&cmd);
     for (int i = 0; i < n; i++) {
+        if (ev[i].kind == EV_SVC_UP) {
+            svc_step(in, s, &ev[i], msg, &cmd);
+            put_call(b, "say", msg);
+            cp_buf_printf(b, "\nsky serve %s &\np%d=$!\n", cmd.s ? cmd.s : "", i + 1);
+            continue;
+        }
         const cp_xp_cluster *c = &s->c[ev[i].idx];
         cp_buf_reset(msg);
         cp_buf_printf(msg, "%s: launch %d node%s of %s", c->name, c->nodes,
@@ -142,12 +191,39 @@ static int put_launches(cp_buf *b, const cp_input *in, const cp_xp_sky *s, const
     }
     for (int i = 0; i < n; i++) {
         cp_buf_reset(msg);
-        cp_buf_printf(msg, "launch of %s", s->c[ev[i].idx].name);
+        if (ev[i].kind == EV_SVC_UP)
+            cp_buf_printf(msg, "%s of %s", cp_xp_serve_count(&s->v[ev[i].idx], ev[i].slot - 1)
+                                               ? "scaling" : "serve up",
+                          s->v[ev[i].idx].name);
+        else
+            cp_buf_printf(msg, "launch of %s", s->c[ev[i].idx].name);
         cp_buf_printf(b, "wait \"$p%d\" || ", i + 1);
         put_call(b, "failed", msg);
         cp_buf_putc(b, '\n');
     }
-    return cp_buf_ok(msg) ? CP_OK : CP_ERR_NOMEM;
+    int rc = cp_buf_ok(msg) && cp_buf_ok(&cmd) ? CP_OK : CP_ERR_NOMEM;
+    cp_buf_release(&cmd);
+    return rc;
+}
+
+/* A service down or scale-down, at once. */
+static void put_svc_down(cp_buf *b, const cp_input *in, const cp_xp_sky *s, const event *e,
+                         cp_buf *msg)
+{
+    cp_buf cmd;
+    cp_buf_init(&cmd);
+    svc_step(in, s, e, msg, &cmd);
+    put_call(b, "say", msg);
+    cp_buf_printf(b, "\nsky serve %s || ", cmd.s ? cmd.s : "");
+    const cp_xp_serve *v = &s->v[e->idx];
+    cp_buf_reset(msg);
+    cp_buf_printf(msg, cp_xp_serve_count(v, e->slot) ? "scaling of %s" : "serve down of %s",
+                  v->name);
+    put_call(b, "failed", msg);
+    cp_buf_putc(b, '\n');
+    if (!cp_buf_ok(&cmd))
+        cp_buf_release(msg); /* reported as out of memory */
+    cp_buf_release(&cmd);
 }
 
 static void put_step(cp_buf *b, const cp_input *in, const cp_xp_sky *s, const event *e,
@@ -189,7 +265,7 @@ static void put_step(cp_buf *b, const cp_input *in, const cp_xp_sky *s, const ev
 int cp_xp_sky_script(const cp_input *in, const cp_xp_sky *s, const cp_export_opts *o,
                      cp_export *x, cp_diags *d)
 {
-    int n = 2 * s->n_c + s->n_t;
+    int n = 2 * s->n_c + s->n_t + s->n_v * (in->slots + 1);
     event *ev = cp_calloc((size_t)(n ? n : 1), sizeof *ev);
     cp_export_file *f = ev ? cp_export_add(x, "launch.sh", true) : NULL;
     if (!f) {
@@ -206,6 +282,12 @@ int cp_xp_sky_script(const cp_input *in, const cp_xp_sky *s, const cp_export_opt
     for (int i = 0; i < s->n_t; i++)
         if (s->t[i].pj->start_slot.v >= s->from)
             ev[n++] = (event){s->t[i].pj->start_slot.v, EV_EXEC, i};
+    for (int i = 0; i < s->n_v; i++)
+        for (long t = 0; t <= in->slots; t++) {
+            int k = cp_xp_serve_count(&s->v[i], t), was = cp_xp_serve_count(&s->v[i], t - 1);
+            if (k != was)
+                ev[n++] = (event){t, k < was ? EV_SVC_DOWN : EV_SVC_UP, i};
+        }
     qsort(ev, (size_t)n, sizeof *ev, cmp_event);
     cp_buf *b = &f->text, msg;
     cp_buf_init(&msg);
@@ -242,8 +324,10 @@ int cp_xp_sky_script(const cp_input *in, const cp_xp_sky *s, const cp_export_opt
         cp_buf_putc(b, '\n');
         for (; i < n && ev[i].slot == slot && ev[i].kind == EV_STOP; i++)
             put_step(b, in, s, &ev[i], &msg);
+        for (; i < n && ev[i].slot == slot && ev[i].kind == EV_SVC_DOWN; i++)
+            put_svc_down(b, in, s, &ev[i], &msg);
         int l = i;
-        while (i < n && ev[i].slot == slot && ev[i].kind == EV_LAUNCH)
+        while (i < n && ev[i].slot == slot && (ev[i].kind == EV_LAUNCH || ev[i].kind == EV_SVC_UP))
             i++;
         if (i > l)
             rc = put_launches(b, in, s, &ev[l], i - l, &msg);

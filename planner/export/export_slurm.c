@@ -100,16 +100,6 @@ void cp_xp_sjob_resolve(const cp_input *in, cp_xp_sjob *j, cp_diags *d)
     }
 }
 
-void cp_xp_slurm_header(cp_buf *b, const cp_export_opts *o)
-{
-    cp_buf_puts(b, "# written by capplan export slurm");
-    if (o->plan_name && !cp_export_has_control(o->plan_name)) {
-        cp_buf_puts(b, " from plan ");
-        cp_sh_quote(b, o->plan_name);
-    }
-    cp_buf_puts(b, "; regenerate rather than edit\n");
-}
-
 void cp_xp_slurm_opening(cp_buf *b, const cp_export_opts *o, bool utc, const char *what)
 {
     cp_buf_puts(b, "#!/bin/sh\n");
@@ -274,14 +264,6 @@ int cp_xp_slurm_script(const cp_input *in, const cp_xp_sjob *j, const cp_export_
     return cp_buf_ok(b) ? CP_OK : cp_diags_add(d, CP_ERR_NOMEM, cp_pos_none(), "out of memory");
 }
 
-void cp_xp_slurm_name(cp_buf *b, const char *name)
-{
-    if (cp_xp_slurm_word(name) && strlen(name) <= 100)
-        cp_buf_puts(b, name);
-    else
-        cp_xp_file_word(b, name, 100);
-}
-
 /* The variable holding job i's id in submit.sh. */
 static void put_var(cp_buf *b, const cp_xp_sjob *j)
 {
@@ -347,11 +329,13 @@ int cp_export_slurm(const cp_input *in, const cp_plan_file *pf, const cp_export_
     }
     long start = 0;
     bool utc = false;
-    if (n && !o->begin_now) {
+    const bool svcs = cp_xp_slurm_has_services(pf);
+    if ((n || svcs) && !o->begin_now) {
         if (!in->start)
             cp_diags_add(d, CP_ERR_INPUT, cp_pos_none(),
-                         "the inputs have no horizon.start, so the jobs' --begin times are "
-                         "unknown: give horizon.start or export with --begin now");
+                         "the inputs have no horizon.start, so the %s' --begin times are "
+                         "unknown: give horizon.start or export with --begin now",
+                         n ? "jobs" : "replicas");
         else if (!cp_xp_parse_start(in->start, &start, &utc))
             cp_diags_add(d, CP_ERR_INPUT, cp_pos_none(),
                          "horizon.start '%.60s' is not a time export can read "
@@ -382,11 +366,14 @@ int cp_export_slurm(const cp_input *in, const cp_plan_file *pf, const cp_export_
      * cp_export_add may move x->files: hold submit.sh by its index */
     const int sub_at = x->n - 1;
     cp_buf *b = &sub->text;
-    char what[200];
+    char what[300];
     snprintf(what, sizeof what,
              "# submits the plan's %d pool job%s in dependency order; prints one line per\n"
-             "# job: its Slurm job id and its name\n",
-             n, n == 1 ? "" : "s");
+             "# job: its Slurm job id and its name%s\n",
+             n, n == 1 ? "" : "s",
+             svcs ? "; then each run of a service's replica on a\n# node (services/, "
+                    "capplan.5 §10.4)"
+                  : "");
     cp_xp_slurm_opening(b, o, utc, what);
     /* Kahn's order: a job whose predecessors on pools are all submitted,
      * earliest start first (then plan order) */
@@ -458,6 +445,8 @@ int cp_export_slurm(const cp_input *in, const cp_plan_file *pf, const cp_export_
     }
     if (!cp_buf_ok(b))
         rc = cp_diags_add(d, CP_ERR_NOMEM, cp_pos_none(), "out of memory");
+    else if (svcs)
+        rc = cp_xp_slurm_services(in, pf, o, start, x, sub_at, d);
 out:
     for (int i = 0; i < n; i++)
         cp_free(v[i].nodes);

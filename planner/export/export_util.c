@@ -141,3 +141,21 @@ bool cp_xp_time_after(long start, double hours, long *secs)
     return cp_num_to_long((double)start + round(hours * 3600), CP_XP_TIME_MIN, CP_XP_TIME_MAX,
                           secs) == CP_NUM_IN;
 }
+
+void cp_xp_slurm_header(cp_buf *b, const cp_export_opts *o)
+{
+    cp_buf_puts(b, "# written by capplan export slurm");
+    if (o->plan_name && !cp_export_has_control(o->plan_name)) {
+        cp_buf_puts(b, " from plan ");
+        cp_sh_quote(b, o->plan_name);
+    }
+    cp_buf_puts(b, "; regenerate rather than edit\n");
+}
+
+void cp_xp_slurm_name(cp_buf *b, const char *name)
+{
+    if (cp_xp_slurm_word(name) && strlen(name) <= 100)
+        cp_buf_puts(b, name);
+    else
+        cp_xp_file_word(b, name, 100);
+}
