@@ -242,6 +242,8 @@ valgrind: valgrind-deps slurm-deps
 # rebuilt with clang and the sanitizers in $(FUZZ_BUILD); `make fuzz`
 # runs each harness FUZZ_SECONDS seconds on its seed corpus and fails on
 # any crash, leak or sanitizer report (the input is left in $(FUZZ_BUILD)).
+# fuzz_opts takes the commands' calls to cp_cli_parse (--wrap): it parses
+# each command's own table and the command ends there.
 FUZZ_BUILD   ?= build-fuzz
 FUZZ_SECONDS ?= 60
 FUZZERS      := $(patsubst fuzz/%.c,%,$(wildcard fuzz/fuzz_*.c))
@@ -260,8 +262,9 @@ fuzz-build: fuzz-deps
 	  CFLAGS="$(FUZZ_SAN) -fsanitize=fuzzer-no-link" $(FUZZ_BUILD)/libcapplan.a
 	@for f in $(FUZZERS); do \
 	  echo "  LINK   $(FUZZ_BUILD)/$$f"; \
+	  case $$f in fuzz_opts) wrap=-Wl,--wrap=cp_cli_parse ;; *) wrap= ;; esac; \
 	  clang -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -Wall -Wextra -O1 -g \
-	    $(INC_ALL) $(PKG_CFLAGS) $(FUZZ_SAN) -fsanitize=fuzzer fuzz/$$f.c \
+	    $(INC_ALL) $(PKG_CFLAGS) $(FUZZ_SAN) -fsanitize=fuzzer fuzz/$$f.c $$wrap \
 	    $(FUZZ_BUILD)/libcapplan.a $(LIBS) -o $(FUZZ_BUILD)/$$f || exit 1; done
 
 fuzz: fuzz-build

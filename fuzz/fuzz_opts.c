@@ -1,19 +1,29 @@
 /*
- * libFuzzer harness for the option parser of every command (planner/cmd/
- * cp_opt.h): bytes -> words (split at newlines and NULs) -> argv ->
- * cp_opt_parse against a table with every kind of option (flags, ints,
- * longs, doubles with either bound, strings, files, repeatable lists, an
- * enum with an alias, a callback, an included table, local options).
- * Oracles, besides no sanitizer report and no leak:
+ * libFuzzer harness for the option tables of every command (planner/cmd/
+ * cp_opt.h): bytes -> words (one a line) -> a command line run by the
+ * command's own function from cp_commands[] (planner/commands.c). The
+ * first word names the command ("plan", "import gavel", "export slurm",
+ * "whatif merge" reach their sub-commands through the next word, as in
+ * capplan); when it names none, the first byte picks one and every word
+ * is an argument.
+ *
+ * The harness is linked with -Wl,--wrap=cp_cli_parse (Makefile,
+ * fuzz-build), so the command's call to cp_cli_parse with its real table
+ * (the defaults it set, its includes, its .local options) lands in
+ * __wrap_cp_cli_parse below, which parses the line with cp_opt_parse and
+ * returns the status the command would return after --help or a bad
+ * line: the command ends there, having read, planned and written nothing.
+ * Oracles, besides no sanitizer report and no leak (the commands' own
+ * allocations before the parse included):
  *  - the status is OK, BAD (with a message) or NOMEM;
- *  - after OK, the canonical words of whatif --slurm-array
- *    (cp_cli_args_canonical) parse again to the same values and operands
- *    for every option that is not .local (the tasks of an array plan what
- *    the run would have planned);
+ *  - after OK, the canonical words of whatif --slurm-array's tasks
+ *    (cp_cli_args_canonical) parse again, from the command's defaults, to
+ *    the same values (compared by kind through each entry's target) and
+ *    operands for every option that is not .local, and the same --quiet;
  *  - --help and --list-options print from the table without fault.
- * The parser touches no file: the words name nothing that is opened.
  */
 #include "cp_alloc.h"
+#include "cp_cmd.h"
 #include "cp_opt.h"
 
 #include <math.h>
@@ -23,70 +33,106 @@
 #include <string.h>
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+int __wrap_cp_cli_parse(cp_cli_args *a, const char *cmd, int argc, char **argv,
+                        const cp_opt *table, const cp_cli_help *help);
 
 #define MAX_WORDS 64
+#define MAX_ENTRIES 256
+
+/* One entry of a table (includes flattened) and its target's value. */
+typedef struct val {
+    const cp_opt *o;
+    union {
+        bool b;
+        int i;
+        long l;
+        double d;
+        const char *s;
+    } u;
+    cp_opt_list list; /* LIST: a copy of the words (v owned here) */
+} val;
 
 typedef struct vals {
-    const char *out, *scen, *method, *lp;
-    int fmt, jobs, shards, threads;
-    long seed, nodes;
-    double limit, gap, work;
-    bool force, timing, progress;
-    cp_opt_list modes;
-    int k, n;
+    val v[MAX_ENTRIES];
+    int n;
 } vals;
 
-static bool kn(void *target, const char *v, char *msg, size_t size)
+static void flatten(vals *x, const cp_opt *t)
 {
-    vals *x = target;
-    char *end;
-    long k = strtol(v, &end, 10);
-    long n = *end == '/' ? strtol(end + 1, &end, 10) : 0;
-    if (*end || n < 1 || n > 1000 || k < 0 || k >= n) {
-        snprintf(msg, size, "--shard must be K/N with 0 <= K < N, got '%.40s'", v);
-        return false;
+    for (; t && t->kind != CP_OPTK_END; t++) {
+        if (t->kind == CP_OPTK_INCLUDE) {
+            flatten(x, t->sub);
+            continue;
+        }
+        if (!t->target || t->kind == CP_OPTK_TEXT || t->kind == CP_OPTK_QUIET)
+            continue;
+        if (x->n == MAX_ENTRIES)
+            abort(); /* a table larger than the harness knows */
+        x->v[x->n++].o = t;
     }
-    x->k = (int)k;
-    x->n = (int)n;
-    return true;
 }
 
-static const cp_opt_word fmts[] = {{"md", 0}, {"csv", 1}, {"table", 1}, {"json", 2}, {NULL, 0}};
-
-/* The table over x: sub is the included part (its storage). */
-static void make_table(vals *x, cp_opt *t, cp_opt *sub)
+/* Reads every target of the table into x (a copy of each list). */
+static void snap(vals *x, const cp_opt *table)
 {
     memset(x, 0, sizeof *x);
-    x->timing = true;
-    const cp_opt s[] = {
-        CP_OPT_DOUBLE(0, "time-limit", &x->limit, 0, "S", "limit"),
-        CP_OPT_DOUBLE(0, "gap", &x->gap, 0, "REL", "gap"),
-        CP_OPT_STRING(0, "method", &x->method, "NAME", "method"),
-        CP_OPT_INT(0, "threads", &x->threads, 1, 1024, "N", "threads"),
-        CP_OPT_LONG(0, "seed", &x->seed, 0, 2147483647L, "N", "seed"),
-        CP_OPT_LONG(0, "node-limit", &x->nodes, 1, 2147483647L, "N", "nodes"),
-        CP_OPT_STRING(0, "export-lp", &x->lp, "FILE", "lp"),
-        CP_OPT_UNSET(0, "no-timing", &x->timing, "timing"),
-        CP_OPT_QUIET("quiet"),
-        CP_OPT_BOOL(0, "progress", &x->progress, "progress"),
-        CP_OPT_END(),
-    };
-    memcpy(sub, s, sizeof s);
-    const cp_opt m[] = {
-        CP_OPT_FILE(0, "scenarios", &x->scen, "FILE", "scenarios"),
-        {CP_OPTF_STRING('o', NULL, &x->out, "FILE", "output"), .local = true},
-        {CP_OPTF_ENUM(0, "format", &x->fmt, fmts, NULL, "format"), .local = true},
-        CP_OPT_INT('j', "jobs", &x->jobs, 1, 64, "N", "jobs"),
-        {CP_OPTF_INT(0, "shards", &x->shards, 1, 100000, "N", "shards"), .local = true},
-        {CP_OPTF_CALLBACK(0, "shard", kn, x, "K/N", "shard"), .local = true},
-        CP_OPT_DOUBLE_ABOVE(0, "work", &x->work, 0, "N", "work"),
-        {CP_OPTF_BOOL(0, "force", &x->force, "force"), .local = true},
-        CP_OPT_LIST(0, "modes", &x->modes, "JOB", "modes"),
-        CP_OPT_TEXT("  more:\n"),
-        CP_OPT_INCLUDE(sub),
-        CP_OPT_END(),
-    };
-    memcpy(t, m, sizeof m);
+    flatten(x, table);
+    for (int k = 0; k < x->n; k++) {
+        val *v = &x->v[k];
+        const void *p = v->o->target;
+        switch (v->o->kind) {
+        case CP_OPTK_BOOL: v->u.b = *(const bool *)p; break;
+        case CP_OPTK_INT:
+        case CP_OPTK_ENUM: v->u.i = *(const int *)p; break;
+        case CP_OPTK_LONG: v->u.l = *(const long *)p; break;
+        case CP_OPTK_DOUBLE: v->u.d = *(const double *)p; break;
+        case CP_OPTK_STRING: v->u.s = *(const char *const *)p; break;
+        case CP_OPTK_LIST: {
+            const cp_opt_list *l = p;
+            v->list.n = l->n;
+            if (l->v) {
+                v->list.v = malloc(((size_t)l->n + 1) * sizeof *v->list.v);
+                if (!v->list.v)
+                    abort();
+                memcpy(v->list.v, l->v, ((size_t)l->n + 1) * sizeof *v->list.v);
+            }
+            break;
+        }
+        default: break; /* a callback's target is its own: not compared */
+        }
+    }
+}
+
+/* Writes the values of x (the defaults) back into the targets. */
+static void restore(const vals *x)
+{
+    for (int k = 0; k < x->n; k++) {
+        const val *v = &x->v[k];
+        void *p = v->o->target;
+        switch (v->o->kind) {
+        case CP_OPTK_BOOL: *(bool *)p = v->u.b; break;
+        case CP_OPTK_INT:
+        case CP_OPTK_ENUM: *(int *)p = v->u.i; break;
+        case CP_OPTK_LONG: *(long *)p = v->u.l; break;
+        case CP_OPTK_DOUBLE: *(double *)p = v->u.d; break;
+        case CP_OPTK_STRING: *(const char **)p = v->u.s; break;
+        case CP_OPTK_LIST: {
+            cp_opt_list *l = p;
+            l->v = NULL; /* a command's lists start empty */
+            l->n = 0;
+            if (v->list.v || v->list.n)
+                abort();
+            break;
+        }
+        default: break;
+        }
+    }
+}
+
+static void unsnap(vals *x)
+{
+    for (int k = 0; k < x->n; k++)
+        free(x->v[k].list.v);
 }
 
 static bool same_str(const char *a, const char *b)
@@ -94,22 +140,36 @@ static bool same_str(const char *a, const char *b)
     return (!a && !b) || (a && b && !strcmp(a, b));
 }
 
-static bool same_num(double a, double b)
-{
-    return a == b || (isnan(a) && isnan(b));
-}
-
-/* The options that reach a task: every one not .local. */
+/* The values of every option that reaches a task (not .local) agree. */
 static bool same_vals(const vals *a, const vals *b)
 {
-    bool ok = same_str(a->scen, b->scen) && same_str(a->method, b->method) &&
-              same_str(a->lp, b->lp) && a->jobs == b->jobs && a->threads == b->threads &&
-              a->seed == b->seed && a->nodes == b->nodes && same_num(a->limit, b->limit) &&
-              same_num(a->gap, b->gap) && same_num(a->work, b->work) &&
-              a->timing == b->timing && a->progress == b->progress && a->modes.n == b->modes.n;
-    for (int i = 0; ok && i < a->modes.n; i++)
-        ok = !strcmp(a->modes.v[i], b->modes.v[i]);
-    return ok;
+    if (a->n != b->n)
+        return false;
+    for (int k = 0; k < a->n; k++) {
+        const val *x = &a->v[k], *y = &b->v[k];
+        if (x->o != y->o)
+            return false;
+        if (x->o->local)
+            continue;
+        bool ok = true;
+        switch (x->o->kind) {
+        case CP_OPTK_BOOL: ok = x->u.b == y->u.b; break;
+        case CP_OPTK_INT:
+        case CP_OPTK_ENUM: ok = x->u.i == y->u.i; break;
+        case CP_OPTK_LONG: ok = x->u.l == y->u.l; break;
+        case CP_OPTK_DOUBLE: ok = x->u.d == y->u.d || (isnan(x->u.d) && isnan(y->u.d)); break;
+        case CP_OPTK_STRING: ok = same_str(x->u.s, y->u.s); break;
+        case CP_OPTK_LIST:
+            ok = x->list.n == y->list.n;
+            for (int i = 0; ok && i < x->list.n; i++)
+                ok = !strcmp(x->list.v[i], y->list.v[i]);
+            break;
+        default: break;
+        }
+        if (!ok)
+            return false;
+    }
+    return true;
 }
 
 /* Collects the canonical words into a NULL-terminated argv. */
@@ -122,9 +182,8 @@ typedef struct line {
 static void put(void *arg, const char *w)
 {
     line *l = arg;
-    if (l->n + 1 >= (int)(sizeof l->w / sizeof l->w[0])) {
+    if (l->n + 1 >= (int)(sizeof l->w / sizeof l->w[0]))
         abort(); /* more words out than went in: the canonical form grew */
-    }
     char *c = cp_strdup(w);
     if (!c)
         l->oom = true;
@@ -134,64 +193,103 @@ static void put(void *arg, const char *w)
 
 static FILE *devnull;
 
+/* The canonical words of a, parsed from the defaults d into the values
+ * got, read back from d to the same values and operands. a is released
+ * here (with the lists it filled) before the words are read back. */
+static void check_canonical(cp_cli_args *a, const cp_opt *table, const vals *d, const vals *got)
+{
+    line l = {.n = 0};
+    l.w[l.n++] = (char *)"cmd";
+    int crc = cp_cli_args_canonical(a, put, &l);
+    l.w[l.n] = NULL;
+    bool quiet = a->quiet;
+    int n_operands = a->n_operands;
+    char *operands[MAX_WORDS + 1]; /* words of the input: they outlive a */
+    memcpy(operands, a->operands, (size_t)n_operands * sizeof *operands);
+    cp_cli_args_release(a);
+    restore(d);
+    if (crc == CP_OPT_OK && !l.oom) {
+        cp_cli_args b;
+        cp_opt_error e;
+        int rc2 = cp_opt_parse(&b, table, l.n, l.w, &e);
+        if (rc2 == CP_OPT_BAD)
+            abort(); /* the canonical words must read back */
+        if (rc2 == CP_OPT_OK) {
+            vals again;
+            snap(&again, table);
+            if (!same_vals(got, &again) || b.quiet != quiet || b.n_operands != n_operands)
+                abort();
+            for (int i = 0; i < n_operands; i++)
+                if (strcmp(operands[i], b.operands[i]))
+                    abort();
+            unsnap(&again);
+        }
+        cp_cli_args_release(&b);
+        restore(d);
+    }
+    for (int i = 1; i < l.n; i++)
+        cp_free(l.w[i]);
+}
+
+int __wrap_cp_cli_parse(cp_cli_args *a, const char *cmd, int argc, char **argv,
+                        const cp_opt *table, const cp_cli_help *help)
+{
+    (void)cmd;
+    vals d;
+    snap(&d, table);
+    cp_opt_error e;
+    int rc = cp_opt_parse(a, table, argc, argv, &e);
+    if (rc != CP_OPT_OK && rc != CP_OPT_BAD && rc != CP_OPT_NOMEM)
+        abort();
+    if (rc == CP_OPT_BAD && !e.msg[0])
+        abort();
+    if (rc == CP_OPT_OK && a->helped && devnull) {
+        cp_cli_help_print(devnull, table, help);
+        cp_opt_list_names(devnull, table);
+    }
+    if (rc == CP_OPT_OK && !a->helped) {
+        vals got;
+        snap(&got, table);
+        check_canonical(a, table, &d, &got);
+        unsnap(&got);
+    } else {
+        cp_cli_args_release(a);
+    }
+    unsnap(&d);
+    memset(a, 0, sizeof *a);
+    return rc == CP_OPT_NOMEM ? 1 : rc == CP_OPT_BAD ? 2 : 0;
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     if (!devnull)
         devnull = fopen("/dev/null", "w");
+    int n_cmds = 0;
+    while (cp_commands[n_cmds].name)
+        n_cmds++;
     char *buf = malloc(size + 1);
     if (!buf)
         return 0;
     memcpy(buf, data, size);
     buf[size] = 0;
     char *argv[MAX_WORDS + 2];
-    int argc = 0;
-    argv[argc++] = "cmd";
+    int argc = 1;
     for (char *p = buf; argc <= MAX_WORDS && p < buf + size;) {
         size_t len = strcspn(p, "\n");
         p[len] = 0;
         argv[argc++] = p;
         p += len + 1;
     }
-    argv[argc] = NULL;
-
-    vals x, y;
-    cp_opt t[16], sub[16], t2[16], sub2[16];
-    make_table(&x, t, sub);
-    cp_cli_args a, b;
-    cp_opt_error e;
-    int rc = cp_opt_parse(&a, t, argc, argv, &e);
-    if (rc != CP_OPT_OK && rc != CP_OPT_BAD && rc != CP_OPT_NOMEM)
-        abort();
-    if (rc == CP_OPT_BAD && !e.msg[0])
-        abort();
-    if (rc == CP_OPT_OK && a.helped && devnull) {
-        cp_cli_help help = {"usage: cmd\n", "end\n"};
-        cp_cli_help_print(devnull, t, &help);
-        cp_opt_list_names(devnull, t);
+    const cp_command *c = argc > 1 ? cp_command_find(argv[1]) : NULL;
+    char **line = argv + 1;
+    if (!c) { /* every word an argument of the command the first byte picks */
+        c = &cp_commands[size ? data[0] % n_cmds : 0];
+        line = argv;
+        argc++;
     }
-    if (rc == CP_OPT_OK && !a.helped) {
-        line l = {.n = 0};
-        l.w[l.n++] = "cmd";
-        int crc = cp_cli_args_canonical(&a, put, &l);
-        l.w[l.n] = NULL;
-        if (crc == CP_OPT_OK && !l.oom) {
-            make_table(&y, t2, sub2);
-            int rc2 = cp_opt_parse(&b, t2, l.n, l.w, &e);
-            if (rc2 == CP_OPT_BAD)
-                abort(); /* the canonical words must read back */
-            if (rc2 == CP_OPT_OK) {
-                if (!same_vals(&x, &y) || b.quiet != a.quiet || b.n_operands != a.n_operands)
-                    abort();
-                for (int i = 0; i < a.n_operands; i++)
-                    if (strcmp(a.operands[i], b.operands[i]))
-                        abort();
-            }
-            cp_cli_args_release(&b);
-        }
-        for (int i = 1; i < l.n; i++)
-            cp_free(l.w[i]);
-    }
-    cp_cli_args_release(&a);
+    line[0] = (char *)c->name;
+    line[argc - 1] = NULL;
+    c->run(argc - 1, line);
     free(buf);
     return 0;
 }

@@ -7,7 +7,7 @@
 # takes fuzz_load's seeds, fuzz_fitout fuzz_csv's, fuzz_export fuzz_load's
 # and each slurm and handoff test input followed by its plan, and
 # fuzz/seeds/export (an input, a plan and its re-plan), fuzz_opts the command
-# lines of tests/cli/messages.expected, fuzz_solution the solutions and
+# lines of tests/cli/messages.expected and fuzz/seeds/opts, fuzz_solution the solutions and
 # plans of tests/place with each format byte, fuzz_shard the shards of
 # fuzz/seeds/shard); new inputs found go
 # to BUILD_DIR/corpus/NAME, which later runs reuse. fuzz_import also
@@ -29,7 +29,7 @@ for name in "$@"; do
     export) { find examples tests -name '*.yaml' -not -path '*/fuzz-regress/*'; ls fuzz/seeds/export/*; } ;;
     csv | fitout) find tests -name '*.csv' -o -name '*.tsv' -o -name '*.json' | grep -v fuzz-regress ;;
     scenarios) { ls examples/*whatif*.yaml; find tests/whatif tests/bad -name '*.yaml'; } 2>/dev/null ;;
-    opts) echo tests/cli/messages.expected ;;
+    opts) echo tests/cli/messages.expected; ls fuzz/seeds/opts/* ;;
     solution) ls tests/place/*.sol tests/place/*.yaml ;;
     shard) ls fuzz/seeds/shard/* ;;
     import)
@@ -54,8 +54,9 @@ for name in "$@"; do
             done
         elif [ "$short" = opts ]; then
             # each command line of the CLI's goldens, its words after
-            # "capplan CMD" one a line, as the harness splits them
-            grep '^\$ capplan ' "$f" | while read -r _ _ _ words; do
+            # "capplan" (the command first) one a line, as the harness
+            # splits them
+            grep '^\$ capplan ' "$f" | while read -r _ _ words; do
                 printf '%s\n' $words >"$seed/line$(printf '%s' "$words" | cksum | cut -d' ' -f1)"
             done
         elif [ "$short" = export ]; then
@@ -78,7 +79,8 @@ for name in "$@"; do
     dict= mask=1
     # The importers warn on stderr for every odd row: keep it out of the
     # log (libFuzzer still prints sanitizer reports through its own copy).
-    case $short in csv | fitout | import) mask=3 ;; esac
+    # fuzz_opts runs the commands, which print their usage and bad lines.
+    case $short in csv | fitout | import | opts) mask=3 ;; esac
     [ -f "fuzz/$short.dict" ] && dict=-dict=fuzz/$short.dict
     log=$build/$name.log
     echo "fuzz: $name for ${secs}s (log $log)"
