@@ -8,7 +8,7 @@
 # and each slurm and handoff test input followed by its plan, and
 # fuzz/seeds/export (an input, a plan and its re-plan), fuzz_opts the command
 # lines of tests/cli/messages.expected and fuzz/seeds/opts, fuzz_solution the solutions and
-# plans of tests/place with each format byte, fuzz_shard the shards of
+# plans of tests/place (and tests/place/services) with each format byte, fuzz_shard the shards of
 # fuzz/seeds/shard); new inputs found go
 # to BUILD_DIR/corpus/NAME, which later runs reuse. fuzz_import also
 # takes the heads (60 lines) of the real series, node lists, Pollux and
@@ -30,7 +30,7 @@ for name in "$@"; do
     csv | fitout) find tests -name '*.csv' -o -name '*.tsv' -o -name '*.json' | grep -v fuzz-regress ;;
     scenarios) { ls examples/*whatif*.yaml; find tests/whatif tests/bad -name '*.yaml'; } 2>/dev/null ;;
     opts) echo tests/cli/messages.expected; ls fuzz/seeds/opts/* ;;
-    solution) ls tests/place/*.sol tests/place/*.yaml ;;
+    solution) ls tests/place/*.sol tests/place/*.yaml tests/place/services/*.sol tests/place/services/*.yaml ;;
     shard) ls fuzz/seeds/shard/* ;;
     import)
         find tests/import -name '*.csv' -o -name '*.trace'
@@ -45,8 +45,10 @@ for name in "$@"; do
         if [ "$short" = csv ] || [ "$short" = fitout ]; then
             for s in k K g j c d t a x; do { printf '%s' "$s"; cat "$f"; } >"$dst.$s"; done
         elif [ "$short" = solution ]; then
-            # the format byte of fuzz/fuzz_solution.c: glpsol, cbc, plan, auto
-            for s in g c p a; do { printf '%s' "$s"; cat "$f"; } >"$dst.$s"; done
+            # the format byte of fuzz/fuzz_solution.c: glpsol, cbc, plan,
+            # auto; upper case for the services' input
+            case $f in */services/*) fmts="G C P A" ;; *) fmts="g c p a" ;; esac
+            for s in $fmts; do { printf '%s' "$s"; cat "$f"; } >"$dst.$s"; done
         elif [ "$short" = import ]; then
             # the selectors of fuzz/fuzz_import.c; -max_len cuts the rest
             for s in e E c C i I A p P h H t a; do

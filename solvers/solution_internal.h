@@ -24,4 +24,17 @@ cp_pos cp_sol_at(const sol *c, int line, int col);
  * CP_ERR_INPUT or CP_ERR_NOMEM. */
 int cp_sol_read_plan(sol *c, const char *text, size_t len);
 
+/* Services (capplan.5 §10.4, solution_svc.c). cp_sol_svc_var: a
+ * service column of the exported model (n_D_T, f_I_T, u_V_K_T,
+ * start_D_T) into c->plan, errors in c->d; false when the name is none.
+ * cp_sol_svc_row: whether a name is one of the model's service rows.
+ * cp_sol_svc_read_plan: a plan file's `services` into c->plan.
+ * cp_sol_svc_close: shares clipped to add up to at most 1 per class and
+ * slot, the unserved share what they leave. */
+struct cp_plan_file;
+bool cp_sol_svc_var(sol *c, const char *name, double val, cp_pos pos);
+bool cp_sol_svc_row(const char *name);
+void cp_sol_svc_read_plan(sol *c, const struct cp_plan_file *pf);
+void cp_sol_svc_close(sol *c);
+
 #endif

@@ -241,6 +241,7 @@ int cp_sol_read_plan(sol *c, const char *text, size_t len)
     }
     for (int j = 0; j < in->n_jobs; j++)
         c->drop_line[j] = -1; /* a drop in a plan is a status, not drop_J */
+    cp_sol_svc_read_plan(c, &pf); /* before the markets: replicas need instances too */
     /* markets the plan does not list: the fewest instances for its jobs */
     size_t ny = (size_t)(c->ms->n_res ? c->ms->n_res : 1) * in->slots;
     listed = cp_calloc((size_t)(c->ms->n_res ? c->ms->n_res : 1), 1);

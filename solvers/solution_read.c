@@ -14,6 +14,7 @@
  * and is matched to modes by resource, market and count, then by
  * shape, accelerator, cpus and memory_gb when several modes share those.
  *
+ * Services' columns and a plan's `services` are read in solution_svc.c.
  * The choices are then checked as a whole: every job ends with one mode
  * or a drop, and the plan must be feasible in aggregate (capplan.5 §3), which
  * any solution of the model is; a solver's objective that is not the
@@ -212,11 +213,11 @@ static void set_var(sol *c, const char *name, double val, cp_pos pos)
             cp_diags_add(c->d, CP_ERR_INPUT, pos,
                          "fixed_cost is %.10g, but the model fixes it at 1", val);
         c->fixed_line = pos.line;
-    } else if (!is_row_name(name)) {
-        cp_diags_add(
-            c->d, CP_ERR_INPUT, pos,
-            "unknown variable '%s': the model's columns are x_J_M_S, drop_J, y_R_T and fixed_cost",
-            name);
+    } else if (!is_row_name(name) && !cp_sol_svc_row(name) && !cp_sol_svc_var(c, name, val, pos)) {
+        cp_diags_add(c->d, CP_ERR_INPUT, pos,
+                     "unknown variable '%s': the model's columns are x_J_M_S, drop_J, y_R_T and "
+                     "fixed_cost%s",
+                     name, c->in->n_services ? ", with n_D_T, f_I_T, u_V_K_T and start_D_T" : "");
     }
 }
 
@@ -512,7 +513,7 @@ static bool drop_all_feasible(sol *c)
     cp_plan *p = c->plan;
     for (int j = 0; j < p->n_jobs; j++)
         p->mode[j] = -1;
-    memset(p->y, 0, (size_t)p->n_res * (size_t)p->slots * sizeof *p->y);
+    cp_plan_min_instances(p); /* none, but for the solution's replicas (capplan.5 §10.4) */
     return cp_plan_is_feasible(p, NULL, 0);
 }
 
@@ -588,6 +589,9 @@ int cp_solution_read(const cp_input *in, const cp_modeset *ms, const char *path,
     for (int j = 0; j < in->n_jobs; j++)
         plan->mode[j] = -1;
     memset(plan->y, 0, ny * sizeof *plan->y);
+    memset(plan->svc_n, 0, (size_t)ms->n_deps * in->slots * sizeof *plan->svc_n);
+    memset(plan->svc_f, 0, (size_t)ms->n_shares * in->slots * sizeof *plan->svc_f);
+    memset(plan->svc_u, 0, (size_t)ms->n_classes * in->slots * sizeof *plan->svc_u);
     plan->placed = plan->pool_units = false;
     info->format = fmt == CP_SOL_AUTO ? detect(text, len) : fmt;
     lines l = {text, len, 0, 0};
@@ -597,6 +601,8 @@ int cp_solution_read(const cp_input *in, const cp_modeset *ms, const char *path,
         rc = read_cbc(&c, &l);
     else
         rc = cp_sol_read_plan(&c, text, len);
+    if (rc == CP_OK && !d->worst)
+        cp_sol_svc_close(&c);
     if (rc == CP_OK && !d->worst && !info->infeasible)
         check_whole(&c);
     else if (rc == CP_OK && !d->worst && drop_all_feasible(&c))

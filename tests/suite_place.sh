@@ -21,6 +21,9 @@
 #    .sol files are regenerated from glpsol -w and cbc solu of its
 #    export and edited as each file's name says.
 # 4. Formats, --leases, the repair summary, usage errors.
+# 5. Services (capplan.5 §10.4): the hand cases of tests/services placed
+#    from glpsol's, CBC's and a plan's solution at their hand-computed
+#    totals; the goldens of tests/place/services.
 #
 # glpsol and cbc come with Debian's glpk-utils and coinor-cbc (`make
 # deps` installs them); without them the suite is one skipped check (a
@@ -226,5 +229,50 @@ cmp -s examples/tiny.yaml "$tmp/in.yaml" && ok || bad usage/output-is-input "the
 usage_fails usage/output-is-solution place --solution "$tmp/t.cbc" -o "$tmp/t.cbc" examples/tiny.yaml
 $CAPPLAN place --help >"$tmp/help" 2>&1 && grep -q -- '--solution FILE' "$tmp/help" && ok || bad help "place --help"
 $CAPPLAN --help 2>&1 | grep -q '^ *place ' && ok || bad help "capplan --help does not list place"
+
+# --- 5. services (capplan.5 §10.4) ---------------------------------------------
+# Every hand case of tests/services with its `expect-total`: the glpsol
+# and CBC solutions of its model and the milp plan without node ids
+# (jobs' and replicas') are placed, verified and cost the hand-computed
+# total. shared_node ($0.21): the job waits for slot 1 and the replicas
+# share its one node, 2 in slot 0 and 1 next to the job in slot 1. The
+# goldens of tests/place/services/ are read against shared_node.yaml: a
+# plan of another tool (placed, verified) and malformed service columns
+# and entries (errors with their positions).
+for f in tests/services/*.yaml; do
+    want=$(sed -n 's/^# expect-total: //p' "$f")
+    [ -n "$want" ] || continue
+    n=svc-${f##*/}
+    n=${n%.yaml}
+    run_plan "$tmp/$n.milp.yaml" --method milp --export-lp "$tmp/$n.lp" "$f"
+    [ "$rc" = 0 ] || { bad "$n/plan" "exit $rc: $(oneline "$tmp/err")"; continue; }
+    timeout "$limit" glpsol --lp "$tmp/$n.lp" -w "$tmp/$n.glp" >"$tmp/solver.out" 2>&1 && ok ||
+        bad "$n/glpsol" "$(oneline "$tmp/solver.out")"
+    place_check "$n/glpsol" "$tmp/$n.glp" 0 "$want" "$f"
+    timeout "$limit" cbc "$tmp/$n.lp" solve solu "$tmp/$n.cbc" >"$tmp/solver.out" 2>&1 && ok ||
+        bad "$n/cbc" "$(tail -n 3 "$tmp/solver.out" | tr '\n' ' ')"
+    place_check "$n/cbc" "$tmp/$n.cbc" 0 "$want" "$f"
+    awk '/^  nodes:/ { next } /^    nodes:$/ { skip = 1; next } skip && /^    - \[/ { next }
+         { skip = 0; print }' "$tmp/$n.milp.yaml" >"$tmp/$n.strip.yaml"
+    if grep -q 'nodes:' "$tmp/$n.strip.yaml"; then bad "$n/strip" "node ids left"; else ok; fi
+    place_check "$n/stripped" "$tmp/$n.strip.yaml" 0 "$want" "$f"
+done
+sn=tests/services/shared_node.yaml
+run_place "$tmp/sn.yaml" "$tmp/svc-shared_node.glp" "$sn"
+if grep -q '^  start_slot: 1$' "$tmp/sn.yaml" && grep -q '^    - \[p/0, p/0\]$' "$tmp/sn.yaml" &&
+    grep -q '^    - \[p/0\]$' "$tmp/sn.yaml" && grep -q '^status: optimal$' "$tmp/sn.yaml"; then
+    ok
+else
+    bad svc-shared_node/nodes "$(grep -n 'start_slot\|p/0\|^status' "$tmp/sn.yaml" | tr '\n' ' ')"
+fi
+for s in tests/place/services/*.sol tests/place/services/*.yaml; do
+    n=${s##*/}
+    n=${n%.*}
+    capture "$tmp/g.out" place --quiet --no-timing --solution "$s" -o "$tmp/g.yaml" "$sn"
+    test_cmp "tests/place/services/$n.expected" "$tmp/g.out"
+done
+run_place "$tmp/smin.yaml" tests/place/services/plan-minimal.yaml "$sn"
+verify_ok svc-minimal/verify "$tmp/smin.yaml" "$sn" && num_eq "$(plan_total "$tmp/smin.yaml")" 0.21 && ok ||
+    bad svc-minimal/total "total $(plan_total "$tmp/smin.yaml"), hand-computed 0.21"
 
 test_done

@@ -166,9 +166,11 @@ if command -v cbc >/dev/null; then
     if [ "$rc" = 2 ] && grep -q "error: service 'chat': --mip-engine cbc of an input with services is not supported yet" "$tmp/err"; then ok "explicit cbc refused"; else bad "explicit cbc refused" "exit $rc: $(oneline "$tmp/err" 2)"; fi
 fi
 
+# place reads a plan without the service's entry as one that leaves it
+# out, and says so (tests/suite_place.sh places the services' solutions)
 printf 'capplan_plan: 1\nstatus: feasible\njobs: []\n' >"$tmp/sol.yaml"
 timeout "$limit" $CAPPLAN place --solution "$tmp/sol.yaml" -o "$tmp/placed.yaml" "$d/refuse.yaml" 2>"$tmp/err"
 rc=$?
-if [ "$rc" = 2 ] && grep -q "capplan place does not read services" "$tmp/err"; then ok "place refuses"; else bad "place refuses" "exit $rc: $(oneline "$tmp/err" 2)"; fi
+if [ "$rc" = 2 ] && grep -q "error: service 'chat' is missing from the plan's services" "$tmp/err"; then ok "place without the service"; else bad "place without the service" "exit $rc: $(oneline "$tmp/err" 2)"; fi
 
 test_done

@@ -175,13 +175,6 @@ int cp_cmd_place(int argc, char **argv)
     cp_buf_init(&out);
     cp_solution si;
     int status = 0, repairs = 0;
-    if (in->n_services) {
-        /* a solution's replicas cannot be read yet: refuse, never drop them */
-        rc = cp_err_set(&err, CP_ERR_INPUT, in->services[0].pos,
-                        "service '%s': capplan place does not read services (capplan.5 §10.4) yet",
-                        in->services[0].name);
-        goto fail;
-    }
     if ((rc = cp_modes_build(in, &ms, &err)) || (rc = cp_plan_new(in, ms, &plan)) ||
         (rc = cp_plan_new(in, ms, &before))) {
         if (rc == CP_ERR_NOMEM)
