@@ -492,10 +492,13 @@ static int gen_onprem(unsigned long long seed, long n)
         work += gsvc_draw(seed, n_gsvc);
     double per_node = 8.0 * T;
     int nodes[NPOOL];
-    int v100 = maxi(2, (int)ceil(0.45 * load * work / per_node));
+    /* a serving fleet (services, no jobs: gen_services.c) holds 45 % and
+     * 25 % of the services' average load on V100s and P100s */
+    double lv = n || !n_gsvc ? load : 1.0;
+    int v100 = maxi(2, (int)ceil(0.45 * lv * work / per_node));
     nodes[P_V100W] = maxi(1, (int)(v100 * 0.6 + 0.5));
     nodes[P_V100E] = maxi(1, v100 - nodes[P_V100W]);
-    nodes[P_P100W] = maxi(1, (int)ceil(0.25 * load * work / 0.6 / per_node));
+    nodes[P_P100W] = maxi(1, (int)ceil(0.25 * lv * work / 0.6 / per_node));
     nodes[P_K80E] = maxi(1, (int)ceil(0.15 * load * work / 0.3 / per_node));
     nodes[P_SPARKW] = maxi(12, (int)ceil(1.2 * cpu_h / T));
     nodes[P_SPARKE] = maxi(8, (int)ceil(0.8 * cpu_h / T));
@@ -568,6 +571,8 @@ static int gen_onprem(unsigned long long seed, long n)
     for (int o = 0; o < NOFFER; o++) {
         const struct offer *f = &offers[o];
         int q = f->k == 0 ? maxi(12, (int)(n / 8)) : maxi(1, (int)(n / (25L * f->k)));
+        if (!n && n_gsvc && f->k > 0) /* a serving fleet: the cloud takes the peaks */
+            q = maxi(q, (int)ceil(gsvc_peak / (4.0 * f->k)));
         printf("  - name: \"%s\"\n    provider: %s\n    region: %s\n", f->name, f->provider, f->region);
         printf("    instance: {");
         if (f->type)

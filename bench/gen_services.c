@@ -15,9 +15,14 @@
  *
  * The services are drawn from a random stream of their own, so the jobs,
  * the fleet and its maintenance window are what `gen SEED JOBS` writes;
- * the pools grow by the services' V100-equivalent replica-hours, so that
- * the night stays as loaded as without them (and a night of services
- * alone, JOBS = 0, still gets a fleet).
+ * with jobs, the pools grow by the services' V100-equivalent
+ * replica-hours, so that the night stays as loaded as without them.
+ * A night of services alone (JOBS = 0, a serving fleet) is sized for
+ * serving instead (gen.c): on-prem V100s for 45 % and P100s for 25 % of
+ * the average load (in V100 replicas at full rate), the K80s as for jobs
+ * (they serve short requests only), and every GPU offer a quota of a
+ * quarter of the peak load in its instances, so the cloud can take the
+ * peaks (the pools alone hold about 70 % of the average).
  */
 #define SVC_MAX 1000
 #define SVC_PI 3.14159265358979323846
@@ -29,6 +34,7 @@ struct gsvc {
 
 static struct gsvc gsvcs[SVC_MAX];
 static int n_gsvc;
+static double gsvc_peak; /* the most V100 replicas at full rate one slot's load needs */
 
 static double gsvc_shape(const struct gsvc *s, int t)
 {
@@ -41,7 +47,7 @@ static double gsvc_draw(unsigned long long seed, int k)
 {
     uint64_t keep = rng;
     rng = seed * 0x9E3779B97F4A7C15ull + 0x5E4C1CE5ull;
-    double v100_h = 0;
+    double v100_h = 0, slot[24 * 31] = {0};
     n_gsvc = k;
     for (int i = 0; i < k; i++) {
         struct gsvc *s = &gsvcs[i];
@@ -53,8 +59,13 @@ static double gsvc_draw(unsigned long long seed, int k)
         for (int t = 0; t < T; t++) {
             double sh = s->peak_short * gsvc_shape(s, t);
             v100_h += sh / 8.0 + sh * s->long_share / 2.0;
+            if (t < 24 * 31)
+                slot[t] += sh / 8.0 + sh * s->long_share / 2.0;
         }
     }
+    gsvc_peak = 0;
+    for (int t = 0; t < T && t < 24 * 31; t++)
+        gsvc_peak = slot[t] > gsvc_peak ? slot[t] : gsvc_peak;
     rng = keep;
     return v100_h;
 }
