@@ -15,6 +15,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 /* A value per slot: either one value for every slot (n == 1) or exactly
  * horizon.slots values. Read it with cp_series_at(). */
@@ -306,6 +307,10 @@ typedef struct cp_input {
 
     char **files; /* owned copies of the file names positions point to */
     int n_files;
+    /* cp_node_digest of the files' trees in order: the plan's
+     * solver.inputs, by which a re-plan knows inputs that did not change
+     * (capplan.5 §10.5) */
+    uint64_t digest;
 } cp_input;
 
 /* Loads, merges (capplan.5 §1: sequences concatenated in order, mappings merged
@@ -331,6 +336,11 @@ int cp_input_find_team(const cp_input *in, const char *name);
 int cp_input_find_service(const cp_input *in, const char *name);
 
 double cp_input_horizon_hours(const cp_input *in);
+
+/* The digest as a plan's solver.inputs writes it: "fnv1a64:" and 16 hex
+ * digits (never a number to a YAML reader). */
+#define CP_INPUT_DIGEST_TEXT 32
+void cp_input_digest_text(const cp_input *in, char out[CP_INPUT_DIGEST_TEXT]);
 
 /* A Slurm node name: 1 to 64 letters, digits, '.', '_' or '-', not
  * starting with '-' (what a pool's `hosts` may give). */

@@ -215,6 +215,7 @@ typedef struct cp_plan_solver {
     cp_pos pos;
     cp_plan_str method;
     cp_plan_num seconds, objective, bound, gap;
+    cp_plan_str inputs; /* the inputs' digest (cp_input.h), absent in older plans */
 } cp_plan_solver;
 
 /* `totals`: one value per cost part, by name (tt->cloud) or by index in

@@ -64,6 +64,14 @@ typedef struct cp_replan {
     cp_replan_job *job; /* [n_jobs] */
     int *y_hist;        /* [n_res * now]: OLD's instances of market r before S, 0 for pools */
     int started, broken, cancelled;
+    /* OLD's solver.inputs is the inputs' digest (cp_input.h): the inputs
+     * did not change since OLD was planned, so OLD's plan is the re-plan
+     * when it still holds (cp_replan_keep_old, solvers/replan_warm.c) */
+    bool unchanged;
+    /* with `unchanged`: OLD's bound, a lower bound of the re-plan too (its
+     * plans are plans of OLD's inputs with no fewer costs); NAN when OLD
+     * has none or is itself a re-plan (planned against its own OLD) */
+    double old_bound;
 } cp_replan;
 
 /* Builds the re-plan of `in` (whose resources `ms` enumerates, e.g. from

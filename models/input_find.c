@@ -7,6 +7,8 @@
  */
 #include "cp_input.h"
 
+#include <inttypes.h>
+#include <stdio.h>
 #include <string.h>
 
 #define FIND(fn, arr, cnt)                                                    \
@@ -24,3 +26,8 @@ FIND(cp_input_find_offer, offers, n_offers)
 FIND(cp_input_find_job, jobs, n_jobs)
 FIND(cp_input_find_team, teams, n_teams)
 FIND(cp_input_find_service, services, n_services)
+
+void cp_input_digest_text(const cp_input *in, char out[CP_INPUT_DIGEST_TEXT])
+{
+    snprintf(out, CP_INPUT_DIGEST_TEXT, "fnv1a64:%016" PRIx64, in->digest);
+}

@@ -666,8 +666,11 @@ static int build(cp_node *const *roots, int n_roots, char **files, int n_files,
     c.in->n_files = n_files;
     c.in->slot_hours = 1.0;
     nodevec rootv = {(cp_node **)roots, (size_t)n_roots, 0};
-    for (int i = 0; i < n_roots; i++)
+    c.in->digest = CP_NODE_DIGEST_INIT;
+    for (int i = 0; i < n_roots; i++) {
+        c.in->digest = cp_node_digest(roots[i], c.in->digest);
         merge_root(&c, &m, roots[i]);
+    }
     load_horizon(&c, &m.horizon, m.horizon_at, &rootv);
     load_objective(&c, &m.objective);
     /* in capplan.5's order, so errors come out roughly in the order of a file */

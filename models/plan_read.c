@@ -342,6 +342,7 @@ static void read_header(rd *c, const cp_node *root)
         read_num(c, sn, "objective", "solver", false, &sv->objective);
         read_num(c, sn, "bound", "solver", false, &sv->bound);
         read_num(c, sn, "gap", "solver", false, &sv->gap);
+        read_str(c, sn, "inputs", "solver", false, &sv->inputs);
     }
     c->level = CP_PLAN_INVALID;
     cp_plan_replanned *rb = &pf->replanned; /* capplan.5 §10.5 */

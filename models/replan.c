@@ -251,6 +251,23 @@ static int keep_history(const cp_input *in, const cp_modeset *ms, const cp_plan_
     return CP_OK;
 }
 
+/* Whether OLD was planned from these very inputs (its solver.inputs),
+ * and its bound, which then bounds the re-plan too: every re-plan is a
+ * plan of OLD's inputs (history and started runs OLD's, the rest released
+ * at S) whose total has changes >= 0 on top. A re-plan OLD's bound holds
+ * for its own OLD's plans, not for these. */
+static void same_inputs(const cp_input *in, const cp_plan_file *old, cp_replan *rp)
+{
+    char digest[CP_INPUT_DIGEST_TEXT];
+    cp_input_digest_text(in, digest);
+    const cp_plan_str *s = &old->solver.inputs;
+    rp->unchanged = s->has == CP_PLAN_SET && !strcmp(s->s, digest);
+    rp->old_bound = NAN;
+    if (rp->unchanged && old->replanned.has == CP_PLAN_ABSENT && old->solver.bound.has == CP_PLAN_SET &&
+        isfinite(old->solver.bound.v))
+        rp->old_bound = old->solver.bound.v;
+}
+
 int cp_replan_build(const cp_input *in, const cp_modeset *ms, const cp_plan_file *old, int now,
                     double penalty, cp_replan **out, cp_err *err)
 {
@@ -289,6 +306,7 @@ int cp_replan_build(const cp_input *in, const cp_modeset *ms, const cp_plan_file
     }
     if ((rc = sort_jobs(in, ms, old, rp, err)) || (rc = keep_history(in, ms, old, rp, err)))
         goto fail;
+    same_inputs(in, old, rp);
     *out = rp;
     return CP_OK;
 fail:

@@ -82,6 +82,11 @@ int cp_plan_solve(const cp_input *in, const cp_modeset *ms, const cp_solver_ops 
  * OLD's when those are feasible under the re-plan's modes and cost no more
  * (within 1e-9 relative); *taken says whether it did. No-op otherwise. */
 int cp_replan_prefer_old(cp_plan *plan, bool *taken, cp_err *err);
+/* A re-plan whose inputs did not change since OLD (cp_replan.unchanged):
+ * OLD's choices and units when they still hold under the re-plan's modes,
+ * with OLD's bound (optimal when it proves the plan within o->gap), in
+ * place of any search; *kept says whether it did. No-op otherwise. */
+int cp_replan_keep_old(const cp_solve_opts *o, cp_plan *plan, bool *kept, cp_err *err);
 /* Writes the time-indexed MILP (CPLEX LP format, atomically) whatever
  * the method; its optimum is the best plan's total (capplan.5 §4). */
 int cp_milp_export(const cp_input *in, const cp_modeset *ms, const char *path, cp_err *err);

@@ -7,7 +7,8 @@
  * reasons for dropped
  * jobs, then the interrupted status when a stop was requested. A re-plan
  * (capplan.5 §10.5) keeps OLD's choices when they cost no more than the
- * method's plan (solvers/replan_warm.c).
+ * method's plan, and takes them without running the method when the
+ * inputs did not change since OLD (solvers/replan_warm.c).
  * What every method's plan gets at the end (its name, its seconds, the
  * interrupted status) is set here once, not in each method.
  */
@@ -97,7 +98,12 @@ int cp_plan_solve(const cp_input *in, const cp_modeset *ms, const cp_solver_ops 
         o.beat = beat = cp_progress_start(o.log, o.log_arg, o.t_start, o.heartbeat);
     cp_progress_phase(&o, "first plan");
     plan->method[0] = '\0';
-    rc = ops->solve(in, ms, &o, plan, err);
+    bool kept = false;
+    if ((rc = cp_replan_keep_old(&o, plan, &kept, err)) == CP_OK && kept)
+        cp_solver_log(&o, "re-plan: the inputs did not change since OLD (solver.inputs); OLD's plan "
+                          "kept without a search");
+    else if (rc == CP_OK)
+        rc = ops->solve(in, ms, &o, plan, err);
     if (!plan->method[0])
         snprintf(plan->method, sizeof plan->method, "%s", ops->name);
     plan->seconds = cp_now_seconds() - t0;

@@ -35,6 +35,12 @@ static void solver_block(cp_out *o, const cp_plan *p, const cp_plan_write_opts *
     if (!isnan(p->bound))
         gap = fmax(0, (total - p->bound) / fmax(1e-9, fabs(total)));
     cp_out_num(o, gap);
+    /* the inputs' digest (cp_input.h): a re-plan from this plan knows by
+     * it whether the inputs changed (capplan.5 §10.5) */
+    char digest[CP_INPUT_DIGEST_TEXT];
+    cp_input_digest_text(p->in, digest);
+    cp_out_key(o, "inputs");
+    cp_out_word(o, digest);
     cp_out_end(o);
 }
 

@@ -44,6 +44,35 @@ static cp_pos mark_pos(const char *name, yaml_mark_t m)
     return p;
 }
 
+static uint64_t fnv1a(uint64_t h, const void *data, size_t n)
+{
+    const unsigned char *b = data;
+    for (size_t i = 0; i < n; i++) {
+        h ^= b[i];
+        h *= 0x100000001b3ULL;
+    }
+    return h;
+}
+
+uint64_t cp_node_digest(const cp_node *n, uint64_t h)
+{
+    /* kind and quoting in one byte, the text with its NUL, the number of
+     * children as 8 bytes: no two trees hash the same bytes */
+    unsigned char head = (unsigned char)(n->kind * 2 + (n->quoted ? 1 : 0));
+    h = fnv1a(h, &head, 1);
+    if (n->kind == CP_NODE_SCALAR)
+        return fnv1a(h, n->str ? n->str : "", (n->str ? strlen(n->str) : 0) + 1);
+    uint64_t count = n->n;
+    unsigned char c[8];
+    for (int i = 0; i < 8; i++)
+        c[i] = (unsigned char)(count >> (8 * i));
+    h = fnv1a(h, c, sizeof c);
+    size_t kids = n->kind == CP_NODE_MAP ? 2 * n->n : n->n;
+    for (size_t i = 0; i < kids; i++)
+        h = cp_node_digest(n->kids[i], h);
+    return h;
+}
+
 void cp_node_free(cp_node *n)
 {
     if (!n)

@@ -16,6 +16,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 typedef enum { CP_NODE_SCALAR, CP_NODE_SEQ, CP_NODE_MAP } cp_node_kind;
 
@@ -53,6 +54,14 @@ int cp_yaml_load_file_limits(const char *path, const cp_yaml_limits *lim, cp_nod
 int cp_yaml_load_string_limits(const char *name, const char *text, size_t len,
                                const cp_yaml_limits *lim, cp_node **out, cp_diags *diags);
 void cp_node_free(cp_node *n);
+
+/* A digest of the tree (64-bit FNV-1a over every node's kind, quoting,
+ * text and children, in order), continuing from h (start from
+ * CP_NODE_DIGEST_INIT): equal for files that differ only in layout and
+ * comments, so a re-plan can tell inputs that did not change
+ * (capplan.5 §10.5). Positions are not part of it. */
+#define CP_NODE_DIGEST_INIT 0xcbf29ce484222325ULL
+uint64_t cp_node_digest(const cp_node *n, uint64_t h);
 
 /* Map lookup by key text; NULL when absent. */
 cp_node *cp_map_get(const cp_node *map, const char *key);
