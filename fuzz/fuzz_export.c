@@ -523,11 +523,12 @@ static int export_one(const cp_input *in, const cp_plan_file *pf, bool slurm, in
  * with RUN_WORD, keeping them in runs[]; a second call puts them back. */
 static void swap_runs(cp_input *in, char **runs)
 {
+    static char run_word[] = RUN_WORD; /* one address to tell it by */
     for (int j = 0; j < in->n_jobs + in->n_services; j++) {
         char **run = j < in->n_jobs ? &in->jobs[j].run : &in->services[j - in->n_jobs].run;
-        if (*run && *run != (char *)RUN_WORD) {
+        if (*run && *run != run_word) {
             runs[j] = *run;
-            *run = (char *)RUN_WORD;
+            *run = run_word;
         } else if (*run) {
             *run = runs[j];
         }

@@ -16,6 +16,10 @@
 #   csv/NAME      first byte picks the command (fuzz/fuzz_csv.c): k/K
 #                 import skypilot, g/j import gavel (CSV/JSON), c import
 #                 c3o, d/t/a fit dataflow/training; exit 0, 1 or 2.
+#   export/NAME   fuzz_export's layout: load/'s files, the last one a
+#                 plan when there are two or more and it has a `status`
+#                 key (else the plan is `plan --method heuristic`'s);
+#                 `export slurm` and `export skypilot` of it (0 or 2).
 #   scenarios/NAME  a scenarios file for `whatif` over examples/tiny.yaml
 #                 (0, 2 or 3) when the command exists.
 #   import/NAME   first byte picks the importer and its options
@@ -129,6 +133,31 @@ for f in "$R"/import/*; do
         grep -q -e 'internal error' -e 'is not a finite number' "$tmp/err"; then
         bad "import/$n" "the CLI's read-back caught what the importer let through: $(oneline "$tmp/err")"
     fi
+done
+for f in "$R"/export/*; do
+    [ -f "$f" ] || continue
+    n=${f##*/}
+    rm -f "$tmp"/[abc].yaml "$tmp/plan.yaml"
+    awk -v d="$tmp" 'BEGIN { n = 0; names = "abc" }
+        /^--8<--$/ && n < 2 { n++; next }
+        { print > (d "/" substr(names, n + 1, 1) ".yaml") }' "$f"
+    [ -f "$tmp/a.yaml" ] || : >"$tmp/a.yaml"
+    files=$(ls "$tmp"/[abc].yaml)
+    last=$(ls "$tmp"/[abc].yaml | tail -n 1)
+    if [ "$last" != "$tmp/a.yaml" ] && grep -q '^status:' "$last"; then
+        mv "$last" "$tmp/plan.yaml"
+        files=$(ls "$tmp"/[abc].yaml)
+    else
+        # shellcheck disable=SC2086
+        run "export/$n plan" "0 2 3 4" plan --quiet --no-timing --method heuristic \
+            --time-limit 5 -o "$tmp/plan.yaml" $files || continue
+    fi
+    [ -f "$tmp/plan.yaml" ] || continue
+    for to in slurm skypilot; do
+        rm -rf "$tmp/x"
+        # shellcheck disable=SC2086
+        run "export/$n export $to" "0 2" export $to -q --plan "$tmp/plan.yaml" -o "$tmp/x" $files
+    done
 done
 if $CAPPLAN whatif --help >/dev/null 2>&1; then
     for f in "$R"/scenarios/*; do

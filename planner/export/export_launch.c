@@ -134,7 +134,8 @@ static bool services_only(const cp_input *in, const cp_plan_lease *l)
 
 /* The leases of the plan that hold jobs, checked: their offers exist,
  * their ids and job names can go into a script. Returns their count, -1
- * on an error. */
+ * on an error. Called twice: to count and report (d), then to fill v
+ * (d NULL: the first call has said everything, so nothing is said). */
 static int collect_leases(const cp_input *in, const cp_plan_file *pf, lease_ref *v, cp_diags *d)
 {
     int n = 0, errs = 0;
@@ -143,7 +144,7 @@ static int collect_leases(const cp_input *in, const cp_plan_file *pf, lease_ref 
         bool used = false;
         for (int t = 0; pv->instances.has == CP_PLAN_SET && t < pv->instances.n; t++)
             used |= pv->instances.v[t] > 0;
-        if (used && pv->leases_has != CP_PLAN_SET)
+        if (d && used && pv->leases_has != CP_PLAN_SET)
             cp_diags_warn(d, pv->pos,
                           "provisioning of '%s' lists no leases: launch files need a plan "
                           "written by 'capplan plan' (capplan.5 §5)",
