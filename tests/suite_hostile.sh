@@ -480,6 +480,17 @@ if [ "$rc" = 2 ] && [ ! -e "$tmp/x15-huge" ] &&
 else
     bad export-huge-slot-hours "exit $rc: $(oneline "$tmp/err")"
 fi
+# export skypilot of a plan whose cloud job asks for 1e300 CPUs: refused
+# at the plan's value (it wrote cpus: -9223372036854775808 into the task)
+sed 's/^  cpus: 4$/  cpus: 1e300/' tests/slurm/cloud.plan.yaml >"$tmp/cpus-huge.plan.yaml"
+timeout "$limit" $CAPPLAN export skypilot --plan "$tmp/cpus-huge.plan.yaml" -o "$tmp/cpus-huge" tests/slurm/cloud.yaml >/dev/null 2>"$tmp/err"
+rc=$?
+if [ "$rc" = 2 ] && [ ! -e "$tmp/cpus-huge" ] &&
+    grep -q "cpus-huge.plan.yaml:27:[0-9]*: error: job 'train-a': 1e+300 CPUs do not fit on 1 instance of 'gcp:us-central1:n1-standard-8+1xV100' (8 CPUs each)" "$tmp/err"; then
+    ok export-huge-cpus
+else
+    bad export-huge-cpus "exit $rc: $(oneline "$tmp/err")"
+fi
 # submit.sh prints names with printf '%s', never dash's echo, which reads
 # \c (cut the output) and \n (forge a line) in a name
 run_plan "$tmp/x15.plan.yaml" "$tmp/x15.yaml"

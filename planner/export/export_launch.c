@@ -244,8 +244,10 @@ static int number_clusters(const cp_input *in, const cp_plan_file *pf, lease_ref
 }
 
 /* The task of cloud job pj on cluster c: its nodes, and per node its
- * accelerators (a dataflow job's unit is a whole instance) and CPUs. */
-static void size_task(const cp_input *in, const cp_xp_cluster *c, cp_xp_task *t, cp_diags *d)
+ * accelerators (a dataflow job's unit is a whole instance) and CPUs. A
+ * plan's CPUs past what its instances hold are refused: they would ask
+ * SkyPilot for an instance no offer has (and past a long, for nothing). */
+static int size_task(const cp_input *in, const cp_xp_cluster *c, cp_xp_task *t, cp_diags *d)
 {
     const cp_plan_job *pj = t->pj;
     const cp_job *job = &in->jobs[t->job];
@@ -262,7 +264,17 @@ static void size_task(const cp_input *in, const cp_xp_cluster *c, cp_xp_task *t,
                           job->name, k, t->nodes, t->acc);
     }
     double cpus = pj->cpus.has == CP_PLAN_SET ? pj->cpus.v : 0;
+    if (cpus / t->nodes > c->of->inst.cpus * (1 + 1e-9)) {
+        char want[32], each[32];
+        cp_fmt_num(want, sizeof want, cpus);
+        cp_fmt_num(each, sizeof each, c->of->inst.cpus);
+        return cp_diags_add(d, CP_ERR_INPUT, pj->cpus.pos,
+                            "job '%s': %s CPUs do not fit on %d instance%s of '%s' (%s CPUs each)",
+                            job->name, want, t->nodes, t->nodes == 1 ? "" : "s", c->of->name,
+                            each);
+    }
     t->cpus = cpus > 0 ? (long)ceil(cpus / t->nodes - 1e-9) : 0;
+    return CP_OK;
 }
 
 int cp_xp_sky_build(const cp_input *in, const cp_plan_file *pf, bool lenient, cp_xp_sky *s,
@@ -342,7 +354,8 @@ int cp_xp_sky_build(const cp_input *in, const cp_plan_file *pf, bool lenient, cp
         t->job = job;
         t->cluster = v[first[i]].cluster;
         cp_buf_init(&t->file);
-        size_task(in, &s->c[t->cluster], t, d);
+        if (size_task(in, &s->c[t->cluster], t, d) != CP_OK)
+            rc = CP_ERR_INPUT;
     }
     qsort(s->t, (size_t)s->n_t, sizeof *s->t, cmp_task);
 out:
