@@ -65,4 +65,9 @@ typedef struct cp_mip_result {
 int cp_mip_cbc_solve(const cp_mip *m, const cp_mip_limits *lim, double *x, cp_mip_result *res,
                      cp_err *err);
 
+/* The lower bound CBC's log states, lowered by more than its printed
+ * rounding so that it stays a bound (its last "best possible", else its
+ * "Lower bound:"); NAN when it states none. */
+double cp_mip_cbc_log_bound(const char *log);
+
 #endif

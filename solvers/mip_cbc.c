@@ -225,6 +225,22 @@ static double log_num(const char *log, const char *key)
     return end == p + strlen(key) ? NAN : v;
 }
 
+/* The bound in CBC's log: its last "best possible" (the end of the
+ * search, Cbc0005I), printed with 8 significant digits, where the closing
+ * "Lower bound:" has 6 or 7 (157.749 for an optimum of 157.7485595, which
+ * that figure is above). Either is rounded, up as often as down: lowered
+ * by more than the rounding (1e-6 relative against half a unit in the 8th
+ * digit, 1e-5 against the 7th), so it stays a bound. NAN when the log
+ * has neither (docs/bounds.md). */
+double cp_mip_cbc_log_bound(const char *log)
+{
+    double lb = log ? log_num(log, "best possible ") : NAN;
+    if (!isnan(lb))
+        return lb - 1e-6 * (1 + fabs(lb));
+    lb = log ? log_num(log, "Lower bound:") : NAN;
+    return isnan(lb) ? NAN : lb - 1e-5 * (1 + fabs(lb));
+}
+
 /* Reads CBC's solution file and its log into x and res. */
 static int read_answer(const cp_mip *m, const char *path, const char *log, double gap,
                        double *x, cp_mip_result *res, cp_err *err)
@@ -262,10 +278,10 @@ static int read_answer(const cp_mip *m, const char *path, const char *log, doubl
             memcpy(x + 1, v + 1, (size_t)m->n_cols * sizeof *x);
         }
     }
-    /* the log's bound is printed rounded: lowered by that much, so it
-     * stays a bound */
-    double lb = log_num(log, "Lower bound:");
-    res->bound = res->status == CP_MIP_OPTIMAL ? res->objective : lb - 1e-8 * (1 + fabs(lb));
+    double lb = cp_mip_cbc_log_bound(log);
+    if (res->status == CP_MIP_FEASIBLE && lb > res->objective)
+        lb = res->objective;
+    res->bound = res->status == CP_MIP_OPTIMAL ? res->objective : lb;
     if (res->status == CP_MIP_OPTIMAL && strstr(log, "Cbc0011I"))
         /* ended by -ratioGap: proved within the gap, not to the end */
         res->bound = res->objective - gap * fabs(res->objective) - 1e-9;
@@ -372,16 +388,8 @@ int cp_mip_cbc_solve(const cp_mip *m, const cp_mip_limits *lim, double *x, cp_mi
         if (rc == CP_OK) {
             res->seconds = pr.seconds;
             if (pr.end == CP_PROC_EXITED && pr.code == 0 && lim->root) {
-                /* the bound alone, from the log: "best possible" has 8
-                 * significant digits, "Lower bound:" 6 or 7 (157.749 for
-                 * 157.7485595, the optimum itself); lowered by more than
-                 * the rounding, so it stays a bound */
-                double lb = log_num(log.s, "best possible ");
-                res->bound = lb - 1e-6 * (1 + fabs(lb));
-                if (isnan(lb)) {
-                    lb = log_num(log.s, "Lower bound:");
-                    res->bound = lb - 1e-5 * (1 + fabs(lb));
-                }
+                /* the bound alone, from the log */
+                res->bound = cp_mip_cbc_log_bound(log.s);
             } else if (pr.end == CP_PROC_EXITED && pr.code == 0) {
                 rc = read_answer(m, out, log.s, lim->gap > 0 ? lim->gap : 0, x, res, err);
             }

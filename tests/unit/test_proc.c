@@ -101,6 +101,52 @@ TEST(cbc_solu_parse)
     CHECK_INT(cp_cbc_solu_parse(other, strlen(other), status, sizeof status, &obj, NULL, NULL), 1);
 }
 
+/* CBC 2.10.8's own closing lines (captured, unedited): the root alone on
+ * a 16-job sized night (tests/engines/sized16.yaml) whose optimum is
+ * 157.7485595 (that model's objective), and branch-and-cut stopped on 30
+ * nodes on an 80-job one. "Lower bound:" is 157.749, above the optimum;
+ * "best possible" 157.74856 (also rounded up): each read bound is below
+ * the true one and within 1e-5 relative of it. */
+TEST(cbc_log_bound_is_below_the_rounding)
+{
+    const char *root =
+        "Cbc0003I Exiting on maximum nodes\n"
+        "Cbc0005I Partial search - best objective 1e+50 (best possible 157.74856), took 0 "
+        "iterations and 0 nodes (0.08 seconds)\n"
+        "Cbc0035I Maximum depth 0, 0 variables fixed on reduced cost\n"
+        "Cuts at root node changed objective from 157.749 to 157.749\n"
+        "\n"
+        "Result - Stopped on node limit\n"
+        "\n"
+        "No feasible solution found\n"
+        "Lower bound:                    157.749\n"
+        "Enumerated nodes:               0\n";
+    double b = cp_mip_cbc_log_bound(root);
+    CHECK(b < 157.7485595);
+    CHECK(b > 157.7485595 * (1 - 1e-5));
+    CHECK_NEAR(b, 157.74856 - 1e-6 * 158.74856, 1e-9);
+    const char *bc =
+        "Cbc0010I After 0 nodes, 1 on tree, 2174.8955 best solution, best possible 1321.9331 "
+        "(5.45 seconds)\n"
+        "Cbc0003I Exiting on maximum nodes\n"
+        "Cbc0005I Partial search - best objective 2174.8955 (best possible 1321.9331), took "
+        "13576 iterations and 30 nodes (9.01 seconds)\n"
+        "Cuts at root node changed objective from 1249.27 to 1321.93\n"
+        "\n"
+        "Result - Stopped on node limit\n"
+        "\n"
+        "Objective value:                2174.89546715\n"
+        "Lower bound:                    1321.933\n"
+        "Gap:                            0.65\n"
+        "Enumerated nodes:               30\n";
+    CHECK_NEAR(cp_mip_cbc_log_bound(bc), 1321.9331 - 1e-6 * 1322.9331, 1e-9);
+    /* an older log with the closing line alone: lowered by 1e-5 relative */
+    CHECK_NEAR(cp_mip_cbc_log_bound("Lower bound:                    157.749\n"),
+               157.749 - 1e-5 * 158.749, 1e-9);
+    CHECK(isnan(cp_mip_cbc_log_bound("Result - Optimal solution found\n")));
+    CHECK(isnan(cp_mip_cbc_log_bound(NULL)));
+}
+
 /* A knapsack with a side row: max 5a + 4b + 3c + y/2 with 2a + 3b + c <= 4,
  * a + b + c = 2 (so exactly two items: a and b weigh too much), y integer
  * in [0, 3] with y <= 2 - a: a and c with y = 1 give 8.5, b and c with
