@@ -42,11 +42,12 @@ TEST(proc_time_limit_ends_the_child)
     cp_err_init(&err);
     CHECK_INT(cp_proc_run(argv, 0.2, NULL, NULL, &r, &err), CP_OK);
     CHECK_INT(r.end, CP_PROC_TIMEOUT);
-    CHECK(r.seconds < 0.2 + CP_PROC_GRACE + 2);
+    /* well under the child's 30 s, with room for a loaded machine */
+    CHECK(r.seconds < 0.2 + CP_PROC_GRACE + 10);
     const char *quick[] = {"/bin/sleep", "30", NULL};
     CHECK_INT(cp_proc_run(quick, 0.1, NULL, NULL, &r, &err), CP_OK);
     CHECK_INT(r.end, CP_PROC_TIMEOUT);
-    CHECK(r.seconds < 1.5);
+    CHECK(r.seconds < 10);
 }
 
 TEST(proc_stop_flag_ends_the_child)
@@ -58,7 +59,7 @@ TEST(proc_stop_flag_ends_the_child)
     cp_err_init(&err);
     CHECK_INT(cp_proc_run(argv, 0, &stop, NULL, &r, &err), CP_OK);
     CHECK_INT(r.end, CP_PROC_STOPPED);
-    CHECK(r.seconds < 1.5);
+    CHECK(r.seconds < 10); /* not the child's 30 s */
 }
 
 TEST(proc_missing_program)

@@ -54,8 +54,17 @@ TEST(progress_beats_from_its_thread)
     cp_progress_bound(&o, 5);
     cp_progress_bound(&o, 8); /* the greatest */
     cp_progress_bound(&o, 7);
-    struct timespec ts = {0, 300 * 1000000L};
-    nanosleep(&ts, NULL);
+    /* two beats, 0.05 s apart: waited for up to 10 s, since a loaded
+     * machine may not run the beating thread for a while */
+    struct timespec ts = {0, 50 * 1000000L};
+    for (int i = 0; i < 200; i++) {
+        pthread_mutex_lock(&s.mu);
+        int n = s.n;
+        pthread_mutex_unlock(&s.mu);
+        if (n >= 2)
+            break;
+        nanosleep(&ts, NULL);
+    }
     cp_progress_stop(o.beat);
     CHECK(s.n >= 2);
     const char *tail = strstr(s.last, " s  ");
