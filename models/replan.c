@@ -16,9 +16,11 @@
 #include "cp_replan.h"
 
 #include "cp_alloc.h"
+#include "cp_num.h"
 #include "cp_yaml.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -145,7 +147,8 @@ static bool is_broken(const cp_input *in, const cp_modeset *ms, const cp_replan_
     int end = rj->old.start + rj->old.slots;
     for (int t = now > rj->old.start ? now : rj->old.start; t < end && t < in->slots; t++)
         for (int q = 0; q < rj->n_units; q++)
-            if (rj->units[q] >= p->nodes || rj->units[q] >= (int)cp_series_at(&p->available, t))
+            if (rj->units[q] >= p->nodes ||
+                rj->units[q] >= cp_num_clamp_int(cp_series_at(&p->available, t), 0, INT_MAX))
                 return true;
     return false;
 }
@@ -246,7 +249,7 @@ static int keep_history(const cp_input *in, const cp_modeset *ms, const cp_plan_
                                        "such market",
                               name, pm->kind.has == CP_PLAN_SET ? pm->kind.s : "?", rp->now);
         for (int t = 0; t < rp->now && t < is->n; t++)
-            rp->y_hist[(size_t)r * rp->now + t] = isnan(is->v[t]) ? 0 : (int)is->v[t];
+            rp->y_hist[(size_t)r * rp->now + t] = cp_num_clamp_int(is->v[t], 0, INT_MAX);
     }
     return CP_OK;
 }

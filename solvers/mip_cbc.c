@@ -27,9 +27,11 @@
 #include "cp_alloc.h"
 #include "cp_buf.h"
 #include "cp_file.h"
+#include "cp_num.h"
 #include "cp_proc.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -286,7 +288,7 @@ static int read_answer(const cp_mip *m, const char *path, const char *log, doubl
         /* ended by -ratioGap: proved within the gap, not to the end */
         res->bound = res->objective - gap * fabs(res->objective) - 1e-9;
     double nodes = log_num(log, "Enumerated nodes:");
-    res->nodes = isnan(nodes) ? -1 : (long)nodes;
+    res->nodes = isnan(nodes) ? -1 : cp_num_clamp_long(nodes, -1, LONG_MAX);
     cp_free(v);
     cp_free(text);
     return CP_OK;

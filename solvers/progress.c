@@ -7,6 +7,7 @@
 #include "cp_progress.h"
 
 #include "cp_alloc.h"
+#include "cp_num.h"
 #include "cp_solver.h"
 
 #include <errno.h>
@@ -61,8 +62,8 @@ static void *beat(void *arg)
         struct timespec ts;
         clock_gettime(CLOCK_REALTIME, &ts);
         double s = floor(p->every);
-        ts.tv_sec += (time_t)s;
-        ts.tv_nsec += (long)((p->every - s) * 1e9);
+        ts.tv_sec += (time_t)cp_num_clamp_long(s, 0, 86400);
+        ts.tv_nsec += cp_num_clamp_long((p->every - s) * 1e9, 0, 999999999);
         if (ts.tv_nsec >= 1000000000L) {
             ts.tv_sec++;
             ts.tv_nsec -= 1000000000L;

@@ -29,7 +29,9 @@
 #include "export_internal.h"
 
 #include "cp_alloc.h"
+#include "cp_num.h"
 
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -55,7 +57,7 @@ static int cmp_event(const void *a, const void *b)
 
 static long seconds(const cp_input *in, long slot)
 {
-    return (long)llround((double)slot * in->slot_hours * 3600);
+    return cp_num_clamp_long(round((double)slot * in->slot_hours * 3600), 0, LONG_MAX);
 }
 
 /* say/failed with the text `msg`, single-quoted */
@@ -185,7 +187,8 @@ static int put_launches(cp_buf *b, const cp_input *in, const cp_xp_sky *s, const
                       c->nodes == 1 ? "" : "s", c->spot ? "spot" : "on-demand");
         cp_buf_printf(msg, " '%s'", c->of->name);
         put_call(b, "say", msg);
-        long idle = (long)ceil((double)(seconds(in, c->end) - seconds(in, c->start)) / 60.0) + 60;
+        double mins = ceil((double)(seconds(in, c->end) - seconds(in, c->start)) / 60.0);
+        long idle = cp_num_clamp_long(mins, 0, LONG_MAX / 2) + 60;
         cp_buf_printf(b, "\nsky launch -y -c %s -i %ld --down %s &\np%d=$!\n", c->name, idle,
                       c->file.s, i + 1);
     }

@@ -17,7 +17,9 @@
 #include "verify_internal.h"
 
 #include "cp_alloc.h"
+#include "cp_num.h"
 
+#include <limits.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -145,7 +147,7 @@ static void read_deps(cp_vf_ctx *c, int v, const cp_plan_svc *e, int *map)
         map[i] = d;
         for (int t = 0; t < c->T; t++)
             c->svc_n[(size_t)d * (size_t)c->T + (size_t)t] =
-                isnan(de->replicas.v[t]) ? 0 : (long)de->replicas.v[t];
+                cp_num_clamp_long(de->replicas.v[t], 0, LONG_MAX);
         read_nodes(c, d, de, who);
     }
 }
