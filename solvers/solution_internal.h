@@ -19,6 +19,9 @@ typedef struct sol {
 
 /* A position in the solution file. */
 cp_pos cp_sol_at(const sol *c, int line, int col);
+/* Whether s is exactly n non-negative decimal integers (at most 1e9)
+ * joined by '_', as the model's column names carry them; into v. */
+bool cp_sol_parse_ints(const char *s, int n, long *v);
 /* Reads a plan file (`text`, `len` bytes) into c->plan's choices: a
  * job's line in x_line when scheduled; errors in c->d. Returns CP_OK,
  * CP_ERR_INPUT or CP_ERR_NOMEM. */

@@ -67,9 +67,7 @@ static const char *line_note(char *buf, size_t size, int line)
     return buf;
 }
 
-/* Parses n non-negative decimal integers separated by '_' that make up
- * all of s. */
-static bool parse_ints(const char *s, int n, long *v)
+bool cp_sol_parse_ints(const char *s, int n, long *v)
 {
     for (int i = 0; i < n; i++) {
         if (!isdigit((unsigned char)*s))
@@ -172,9 +170,9 @@ static void set_var(sol *c, const char *name, double val, cp_pos pos)
         cp_diags_add(c->d, CP_ERR_INPUT, pos, "%s: the value is not a finite number", name);
         return;
     }
-    if (!strncmp(name, "x_", 2) && parse_ints(name + 2, 3, v)) {
+    if (!strncmp(name, "x_", 2) && cp_sol_parse_ints(name + 2, 3, v)) {
         set_x(c, name, v, val, pos);
-    } else if (!strncmp(name, "drop_", 5) && parse_ints(name + 5, 1, v)) {
+    } else if (!strncmp(name, "drop_", 5) && cp_sol_parse_ints(name + 5, 1, v)) {
         bool one;
         if (v[0] >= in->n_jobs)
             cp_diags_add(c->d, CP_ERR_INPUT, pos, "%s: no job %ld (the inputs have %d job%s)", name,
@@ -186,7 +184,7 @@ static void set_var(sol *c, const char *name, double val, cp_pos pos)
             else
                 c->drop_line[v[0]] = pos.line;
         }
-    } else if (!strncmp(name, "y_", 2) && parse_ints(name + 2, 2, v)) {
+    } else if (!strncmp(name, "y_", 2) && cp_sol_parse_ints(name + 2, 2, v)) {
         long k;
         if (v[0] >= ms->n_res)
             cp_diags_add(c->d, CP_ERR_INPUT, pos, "%s: no resource %ld (the inputs have %d)", name,
@@ -280,7 +278,7 @@ static bool num(const char *s, double *v)
 
 static bool count_tok(const char *s, long *v)
 {
-    return parse_ints(s, 1, v);
+    return cp_sol_parse_ints(s, 1, v);
 }
 
 /* glpsol -w: "c" comments, one "s" line (mip, bas or ipt with the row and

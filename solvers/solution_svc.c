@@ -34,24 +34,6 @@
 
 #define SVC_TOL 1e-6
 
-/* n non-negative decimal integers separated by '_' that make up all of s */
-static bool ints(const char *s, int n, long *v)
-{
-    for (int i = 0; i < n; i++) {
-        if (!isdigit((unsigned char)*s))
-            return false;
-        errno = 0;
-        char *end;
-        v[i] = strtol(s, &end, 10);
-        if (errno || v[i] > 1000000000L)
-            return false;
-        s = end;
-        if (i + 1 < n && *s++ != '_')
-            return false;
-    }
-    return *s == '\0';
-}
-
 bool cp_sol_svc_row(const char *name)
 {
     return !strncmp(name, "route_", 6) || !strncmp(name, "svccap_", 7) ||
@@ -151,13 +133,13 @@ static void set_u(sol *c, const char *name, const long *v, double val, cp_pos po
 bool cp_sol_svc_var(sol *c, const char *name, double val, cp_pos pos)
 {
     long v[3];
-    if (!strncmp(name, "n_", 2) && ints(name + 2, 2, v))
+    if (!strncmp(name, "n_", 2) && cp_sol_parse_ints(name + 2, 2, v))
         set_n(c, name, v, val, pos);
-    else if (!strncmp(name, "f_", 2) && ints(name + 2, 2, v))
+    else if (!strncmp(name, "f_", 2) && cp_sol_parse_ints(name + 2, 2, v))
         set_f(c, name, v, val, pos);
-    else if (!strncmp(name, "u_", 2) && ints(name + 2, 3, v))
+    else if (!strncmp(name, "u_", 2) && cp_sol_parse_ints(name + 2, 3, v))
         set_u(c, name, v, val, pos);
-    else if (!strncmp(name, "start_", 6) && ints(name + 6, 2, v)) {
+    else if (!strncmp(name, "start_", 6) && cp_sol_parse_ints(name + 6, 2, v)) {
         if (v[0] >= c->ms->n_deps)
             cp_diags_add(c->d, CP_ERR_INPUT, pos, "%s: no deployment %ld (the inputs have %d)",
                          name, v[0], c->ms->n_deps);
