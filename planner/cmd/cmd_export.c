@@ -57,9 +57,10 @@ static const cp_cli_help export_help = {
 /* --begin's one word. */
 static const cp_opt_word begin_words[] = {{"now", 1}, {NULL, 0}};
 
-/* OLD of `export --from`: read as export reads a plan; 0 or the exit status. */
-static int read_old(const char *path, const cp_input *in, cp_node **root, cp_plan_file *pf,
-                    cp_diags *d)
+/* PLAN, or OLD of `export --from`: read as export reads a plan; 0 or the
+ * exit status. */
+static int read_plan(const char *path, const cp_input *in, cp_node **root, cp_plan_file *pf,
+                     cp_diags *d)
 {
     cp_plan_read_opts ro;
     cp_plan_read_opts_init(&ro);
@@ -81,6 +82,92 @@ static int read_old(const char *path, const cp_input *in, cp_node **root, cp_pla
         return 2;
     }
     return 0;
+}
+
+/* The options that go together: CP_CLI_RUN when they do, else the exit status. */
+static int check_usage(const cp_cli_args *a, const char *plan_path, const char *dir,
+                       const char *old_path, int now, bool services)
+{
+    if (!plan_path || !dir) {
+        fprintf(stderr, "capplan export: %s is required (see 'capplan export --help')\n",
+                !plan_path ? "--plan PLAN" : "-o DIR");
+        return 2;
+    }
+    if (a->n_operands == 0) {
+        fprintf(stderr, "capplan export: no input files (see 'capplan export --help')\n");
+        return 2;
+    }
+    if ((old_path != NULL) != (now >= 0)) {
+        fprintf(stderr, old_path ? "capplan export: --from needs --now S\n"
+                                 : "capplan export: --now needs --from OLD\n");
+        return 2;
+    }
+    if (old_path && services) {
+        fprintf(stderr, "capplan export: services --from is not supported: export the re-plan "
+                        "whole\n");
+        return 2;
+    }
+    return CP_CLI_RUN;
+}
+
+/* The export's files into DIR, once each name is checked against the
+ * inputs (cp_cli_dir_outputs); 0 or the exit status. */
+static int write_files(cp_fileset *fs, const char *dir, const cp_export *x)
+{
+    const char **names = cp_calloc((size_t)(x->n ? x->n : 1), sizeof *names);
+    if (!names) {
+        fprintf(stderr, "capplan export: out of memory\n");
+        return 1;
+    }
+    for (int i = 0; i < x->n; i++)
+        names[i] = x->files[i].name;
+    int status = cp_cli_dir_outputs("export", fs, "-o", dir, names, x->n);
+    cp_free(names);
+    return status ? status : cp_export_write_dir(dir, x);
+}
+
+/* The one line saying what was written, per target. */
+static void print_written(const cp_export *x, const char *dir, bool slurm, bool services,
+                          bool replan, int now)
+{
+    if (replan && !slurm)
+        fprintf(stderr,
+                "capplan export: %d cloud job%s on %d SkyPilot cluster%s, launch.sh from slot %d "
+                "(what began before runs on) and launch.md in %s\n",
+                x->n_jobs, x->n_jobs == 1 ? "" : "s", x->n_clusters, x->n_clusters == 1 ? "" : "s",
+                now, dir);
+    else if (replan)
+        fprintf(stderr, "capplan export: %d new job script%s and replan.sh in %s\n", x->n_jobs,
+                x->n_jobs == 1 ? "" : "s", dir);
+    else if (slurm && x->n_services)
+        fprintf(stderr,
+                "capplan export: %d job script%s, %d service replica run%s and submit.sh "
+                "in %s (%d dropped job%s listed there)\n",
+                x->n_jobs, x->n_jobs == 1 ? "" : "s", x->n_services, x->n_services == 1 ? "" : "s",
+                dir, x->n_dropped, x->n_dropped == 1 ? "" : "s");
+    else if (slurm)
+        fprintf(stderr,
+                "capplan export: %d job script%s and submit.sh in %s (%d dropped job%s "
+                "listed there)\n",
+                x->n_jobs, x->n_jobs == 1 ? "" : "s", dir, x->n_dropped,
+                x->n_dropped == 1 ? "" : "s");
+    else if (services)
+        fprintf(stderr,
+                "capplan export: the replicas of %d service%s per slot in %s/services.csv\n",
+                x->n_leases, x->n_leases == 1 ? "" : "s", dir);
+    else if (x->n_services)
+        fprintf(stderr,
+                "capplan export: %d cloud job%s on %d SkyPilot cluster%s (%d lease%s), "
+                "%d SkyServe service%s, launch.sh and launch.md in %s\n",
+                x->n_jobs, x->n_jobs == 1 ? "" : "s", x->n_clusters, x->n_clusters == 1 ? "" : "s",
+                x->n_leases, x->n_leases == 1 ? "" : "s", x->n_services,
+                x->n_services == 1 ? "" : "s", dir);
+    else
+        fprintf(stderr,
+                "capplan export: %d cloud job%s on %d SkyPilot cluster%s (%d lease%s), "
+                "launch.sh and launch.md in %s\n",
+                x->n_jobs, x->n_jobs == 1 ? "" : "s", x->n_clusters, x->n_clusters == 1 ? "" : "s",
+                x->n_leases, x->n_leases == 1 ? "" : "s", dir);
 }
 
 int cp_cmd_export(int argc, char **argv)
@@ -121,23 +208,8 @@ int cp_cmd_export(int argc, char **argv)
         return st;
     xo.begin_now = begin_now;
     bool quiet = a.quiet;
-    if (!plan_path || !dir) {
-        fprintf(stderr, "capplan export: %s is required (see 'capplan export --help')\n",
-                !plan_path ? "--plan PLAN" : "-o DIR");
-        st = 2;
-    } else if (a.n_operands == 0) {
-        fprintf(stderr, "capplan export: no input files (see 'capplan export --help')\n");
-        st = 2;
-    } else if ((old_path != NULL) != (now >= 0)) {
-        fprintf(stderr, old_path ? "capplan export: --from needs --now S\n"
-                                 : "capplan export: --now needs --from OLD\n");
-        st = 2;
-    } else if (old_path && services) {
-        fprintf(stderr, "capplan export: services --from is not supported: export the re-plan "
-                        "whole\n");
-        st = 2;
-    }
-    if (st >= 0) {
+    st = check_usage(&a, plan_path, dir, old_path, now, services);
+    if (st != CP_CLI_RUN) {
         cp_cli_args_release(&a);
         return st;
     }
@@ -162,41 +234,20 @@ int cp_cmd_export(int argc, char **argv)
     cp_export x;
     cp_export_init(&x);
     cp_diags *d = cp_malloc(sizeof *d);
-    cp_err err;
-    cp_err_init(&err);
     if (!d) {
         fprintf(stderr, "capplan export: out of memory\n");
         status = 1;
         goto out;
     }
     cp_diags_init(d);
-    cp_plan_read_opts ro;
-    cp_plan_read_opts_init(&ro);
-    ro.slots = in->slots;
-    if (cp_plan_load_file(plan_path, &root, d) != CP_OK) {
-        cp_diags_print(d, stderr);
-        status = d->worst == CP_ERR_NOMEM ? 1 : 2;
+    if ((status = read_plan(plan_path, in, &root, &pf, d)))
         goto out;
-    }
-    if (cp_plan_read(root, &ro, &pf, &err)) {
-        cp_err_print(&err, stderr);
-        status = 1;
-        goto out;
-    }
-    if (!cp_plan_file_is_ok(&pf)) {
-        cp_plan_file_diags(&pf, d);
-        cp_diags_print(d, stderr);
-        fprintf(stderr, "capplan export: '%s' is not a plan export can read (see above)\n",
-                plan_path);
-        status = 2;
-        goto out;
-    }
     if (pf.infeasible) {
         fprintf(stderr, "capplan export: '%s' is an infeasible plan: nothing to run\n", plan_path);
         status = 2;
         goto out;
     }
-    if (old_path && (status = read_old(old_path, in, &old_root, &old_pf, d)))
+    if (old_path && (status = read_plan(old_path, in, &old_root, &old_pf, d)))
         goto out;
     int rc = old_path && slurm ? cp_export_slurm_replan(in, &pf, &old_pf, now, &xo, &x, d)
              : old_path        ? cp_export_launch_replan(in, &pf, &old_pf, now, &xo, &x, d)
@@ -209,58 +260,10 @@ int cp_cmd_export(int argc, char **argv)
         status = rc == CP_ERR_NOMEM ? 1 : 2;
         goto out;
     }
-    {
-        const char **names = cp_calloc((size_t)(x.n ? x.n : 1), sizeof *names);
-        if (!names) {
-            fprintf(stderr, "capplan export: out of memory\n");
-            status = 1;
-            goto out;
-        }
-        for (int i = 0; i < x.n; i++)
-            names[i] = x.files[i].name;
-        status = cp_cli_dir_outputs("export", &fs, "-o", dir, names, x.n);
-        cp_free(names);
-        if (status)
-            goto out;
-    }
-    if ((status = cp_export_write_dir(dir, &x)))
+    if ((status = write_files(&fs, dir, &x)))
         goto out;
-    if (quiet)
-        ; /* the files are the output */
-    else if (old_path && !slurm)
-        fprintf(stderr,
-                "capplan export: %d cloud job%s on %d SkyPilot cluster%s, launch.sh from slot %d "
-                "(what began before runs on) and launch.md in %s\n",
-                x.n_jobs, x.n_jobs == 1 ? "" : "s", x.n_clusters, x.n_clusters == 1 ? "" : "s",
-                now, dir);
-    else if (old_path)
-        fprintf(stderr, "capplan export: %d new job script%s and replan.sh in %s\n", x.n_jobs,
-                x.n_jobs == 1 ? "" : "s", dir);
-    else if (slurm && x.n_services)
-        fprintf(stderr, "capplan export: %d job script%s, %d service replica run%s and submit.sh "
-                        "in %s (%d dropped job%s listed there)\n",
-                x.n_jobs, x.n_jobs == 1 ? "" : "s", x.n_services, x.n_services == 1 ? "" : "s",
-                dir, x.n_dropped, x.n_dropped == 1 ? "" : "s");
-    else if (slurm)
-        fprintf(stderr, "capplan export: %d job script%s and submit.sh in %s (%d dropped job%s "
-                        "listed there)\n",
-                x.n_jobs, x.n_jobs == 1 ? "" : "s", dir, x.n_dropped, x.n_dropped == 1 ? "" : "s");
-    else if (services)
-        fprintf(stderr, "capplan export: the replicas of %d service%s per slot in %s/services.csv\n",
-                x.n_leases, x.n_leases == 1 ? "" : "s", dir);
-    else if (x.n_services)
-        fprintf(stderr,
-                "capplan export: %d cloud job%s on %d SkyPilot cluster%s (%d lease%s), "
-                "%d SkyServe service%s, launch.sh and launch.md in %s\n",
-                x.n_jobs, x.n_jobs == 1 ? "" : "s", x.n_clusters, x.n_clusters == 1 ? "" : "s",
-                x.n_leases, x.n_leases == 1 ? "" : "s", x.n_services,
-                x.n_services == 1 ? "" : "s", dir);
-    else
-        fprintf(stderr,
-                "capplan export: %d cloud job%s on %d SkyPilot cluster%s (%d lease%s), "
-                "launch.sh and launch.md in %s\n",
-                x.n_jobs, x.n_jobs == 1 ? "" : "s", x.n_clusters, x.n_clusters == 1 ? "" : "s",
-                x.n_leases, x.n_leases == 1 ? "" : "s", dir);
+    if (!quiet) /* else the files are the output */
+        print_written(&x, dir, slurm, services, old_path != NULL, now);
 out:
     cp_plan_file_release(&old_pf);
     cp_node_free(old_root);
