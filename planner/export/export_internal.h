@@ -31,6 +31,11 @@ bool cp_xp_time_after(long start, double hours, long *secs);
  * newline would end the comment and run the rest); reports it at pos as
  * "WHAT name contains a control character ..." and returns false. */
 bool cp_xp_name_ok(cp_diags *d, cp_pos pos, const char *what, const char *s);
+/* Appends what a job or a service runs to b: its `run`, ending in a
+ * newline, or when the input gives none a line that fails loudly ("WHAT
+ * 'NAME' has no run command"), so a script never runs nothing quietly.
+ * false when out of memory. */
+bool cp_xp_put_run(cp_buf *b, const char *what, const char *name, const char *run);
 
 /* ---- export slurm (export_slurm.c), shared with its re-plan form ------- */
 

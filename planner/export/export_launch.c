@@ -441,27 +441,12 @@ static int write_task(const cp_input *in, const cp_xp_sky *s, cp_xp_task *t, cp_
     cp_buf run, word;
     cp_buf_init(&run);
     cp_buf_init(&word);
-    if (job->run) {
-        cp_buf_puts(&run, job->run);
-        if (run.len && run.s[run.len - 1] != '\n')
-            cp_buf_putc(&run, '\n');
-    } else {
-        cp_buf msg;
-        cp_buf_init(&msg);
-        cp_buf_printf(&msg, "capplan: job '%s' has no run command: add run: to it in the input",
-                      job->name);
-        cp_buf_puts(&run, "printf '%s\\n' ");
-        cp_sh_quote(&run, msg.s ? msg.s : "");
-        cp_buf_puts(&run, " >&2\nexit 1\n");
-        if (!cp_buf_ok(&msg))
-            cp_buf_release(&run); /* reported below */
-        cp_buf_release(&msg);
-    }
+    bool run_ok = cp_xp_put_run(&run, "job", job->name, job->run);
     cp_xp_file_word(&word, job->name, 60);
     cp_export_file *f = cp_buf_ok(&t->file) ? cp_export_add(x, t->file.s, false) : NULL;
     cp_out *o = f ? cp_out_new(CP_OUT_YAML, &f->text) : NULL;
     int rc = CP_OK;
-    if (!o || !cp_buf_ok(&run) || !cp_buf_ok(&word)) {
+    if (!o || !run_ok || !cp_buf_ok(&word)) {
         rc = cp_diags_add(d, CP_ERR_NOMEM, cp_pos_none(), "out of memory");
         if (o) {
             cp_err ignored;

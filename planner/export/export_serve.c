@@ -181,28 +181,6 @@ void cp_xp_serve_release(cp_xp_sky *s)
     s->n_v = 0;
 }
 
-/* The shell command of a replica: the service's run, or a line that
- * fails loudly. */
-static void replica_run(const cp_service *sv, cp_buf *run)
-{
-    if (sv->run) {
-        cp_buf_puts(run, sv->run);
-        if (run->len && run->s[run->len - 1] != '\n')
-            cp_buf_putc(run, '\n');
-        return;
-    }
-    cp_buf msg;
-    cp_buf_init(&msg);
-    cp_buf_printf(&msg, "capplan: service '%s' has no run command: add run: to it in the input",
-                  sv->name);
-    cp_buf_puts(run, "printf '%s\\n' ");
-    cp_sh_quote(run, msg.s ? msg.s : "");
-    cp_buf_puts(run, " >&2\nexit 1\n");
-    if (!cp_buf_ok(&msg))
-        cp_buf_release(run); /* reported by the caller */
-    cp_buf_release(&msg);
-}
-
 static void out_key_str(cp_out *o, const char *key, const char *val)
 {
     cp_out_key(o, key);
@@ -223,12 +201,12 @@ static int write_yaml(const cp_input *in, const cp_xp_serve *x, int k, cp_export
     cp_buf_init(&tmp);
     cp_buf_printf(&file, "%s-x%d.yaml", x->stem.s, k);
     cp_xp_instance_type(x->of, &type, &acc, &zone);
-    replica_run(sv, &run);
+    bool run_ok = cp_xp_put_run(&run, "service", sv->name, sv->run);
     cp_xp_file_word(&tmp, sv->name, 60);
     cp_export_file *f = cp_buf_ok(&file) ? cp_export_add(xp, file.s, false) : NULL;
     cp_out *o = f ? cp_out_new(CP_OUT_YAML, &f->text) : NULL;
     int rc = CP_OK;
-    if (!o || !cp_buf_ok(&type) || !cp_buf_ok(&acc) || !cp_buf_ok(&zone) || !cp_buf_ok(&run) ||
+    if (!o || !cp_buf_ok(&type) || !cp_buf_ok(&acc) || !cp_buf_ok(&zone) || !run_ok ||
         !cp_buf_ok(&tmp)) {
         rc = cp_diags_add(d, CP_ERR_NOMEM, cp_pos_none(), "out of memory");
         if (o) {

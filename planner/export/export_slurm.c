@@ -244,24 +244,9 @@ int cp_xp_slurm_script(const cp_input *in, const cp_xp_sjob *j, const cp_export_
     if (pj->power_limit_w.has == CP_PLAN_SET && (p->node.acc >= 0) &&
         put_power_limit(b, pj->power_limit_w.v, d))
         return CP_ERR_NOMEM;
-    if (job->run) {
-        cp_buf_puts(b, job->run);
-        if (job->run[strlen(job->run) - 1] != '\n')
-            cp_buf_putc(b, '\n');
-    } else {
-        cp_buf msg;
-        cp_buf_init(&msg);
-        cp_buf_printf(&msg, "capplan: job '%s' has no run command: add run: to it in the input",
-                      job->name);
-        cp_buf_puts(b, "printf '%s\\n' ");
-        cp_sh_quote(b, msg.s ? msg.s : "");
-        cp_buf_puts(b, " >&2\nexit 1\n");
-        bool ok = cp_buf_ok(&msg);
-        cp_buf_release(&msg);
-        if (!ok)
-            return cp_diags_add(d, CP_ERR_NOMEM, cp_pos_none(), "out of memory");
-    }
-    return cp_buf_ok(b) ? CP_OK : cp_diags_add(d, CP_ERR_NOMEM, cp_pos_none(), "out of memory");
+    return cp_xp_put_run(b, "job", job->name, job->run)
+               ? CP_OK
+               : cp_diags_add(d, CP_ERR_NOMEM, cp_pos_none(), "out of memory");
 }
 
 /* The variable holding job i's id in submit.sh. */

@@ -227,25 +227,9 @@ static int write_script(const cp_input *in, const pdep *pd, const cp_export_opts
     put_env(b, "CAPPLAN_ACCELERATOR_COUNT", num, false);
     cp_buf_puts(b, "export CAPPLAN_SERVICE CAPPLAN_CONFIG CAPPLAN_ACCELERATOR "
                    "CAPPLAN_ACCELERATOR_COUNT\n");
-    if (sv->run) {
-        cp_buf_puts(b, sv->run);
-        if (sv->run[strlen(sv->run) - 1] != '\n')
-            cp_buf_putc(b, '\n');
-    } else {
-        cp_buf msg;
-        cp_buf_init(&msg);
-        cp_buf_printf(&msg,
-                      "capplan: service '%s' has no run command: add run: to it in the input",
-                      sv->name);
-        cp_buf_puts(b, "printf '%s\\n' ");
-        cp_sh_quote(b, msg.s ? msg.s : "");
-        cp_buf_puts(b, " >&2\nexit 1\n");
-        bool ok = cp_buf_ok(&msg);
-        cp_buf_release(&msg);
-        if (!ok)
-            return cp_diags_add(d, CP_ERR_NOMEM, cp_pos_none(), "out of memory");
-    }
-    return cp_buf_ok(b) ? CP_OK : cp_diags_add(d, CP_ERR_NOMEM, cp_pos_none(), "out of memory");
+    return cp_xp_put_run(b, "service", sv->name, sv->run)
+               ? CP_OK
+               : cp_diags_add(d, CP_ERR_NOMEM, cp_pos_none(), "out of memory");
 }
 
 /* submit.sh's lines of run r (number k) of deployment pd, script `file`. */

@@ -92,6 +92,26 @@ bool cp_xp_name_ok(cp_diags *d, cp_pos pos, const char *what, const char *s)
     return false;
 }
 
+bool cp_xp_put_run(cp_buf *b, const char *what, const char *name, const char *run)
+{
+    if (run) {
+        cp_buf_puts(b, run);
+        if (run[0] && run[strlen(run) - 1] != '\n')
+            cp_buf_putc(b, '\n');
+        return cp_buf_ok(b);
+    }
+    cp_buf msg;
+    cp_buf_init(&msg);
+    cp_buf_printf(&msg, "capplan: %s '%s' has no run command: add run: to it in the input", what,
+                  name);
+    cp_buf_puts(b, "printf '%s\\n' ");
+    cp_sh_quote(b, msg.s ? msg.s : "");
+    cp_buf_puts(b, " >&2\nexit 1\n");
+    bool ok = cp_buf_ok(&msg);
+    cp_buf_release(&msg);
+    return ok && cp_buf_ok(b);
+}
+
 bool cp_xp_slurm_word(const char *s)
 {
     if (!*s || *s == '-')
