@@ -271,19 +271,12 @@ static const cp_plan_job *plan_job_named(const cp_plan_file *pf, const char *nam
     return NULL;
 }
 
-int cp_export_slurm(const cp_input *in, const cp_plan_file *pf, const cp_export_opts *o,
-                    cp_export *x, cp_diags *d)
+/* The plan's pool jobs into v, each resolved against the inputs; a pool
+ * without hosts is one error, however many jobs run there. Returns how
+ * many. */
+static int collect_jobs(const cp_input *in, const cp_plan_file *pf, cp_xp_sjob *v, cp_diags *d)
 {
-    int n = 0, rc = CP_OK;
-    for (int i = 0; i < pf->n_jobs; i++)
-        n += pf->jobs[i].scheduled && pf->jobs[i].mk == CP_PLAN_POOL;
-    cp_buf dep; /* a job's " --dependency=afterok:$jA:$jB" */
-    cp_buf_init(&dep);
-    cp_xp_sjob *v = cp_calloc((size_t)(n ? n : 1), sizeof *v);
-    if (!v)
-        return cp_diags_add(d, CP_ERR_NOMEM, cp_pos_none(), "out of memory");
-    const int errs0 = d->n - d->n_warnings + d->dropped;
-    n = 0;
+    int n = 0;
     for (int i = 0; i < pf->n_jobs; i++) {
         const cp_plan_job *pj = &pf->jobs[i];
         if (!cp_xp_name_ok(d, pj->name.pos, "a job", pname(&pj->name)))
@@ -295,7 +288,6 @@ int cp_export_slurm(const cp_input *in, const cp_plan_file *pf, const cp_export_
         cp_xp_sjob_resolve(in, &v[n], d);
         n++;
     }
-    /* a pool without hosts: one error, however many jobs run there */
     for (int a = 0; a < n; a++) {
         if (!v[a].no_hosts)
             continue;
@@ -312,106 +304,123 @@ int cp_export_slurm(const cp_input *in, const cp_plan_file *pf, const cp_export_
                      "hosts: \"PATTERN-%%02d\" to the pool; docs/spec-notes.md)",
                      p->name, same, same == 1 ? "" : "s", pname(&v[a].pj->name));
     }
-    long start = 0;
-    bool utc = false;
-    const bool svcs = cp_xp_slurm_has_services(pf);
-    if ((n || svcs) && !o->begin_now) {
-        if (!in->start)
-            cp_diags_add(d, CP_ERR_INPUT, cp_pos_none(),
-                         "the inputs have no horizon.start, so the %s' --begin times are "
-                         "unknown: give horizon.start or export with --begin now",
-                         n ? "jobs" : "replicas");
-        else if (!cp_xp_parse_start(in->start, &start, &utc))
-            cp_diags_add(d, CP_ERR_INPUT, cp_pos_none(),
-                         "horizon.start '%.60s' is not a time export can read "
-                         "(YYYY-MM-DD[THH:MM[:SS]] with an optional Z or +HH:MM)",
-                         in->start);
-    }
+    return n;
+}
+
+/* horizon.start, from which --begin counts unless --begin now (what:
+ * whose times those are); errors to d. */
+static void read_start(const cp_input *in, const char *what, long *start, bool *utc, cp_diags *d)
+{
+    if (!in->start)
+        cp_diags_add(d, CP_ERR_INPUT, cp_pos_none(),
+                     "the inputs have no horizon.start, so the %s' --begin times are "
+                     "unknown: give horizon.start or export with --begin now",
+                     what);
+    else if (!cp_xp_parse_start(in->start, start, utc))
+        cp_diags_add(d, CP_ERR_INPUT, cp_pos_none(),
+                     "horizon.start '%.60s' is not a time export can read "
+                     "(YYYY-MM-DD[THH:MM[:SS]] with an optional Z or +HH:MM)",
+                     in->start);
+}
+
+/* The other names the scripts hold: each job's pool, and a predecessor's
+ * in its "# after" line (one the plan lists was checked with the plan's
+ * jobs, one it lacks is checked here). */
+static void check_names(const cp_input *in, const cp_plan_file *pf, const cp_xp_sjob *v, int n,
+                        cp_diags *d)
+{
     for (int i = 0; i < n; i++) {
         if (v[i].pool >= 0)
             cp_xp_name_ok(d, in->pools[v[i].pool].pos, "a pool", in->pools[v[i].pool].name);
-        /* a predecessor's name goes into the script's "# after" line; one
-         * the plan lists was checked above, one it lacks is checked here */
         for (int k = 0; v[i].job >= 0 && k < in->jobs[v[i].job].n_after; k++) {
             const cp_job *a = &in->jobs[in->jobs[v[i].job].after[k]];
             if (!plan_job_named(pf, a->name))
                 cp_xp_name_ok(d, a->pos, "a job", a->name);
         }
     }
-    if (d->n - d->n_warnings + d->dropped > errs0) {
-        rc = d->worst ? d->worst : CP_ERR_INPUT;
-        goto out;
-    }
-    cp_export_file *sub = cp_export_add(x, "submit.sh", true);
-    if (!sub) {
-        rc = cp_diags_add(d, CP_ERR_NOMEM, cp_pos_none(), "out of memory");
-        goto out;
-    }
-    /* the job scripts are added to x while submit.sh is written, and
-     * cp_export_add may move x->files: hold submit.sh by its index */
-    const int sub_at = x->n - 1;
-    cp_buf *b = &sub->text;
-    char what[300];
-    snprintf(what, sizeof what,
-             "# submits the plan's %d pool job%s in dependency order; prints one line per\n"
-             "# job: its Slurm job id and its name%s\n",
-             n, n == 1 ? "" : "s",
-             svcs ? "; then each run of a service's replica on a\n# node (services/, "
-                    "capplan.5 §10.4)"
-                  : "");
-    cp_xp_slurm_opening(b, o, utc, what);
-    /* Kahn's order: a job whose predecessors on pools are all submitted,
-     * earliest start first (then plan order) */
-    for (int done = 0; done < n;) {
-        int best = -1;
-        for (int i = 0; i < n; i++) {
-            if (v[i].done)
-                continue;
-            const cp_job *job = &in->jobs[v[i].job];
-            bool ready = true;
-            for (int k = 0; k < job->n_after && ready; k++) {
-                int pi = by_plan_job(v, n, job->after[k]);
-                ready = pi < 0 || v[pi].done;
-            }
-            if (ready && (best < 0 || v[i].pj->start_slot.v < v[best].pj->start_slot.v))
-                best = i;
+}
+
+/* Kahn's order: the next job whose predecessors on pools are all
+ * submitted, earliest start first (then plan order); -1 when none is
+ * left. */
+static int next_ready(const cp_input *in, const cp_xp_sjob *v, int n)
+{
+    int best = -1;
+    for (int i = 0; i < n; i++) {
+        if (v[i].done)
+            continue;
+        const cp_job *job = &in->jobs[v[i].job];
+        bool ready = true;
+        for (int k = 0; k < job->n_after && ready; k++) {
+            int pi = by_plan_job(v, n, job->after[k]);
+            ready = pi < 0 || v[pi].done;
         }
+        if (ready && (best < 0 || v[i].pj->start_slot.v < v[best].pj->start_slot.v))
+            best = i;
+    }
+    return best;
+}
+
+/* Job j's " --dependency=afterok:$jA:$jB" into dep, with a warning for
+ * each predecessor Slurm waits for or cannot wait for. */
+static void put_deps(const cp_input *in, const cp_plan_file *pf, const cp_xp_sjob *v, int n,
+                     const cp_xp_sjob *j, cp_buf *dep, cp_diags *d)
+{
+    const cp_job *job = &in->jobs[j->job];
+    cp_buf_reset(dep);
+    int deps = 0;
+    for (int k = 0; k < job->n_after; k++) {
+        int pi = by_plan_job(v, n, job->after[k]);
+        const char *pn = in->jobs[job->after[k]].name;
+        if (pi >= 0) {
+            cp_buf_puts(dep, deps++ ? ":$" : " --dependency=afterok:$");
+            put_var(dep, &v[pi]);
+            if (v[pi].pj->start_slot.v + v[pi].pj->slots.v > j->pj->start_slot.v)
+                cp_diags_warn(d, j->pj->pos,
+                              "job '%s' starts in slot %ld, before its predecessor '%s' "
+                              "ends: Slurm will wait for it",
+                              job->name, j->pj->start_slot.v, pn);
+            continue;
+        }
+        const cp_plan_job *pp = plan_job_named(pf, pn);
+        cp_diags_warn(d, j->pj->pos, "job '%s' runs after '%s', which %s: Slurm cannot wait for it",
+                      job->name, pn, pp && pp->scheduled ? "runs in the cloud" : "the plan drops");
+    }
+}
+
+/* submit.sh's sbatch line of each job, in dependency order, and the job's
+ * script. The scripts are added to x while submit.sh is written, and
+ * cp_export_add may move x->files: submit.sh is held by its index. */
+static int submit_jobs(const cp_input *in, const cp_plan_file *pf, const cp_export_opts *o,
+                       cp_xp_sjob *v, int n, long start, bool utc, cp_export *x, int sub_at,
+                       cp_diags *d)
+{
+    cp_buf dep; /* a job's " --dependency=afterok:$jA:$jB" */
+    cp_buf_init(&dep);
+    int rc = CP_OK;
+    for (int done = 0; done < n; done++) {
+        int best = next_ready(in, v, n);
         if (best < 0)
             break; /* the loader refuses cycles */
         cp_xp_sjob *j = &v[best];
-        const cp_job *job = &in->jobs[j->job];
         j->done = true;
-        done++;
-        cp_buf_reset(&dep);
-        int deps = 0;
-        for (int k = 0; k < job->n_after; k++) {
-            int pi = by_plan_job(v, n, job->after[k]);
-            const char *pn = in->jobs[job->after[k]].name;
-            if (pi >= 0) {
-                cp_buf_puts(&dep, deps++ ? ":$" : " --dependency=afterok:$");
-                put_var(&dep, &v[pi]);
-                if (v[pi].pj->start_slot.v + v[pi].pj->slots.v > j->pj->start_slot.v)
-                    cp_diags_warn(d, j->pj->pos,
-                                  "job '%s' starts in slot %ld, before its predecessor '%s' "
-                                  "ends: Slurm will wait for it",
-                                  job->name, j->pj->start_slot.v, pn);
-                continue;
-            }
-            const cp_plan_job *pp = plan_job_named(pf, pn);
-            cp_diags_warn(d, j->pj->pos,
-                          "job '%s' runs after '%s', which %s: Slurm cannot wait for it", job->name,
-                          pn, pp && pp->scheduled ? "runs in the cloud" : "the plan drops");
-        }
+        put_deps(in, pf, v, n, j, &dep, d);
         if (!cp_buf_ok(&dep)) {
             rc = cp_diags_add(d, CP_ERR_NOMEM, cp_pos_none(), "out of memory");
-            goto out;
+            break;
         }
-        cp_xp_slurm_submit(b, j, job->name, dep.s);
+        cp_xp_slurm_submit(&x->files[sub_at].text, j, in->jobs[j->job].name, dep.s);
         if ((rc = cp_xp_slurm_script(in, j, o, start, utc, x, d)))
-            goto out;
-        b = &x->files[sub_at].text;
+            break;
         x->n_jobs++;
     }
+    cp_buf_release(&dep);
+    return rc;
+}
+
+/* The dropped jobs as comment lines of submit.sh, with their reasons. */
+static void put_dropped(cp_buf *b, const cp_plan_file *pf, cp_export *x)
+{
     for (int i = 0; i < pf->n_jobs; i++) {
         const cp_plan_job *pj = &pf->jobs[i];
         if (!pj->dropped)
@@ -428,6 +437,48 @@ int cp_export_slurm(const cp_input *in, const cp_plan_file *pf, const cp_export_
         cp_buf_putc(b, '\n');
         x->n_dropped++;
     }
+}
+
+int cp_export_slurm(const cp_input *in, const cp_plan_file *pf, const cp_export_opts *o,
+                    cp_export *x, cp_diags *d)
+{
+    int n = 0, rc = CP_OK;
+    for (int i = 0; i < pf->n_jobs; i++)
+        n += pf->jobs[i].scheduled && pf->jobs[i].mk == CP_PLAN_POOL;
+    cp_xp_sjob *v = cp_calloc((size_t)(n ? n : 1), sizeof *v);
+    if (!v)
+        return cp_diags_add(d, CP_ERR_NOMEM, cp_pos_none(), "out of memory");
+    const int errs0 = d->n - d->n_warnings + d->dropped;
+    n = collect_jobs(in, pf, v, d);
+    long start = 0;
+    bool utc = false;
+    const bool svcs = cp_xp_slurm_has_services(pf);
+    if ((n || svcs) && !o->begin_now)
+        read_start(in, n ? "jobs" : "replicas", &start, &utc, d);
+    check_names(in, pf, v, n, d);
+    if (d->n - d->n_warnings + d->dropped > errs0) {
+        rc = d->worst ? d->worst : CP_ERR_INPUT;
+        goto out;
+    }
+    cp_export_file *sub = cp_export_add(x, "submit.sh", true);
+    if (!sub) {
+        rc = cp_diags_add(d, CP_ERR_NOMEM, cp_pos_none(), "out of memory");
+        goto out;
+    }
+    const int sub_at = x->n - 1;
+    char what[300];
+    snprintf(what, sizeof what,
+             "# submits the plan's %d pool job%s in dependency order; prints one line per\n"
+             "# job: its Slurm job id and its name%s\n",
+             n, n == 1 ? "" : "s",
+             svcs ? "; then each run of a service's replica on a\n# node (services/, "
+                    "capplan.5 §10.4)"
+                  : "");
+    cp_xp_slurm_opening(&sub->text, o, utc, what);
+    if ((rc = submit_jobs(in, pf, o, v, n, start, utc, x, sub_at, d)))
+        goto out;
+    cp_buf *b = &x->files[sub_at].text;
+    put_dropped(b, pf, x);
     if (!cp_buf_ok(b))
         rc = cp_diags_add(d, CP_ERR_NOMEM, cp_pos_none(), "out of memory");
     else if (svcs)
@@ -436,6 +487,5 @@ out:
     for (int i = 0; i < n; i++)
         cp_free(v[i].nodes);
     cp_free(v);
-    cp_buf_release(&dep);
     return rc;
 }
