@@ -486,223 +486,314 @@ long cp_lns_stall(const cp_input *in)
     return s > LNS_STALL_MIN ? s : LNS_STALL_MIN;
 }
 
-int cp_lns_stream(const cp_input *in, const cp_modeset *ms, const cp_solve_opts *opts,
-                  const cp_prices *pr, double bound, long iterations, long stall, double deadline,
-                  cp_plan *plan, double *total, cp_err *err)
-{
+/* One stream's run: the search's state and what its loop keeps. */
+typedef struct stream {
     lns l;
-    int broke = 0;
     cp_clock clock; /* a re-insertion cut by the deadline makes a worse candidate, never kept */
-    cp_clock_init(&clock, deadline, opts->stop);
-    if (cp_lns_open(&l, in, ms, plan, &clock, &broke))
-        return cp_err_nomem(err);
+    const cp_solve_opts *opts;
+    const cp_prices *pr;
+    const cp_lp_sol *lp; /* the LP's solution (NULL: no LP moves) */
+    cp_rng rs;
+    snapshot best;   /* the best plan seen, restored at the end */
+    double cur;      /* the current plan's total over the jobs with modes */
+    double modeless; /* the penalties of the jobs without modes */
+    double deadline, t_begin, t0;
+    long iterations, it, accepted, last_gain;
+    bool nomem;
+} stream;
+
+/* What one step does: its kind, an ejection's forced choice, the repair
+ * its gains are counted under. */
+typedef struct step {
+    bool mip, eject, lpm;
+    int fm, fs, repair;
+} step;
+
+/* The stream's state over plan; CP_ERR_NOMEM with nothing to release. */
+static int stream_open(stream *s, const cp_input *in, const cp_modeset *ms, const cp_solve_opts *opts,
+                       const cp_prices *pr, long iterations, double deadline, cp_plan *plan)
+{
+    int broke = 0;
+    memset(s, 0, sizeof *s);
+    s->opts = opts;
+    s->pr = pr;
+    s->lp = pr ? pr->lp : NULL;
+    s->iterations = iterations;
+    s->deadline = deadline;
+    cp_clock_init(&s->clock, deadline, opts->stop);
+    if (cp_lns_open(&s->l, in, ms, plan, &s->clock, &broke))
+        return CP_ERR_NOMEM;
     if (broke)
         cp_solver_log(opts, "lns: %d jobs of the start plan moved or dropped to keep precedence", broke);
-    double modeless = 0;
     for (int j = 0; j < in->n_jobs; j++)
         if (ms->job_first[j] == ms->job_first[j + 1])
-            modeless += in->jobs[j].drop_penalty;
-    cp_rng rs = cp_rng_make(0x5DEECE66Dull ^ (uint64_t)opts->seed * CP_RNG_GAMMA);
-    const cp_lp_sol *lp = pr ? pr->lp : NULL;
-    double cur = cp_usage_objective(&l.u) + l.penalties;
-    long accepted = 0, it = 0, last_gain = 0;
-    bool nomem = false;
+            s->modeless += in->jobs[j].drop_penalty;
+    s->rs = cp_rng_make(0x5DEECE66Dull ^ (uint64_t)opts->seed * CP_RNG_GAMMA);
+    s->cur = cp_usage_objective(&s->l.u) + s->l.penalties;
     /* Threshold acceptance: a step may make the plan worse by up to a
      * temperature that starts at LNS_T0 of the total and falls to zero
      * over the run, which lets the search leave plateaus; the best plan
      * seen is kept apart and restored at the end. */
-    snapshot best;
-    if (snap_init(&best, &l) != CP_OK) {
-        cp_lns_close(&l);
-        return cp_err_nomem(err);
+    if (snap_init(&s->best, &s->l) != CP_OK) {
+        cp_lns_close(&s->l);
+        return CP_ERR_NOMEM;
     }
-    snap_take(&best, &l, cur);
-    if (cp_submip_new(&l.u, &l.sub))
-        nomem = true;
+    snap_take(&s->best, &s->l, s->cur);
+    if (cp_submip_new(&s->l.u, &s->l.sub))
+        s->nomem = true;
     else
-        cp_submip_prec(l.sub, &l.g, plan->mode, plan->start);
-    double t_begin = cp_now_seconds(), t0 = LNS_T0 * fabs(cur) * fmin(1.0, LNS_T0_JOBS / (double)l.n_jobs);
-    for (; !nomem && it < iterations && it - last_gain < stall && l.n_jobs > 1; it++) {
-        if ((it & 15) == 0 && ((opts->stop && *opts->stop) || cp_now_seconds() > deadline))
-            break;
-        if (best.total + modeless - bound <= opts->gap * fabs(best.total + modeless))
-            break; /* proven within the gap */
-        /* one step in LNS_MIP_EVERY re-plans a larger window exactly */
-        bool mip = l.sub && it % LNS_MIP_EVERY == LNS_MIP_EVERY - 1;
-        int pk[LNS_SET_MAX];
-        /* a share of the others forces one job in and ejects its blockers */
-        bool eject = !mip && cp_rng_below(&rs, LNS_EJECT_IN) == 0;
-        /* and of the rest a share follows the LP */
-        bool lpm = !mip && !eject && lp && cp_rng_below(&rs, LNS_LP_IN) == 0;
-        int fm = -1, fs = 0;
-        int n = mip     ? mip_pick(&l, &rs, pk,
-                                   LNS_MIP_MIN + cp_rng_below(&rs, LNS_MIP_MAX - LNS_MIP_MIN + 1))
-                : eject ? eject_pick(&l, &rs, pk, LNS_MAX_REMOVE, &fm, &fs)
-                : lpm   ? cp_lns_lp_pick(&l, lp, &rs, pk, 2 + cp_rng_below(&rs, LNS_MAX_REMOVE - 1))
-                        : pick(&l, &rs, pk, 2 + cp_rng_below(&rs, LNS_MAX_REMOVE - 1));
-        int j_forced = n > 0 ? pk[0] : -1;
-        /* jobs on many nodes stay: their old nodes could not be restored */
-        stepset st;
-        st.n = 0;
-        l.set_stamp++;
-        for (int i = 0; i < n; i++)
-            if (l.inset[pk[i]] != l.set_stamp) /* once each: a second take-out breaks the usage */
-                cp_lns_set_add(&l, &st, pk[i]);
-        if (eject && (st.n == 0 || st.set[0] != j_forced))
-            st.n = 0; /* the forced job holds many units: no ejection */
-        if (l.g.any && st.n > 0 && !eject && !lpm) {
-            /* the seed's direct predecessors and successors come along, so
-             * a chain can move as one (a few: room stays for drops) */
-            const cp_job *jb = &in->jobs[st.set[0]];
-            int seed = st.set[0];
-            for (int a = 0; a < jb->n_after && st.n < LNS_SET_MAX + LNS_PREC_EXTRA / 2; a++)
-                if (l.inset[jb->after[a]] != l.set_stamp && ms->job_first[jb->after[a]] < ms->job_first[jb->after[a] + 1])
-                    cp_lns_set_add(&l, &st, jb->after[a]);
-            for (int q = l.g.succ_first[seed]; q < l.g.succ_first[seed + 1] && st.n < LNS_SET_MAX + LNS_PREC_EXTRA / 2; q++)
-                if (l.inset[l.g.succ[q]] != l.set_stamp)
-                    cp_lns_set_add(&l, &st, l.g.succ[q]);
-        }
-        n = st.n;
-        if (n == 0)
-            continue;
-        for (int i = 0; i < n; i++)
-            lns_take_out(&l, st.set[i]);
-        bool give_up = false;
-        int repair = REPAIR_MIP;
-        if (mip) {
-            int nm[LNS_ALL], ns[LNS_ALL];
-            /* CBC's seed: the stream's and the step's, so two sub-MIPs of
-             * a run are not the same draw, and a run repeats */
-            cp_submip_limits lim = {LNS_MIP_NODES, LNS_MIP_ITERS, deadline, opts->stop,
-                                    opts->sub_engine, opts->seed * 1000003UL + (unsigned long)l.tries[REPAIR_MIP]};
-            double t = cp_now_seconds();
-            int got = cp_submip_solve(l.sub, st.set, n, st.om, st.os, &lim, nm, ns);
-            l.mip_seconds += cp_now_seconds() - t;
-            l.tries[REPAIR_MIP]++;
-            if (got < 0)
-                nomem = true;
-            if (got > 0) {
-                l.mip_solved++;
-                mip_put_back(&l, st.set, n, nm, ns);
-                give_up = l.g.any && !cp_lns_fix_set(&l, &st);
-            } else {
-                give_up = true;
-            }
-        } else if (lpm) {
-            repair = REPAIR_LP;
-            l.tries[repair]++;
-            give_up = !cp_lns_lp_repair(&l, &st, lp, cp_rng_below(&rs, 3) == 0 ? pr : NULL,
-                                        cp_rng_below(&rs, 6) < LNS_SHARE_IN_6);
-        } else if (eject && !cp_usage_try(&l.u, fm, fs, &(double){0})) {
-            give_up = true; /* the room made is not enough for it */
-            l.tries[REPAIR_EJECT]++;
-        } else {
-            int base = 0;
-            if (eject) {
-                lns_put_back(&l, st.set[0], fm, fs);
-                base = 1;
-            }
-            /* re-insertion order: random, or the largest first (what
-             * packing wants) */
-            /* a third of the steps choose by cost plus the priced capacity */
-            bool priced = pr && cp_rng_below(&rs, 3) == 0;
-            bool shared = cp_rng_below(&rs, 6) < LNS_SHARE_IN_6;
-            repair = eject    ? REPAIR_EJECT
-                     : shared ? REPAIR_SHARED
-                     : priced ? REPAIR_PRICED
-                              : REPAIR_PLAIN;
-            l.tries[repair]++;
-            int ord[LNS_ALL];
-            for (int i = 0; i < n - base; i++)
-                ord[i] = base + i;
-            n -= base;
-            if (cp_rng_below(&rs, 2)) {
-                for (int i = n - 1; i > 0; i--) {
-                    int k = cp_rng_below(&rs, i + 1);
-                    int t = ord[i];
-                    ord[i] = ord[k];
-                    ord[k] = t;
-                }
-            } else {
-                double size[LNS_ALL];
-                for (int i = 0; i < base + n; i++)
-                    size[i] = job_size(ms, st.set[i]);
-                for (int i = 1; i < n; i++)
-                    for (int k = i; k > 0 && size[ord[k]] > size[ord[k - 1]]; k--) {
-                        int t = ord[k];
-                        ord[k] = ord[k - 1];
-                        ord[k - 1] = t;
-                    }
-            }
-            if (l.g.any)
-                cp_lns_prec_order(&l, &st, ord, n);
-            for (int q = 0; q < n && !give_up; q++)
-                give_up = !cp_lns_reinsert(&l, &st, st.set[ord[q]], priced ? pr : NULL, shared);
-        }
-        if (give_up) /* what is still out goes back dropped, restored below */
-            for (int i = 0; i < st.n; i++)
-                if (l.mask[st.set[i]])
-                    lns_put_back(&l, st.set[i], -1, 0);
-        n = st.n;
-        double now = cp_usage_objective(&l.u) + l.penalties;
-        double frac = iterations < LONG_MAX
-                          ? (double)it / (double)iterations
-                          : (cp_now_seconds() - t_begin) / fmax(1e-3, deadline - t_begin);
-        /* a MIP repair or an LP move is kept only when the packed plan
-         * is no worse */
-        double temp = mip || lpm ? 0 : t0 * (1 - fmin(1, frac));
-        if (!give_up && now <= cur + temp + 1e-9 * (1 + fabs(cur))) {
-            cur = now;
-            if (now < best.total - 1e-9 * (1 + fabs(best.total))) {
-                accepted++;
-                l.gains[repair]++;
-                last_gain = it;
-                snap_take(&best, &l, now);
-                cp_progress_best(opts, now + modeless);
-            }
-            continue;
-        }
-        /* back exactly as they were, on the same nodes */
-        for (int i = 0; i < n; i++)
-            lns_take_out(&l, st.set[i]);
-        for (int i = 0; i < n; i++) {
-            int j = st.set[i];
-            plan->mode[j] = st.om[i];
-            plan->start[j] = st.os[i];
-            l.mask[j] = 0;
-            if (st.om[i] < 0)
-                l.penalties += in->jobs[j].drop_penalty;
-            else
-                cp_usage_add_on(&l.u, st.om[i], st.os[i], st.ou[i], st.on[i]);
-        }
-        if (nomem)
-            break;
+        cp_submip_prec(s->l.sub, &s->l.g, plan->mode, plan->start);
+    s->t_begin = cp_now_seconds();
+    s->t0 = LNS_T0 * fabs(s->cur) * fmin(1.0, LNS_T0_JOBS / (double)s->l.n_jobs);
+    return CP_OK;
+}
+
+/* The seed's direct predecessors and successors join the set, so a
+ * chain can move as one (a few: room stays for drops). */
+static void add_prec_neighbours(lns *l, stepset *st)
+{
+    const cp_modeset *ms = l->ms;
+    int seed = st->set[0];
+    const cp_job *jb = &l->in->jobs[seed];
+    for (int a = 0; a < jb->n_after && st->n < LNS_SET_MAX + LNS_PREC_EXTRA / 2; a++)
+        if (l->inset[jb->after[a]] != l->set_stamp && ms->job_first[jb->after[a]] < ms->job_first[jb->after[a] + 1])
+            cp_lns_set_add(l, st, jb->after[a]);
+    for (int q = l->g.succ_first[seed]; q < l->g.succ_first[seed + 1] && st->n < LNS_SET_MAX + LNS_PREC_EXTRA / 2; q++)
+        if (l->inset[l->g.succ[q]] != l->set_stamp)
+            cp_lns_set_add(l, st, l->g.succ[q]);
+}
+
+/* Draws step it's kind and the jobs it takes out into st (still in the
+ * plan); st->n is 0 when the draw gives nothing to move. */
+static void step_choose(stream *s, step *k, stepset *st)
+{
+    lns *l = &s->l;
+    /* one step in LNS_MIP_EVERY re-plans a larger window exactly */
+    k->mip = l->sub && s->it % LNS_MIP_EVERY == LNS_MIP_EVERY - 1;
+    /* a share of the others forces one job in and ejects its blockers */
+    k->eject = !k->mip && cp_rng_below(&s->rs, LNS_EJECT_IN) == 0;
+    /* and of the rest a share follows the LP */
+    k->lpm = !k->mip && !k->eject && s->lp && cp_rng_below(&s->rs, LNS_LP_IN) == 0;
+    k->fm = -1, k->fs = 0;
+    int pk[LNS_SET_MAX];
+    int n = k->mip     ? mip_pick(l, &s->rs, pk,
+                                  LNS_MIP_MIN + cp_rng_below(&s->rs, LNS_MIP_MAX - LNS_MIP_MIN + 1))
+            : k->eject ? eject_pick(l, &s->rs, pk, LNS_MAX_REMOVE, &k->fm, &k->fs)
+            : k->lpm   ? cp_lns_lp_pick(l, s->lp, &s->rs, pk, 2 + cp_rng_below(&s->rs, LNS_MAX_REMOVE - 1))
+                       : pick(l, &s->rs, pk, 2 + cp_rng_below(&s->rs, LNS_MAX_REMOVE - 1));
+    int j_forced = n > 0 ? pk[0] : -1;
+    /* jobs on many nodes stay: their old nodes could not be restored */
+    st->n = 0;
+    l->set_stamp++;
+    for (int i = 0; i < n; i++)
+        if (l->inset[pk[i]] != l->set_stamp) /* once each: a second take-out breaks the usage */
+            cp_lns_set_add(l, st, pk[i]);
+    if (k->eject && (st->n == 0 || st->set[0] != j_forced))
+        st->n = 0; /* the forced job holds many units: no ejection */
+    if (l->g.any && st->n > 0 && !k->eject && !k->lpm)
+        add_prec_neighbours(l, st);
+}
+
+/* The sub-MIP's repair of the set (taken out); true when the step is
+ * given up. */
+static bool repair_mip(stream *s, stepset *st)
+{
+    lns *l = &s->l;
+    int nm[LNS_ALL], ns[LNS_ALL];
+    /* CBC's seed: the stream's and the step's, so two sub-MIPs of
+     * a run are not the same draw, and a run repeats */
+    cp_submip_limits lim = {LNS_MIP_NODES, LNS_MIP_ITERS, s->deadline, s->opts->stop,
+                            s->opts->sub_engine,
+                            s->opts->seed * 1000003UL + (unsigned long)l->tries[REPAIR_MIP]};
+    double t = cp_now_seconds();
+    int got = cp_submip_solve(l->sub, st->set, st->n, st->om, st->os, &lim, nm, ns);
+    l->mip_seconds += cp_now_seconds() - t;
+    l->tries[REPAIR_MIP]++;
+    if (got < 0)
+        s->nomem = true;
+    if (got <= 0)
+        return true;
+    l->mip_solved++;
+    mip_put_back(l, st->set, st->n, nm, ns);
+    return l->g.any && !cp_lns_fix_set(l, st);
+}
+
+/* The set (taken out) back one job at a time: an ejection's forced job
+ * first where it was forced, the others in random or largest-first
+ * order (what packing wants), each at its best run as the step's
+ * ranking has it; true when the step is given up. */
+static bool repair_insert(stream *s, step *k, stepset *st)
+{
+    lns *l = &s->l;
+    int base = 0;
+    if (k->eject) {
+        lns_put_back(l, st->set[0], k->fm, k->fs);
+        base = 1;
     }
-    int rc = nomem ? CP_ERR_NOMEM : CP_OK;
-    if (rc == CP_OK && best.total < cur - 1e-9 * (1 + fabs(cur)))
-        rc = snap_restore(&best, &l);
-    int back = rc == CP_OK ? reinsert_dropped(&l) : 0;
+    /* a third of the steps choose by cost plus the priced capacity */
+    bool priced = s->pr && cp_rng_below(&s->rs, 3) == 0;
+    bool shared = cp_rng_below(&s->rs, 6) < LNS_SHARE_IN_6;
+    k->repair = k->eject ? REPAIR_EJECT : shared ? REPAIR_SHARED : priced ? REPAIR_PRICED : REPAIR_PLAIN;
+    l->tries[k->repair]++;
+    int ord[LNS_ALL], n = st->n - base;
+    for (int i = 0; i < n; i++)
+        ord[i] = base + i;
+    if (cp_rng_below(&s->rs, 2)) {
+        for (int i = n - 1; i > 0; i--) {
+            int q = cp_rng_below(&s->rs, i + 1);
+            int t = ord[i];
+            ord[i] = ord[q];
+            ord[q] = t;
+        }
+    } else {
+        double size[LNS_ALL];
+        for (int i = 0; i < base + n; i++)
+            size[i] = job_size(l->ms, st->set[i]);
+        for (int i = 1; i < n; i++)
+            for (int q = i; q > 0 && size[ord[q]] > size[ord[q - 1]]; q--) {
+                int t = ord[q];
+                ord[q] = ord[q - 1];
+                ord[q - 1] = t;
+            }
+    }
+    if (l->g.any)
+        cp_lns_prec_order(l, st, ord, n);
+    bool give_up = false;
+    for (int q = 0; q < n && !give_up; q++)
+        give_up = !cp_lns_reinsert(l, st, st->set[ord[q]], priced ? s->pr : NULL, shared);
+    return give_up;
+}
+
+/* Takes the step's set out and puts it back by the step's repair; true
+ * when the step is given up (what is still out then goes back dropped,
+ * and the caller restores the set). */
+static bool step_repair(stream *s, step *k, stepset *st)
+{
+    lns *l = &s->l;
+    for (int i = 0; i < st->n; i++)
+        lns_take_out(l, st->set[i]);
+    bool give_up;
+    k->repair = REPAIR_MIP;
+    if (k->mip) {
+        give_up = repair_mip(s, st);
+    } else if (k->lpm) {
+        k->repair = REPAIR_LP;
+        l->tries[k->repair]++;
+        give_up = !cp_lns_lp_repair(l, st, s->lp, cp_rng_below(&s->rs, 3) == 0 ? s->pr : NULL,
+                                    cp_rng_below(&s->rs, 6) < LNS_SHARE_IN_6);
+    } else if (k->eject && !cp_usage_try(&l->u, k->fm, k->fs, &(double){0})) {
+        give_up = true; /* the room made is not enough for it */
+        l->tries[REPAIR_EJECT]++;
+    } else {
+        give_up = repair_insert(s, k, st);
+    }
+    if (give_up)
+        for (int i = 0; i < st->n; i++)
+            if (l->mask[st->set[i]])
+                lns_put_back(l, st->set[i], -1, 0);
+    return give_up;
+}
+
+/* Keeps the repaired plan when threshold acceptance allows (a MIP
+ * repair or an LP move only when the packed plan is no worse), taking a
+ * snapshot of a new best plan; false when the step is to be undone. */
+static bool step_accept(stream *s, const step *k)
+{
+    lns *l = &s->l;
+    double now = cp_usage_objective(&l->u) + l->penalties;
+    double frac = s->iterations < LONG_MAX
+                      ? (double)s->it / (double)s->iterations
+                      : (cp_now_seconds() - s->t_begin) / fmax(1e-3, s->deadline - s->t_begin);
+    double temp = k->mip || k->lpm ? 0 : s->t0 * (1 - fmin(1, frac));
+    if (now > s->cur + temp + 1e-9 * (1 + fabs(s->cur)))
+        return false;
+    s->cur = now;
+    if (now < s->best.total - 1e-9 * (1 + fabs(s->best.total))) {
+        s->accepted++;
+        l->gains[k->repair]++;
+        s->last_gain = s->it;
+        snap_take(&s->best, l, now);
+        cp_progress_best(s->opts, now + s->modeless);
+    }
+    return true;
+}
+
+/* Puts the step's set back exactly as it was, on the same nodes. */
+static void step_undo(lns *l, const stepset *st)
+{
+    for (int i = 0; i < st->n; i++)
+        lns_take_out(l, st->set[i]);
+    for (int i = 0; i < st->n; i++) {
+        int j = st->set[i];
+        l->plan->mode[j] = st->om[i];
+        l->plan->start[j] = st->os[i];
+        l->mask[j] = 0;
+        if (st->om[i] < 0)
+            l->penalties += l->in->jobs[j].drop_penalty;
+        else
+            cp_usage_add_on(&l->u, st->om[i], st->os[i], st->ou[i], st->on[i]);
+    }
+}
+
+/* The end of a run: the best plan back, the dropped jobs that now fit
+ * put in, the plan's instances and units written, the counters logged
+ * and everything released. */
+static int stream_close(stream *s, cp_plan *plan, double *total, cp_err *err)
+{
+    lns *l = &s->l;
+    const cp_solve_opts *opts = s->opts;
+    int rc = s->nomem ? CP_ERR_NOMEM : CP_OK;
+    if (rc == CP_OK && s->best.total < s->cur - 1e-9 * (1 + fabs(s->cur)))
+        rc = snap_restore(&s->best, l);
+    int back = rc == CP_OK ? reinsert_dropped(l) : 0;
     if (back)
         cp_solver_log(opts, "lns: %d dropped jobs put back where they now fit", back);
-    cur = cp_usage_objective(&l.u) + l.penalties;
-    memcpy(plan->y, l.u.y, (size_t)ms->n_res * (size_t)in->slots * sizeof *plan->y);
-    *total = cur + modeless;
-    cp_solver_log(opts, "lns: %ld iterations, %ld improvements, total %.10g", it, accepted, cur);
+    double cur = cp_usage_objective(&l->u) + l->penalties;
+    memcpy(plan->y, l->u.y, (size_t)l->ms->n_res * (size_t)l->in->slots * sizeof *plan->y);
+    *total = cur + s->modeless;
+    cp_solver_log(opts, "lns: %ld iterations, %ld improvements, total %.10g", s->it, s->accepted, cur);
     cp_solver_log(opts,
                   "lns: improvements by repair: %s %ld of %ld steps, %s %ld of %ld, %s %ld of %ld, "
                   "%s %ld of %ld, %s %ld of %ld (%ld solved, %.2f s), %s %ld of %ld; the last at step %ld",
-                  repair_name[0], l.gains[0], l.tries[0], repair_name[1], l.gains[1], l.tries[1],
-                  repair_name[2], l.gains[2], l.tries[2], repair_name[3], l.gains[3], l.tries[3],
-                  repair_name[4], l.gains[4], l.tries[4], l.mip_solved, l.mip_seconds, repair_name[5],
-                  l.gains[5], l.tries[5], last_gain);
-    if (rc == CP_OK && cp_usage_export_units(&l.u, plan))
+                  repair_name[0], l->gains[0], l->tries[0], repair_name[1], l->gains[1], l->tries[1],
+                  repair_name[2], l->gains[2], l->tries[2], repair_name[3], l->gains[3], l->tries[3],
+                  repair_name[4], l->gains[4], l->tries[4], l->mip_solved, l->mip_seconds, repair_name[5],
+                  l->gains[5], l->tries[5], s->last_gain);
+    if (rc == CP_OK && cp_usage_export_units(&l->u, plan))
         rc = CP_ERR_NOMEM;
     if (rc)
         rc = cp_err_nomem(err);
-    if (l.fixed)
-        cp_solver_log(opts, "lns: %ld jobs of sub-MIP answers moved or dropped to keep precedence", l.fixed);
-    snap_release(&best);
-    cp_submip_free(l.sub);
-    cp_lns_close(&l);
+    if (l->fixed)
+        cp_solver_log(opts, "lns: %ld jobs of sub-MIP answers moved or dropped to keep precedence", l->fixed);
+    snap_release(&s->best);
+    cp_submip_free(l->sub);
+    cp_lns_close(l);
     return rc;
+}
+
+int cp_lns_stream(const cp_input *in, const cp_modeset *ms, const cp_solve_opts *opts,
+                  const cp_prices *pr, double bound, long iterations, long stall, double deadline,
+                  cp_plan *plan, double *total, cp_err *err)
+{
+    stream s;
+    if (stream_open(&s, in, ms, opts, pr, iterations, deadline, plan))
+        return cp_err_nomem(err);
+    for (; !s.nomem && s.it < iterations && s.it - s.last_gain < stall && s.l.n_jobs > 1; s.it++) {
+        if ((s.it & 15) == 0 && ((opts->stop && *opts->stop) || cp_now_seconds() > deadline))
+            break;
+        if (s.best.total + s.modeless - bound <= opts->gap * fabs(s.best.total + s.modeless))
+            break; /* proven within the gap */
+        step k;
+        stepset st;
+        step_choose(&s, &k, &st);
+        if (st.n == 0)
+            continue;
+        bool give_up = step_repair(&s, &k, &st);
+        if (!give_up && step_accept(&s, &k))
+            continue;
+        step_undo(&s.l, &st);
+        if (s.nomem)
+            break;
+    }
+    return stream_close(&s, plan, total, err);
 }
