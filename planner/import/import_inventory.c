@@ -97,16 +97,163 @@ static void put_hosts(cp_buf *b, const cp_csv *csv, int col_sn, const int *row_s
     cp_buf_putc(b, ']');
 }
 
+/* The node list as it is read into shapes. */
+typedef struct inv {
+    const cp_csv *csv;
+    const cp_imp_accel_table *tab;
+    int col[4]; /* cpu_milli, memory_mib, gpu, model */
+    shape *sh;
+    int n_sh;
+    int *row_shape; /* each row's shape, -1 when it is in none */
+} inv;
+
+/* Row i into its shape (a new one when no other has its figures), or
+ * into none: a node of a model not asked for, or one the table lacks (one
+ * warning a model). CP_OK, or the error of an unreadable row. */
+static int read_row(inv *v, int i, const cp_import_inventory_opts *o, cp_diags *d)
+{
+    const cp_csv *csv = v->csv;
+    const int *col = v->col;
+    const cp_csv_row *r = &csv->rows[i];
+    shape *sh = v->sh;
+    double mc, mib, g;
+    long gl = 0;
+    v->row_shape[i] = -1;
+    const char *model = cp_csv_get(r, col[3]);
+    if (!cp_csv_number(cp_csv_get(r, col[0]), &mc) || !(mc > 0) ||
+        !cp_csv_number(cp_csv_get(r, col[1]), &mib) || !(mib >= 1) ||
+        !cp_csv_number(cp_csv_get(r, col[2]), &g) || !cp_num_is_whole(g, 0, 10000, &gl) ||
+        (g > 0) != (*model != 0) || strlen(model) > CP_NAME_MAX / 2) {
+        int f = !cp_csv_number(cp_csv_get(r, col[0]), &mc) || !(mc > 0)      ? col[0]
+                : !cp_csv_number(cp_csv_get(r, col[1]), &mib) || !(mib >= 1) ? col[1]
+                : !cp_csv_number(cp_csv_get(r, col[2]), &g) || g < 0 || g != floor(g) || g > 1e4
+                    ? col[2]
+                    : col[3];
+        return cp_diags_add(d, CP_ERR_INPUT, import_field_pos(csv, r, f),
+                            "unreadable node: cpu_milli > 0, memory_mib >= 1, gpu an integer "
+                            ">= 0, a model iff gpu > 0");
+    }
+    if ((!*model && !o->cpu_nodes) || (*model && !wanted(o->models, model)))
+        return CP_OK;
+    int acc = -1;
+    if (*model) {
+        int mismatch;
+        const cp_imp_accel *a = cp_imp_accel_find(v->tab, model, 0, &mismatch);
+        if (!a) {
+            bool told = false;
+            for (int k = 0; k < v->n_sh && !told; k++)
+                told = sh[k].acc == -2 && !strcmp(sh[k].model, model);
+            if (!told) {
+                cp_diags_warn(d, import_field_pos(csv, r, col[3]),
+                              "GPU model '%s' is not in the accelerator table (no memory "
+                              "figure): its nodes are skipped (add it with --accel-table)",
+                              model);
+                sh[v->n_sh++] = (shape){model, -2, 0, 0, 0, 0, cp_csv_pos(csv, r)};
+            }
+            return CP_OK;
+        }
+        acc = (int)(a - v->tab->a);
+    }
+    double cpus = mc / 1000, mem = round(mib / 1024 * 1000) / 1000;
+    int k = 0;
+    while (k < v->n_sh && !(sh[k].acc == acc && sh[k].acc != -2 && sh[k].gpus == (int)gl &&
+                            sh[k].cpus == cpus && sh[k].mem == mem))
+        k++;
+    if (k == v->n_sh)
+        sh[v->n_sh++] = (shape){model, acc, (int)gl, 0, cpus, mem, cp_csv_pos(csv, r)};
+    sh[k].nodes++;
+    v->row_shape[i] = k;
+    return CP_OK;
+}
+
+/* The fragment's first line: the command that wrote it. */
+static void put_command(cp_buf *b, const char *path, const cp_import_inventory_opts *o)
+{
+    cp_buf c;
+    cp_buf_init(&c);
+    cp_buf_puts(&c, "capplan import inventory");
+    import_cmd_arg(&c, NULL, path);
+    import_cmd_arg(&c, "--site", o->site);
+    import_cmd_arg(&c, "--models", o->models);
+    if (o->max_nodes > 0)
+        cp_buf_printf(&c, " --max-nodes %d", o->max_nodes);
+    cp_yaml_put_comment(b, cp_buf_ok(&c) ? c.s : "capplan import inventory");
+    cp_buf_release(&c);
+}
+
+/* The accelerators the pools use, each once in order of first use (used:
+ * room for one a shape). */
+static void put_accels(cp_buf *b, const inv *v, int *used)
+{
+    int n_used = 0;
+    for (int k = 0; k < v->n_sh; k++) {
+        if (v->sh[k].acc < 0)
+            continue;
+        int u = 0;
+        while (u < n_used && used[u] != v->sh[k].acc)
+            u++;
+        if (u == n_used)
+            used[n_used++] = v->sh[k].acc;
+    }
+    if (n_used) {
+        cp_buf_puts(b, "accelerators:\n");
+        for (int u = 0; u < n_used; u++)
+            cp_imp_accel_put_yaml(b, &v->tab->a[used[u]]);
+    }
+}
+
+/* Shape k as a pool, after "pools:" when it is the first (*pools counts
+ * them); a name past the loader's limit is skipped with a warning. */
+static void put_pool(cp_buf *b, const inv *v, int k, int col_sn, const cp_import_inventory_opts *o,
+                     int *pools, cp_diags *d)
+{
+    const shape *s = &v->sh[k];
+    const cp_imp_accel_table *tab = v->tab;
+    /* the shortest text that reads back as each figure: shapes that
+     * differ past %g's six digits (cpu_milli 1234567 and 1234568)
+     * got one name, a pool the loader refuses as defined twice */
+    char nm[2 * CP_NAME_MAX + 160], cpus[48], mem[48];
+    cp_yaml_fmt_num(cpus, sizeof cpus, s->cpus);
+    cp_yaml_fmt_num(mem, sizeof mem, s->mem);
+    snprintf(nm, sizeof nm, "%s/%sx%d-%sc-%sg", o->site, s->acc >= 0 ? tab->a[s->acc].name : "cpu",
+             s->gpus, cpus, mem);
+    if (strlen(nm) > CP_NAME_MAX) { /* the loader's limit */
+        cp_diags_warn(d, s->pos, "pool name longer than %d bytes; skipped", CP_NAME_MAX);
+        return;
+    }
+    if (!(*pools)++)
+        cp_buf_puts(b, "pools:\n");
+    cp_buf_puts(b, "  - name: ");
+    cp_yaml_put_str(b, nm);
+    cp_buf_puts(b, "\n    site: ");
+    cp_yaml_put_str(b, o->site);
+    int nodes = o->max_nodes > 0 && s->nodes > o->max_nodes ? o->max_nodes : s->nodes;
+    cp_buf_printf(b, "\n    nodes: %d", nodes);
+    if (o->max_nodes > 0 && s->nodes > o->max_nodes)
+        cp_buf_printf(b, "  # %d in the list", s->nodes);
+    if (col_sn >= 0)
+        put_hosts(b, v->csv, col_sn, v->row_shape, k, nodes, d);
+    cp_buf_puts(b, "\n    node: {");
+    if (s->acc >= 0) {
+        cp_buf_puts(b, "accelerator: ");
+        cp_yaml_put_str(b, tab->a[s->acc].name);
+        cp_buf_printf(b, ", accelerators: %d, ", s->gpus);
+    }
+    cp_buf_puts(b, "cpus: ");
+    cp_yaml_put_num(b, s->cpus);
+    cp_buf_puts(b, ", memory_gb: ");
+    cp_yaml_put_num(b, s->mem);
+    cp_buf_puts(b, "}\n");
+}
+
 int cp_import_inventory(const char *path, const cp_import_inventory_opts *o, cp_buf *out,
                         cp_diags *d)
 {
     int rc = CP_OK;
     cp_csv *csv = NULL;
     cp_imp_accel_table *tab = NULL;
-    shape *sh = NULL;
-    int n_sh = 0;
-    int *used = NULL, n_used = 0;
-    int *row_shape = NULL; /* each row's shape, -1 when it is in none */
+    inv v = {0};
+    int *used = NULL;
     cp_buf b;
     cp_buf_init(&b);
     if (!o->site || !*o->site || strlen(o->site) > CP_NAME_MAX)
@@ -116,10 +263,11 @@ int cp_import_inventory(const char *path, const cp_import_inventory_opts *o, cp_
         goto out;
     if ((rc = import_csv_read(path, &csv, d)) != CP_OK)
         goto out;
+    v.csv = csv;
+    v.tab = tab;
     static const char *const names[] = {"cpu_milli", "memory_mib", "gpu", "model"};
-    int col[4];
     for (int i = 0; i < 4; i++)
-        if ((col[i] = cp_csv_col(csv, names[i])) < 0)
+        if ((v.col[i] = cp_csv_col(csv, names[i])) < 0)
             rc = cp_diags_add(d, CP_ERR_INPUT, cp_csv_pos(csv, &csv->head),
                               "missing column '%s' (an Alibaba node list has sn, cpu_milli, "
                               "memory_mib, gpu, model)",
@@ -127,142 +275,35 @@ int cp_import_inventory(const char *path, const cp_import_inventory_opts *o, cp_
     if (rc != CP_OK)
         goto out;
     int col_sn = cp_csv_col(csv, "sn");
-    if (csv->n_rows && (!(sh = cp_calloc((size_t)csv->n_rows, sizeof *sh)) ||
+    if (csv->n_rows && (!(v.sh = cp_calloc((size_t)csv->n_rows, sizeof *v.sh)) ||
                         !(used = cp_calloc((size_t)csv->n_rows, sizeof *used)) ||
-                        !(row_shape = cp_calloc((size_t)csv->n_rows, sizeof *row_shape)))) {
+                        !(v.row_shape = cp_calloc((size_t)csv->n_rows, sizeof *v.row_shape)))) {
         rc = cp_diags_add(d, CP_ERR_NOMEM, cp_pos_none(), "out of memory");
         goto out;
     }
     for (int i = 0; i < csv->n_rows; i++) {
-        const cp_csv_row *r = &csv->rows[i];
-        double mc, mib, g;
-        long gl = 0;
-        row_shape[i] = -1;
-        const char *model = cp_csv_get(r, col[3]);
-        if (!cp_csv_number(cp_csv_get(r, col[0]), &mc) || !(mc > 0) ||
-            !cp_csv_number(cp_csv_get(r, col[1]), &mib) || !(mib >= 1) ||
-            !cp_csv_number(cp_csv_get(r, col[2]), &g) || !cp_num_is_whole(g, 0, 10000, &gl) ||
-            (g > 0) != (*model != 0) || strlen(model) > CP_NAME_MAX / 2) {
-            int f = !cp_csv_number(cp_csv_get(r, col[0]), &mc) || !(mc > 0)     ? col[0]
-                    : !cp_csv_number(cp_csv_get(r, col[1]), &mib) || !(mib >= 1) ? col[1]
-                    : !cp_csv_number(cp_csv_get(r, col[2]), &g) || g < 0 || g != floor(g) || g > 1e4
-                        ? col[2]
-                        : col[3];
-            rc = cp_diags_add(d, CP_ERR_INPUT, import_field_pos(csv, r, f),
-                              "unreadable node: cpu_milli > 0, memory_mib >= 1, gpu an integer "
-                              ">= 0, a model iff gpu > 0");
-            continue;
-        }
-        if ((!*model && !o->cpu_nodes) || (*model && !wanted(o->models, model)))
-            continue;
-        int acc = -1;
-        if (*model) {
-            int mismatch;
-            const cp_imp_accel *a = cp_imp_accel_find(tab, model, 0, &mismatch);
-            if (!a) {
-                bool told = false;
-                for (int k = 0; k < n_sh && !told; k++)
-                    told = sh[k].acc == -2 && !strcmp(sh[k].model, model);
-                if (!told) {
-                    cp_diags_warn(d, import_field_pos(csv, r, col[3]),
-                                  "GPU model '%s' is not in the accelerator table (no memory "
-                                  "figure): its nodes are skipped (add it with --accel-table)",
-                                  model);
-                    sh[n_sh++] = (shape){model, -2, 0, 0, 0, 0, cp_csv_pos(csv, r)};
-                }
-                continue;
-            }
-            acc = (int)(a - tab->a);
-        }
-        double cpus = mc / 1000, mem = round(mib / 1024 * 1000) / 1000;
-        int k = 0;
-        while (k < n_sh && !(sh[k].acc == acc && sh[k].acc != -2 && sh[k].gpus == (int)gl &&
-                             sh[k].cpus == cpus && sh[k].mem == mem))
-            k++;
-        if (k == n_sh)
-            sh[n_sh++] = (shape){model, acc, (int)gl, 0, cpus, mem, cp_csv_pos(csv, r)};
-        sh[k].nodes++;
-        row_shape[i] = k;
+        int r = read_row(&v, i, o, d);
+        if (r != CP_OK)
+            rc = r;
     }
     if (rc != CP_OK)
         goto out;
-    for (int k = 0; k < n_sh; k++) {
-        if (sh[k].acc < 0)
-            continue;
-        int u = 0;
-        while (u < n_used && used[u] != sh[k].acc)
-            u++;
-        if (u == n_used)
-            used[n_used++] = sh[k].acc;
-    }
-    {
-        cp_buf c;
-        cp_buf_init(&c);
-        cp_buf_puts(&c, "capplan import inventory");
-        import_cmd_arg(&c, NULL, path);
-        import_cmd_arg(&c, "--site", o->site);
-        import_cmd_arg(&c, "--models", o->models);
-        if (o->max_nodes > 0)
-            cp_buf_printf(&c, " --max-nodes %d", o->max_nodes);
-        cp_yaml_put_comment(&b, cp_buf_ok(&c) ? c.s : "capplan import inventory");
-        cp_buf_release(&c);
-    }
+    put_command(&b, path, o);
     cp_buf_puts(&b, "# one pool per node shape; the list has no host power, so no node power_w\n");
-    if (n_used) {
-        cp_buf_puts(&b, "accelerators:\n");
-        for (int u = 0; u < n_used; u++)
-            cp_imp_accel_put_yaml(&b, &tab->a[used[u]]);
-    }
+    put_accels(&b, &v, used);
     int pools = 0;
-    for (int k = 0; k < n_sh; k++) {
-        const shape *s = &sh[k];
-        if (s->acc == -2)
-            continue;
-        /* the shortest text that reads back as each figure: shapes that
-         * differ past %g's six digits (cpu_milli 1234567 and 1234568)
-         * got one name, a pool the loader refuses as defined twice */
-        char nm[2 * CP_NAME_MAX + 160], cpus[48], mem[48];
-        cp_yaml_fmt_num(cpus, sizeof cpus, s->cpus);
-        cp_yaml_fmt_num(mem, sizeof mem, s->mem);
-        snprintf(nm, sizeof nm, "%s/%sx%d-%sc-%sg", o->site,
-                 s->acc >= 0 ? tab->a[s->acc].name : "cpu", s->gpus, cpus, mem);
-        if (strlen(nm) > CP_NAME_MAX) { /* the loader's limit */
-            cp_diags_warn(d, s->pos, "pool name longer than %d bytes; skipped", CP_NAME_MAX);
-            continue;
-        }
-        if (!pools++)
-            cp_buf_puts(&b, "pools:\n");
-        cp_buf_puts(&b, "  - name: ");
-        cp_yaml_put_str(&b, nm);
-        cp_buf_puts(&b, "\n    site: ");
-        cp_yaml_put_str(&b, o->site);
-        int nodes = o->max_nodes > 0 && s->nodes > o->max_nodes ? o->max_nodes : s->nodes;
-        cp_buf_printf(&b, "\n    nodes: %d", nodes);
-        if (o->max_nodes > 0 && s->nodes > o->max_nodes)
-            cp_buf_printf(&b, "  # %d in the list", s->nodes);
-        if (col_sn >= 0)
-            put_hosts(&b, csv, col_sn, row_shape, k, nodes, d);
-        cp_buf_puts(&b, "\n    node: {");
-        if (s->acc >= 0) {
-            cp_buf_puts(&b, "accelerator: ");
-            cp_yaml_put_str(&b, tab->a[s->acc].name);
-            cp_buf_printf(&b, ", accelerators: %d, ", s->gpus);
-        }
-        cp_buf_puts(&b, "cpus: ");
-        cp_yaml_put_num(&b, s->cpus);
-        cp_buf_puts(&b, ", memory_gb: ");
-        cp_yaml_put_num(&b, s->mem);
-        cp_buf_puts(&b, "}\n");
-    }
+    for (int k = 0; k < v.n_sh; k++)
+        if (v.sh[k].acc != -2)
+            put_pool(&b, &v, k, col_sn, o, &pools, d);
     if (!pools) {
         cp_diags_warn(d, (cp_pos){path, 0, 0}, "no nodes matched");
         cp_buf_puts(&b, "pools: []\n");
     }
     rc = import_deliver(&b, out, d);
 out:
-    cp_free(sh);
+    cp_free(v.sh);
     cp_free(used);
-    cp_free(row_shape);
+    cp_free(v.row_shape);
     cp_csv_free(csv);
     cp_imp_accel_table_free(tab);
     cp_buf_release(&b);
