@@ -127,13 +127,11 @@ int cp_cmd_check(int argc, char **argv)
     return st;
 }
 
-/* The summary (or, with --quiet, nothing) of a loaded input: 0, or the
- * exit status with the message printed. */
-static int check_input(const cp_input *in, const char *const *modes, int n_modes, long top,
-                       const char *out_path, bool quiet)
+/* capplan.5 §4's contradictions make `plan` exit 3 whatever it does: for
+ * check they are errors, at the cap or the budget. 0, or the exit status
+ * with the errors printed. */
+static int contradictions(const cp_input *in)
 {
-    /* capplan.5 §4's contradictions make `plan` exit 3 whatever it does: for
-     * check they are errors, at the cap or the budget */
     cp_diags *d = cp_malloc(sizeof *d);
     if (!d) {
         fprintf(stderr, "capplan check: out of memory\n");
@@ -144,27 +142,12 @@ static int check_input(const cp_input *in, const char *const *modes, int n_modes
     if (bad)
         cp_diags_print(d, stderr);
     cp_free(d);
-    if (bad)
-        return 2;
-    cp_cli_advise("check", in, true);
-    cp_modeset *ms = NULL;
-    cp_err err;
-    cp_err_init(&err);
-    if (cp_modes_build(in, &ms, &err)) {
-        cp_err_print(&err, stderr);
-        return 2;
-    }
-    /* The summary is built in memory and printed through
-     * cp_fputs_printable: it is full of the input's names, and a name
-     * holding ESC or BEL must not drive the terminal. */
-    char *text = NULL;
-    size_t text_len = 0;
-    FILE *f = open_memstream(&text, &text_len);
-    if (!f) {
-        fprintf(stderr, "capplan check: out of memory\n");
-        cp_modeset_free(ms);
-        return 1;
-    }
+    return bad ? 2 : 0;
+}
+
+/* The horizon, the objective's settings and the sites. */
+static void print_horizon_sites(FILE *f, const cp_input *in)
+{
     fprintf(f, "horizon: %d slots of %g h (%g h)", in->slots, in->slot_hours,
             cp_input_horizon_hours(in));
     if (in->start)
@@ -190,6 +173,12 @@ static int check_input(const cp_input *in, const char *const *modes, int n_modes
         }
         fputc('\n', f);
     }
+}
+
+/* The accelerators, the pools with their capacity, the offers with their
+ * markets. */
+static void print_hardware(FILE *f, const cp_input *in)
+{
     fprintf(f, "\naccelerators (%d):\n", in->n_accels);
     for (int a = 0; a < in->n_accels; a++)
         fprintf(f, "  %s: %g GB, %g W busy, %g W idle\n", in->accels[a].name,
@@ -225,42 +214,104 @@ static int check_input(const cp_input *in, const char *const *modes, int n_modes
         }
         fputc('\n', f);
     }
-    int without = 0;
-    fprintf(f, "\njobs (%d):\n", in->n_jobs);
-    for (int jj = 0; jj < in->n_jobs; jj++) {
-        const cp_job *j = &in->jobs[jj];
-        int first = ms->job_first[jj], last = ms->job_first[jj + 1];
-        fprintf(f, "  %s (%s", j->name, j->kind == CP_JOB_TRAINING ? "training" : "dataflow");
-        if (j->has_model)
-            fprintf(f, ", needs %.4g GB per accelerator (model estimate)", j->accelerator_memory_gb);
-        fprintf(f, "): ");
-        bool table = modes_wanted(modes, n_modes, j->name);
-        if (first == last) {
-            without++;
-            fprintf(f, "no mode: %s\n", ms->reason[jj]);
-            if (table)
-                cp_check_modes_table(f, in, ms, jj, top);
-            continue;
-        }
-        int fast = first, cheap = first;
-        double cheap_cost = INFINITY;
-        for (int m = first; m < last; m++) {
-            if (ms->modes[m].hours < ms->modes[fast].hours)
-                fast = m;
-            double c = cp_mode_cost_slot0(in, ms, &ms->modes[m]);
-            if (c < cheap_cost) {
-                cheap_cost = c;
-                cheap = m;
-            }
-        }
-        fprintf(f, "%d mode%s\n    fastest: ", last - first, last - first == 1 ? "" : "s");
-        print_mode(f, in, ms, &ms->modes[fast]);
-        fprintf(f, ", %.3g h\n    cheapest: ", ms->modes[fast].hours);
-        print_mode(f, in, ms, &ms->modes[cheap]);
-        fprintf(f, ", $%.2f at slot-0 prices\n", cheap_cost);
+}
+
+/* Job jj's line: its modes' count, fastest and cheapest, or why it has
+ * none (false then), and its modes' table when --modes names it. */
+static bool print_job(FILE *f, const cp_input *in, const cp_modeset *ms, int jj,
+                      const char *const *modes, int n_modes, long top)
+{
+    const cp_job *j = &in->jobs[jj];
+    int first = ms->job_first[jj], last = ms->job_first[jj + 1];
+    fprintf(f, "  %s (%s", j->name, j->kind == CP_JOB_TRAINING ? "training" : "dataflow");
+    if (j->has_model)
+        fprintf(f, ", needs %.4g GB per accelerator (model estimate)", j->accelerator_memory_gb);
+    fprintf(f, "): ");
+    bool table = modes_wanted(modes, n_modes, j->name);
+    if (first == last) {
+        fprintf(f, "no mode: %s\n", ms->reason[jj]);
         if (table)
             cp_check_modes_table(f, in, ms, jj, top);
+        return false;
     }
+    int fast = first, cheap = first;
+    double cheap_cost = INFINITY;
+    for (int m = first; m < last; m++) {
+        if (ms->modes[m].hours < ms->modes[fast].hours)
+            fast = m;
+        double c = cp_mode_cost_slot0(in, ms, &ms->modes[m]);
+        if (c < cheap_cost) {
+            cheap_cost = c;
+            cheap = m;
+        }
+    }
+    fprintf(f, "%d mode%s\n    fastest: ", last - first, last - first == 1 ? "" : "s");
+    print_mode(f, in, ms, &ms->modes[fast]);
+    fprintf(f, ", %.3g h\n    cheapest: ", ms->modes[fast].hours);
+    print_mode(f, in, ms, &ms->modes[cheap]);
+    fprintf(f, ", $%.2f at slot-0 prices\n", cheap_cost);
+    if (table)
+        cp_check_modes_table(f, in, ms, jj, top);
+    return true;
+}
+
+/* -o FILE: the summary goes there atomically, as every command's data,
+ * made printable as on a terminal. 0, or the exit status with the message
+ * printed. */
+static int write_summary(const char *out_path, const char *text)
+{
+    int status = 0;
+    char *safe = NULL;
+    size_t safe_len = 0;
+    FILE *g = open_memstream(&safe, &safe_len);
+    if (g)
+        cp_fputs_printable(text, true, g);
+    cp_err err2;
+    cp_err_init(&err2);
+    if (!g || fclose(g) != 0) {
+        fprintf(stderr, "capplan check: out of memory\n");
+        status = 1;
+    } else if (cp_write_file_atomic(out_path, safe, safe_len, &err2)) {
+        cp_err_print(&err2, stderr);
+        status = 1;
+    }
+    free(safe);
+    return status;
+}
+
+/* The summary (or, with --quiet, nothing) of a loaded input: 0, or the
+ * exit status with the message printed. */
+static int check_input(const cp_input *in, const char *const *modes, int n_modes, long top,
+                       const char *out_path, bool quiet)
+{
+    int bad = contradictions(in);
+    if (bad)
+        return bad;
+    cp_cli_advise("check", in, true);
+    cp_modeset *ms = NULL;
+    cp_err err;
+    cp_err_init(&err);
+    if (cp_modes_build(in, &ms, &err)) {
+        cp_err_print(&err, stderr);
+        return 2;
+    }
+    /* The summary is built in memory and printed through
+     * cp_fputs_printable: it is full of the input's names, and a name
+     * holding ESC or BEL must not drive the terminal. */
+    char *text = NULL;
+    size_t text_len = 0;
+    FILE *f = open_memstream(&text, &text_len);
+    if (!f) {
+        fprintf(stderr, "capplan check: out of memory\n");
+        cp_modeset_free(ms);
+        return 1;
+    }
+    print_horizon_sites(f, in);
+    print_hardware(f, in);
+    int without = 0;
+    fprintf(f, "\njobs (%d):\n", in->n_jobs);
+    for (int jj = 0; jj < in->n_jobs; jj++)
+        without += !print_job(f, in, ms, jj, modes, n_modes, top);
     cp_check_teams(f, in, ms);
     cp_check_services(f, in, ms);
     fprintf(f, "\n%d jobs, %d with modes, %d without (they will be dropped)\n", in->n_jobs,
@@ -272,23 +323,7 @@ static int check_input(const cp_input *in, const char *const *modes, int n_modes
     } else if (!quiet && !out_path) {
         cp_fputs_printable(text, true, stdout);
     } else if (!quiet) {
-        /* -o FILE: the summary goes there atomically, as every command's
-         * data, made printable as on a terminal */
-        char *safe = NULL;
-        size_t safe_len = 0;
-        FILE *g = open_memstream(&safe, &safe_len);
-        if (g)
-            cp_fputs_printable(text, true, g);
-        cp_err err2;
-        cp_err_init(&err2);
-        if (!g || fclose(g) != 0) {
-            fprintf(stderr, "capplan check: out of memory\n");
-            status = 1;
-        } else if (cp_write_file_atomic(out_path, safe, safe_len, &err2)) {
-            cp_err_print(&err2, stderr);
-            status = 1;
-        }
-        free(safe);
+        status = write_summary(out_path, text);
     }
     free(text); /* open_memstream's buffer: malloc'ed by libc */
     cp_modeset_free(ms);
