@@ -88,6 +88,81 @@ static int load_replan(const cp_input *in, const char *from, int now, double pen
     return rc;
 }
 
+/* The report is data: standard output, or -o FILE atomically. Returns
+ * the exit status: 0 OK, 1 violations (or cannot write), 2 a malformed
+ * plan. */
+static int write_report(const cp_verify_report *rep, const char *plan_path, bool quiet,
+                        const char *out_path)
+{
+    int status;
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    if (!f) {
+        fprintf(stderr, "capplan verify: out of memory\n");
+        return 1;
+    }
+    for (int i = 0; i < rep->n; i++)
+        print_violation(&rep->items[i], plan_path, f);
+    if (cp_verify_report_is_ok(rep)) {
+        if (quiet) {
+            /* nothing: the exit status says OK */
+        } else if (rep->infeasible) {
+            fprintf(f, "verify: OK status=infeasible (nothing to re-cost)\n");
+        } else {
+            char tmp[40], num[40];
+            snprintf(tmp, sizeof tmp, "%.10g", rep->sums.total);
+            cp_fmt_num(num, sizeof num,
+                       isfinite(rep->sums.total) ? strtod(tmp, NULL) : rep->sums.total);
+            fprintf(f, "verify: OK total=%s\n", num);
+        }
+        status = 0;
+    } else {
+        fprintf(f, "verify: FAIL %d violation%s\n", rep->n, rep->n == 1 ? "" : "s");
+        status = rep->malformed ? 2 : 1;
+    }
+    cp_err err;
+    cp_err_init(&err);
+    if (fclose(f) != 0) {
+        fprintf(stderr, "capplan verify: out of memory\n");
+        status = 1;
+    } else if (cp_write_file_atomic(out_path, text ? text : "", len, &err)) {
+        cp_err_print(&err, stderr);
+        status = 1;
+    }
+    free(text); /* open_memstream's buffer: malloc'ed by libc */
+    return status;
+}
+
+/* The options that go together, and outputs that overwrite no input: 0,
+ * or the exit status with the message printed. */
+static int check_usage(const cp_cli_args *a, const cp_opt *opts, const char *plan_path,
+                       const char *from, int now, double penalty, const char *out_path)
+{
+    /* a plan among the inputs (or none given) gets a hint first */
+    int st = cp_cli_plan_order("verify", plan_path, a->operands, a->n_operands,
+                               "capplan verify --plan PLAN FILE...");
+    if (st)
+        return st;
+    if (!plan_path) {
+        fprintf(stderr, "capplan verify: missing --plan PLAN\n");
+        cp_cli_help_print(stderr, opts, &verify_help);
+        return 2;
+    }
+    if ((from != NULL) != (now >= 0)) {
+        fprintf(stderr, from ? "capplan verify: --from needs --now S\n"
+                             : "capplan verify: --now needs --from OLD\n");
+        return 2;
+    }
+    if (!from && penalty >= 0) {
+        fprintf(stderr, "capplan verify: --change-penalty needs --from OLD\n");
+        return 2;
+    }
+    const char *plan_in[] = {"--plan", plan_path, "--from", from, NULL};
+    const char *outs[] = {"-o", out_path, NULL};
+    return cp_cli_outputs_ok("verify", a->operands, a->n_operands, plan_in, outs);
+}
+
 int cp_cmd_verify(int argc, char **argv)
 {
     const char *plan_path = NULL, *out_path = NULL, *from = NULL;
@@ -111,25 +186,7 @@ int cp_cmd_verify(int argc, char **argv)
     int st = cp_cli_parse(&a, "verify", argc, argv, opts, &verify_help);
     if (st != CP_CLI_RUN)
         return st;
-    /* a plan among the inputs (or none given) gets a hint first */
-    st = cp_cli_plan_order("verify", plan_path, a.operands, a.n_operands,
-                           "capplan verify --plan PLAN FILE...");
-    if (!st && !plan_path) {
-        fprintf(stderr, "capplan verify: missing --plan PLAN\n");
-        cp_cli_help_print(stderr, opts, &verify_help);
-        st = 2;
-    } else if (!st && (from != NULL) != (now >= 0)) {
-        fprintf(stderr, from ? "capplan verify: --from needs --now S\n"
-                             : "capplan verify: --now needs --from OLD\n");
-        st = 2;
-    } else if (!st && !from && penalty >= 0) {
-        fprintf(stderr, "capplan verify: --change-penalty needs --from OLD\n");
-        st = 2;
-    } else if (!st) {
-        const char *plan_in[] = {"--plan", plan_path, "--from", from, NULL};
-        const char *outs[] = {"-o", out_path, NULL};
-        st = cp_cli_outputs_ok("verify", a.operands, a.n_operands, plan_in, outs);
-    }
+    st = check_usage(&a, opts, plan_path, from, now, penalty, out_path);
     if (st) {
         cp_cli_args_release(&a);
         return st;
@@ -182,41 +239,7 @@ int cp_cmd_verify(int argc, char **argv)
         cp_err_print(&err, stderr);
         goto out;
     }
-    /* the report is data: standard output, or -o FILE atomically */
-    char *text = NULL;
-    size_t len = 0;
-    FILE *f = open_memstream(&text, &len);
-    if (!f) {
-        fprintf(stderr, "capplan verify: out of memory\n");
-        status = 1;
-        goto out;
-    }
-    for (int i = 0; i < rep.n; i++)
-        print_violation(&rep.items[i], plan_path, f);
-    if (cp_verify_report_is_ok(&rep)) {
-        if (a.quiet) {
-            /* nothing: the exit status says OK */
-        } else if (rep.infeasible) {
-            fprintf(f, "verify: OK status=infeasible (nothing to re-cost)\n");
-        } else {
-            char tmp[40], num[40];
-            snprintf(tmp, sizeof tmp, "%.10g", rep.sums.total);
-            cp_fmt_num(num, sizeof num, isfinite(rep.sums.total) ? strtod(tmp, NULL) : rep.sums.total);
-            fprintf(f, "verify: OK total=%s\n", num);
-        }
-        status = 0;
-    } else {
-        fprintf(f, "verify: FAIL %d violation%s\n", rep.n, rep.n == 1 ? "" : "s");
-        status = rep.malformed ? 2 : 1;
-    }
-    if (fclose(f) != 0) {
-        fprintf(stderr, "capplan verify: out of memory\n");
-        status = 1;
-    } else if (cp_write_file_atomic(out_path, text ? text : "", len, &err)) {
-        cp_err_print(&err, stderr);
-        status = 1;
-    }
-    free(text); /* open_memstream's buffer: malloc'ed by libc */
+    status = write_report(&rep, plan_path, a.quiet, out_path);
 out:
     cp_verify_report_release(&rep);
     cp_replan_view_free(view);
