@@ -231,6 +231,64 @@ static int replan_setup(const cp_input *in, const replan_opts *ro, cp_replan **r
     return rc;
 }
 
+/* The options that go together, and before any work, no output that is
+ * an input or another output: -1, or the exit status with the message
+ * printed. */
+static int check_usage(const cp_cli_args *a, cp_plan_opts *po, const replan_opts *ro,
+                       const char *out_path, const char *leases_path)
+{
+    if (!cp_plan_opts_finish(po, "plan", a->quiet) || !replan_opts_ok(ro))
+        return 2;
+    const char *outs[] = {"-o", out_path, "--leases", leases_path, "--export-lp",
+                          po->so.export_lp, NULL};
+    const char *from[] = {"--from", ro->from, NULL};
+    int orc = cp_cli_outputs_ok("plan", a->operands, a->n_operands, from, outs);
+    return orc ? orc : -1;
+}
+
+/* The modes and the empty plan the method fills: the inputs', or with
+ * --from the view's, whose modes keep what OLD fixes (cp_replan.h). */
+static int new_plan(const cp_input *in, const cp_replan *rp, const cp_input *view, cp_modeset **ms,
+                    cp_plan **plan, cp_err *err)
+{
+    int rc;
+    if ((rc = cp_modes_build(in, ms, err)) || (rc = cp_plan_new(in, *ms, plan)))
+        goto out;
+    if (rp) {
+        cp_plan_free(*plan);
+        cp_modeset_free(*ms);
+        *plan = NULL;
+        *ms = NULL;
+        if ((rc = cp_replan_modes(view, rp, ms, err)) || (rc = cp_plan_new(view, *ms, plan)))
+            goto out;
+    }
+out:
+    if (rc == CP_ERR_NOMEM)
+        cp_err_nomem(err);
+    return rc;
+}
+
+/* The plan to -o (standard output by default) and its leases to
+ * --leases, each file atomically. */
+static int write_plan(const cp_plan *plan, const cp_plan_write_opts *wo, const char *out_path,
+                      const char *leases_path, cp_err *err)
+{
+    cp_buf out;
+    cp_buf_init(&out);
+    int rc = cp_plan_write(plan, wo, &out, err);
+    if (!rc) {
+        cp_signals_begin_output();
+        rc = cp_write_file_atomic(out_path, out.s, out.len, err);
+    }
+    if (!rc && leases_path) {
+        cp_buf_reset(&out);
+        if (!(rc = cp_plan_write_leases_csv(plan, &out, err)))
+            rc = cp_write_file_atomic(leases_path, out.s, out.len, err);
+    }
+    cp_buf_release(&out);
+    return rc;
+}
+
 int cp_cmd_plan(int argc, char **argv)
 {
     cp_plan_opts po;
@@ -257,16 +315,7 @@ int cp_cmd_plan(int argc, char **argv)
     if (st != CP_CLI_RUN)
         return st;
     wo.format = (cp_plan_format)format;
-    st = cp_plan_opts_finish(&po, "plan", a.quiet) && replan_opts_ok(&ro) ? -1 : 2;
-    if (st < 0) {
-        /* before any work: no output may be an input or another output */
-        const char *outs[] = {"-o", out_path, "--leases", leases_path, "--export-lp",
-                              po.so.export_lp, NULL};
-        const char *from[] = {"--from", ro.from, NULL};
-        int orc = cp_cli_outputs_ok("plan", a.operands, a.n_operands, from, outs);
-        if (orc)
-            st = orc;
-    }
+    st = check_usage(&a, &po, &ro, out_path, leases_path);
     if (st >= 0) {
         cp_cli_args_release(&a);
         return st;
@@ -290,8 +339,6 @@ int cp_cmd_plan(int argc, char **argv)
     cp_plan *plan = NULL;
     cp_err err;
     cp_err_init(&err);
-    cp_buf out;
-    cp_buf_init(&out);
     int status = 0;
     so.stop = cp_signals_flag();
     so.progress = po.debug;
@@ -303,22 +350,8 @@ int cp_cmd_plan(int argc, char **argv)
     cp_input *view = NULL; /* a re-plan is solved on its view (cp_replan.h) */
     if (ro.from && (rc = replan_setup(in, &ro, &rp, &view)))
         goto done_status;
-    if ((rc = cp_modes_build(in, &ms, &err)) || (rc = cp_plan_new(in, ms, &plan))) {
-        if (rc == CP_ERR_NOMEM)
-            cp_err_nomem(&err);
+    if ((rc = new_plan(in, rp, view, &ms, &plan, &err)))
         goto fail;
-    }
-    if (rp) {
-        cp_plan_free(plan);
-        cp_modeset_free(ms);
-        plan = NULL;
-        ms = NULL;
-        if ((rc = cp_replan_modes(view, rp, &ms, &err)) || (rc = cp_plan_new(view, ms, &plan))) {
-            if (rc == CP_ERR_NOMEM)
-                cp_err_nomem(&err);
-            goto fail;
-        }
-    }
     cp_signals_begin_work();
     if ((rc = cp_plan_solve(view ? view : in, ms, ops, &so, plan, &err)))
         goto fail;
@@ -336,17 +369,8 @@ int cp_cmd_plan(int argc, char **argv)
     if (plan->status == CP_STATUS_INFEASIBLE)
         wo.infeasible_reason =
             cp_input_contradictions(in, NULL, why, sizeof why) ? why : CP_INFEASIBLE_REASON;
-    if ((rc = cp_plan_write(plan, &wo, &out, &err)))
+    if ((rc = write_plan(plan, &wo, out_path, leases_path, &err)))
         goto fail;
-    cp_signals_begin_output();
-    if ((rc = cp_write_file_atomic(out_path, out.s, out.len, &err)))
-        goto fail;
-    if (leases_path) {
-        cp_buf_reset(&out);
-        if ((rc = cp_plan_write_leases_csv(plan, &out, &err)) ||
-            (rc = cp_write_file_atomic(leases_path, out.s, out.len, &err)))
-            goto fail;
-    }
     if (!quiet && plan->status != CP_STATUS_INFEASIBLE)
         summary(plan, stderr);
     status = plan->status == CP_STATUS_INFEASIBLE ? 3 : plan->status == CP_STATUS_INTERRUPTED ? 130 : 0;
@@ -359,7 +383,6 @@ done_status:
     status = rc == CP_ERR_INPUT ? 2 : 1;
 done:
     cp_signals_restore();
-    cp_buf_release(&out);
     cp_plan_free(plan);
     cp_modeset_free(ms);
     cp_replan_view_free(view);
