@@ -209,6 +209,86 @@ static int place_unnamed(int fd, const char *path, char *tmp, size_t plen, bool 
     return -1;
 }
 
+/* The temporary file for target, in its folder dir: an unnamed one where
+ * the system has them (tmp[0] is then '\0': no name to remove until
+ * place_unnamed gives one), else mkstemp's file named by the template tmp,
+ * recorded for cp_write_file_abandon with signals blocked. -1 with errno
+ * set when neither can be made. */
+static int open_temp(const char *dir, char *tmp, size_t plen, bool *unnamed)
+{
+    int fd = open_unnamed(dir);
+    if (fd >= 0) {
+        *unnamed = true;
+        tmp[0] = '\0';
+        return fd;
+    }
+    sigset_t old;
+    block_signals(&old);
+    fd = mkstemp(tmp);
+    int e = errno;
+    if (fd >= 0) {
+        memcpy(pending_path, tmp, plen + sizeof TMP_SUFFIX);
+        pending = 1;
+    }
+    restore_signals(&old);
+    errno = e;
+    return fd;
+}
+
+/* The temporary file is 0600; the result keeps the mode (and, when we
+ * may, the owner) of the file it replaces, or is an ordinary new file. */
+static void set_mode(int fd, bool exists, const struct stat *st)
+{
+    if (exists) {
+        if (st->st_uid != geteuid() || st->st_gid != getegid())
+            (void)fchown(fd, st->st_uid, st->st_gid);
+        (void)fchmod(fd, st->st_mode & 07777);
+    } else {
+        mode_t mask = umask(0);
+        umask(mask);
+        (void)fchmod(fd, 0666 & ~mask);
+    }
+}
+
+/* Puts the finished temporary file in target's place, with signals
+ * blocked so that a handler sees the write either pending or counted: 0,
+ * or -1 with errno set. Once placed, or once unnamed, tmp names nothing
+ * left to remove (tmp[0] is '\0'). */
+static int put_in_place(int fd, const char *target, char *tmp, size_t plen, bool unnamed,
+                        bool exists)
+{
+    sigset_t old;
+    block_signals(&old);
+    int placed;
+    if (unnamed) {
+        memcpy(tmp, target, plen);
+        memcpy(tmp + plen, TMP_SUFFIX, sizeof TMP_SUFFIX);
+        placed = place_unnamed(fd, target, tmp, plen, exists);
+        tmp[0] = '\0'; /* place_unnamed removed any name it made */
+    } else {
+        placed = rename(tmp, target);
+    }
+    int e = errno;
+    if (placed == 0) {
+        pending = 0;
+        commits++;
+        tmp[0] = '\0';
+    }
+    restore_signals(&old);
+    errno = e;
+    return placed;
+}
+
+/* Best effort: some file systems refuse fsync on a directory. */
+static void sync_dir(const char *dir)
+{
+    int dfd = open(dir, O_RDONLY);
+    if (dfd >= 0) {
+        (void)fsync(dfd);
+        close(dfd);
+    }
+}
+
 int cp_write_file_atomic(const char *path, const char *data, size_t len, cp_err *err)
 {
     if (path && !path[0])
@@ -251,40 +331,15 @@ int cp_write_file_atomic(const char *path, const char *data, size_t len, cp_err 
     }
     memcpy(tmp, target, plen);
     memcpy(tmp + plen, TMP_SUFFIX, sizeof TMP_SUFFIX);
-    fd = open_unnamed(dir);
-    int e = errno;
-    if (fd >= 0) {
-        unnamed = true;
-        tmp[0] = '\0'; /* no name to remove until place_unnamed gives one */
-    } else {
-        block_signals(&old);
-        fd = mkstemp(tmp);
-        e = errno;
-        if (fd >= 0) {
-            memcpy(pending_path, tmp, plen + sizeof TMP_SUFFIX);
-            pending = 1;
-        }
-        restore_signals(&old);
-    }
+    fd = open_temp(dir, tmp, plen, &unnamed);
     if (fd < 0) {
         rc = cp_err_set(err, CP_ERR_IO, cp_pos_none(),
                         "cannot write '%s': cannot create a file in '%s': %s", path, dir,
-                        strerror(e));
+                        strerror(errno));
         tmp[0] = '\0'; /* nothing to remove */
         goto out;
     }
-    /* The temporary file is 0600; the result keeps the mode (and, when
-     * we may, the owner) of the file it replaces, or is an ordinary new
-     * file. */
-    if (exists) {
-        if (st.st_uid != geteuid() || st.st_gid != getegid())
-            (void)fchown(fd, st.st_uid, st.st_gid);
-        (void)fchmod(fd, st.st_mode & 07777);
-    } else {
-        mode_t mask = umask(0);
-        umask(mask);
-        (void)fchmod(fd, 0666 & ~mask);
-    }
+    set_mode(fd, exists, &st);
     if (write_all(fd, data, len) != 0 || fsync(fd) != 0) {
         rc = cp_err_set(err, CP_ERR_IO, cp_pos_none(), "cannot write '%s': %s", path,
                         strerror(errno));
@@ -299,24 +354,8 @@ int cp_write_file_atomic(const char *path, const char *data, size_t len, cp_err 
             goto out;
         }
     }
-    block_signals(&old);
-    int placed;
-    if (unnamed) {
-        memcpy(tmp, target, plen);
-        memcpy(tmp + plen, TMP_SUFFIX, sizeof TMP_SUFFIX);
-        placed = place_unnamed(fd, target, tmp, plen, exists);
-        tmp[0] = '\0'; /* place_unnamed removed any name it made */
-    } else {
-        placed = rename(tmp, target);
-    }
-    e = errno;
-    if (placed == 0) {
-        pending = 0;
-        commits++;
-        tmp[0] = '\0';
-    }
-    restore_signals(&old);
-    if (placed != 0) {
+    if (put_in_place(fd, target, tmp, plen, unnamed, exists) != 0) {
+        int e = errno;
         if (unnamed)
             rc = cp_err_set(err, CP_ERR_IO, cp_pos_none(), "cannot write '%s': %s", path,
                             strerror(e));
@@ -329,12 +368,7 @@ int cp_write_file_atomic(const char *path, const char *data, size_t len, cp_err 
         (void)close(fd);
         fd = -1;
     }
-    /* Best effort: some file systems refuse fsync on a directory. */
-    int dfd = open(dir, O_RDONLY);
-    if (dfd >= 0) {
-        (void)fsync(dfd);
-        close(dfd);
-    }
+    sync_dir(dir);
 out:
     if (fd >= 0)
         close(fd);
