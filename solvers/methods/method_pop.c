@@ -124,24 +124,14 @@ static void run_parts(pop_ctx *c)
         pthread_join(tid[i], NULL);
 }
 
-/* POP with k parts; sets plan->bound from the Lagrangian. */
-static int pop_plan(const cp_input *in, const cp_modeset *ms, const cp_solve_opts *opts, int k,
-                    cp_plan *plan, cp_err *err)
+/* Each job's size for dealing: the accelerator-hours of its smallest mode
+ * (32 CPUs count as one accelerator), then its penalty, and a seeded key
+ * for ties. */
+static void job_sizes(const cp_input *in, const cp_modeset *ms, const cp_solve_opts *opts,
+                      part_job *pj)
 {
-    int n = in->n_jobs;
-    if (k < 1)
-        k = 1;
-    if (k > POP_MAX_PARTS)
-        k = POP_MAX_PARTS;
-    part_job *pj = cp_calloc((size_t)(n ? n : 1), sizeof *pj);
-    pop_part *parts = cp_calloc((size_t)k, sizeof *parts);
-    int rc = CP_OK;
-    if (!pj || !parts) {
-        rc = cp_err_nomem(err);
-        goto out;
-    }
     cp_rng rng = cp_rng_make(0x243F6A8885A308D3ull ^ (uint64_t)opts->seed);
-    for (int j = 0; j < n; j++) {
+    for (int j = 0; j < in->n_jobs; j++) {
         pj[j].job = j;
         pj[j].penalty = in->jobs[j].drop_penalty;
         pj[j].size = INFINITY;
@@ -154,59 +144,65 @@ static int pop_plan(const cp_input *in, const cp_modeset *ms, const cp_solve_opt
             pj[j].size = 0;
         pj[j].key = cp_rng_next(&rng);
     }
-    /* precedence components: one unit each, at its lowest job */
-    int nu = n;
-    int *root = cp_calloc((size_t)(n ? 2 * n : 1), sizeof *root);
-    if (!root) {
-        rc = cp_err_nomem(err);
-        goto out;
-    }
+}
+
+/* Precedence components: one unit each, at its lowest job, with the
+ * summed size and penalty of its jobs. The units go first in pj; root (2n
+ * entries) gets each job's component, its upper half being scratch.
+ * Returns how many units. */
+static int join_units(const cp_input *in, part_job *pj, int *root)
+{
+    int n = in->n_jobs;
     for (int j = 0; j < n; j++)
         root[j] = j;
-    if (cp_input_has_after(in)) {
-        for (int j = 0; j < n; j++)
-            for (int a = 0; a < in->jobs[j].n_after; a++) {
-                int x = cp_prec_find(root, j), y = cp_prec_find(root, in->jobs[j].after[a]);
-                if (x != y)
-                    root[x > y ? x : y] = x < y ? x : y;
-            }
-        nu = 0;
-        for (int j = 0; j < n; j++) {
-            int r = j;
-            while (root[r] != r)
-                r = root[r];
-            root[j] = r; /* r <= j: its entry is already in place */
-            int *at = root + n; /* a unit's entry */
-            if (r != j) {
-                pj[at[r]].size += pj[j].size;
-                pj[at[r]].penalty += pj[j].penalty;
-            } else {
-                at[j] = nu;
-                pj[nu++] = pj[j];
-            }
+    if (!cp_input_has_after(in))
+        return n;
+    for (int j = 0; j < n; j++)
+        for (int a = 0; a < in->jobs[j].n_after; a++) {
+            int x = cp_prec_find(root, j), y = cp_prec_find(root, in->jobs[j].after[a]);
+            if (x != y)
+                root[x > y ? x : y] = x < y ? x : y;
+        }
+    int nu = 0;
+    for (int j = 0; j < n; j++) {
+        int r = j;
+        while (root[r] != r)
+            r = root[r];
+        root[j] = r;        /* r <= j: its entry is already in place */
+        int *at = root + n; /* a unit's entry */
+        if (r != j) {
+            pj[at[r]].size += pj[j].size;
+            pj[at[r]].penalty += pj[j].penalty;
+        } else {
+            at[j] = nu;
+            pj[nu++] = pj[j];
         }
     }
-    qsort(pj, (size_t)nu, sizeof *pj, size_cmp);
-    for (int p = 0; p < k && rc == CP_OK; p++) {
-        parts[p].active = cp_calloc((size_t)(n ? n : 1), 1);
-        if (!parts[p].active || cp_plan_new(in, ms, &parts[p].plan))
-            rc = cp_err_nomem(err);
-    }
-    if (rc) {
-        cp_free(root);
-        goto out;
-    }
-    /* snake order keeps the parts' sizes close */
+    return nu;
+}
+
+/* The units (largest first) dealt to the k parts in snake order, which
+ * keeps the parts' sizes close; a component's jobs go where its first
+ * went. */
+static void deal_units(const part_job *pj, int nu, const int *root, int n, pop_part *parts, int k)
+{
     for (int i = 0; i < nu; i++) {
         int round = i / k, pos = i % k;
         int p = round % 2 ? k - 1 - pos : pos;
         parts[p].active[pj[i].job] = 1;
     }
-    for (int j = 0; j < n; j++) /* a component's jobs where its first went */
+    for (int j = 0; j < n; j++)
         for (int p = 0; p < k && root[j] != j; p++)
             if (parts[p].active[root[j]])
                 parts[p].active[j] = 1;
-    cp_free(root);
+}
+
+/* Solves the parts, each on its share and time, on up to opts->threads
+ * threads; CP_OK, or the first failed part's error. */
+static int solve_parts(const cp_input *in, const cp_modeset *ms, const cp_solve_opts *opts,
+                       pop_part *parts, int k, cp_err *err)
+{
+    int n = in->n_jobs;
     pop_ctx c = {in, ms, *opts, parts, k, opts->threads < 1 ? 1 : opts->threads};
     if (c.threads > k)
         c.threads = k;
@@ -219,13 +215,22 @@ static int pop_plan(const cp_input *in, const cp_modeset *ms, const cp_solve_opt
     cp_solver_log(opts, "pop: %d parts of about %d jobs on %d threads, %.2f s each", k,
                   (n + k - 1) / k, c.threads, c.opts.time_limit);
     run_parts(&c);
-    for (int p = 0; p < k && rc == CP_OK; p++)
+    for (int p = 0; p < k; p++)
         if (parts[p].rc) {
             *err = parts[p].err;
-            rc = parts[p].rc;
+            return parts[p].rc;
         }
-    if (rc)
-        goto out;
+    return CP_OK;
+}
+
+/* The parts' plans merged, each job as its part planned it, then improved
+ * on the full capacities: re-insertion and moves, the Lagrangian for the
+ * bound and its prices for the search. Sets the plan's bound, objective
+ * and status. */
+static int merge_and_improve(const cp_input *in, const cp_modeset *ms, const cp_solve_opts *opts,
+                             const pop_part *parts, int k, cp_plan *plan, cp_err *err)
+{
+    int n = in->n_jobs, rc;
     for (int j = 0; j < n; j++)
         plan->mode[j] = -1;
     for (int p = 0; p < k; p++)
@@ -237,13 +242,13 @@ static int pop_plan(const cp_input *in, const cp_modeset *ms, const cp_solve_opt
     cp_plan_min_instances(plan);
     double total;
     if ((rc = cp_improve(in, ms, opts, plan, &total, err)))
-        goto out;
+        return rc;
     cp_solver_log(opts, "pop: merged and improved plan %.10g", total);
     cp_solver_log_incumbent(opts, total);
     cp_lagrange lg;
     cp_progress_phase(opts, "Lagrangian bound");
     if ((rc = cp_lagrange_run(in, ms, opts, total, cp_solver_phase_seconds(opts, 0.3), &lg, err)))
-        goto out;
+        return rc;
     double t2;
     cp_prices pr = {lg.cap, lg.power, NULL};
     rc = cp_lns(in, ms, opts, &pr, lg.bound, cp_lns_budget(opts), cp_lns_stall(in), cp_solve_deadline(opts), plan,
@@ -257,6 +262,45 @@ static int pop_plan(const cp_input *in, const cp_modeset *ms, const cp_solve_opt
     plan->status = isfinite(lg.bound) && total - lg.bound <= opts->gap * fabs(total) ? CP_STATUS_OPTIMAL
                                                                                    : CP_STATUS_FEASIBLE;
     cp_lagrange_release(&lg);
+    return rc;
+}
+
+/* POP with k parts; sets plan->bound from the Lagrangian. */
+static int pop_plan(const cp_input *in, const cp_modeset *ms, const cp_solve_opts *opts, int k,
+                    cp_plan *plan, cp_err *err)
+{
+    int n = in->n_jobs;
+    if (k < 1)
+        k = 1;
+    if (k > POP_MAX_PARTS)
+        k = POP_MAX_PARTS;
+    part_job *pj = cp_calloc((size_t)(n ? n : 1), sizeof *pj);
+    pop_part *parts = cp_calloc((size_t)k, sizeof *parts);
+    int *root = NULL;
+    int rc = CP_OK;
+    if (!pj || !parts) {
+        rc = cp_err_nomem(err);
+        goto out;
+    }
+    job_sizes(in, ms, opts, pj);
+    if (!(root = cp_calloc((size_t)(n ? 2 * n : 1), sizeof *root))) {
+        rc = cp_err_nomem(err);
+        goto out;
+    }
+    int nu = join_units(in, pj, root);
+    qsort(pj, (size_t)nu, sizeof *pj, size_cmp);
+    for (int p = 0; p < k && rc == CP_OK; p++) {
+        parts[p].active = cp_calloc((size_t)(n ? n : 1), 1);
+        if (!parts[p].active || cp_plan_new(in, ms, &parts[p].plan))
+            rc = cp_err_nomem(err);
+    }
+    if (rc)
+        goto out;
+    deal_units(pj, nu, root, n, parts, k);
+    cp_free(root);
+    root = NULL;
+    if (!(rc = solve_parts(in, ms, opts, parts, k, err)))
+        rc = merge_and_improve(in, ms, opts, parts, k, plan, err);
 out:
     if (parts)
         for (int p = 0; p < k; p++) {
@@ -264,6 +308,7 @@ out:
             cp_plan_free(parts[p].plan);
         }
     cp_free(parts);
+    cp_free(root);
     cp_free(pj);
     return rc;
 }
