@@ -244,11 +244,103 @@ static int check_finite(const cp_plan *p, const cp_plan_figures *f, cp_err *err)
                       bad, v);
 }
 
+/* totals: each cost part the plan shows (cp_cost_parts.h). */
+static void totals_block(cp_out *o, const cp_plan *p, const cp_plan_figures *f)
+{
+    cp_out_key(o, "totals");
+    cp_out_map(o);
+    unsigned when = cp_plan_cost_when(p);
+    for (int i = 0; i < CP_COST_N; i++) {
+        if (!cp_cost_part_shown(i, when))
+            continue;
+        cp_out_key(o, cp_cost_part_info[i].key);
+        cp_out_num(o, f->costs.v[i]);
+    }
+    cp_out_end(o);
+}
+
+/* provisioning: the instances per slot of each market the plan rents,
+ * its cost and, for a placed plan (ls), its leases. */
+static void provisioning_block(cp_out *o, const cp_plan *p, const cp_plan_figures *f,
+                               const cp_leases *ls, bool *oom)
+{
+    const cp_modeset *ms = p->ms;
+    int T = p->in->slots;
+    cp_out_key(o, "provisioning");
+    cp_out_seq(o, false);
+    for (int r = 0; r < ms->n_res; r++) {
+        const cp_resource *res = &ms->res[r];
+        if (res->kind == CP_RES_POOL)
+            continue;
+        bool any = false;
+        for (int t = 0; t < T; t++)
+            any |= *cp_plan_y(p, r, t) > 0;
+        if (!any)
+            continue;
+        cp_out_map(o);
+        cp_out_key(o, "market");
+        cp_out_str(o, res->name);
+        cp_out_key(o, "kind");
+        cp_out_word(o, res->kind == CP_RES_SPOT ? "spot" : "on_demand");
+        cp_out_key(o, "instances");
+        cp_out_seq(o, true);
+        for (int t = 0; t < T; t++)
+            cp_out_int(o, *cp_plan_y(p, r, t));
+        cp_out_end(o);
+        cp_out_key(o, "cost");
+        cp_out_num(o, f->market_cost[r]);
+        if (ls)
+            market_leases(o, p, ls, r, oom);
+        cp_out_end(o);
+    }
+    cp_out_end(o);
+}
+
+/* utilization: each pool's use per dimension and slot. */
+static void utilization_block(cp_out *o, const cp_input *in, const cp_plan_figures *f)
+{
+    int T = in->slots;
+    cp_out_key(o, "utilization");
+    cp_out_seq(o, false);
+    const char *dims[] = {"accelerators", "cpus", "memory_gb"};
+    for (int pl = 0; pl < in->n_pools; pl++) {
+        cp_out_map(o);
+        cp_out_key(o, "pool");
+        cp_out_str(o, in->pools[pl].name);
+        for (int d = 0; d < CP_DIMS; d++) {
+            cp_out_key(o, dims[d]);
+            series(o, &f->util[((size_t)pl * CP_DIMS + d) * T], T, 1);
+        }
+        cp_out_end(o);
+    }
+    cp_out_end(o);
+}
+
+/* sites: each site's power per slot, energy and carbon. */
+static void sites_block(cp_out *o, const cp_input *in, const cp_plan_figures *f)
+{
+    int T = in->slots;
+    cp_out_key(o, "sites");
+    cp_out_seq(o, false);
+    for (int s = 0; s < in->n_sites; s++) {
+        cp_out_map(o);
+        cp_out_key(o, "name");
+        cp_out_str(o, in->sites[s].name);
+        cp_out_key(o, "power_kw");
+        series(o, &f->site_power_kw[(size_t)s * T], T, 1);
+        cp_out_key(o, "energy_kwh");
+        cp_out_num(o, f->site_energy_kwh[s]);
+        cp_out_key(o, "carbon_kg");
+        cp_out_num(o, f->site_carbon_kg[s]);
+        cp_out_end(o);
+    }
+    cp_out_end(o);
+}
+
 static int write_tree(const cp_plan *p, const cp_plan_write_opts *w, cp_buf *buf, cp_err *err)
 {
     const cp_input *in = p->in;
     const cp_modeset *ms = p->ms;
-    int T = in->slots;
     cp_out *o = cp_out_new(w->format == CP_FMT_JSON ? CP_OUT_JSON : CP_OUT_YAML, buf);
     if (!o)
         return cp_err_nomem(err);
@@ -281,16 +373,7 @@ static int write_tree(const cp_plan *p, const cp_plan_write_opts *w, cp_buf *buf
         return cp_err_nomem(err);
     }
     solver_block(o, p, w, f.costs.total);
-    cp_out_key(o, "totals");
-    cp_out_map(o);
-    unsigned when = cp_plan_cost_when(p);
-    for (int i = 0; i < CP_COST_N; i++) {
-        if (!cp_cost_part_shown(i, when))
-            continue;
-        cp_out_key(o, cp_cost_part_info[i].key);
-        cp_out_num(o, f.costs.v[i]);
-    }
-    cp_out_end(o);
+    totals_block(o, p, &f);
     if (ms->replan)
         replanned_block(o, p);
     if (p->note) {
@@ -305,63 +388,9 @@ static int write_tree(const cp_plan *p, const cp_plan_write_opts *w, cp_buf *buf
         job_entry(o, p, &f, j, &oom);
     cp_out_end(o);
     cp_plan_write_services(o, p, &f);
-    cp_out_key(o, "provisioning");
-    cp_out_seq(o, false);
-    for (int r = 0; r < ms->n_res; r++) {
-        const cp_resource *res = &ms->res[r];
-        if (res->kind == CP_RES_POOL)
-            continue;
-        bool any = false;
-        for (int t = 0; t < T; t++)
-            any |= *cp_plan_y(p, r, t) > 0;
-        if (!any)
-            continue;
-        cp_out_map(o);
-        cp_out_key(o, "market");
-        cp_out_str(o, res->name);
-        cp_out_key(o, "kind");
-        cp_out_word(o, res->kind == CP_RES_SPOT ? "spot" : "on_demand");
-        cp_out_key(o, "instances");
-        cp_out_seq(o, true);
-        for (int t = 0; t < T; t++)
-            cp_out_int(o, *cp_plan_y(p, r, t));
-        cp_out_end(o);
-        cp_out_key(o, "cost");
-        cp_out_num(o, f.market_cost[r]);
-        if (have_leases)
-            market_leases(o, p, &ls, r, &oom);
-        cp_out_end(o);
-    }
-    cp_out_end(o);
-    cp_out_key(o, "utilization");
-    cp_out_seq(o, false);
-    const char *dims[] = {"accelerators", "cpus", "memory_gb"};
-    for (int pl = 0; pl < in->n_pools; pl++) {
-        cp_out_map(o);
-        cp_out_key(o, "pool");
-        cp_out_str(o, in->pools[pl].name);
-        for (int d = 0; d < CP_DIMS; d++) {
-            cp_out_key(o, dims[d]);
-            series(o, &f.util[((size_t)pl * CP_DIMS + d) * T], T, 1);
-        }
-        cp_out_end(o);
-    }
-    cp_out_end(o);
-    cp_out_key(o, "sites");
-    cp_out_seq(o, false);
-    for (int s = 0; s < in->n_sites; s++) {
-        cp_out_map(o);
-        cp_out_key(o, "name");
-        cp_out_str(o, in->sites[s].name);
-        cp_out_key(o, "power_kw");
-        series(o, &f.site_power_kw[(size_t)s * T], T, 1);
-        cp_out_key(o, "energy_kwh");
-        cp_out_num(o, f.site_energy_kwh[s]);
-        cp_out_key(o, "carbon_kg");
-        cp_out_num(o, f.site_carbon_kg[s]);
-        cp_out_end(o);
-    }
-    cp_out_end(o);
+    provisioning_block(o, p, &f, have_leases ? &ls : NULL, &oom);
+    utilization_block(o, in, &f);
+    sites_block(o, in, &f);
     cp_out_end(o);
     cp_plan_figures_release(&f);
     if (have_leases)
