@@ -297,131 +297,165 @@ static void fmt_hours(cp_buf *b, double h)
     cp_buf_puts(b, " h");
 }
 
-/* Why job j has no mode; a new string or NULL on out of memory. */
-static char *no_mode_reason(const cp_input *in, const cp_modeset *ms, const cp_job *j)
+/* What no_mode_reason learns of a job's resources and counts. */
+typedef struct mode_survey {
+    int allowed;     /* resources its placement allows */
+    int typed;       /* of those, of a type it can use */
+    int eligible;    /* of those, with the accelerator memory it needs */
+    double best_mem; /* the largest memory too small, and its accelerator */
+    int best_mem_acc;
+    double fastest; /* the fastest eligible (resource, count, shape) that fits */
+    int fast_res, fast_k;
+    int unfit;         /* eligible candidates with a duration that do not fit */
+    char fit_why[300]; /* why the first of them does not */
+} mode_survey;
+
+/* Job j's resources and counts, as no_mode_reason tells them. */
+static void survey_modes(const cp_input *in, const cp_modeset *ms, const cp_job *j, mode_survey *v)
 {
-    cp_buf b;
-    cp_buf_init(&b);
-    int allowed = 0, typed = 0, eligible = 0;
-    double best_mem = -1;
-    int best_mem_acc = -1;
-    double fastest = INFINITY;
-    int fast_res = -1, fast_k = 0;
-    int unfit = 0; /* eligible candidates with a duration that do not fit */
-    char fit_why[300] = "";
+    *v = (mode_survey){0, 0, 0, -1, -1, INFINITY, -1, 0, 0, ""};
     for (int r = 0; r < ms->n_res; r++) {
         const cp_resource *res = &ms->res[r];
         if (!placement_allows(in, j, res))
             continue;
-        allowed++;
+        v->allowed++;
         const cp_machine *m = res->mach;
         if (j->kind == CP_JOB_TRAINING) {
             if (m->acc < 0 || throughput_for(j, m->acc) <= 0)
                 continue;
-            typed++;
+            v->typed++;
             double mem = in->accels[m->acc].memory_gb;
             if (j->has_accelerator_memory && mem < j->accelerator_memory_gb) {
-                if (mem > best_mem) {
-                    best_mem = mem;
-                    best_mem_acc = m->acc;
+                if (mem > v->best_mem) {
+                    v->best_mem = mem;
+                    v->best_mem_acc = m->acc;
                 }
                 continue;
             }
         } else if (!m->type || !theta_for(j, m->type)) {
             continue;
         } else {
-            typed++;
+            v->typed++;
         }
-        eligible++;
+        v->eligible++;
         for (int q = 0; q < j->n_counts; q++) {
             for (int sh = 0; sh < shapes_of(j); sh++) {
                 double h = base_hours(in, j, m, j->counts[q], sh, -1) * spot_stretch(in, j, res);
                 if (!(h > 0) || !isfinite(h))
                     continue;
                 if (!cp_mode_fits(in, j, m, res->name, res->kind == CP_RES_POOL, res->max_units,
-                                  j->counts[q], sh, unfit ? NULL : fit_why, sizeof fit_why)) {
-                    unfit++;
+                                  j->counts[q], sh, v->unfit ? NULL : v->fit_why,
+                                  sizeof v->fit_why)) {
+                    v->unfit++;
                     continue;
                 }
-                if (h < fastest) {
-                    fastest = h;
-                    fast_res = r;
-                    fast_k = j->counts[q];
+                if (h < v->fastest) {
+                    v->fastest = h;
+                    v->fast_res = r;
+                    v->fast_k = j->counts[q];
                 }
             }
         }
     }
-    if (allowed == 0) {
+}
+
+/* No resource the placement allows has a type job j can use: the types it
+ * lists. */
+static void put_no_type(cp_buf *b, const cp_input *in, const cp_job *j, int allowed)
+{
+    if (j->kind == CP_JOB_TRAINING) {
+        cp_buf_puts(b, "no eligible accelerator: throughput lists ");
+        for (int i = 0; i < j->n_throughput; i++)
+            cp_buf_printf(b, "%s%s", i ? ", " : "", in->accels[j->throughput[i].acc].name);
+        cp_buf_printf(b, ", and none of the %d pools and markets its placement allows carries one",
+                      allowed);
+    } else {
+        cp_buf_puts(b, "no eligible machine type: runtime.theta lists ");
+        for (int i = 0; i < j->n_theta; i++)
+            cp_buf_printf(b, "%s%s", i ? ", " : "", j->theta[i].type);
+        cp_buf_printf(
+            b, ", and none of the %d pools and markets its placement allows has one of those types",
+            allowed);
+    }
+}
+
+/* Job j's fastest mode does not fit its window: the two, and whether the
+ * margin made the difference. */
+static void put_too_long(cp_buf *b, const cp_input *in, const cp_modeset *ms, const cp_job *j,
+                         const mode_survey *v)
+{
+    int lo, hi;
+    cp_job_window(in, j, &lo, &hi);
+    double wh = (hi - lo) * in->slot_hours;
+    if (hi <= lo) {
+        cp_buf_printf(b, "its window is empty: release at ");
+        fmt_hours(b, j->release_hour);
+        cp_buf_puts(b, ", deadline at ");
+        fmt_hours(b, j->deadline_hour);
+        return;
+    }
+    const cp_resource *fr = &ms->res[v->fast_res];
+    double fastest = v->fastest;
+    cp_buf_puts(b, "fastest mode takes ");
+    fmt_hours(b, fastest);
+    if (j->kind == CP_JOB_TRAINING)
+        cp_buf_printf(b, " on %d x %s (%s%s)", v->fast_k, in->accels[fr->mach->acc].name, fr->name,
+                      fr->kind == CP_RES_SPOT ? ", spot" : "");
+    else
+        cp_buf_printf(b, " on %d x %s (%s%s)", v->fast_k, fr->mach->type, fr->name,
+                      fr->kind == CP_RES_SPOT ? ", spot" : "");
+    int d = cp_duration_slots(fastest, in->slot_hours, NULL);
+    if (d * in->slot_hours > fastest + 1e-9 && in->slot_hours != 1.0)
+        cp_buf_printf(b, ", %d slots", d);
+    put_margin(b, in, j, fr->mach);
+    cp_buf_puts(b, "; window is ");
+    fmt_hours(b, wh);
+    cp_buf_puts(b, " (slots ");
+    cp_buf_printf(b, "%d to %d)", lo, hi);
+    /* the margin caused the drop when the run alone fits */
+    double mh = cp_margin_hours(in, j, fr->mach);
+    if (mh > 0) {
+        double bare = fastest - mh * spot_stretch(in, j, fr);
+        if (bare > 0 && cp_duration_slots(bare, in->slot_hours, NULL) <= hi - lo) {
+            cp_buf_puts(b, ": the margin makes it too long (");
+            fmt_hours(b, bare);
+            cp_buf_puts(b, " without it)");
+        }
+    }
+}
+
+/* Why job j has no mode; a new string or NULL on out of memory. */
+static char *no_mode_reason(const cp_input *in, const cp_modeset *ms, const cp_job *j)
+{
+    cp_buf b;
+    cp_buf_init(&b);
+    mode_survey v;
+    survey_modes(in, ms, j, &v);
+    if (v.allowed == 0) {
         cp_buf_puts(&b, "no pool or offer passes its placement rules");
         if (!j->placement.on_prem && !j->placement.cloud)
             cp_buf_puts(&b, " (both on_prem and cloud are false)");
-    } else if (typed == 0) {
-        if (j->kind == CP_JOB_TRAINING) {
-            cp_buf_puts(&b, "no eligible accelerator: throughput lists ");
-            for (int i = 0; i < j->n_throughput; i++)
-                cp_buf_printf(&b, "%s%s", i ? ", " : "", in->accels[j->throughput[i].acc].name);
-            cp_buf_printf(&b, ", and none of the %d pools and markets its placement allows carries one", allowed);
-        } else {
-            cp_buf_puts(&b, "no eligible machine type: runtime.theta lists ");
-            for (int i = 0; i < j->n_theta; i++)
-                cp_buf_printf(&b, "%s%s", i ? ", " : "", j->theta[i].type);
-            cp_buf_printf(&b, ", and none of the %d pools and markets its placement allows has one of those types", allowed);
-        }
-    } else if (eligible == 0) {
+    } else if (v.typed == 0) {
+        put_no_type(&b, in, j, v.allowed);
+    } else if (v.eligible == 0) {
         cp_buf_puts(&b, "no eligible accelerator: needs ");
         cp_buf_num(&b, j->accelerator_memory_gb);
         cp_buf_puts(&b, " GB per accelerator");
         if (j->has_model)
             cp_buf_puts(&b, " (estimated from its model)");
         cp_buf_puts(&b, "; largest eligible is ");
-        cp_buf_num(&b, best_mem);
-        cp_buf_printf(&b, " GB (%s)", in->accels[best_mem_acc].name);
-    } else if (fast_res < 0 && unfit > 0) {
+        cp_buf_num(&b, v.best_mem);
+        cp_buf_printf(&b, " GB (%s)", in->accels[v.best_mem_acc].name);
+    } else if (v.fast_res < 0 && v.unfit > 0) {
         /* capplan.5 §2, version 1.1: a mode must fit the units; name the first misfit */
-        cp_buf_printf(&b, "no mode fits the units: %s", fit_why);
-        if (unfit > 1)
-            cp_buf_printf(&b, " (and %d more (resource, count%s) choices do not fit)", unfit - 1,
+        cp_buf_printf(&b, "no mode fits the units: %s", v.fit_why);
+        if (v.unfit > 1)
+            cp_buf_printf(&b, " (and %d more (resource, count%s) choices do not fit)", v.unfit - 1,
                           shapes_of(j) > 1 ? ", shape" : "");
-    } else if (fast_res < 0) {
+    } else if (v.fast_res < 0) {
         cp_buf_puts(&b, "its duration is not a finite positive number of hours on any eligible resource (check work, throughput or theta)");
     } else {
-        int lo, hi;
-        cp_job_window(in, j, &lo, &hi);
-        double wh = (hi - lo) * in->slot_hours;
-        if (hi <= lo) {
-            cp_buf_printf(&b, "its window is empty: release at ");
-            fmt_hours(&b, j->release_hour);
-            cp_buf_puts(&b, ", deadline at ");
-            fmt_hours(&b, j->deadline_hour);
-        } else {
-            const cp_resource *fr = &ms->res[fast_res];
-            cp_buf_puts(&b, "fastest mode takes ");
-            fmt_hours(&b, fastest);
-            if (j->kind == CP_JOB_TRAINING)
-                cp_buf_printf(&b, " on %d x %s (%s%s)", fast_k, in->accels[fr->mach->acc].name,
-                              fr->name, fr->kind == CP_RES_SPOT ? ", spot" : "");
-            else
-                cp_buf_printf(&b, " on %d x %s (%s%s)", fast_k, fr->mach->type, fr->name,
-                              fr->kind == CP_RES_SPOT ? ", spot" : "");
-            int d = cp_duration_slots(fastest, in->slot_hours, NULL);
-            if (d * in->slot_hours > fastest + 1e-9 && in->slot_hours != 1.0)
-                cp_buf_printf(&b, ", %d slots", d);
-            put_margin(&b, in, j, fr->mach);
-            cp_buf_puts(&b, "; window is ");
-            fmt_hours(&b, wh);
-            cp_buf_puts(&b, " (slots ");
-            cp_buf_printf(&b, "%d to %d)", lo, hi);
-            /* the margin caused the drop when the run alone fits */
-            double mh = cp_margin_hours(in, j, fr->mach);
-            if (mh > 0) {
-                double bare = fastest - mh * spot_stretch(in, j, fr);
-                if (bare > 0 && cp_duration_slots(bare, in->slot_hours, NULL) <= hi - lo) {
-                    cp_buf_puts(&b, ": the margin makes it too long (");
-                    fmt_hours(&b, bare);
-                    cp_buf_puts(&b, " without it)");
-                }
-            }
-        }
+        put_too_long(&b, in, ms, j, &v);
     }
     return cp_buf_detach(&b);
 }
