@@ -247,130 +247,149 @@ static void td_money(cp_buf *b, double v)
     cp_buf_printf(b, "<td class=\"n\">%s</td>", isnan(v) ? "" : s);
 }
 
+/* Cloud markets: instance-hours, peak, leases (1.1 plans) and cost. */
+static void markets_table(cp_buf *b, const cp_rp_plan *p)
+{
+    cp_html_section(b, "markets", "Cloud markets");
+    bool leases = p->n_leases > 0; /* 1.1 plans: what a launcher executes, per market */
+    cp_buf_puts(b, "<table>\n<tr><th>market</th><th>kind</th><th class=\"n\">instance-hours</th>"
+                   "<th class=\"n\">peak instances</th>");
+    if (leases)
+        cp_buf_puts(b, "<th class=\"n\">leases</th><th class=\"n\">instances</th>");
+    cp_buf_puts(b, "<th class=\"n\">cost</th></tr>\n");
+    for (int i = 0; i < p->n_markets; i++) {
+        const cp_plan_prov *m = &p->markets[i];
+        const double *y = m->instances.v;
+        double ih = 0, peak = 0;
+        for (int t = 0; t < p->T; t++) {
+            ih += y[t] * p->h;
+            peak = fmax(peak, y[t]);
+        }
+        cp_buf_puts(b, "<tr>");
+        td_text(b, m->market.s);
+        td_text(b, m->mk == CP_PLAN_SPOT ? "spot" : "on-demand");
+        td_num(b, ih, "");
+        td_num(b, peak, "");
+        if (leases) {
+            int r = cp_rp_market_row(p, m);
+            const cp_rp_row *row = r >= 0 ? &p->rows[r] : NULL;
+            td_num(b, row && row->n_leases ? row->n_leases : NAN, "");
+            td_num(b, row && row->n_leases ? row->n_instances : NAN, "");
+        }
+        td_money(b, cp_rp_num(&m->cost));
+        cp_buf_puts(b, "</tr>\n");
+    }
+    cp_buf_puts(b, "</table>\n");
+    cp_html_section_end(b);
+}
+
+/* Sites: energy, CO2, peak power and the lowest power cap. */
+static void sites_table(cp_buf *b, const cp_rp_plan *p)
+{
+    cp_html_section(b, "sites", "Sites");
+    cp_buf_puts(b, "<table>\n<tr><th>site</th><th class=\"n\">energy</th><th class=\"n\">CO\xE2\x82\x82</th>"
+                   "<th class=\"n\">peak power</th><th class=\"n\">lowest cap</th></tr>\n");
+    for (int i = 0; i < p->n_sites; i++) {
+        const cp_rp_site *rs = &p->sites[i];
+        const cp_plan_site *s = rs->s;
+        double peak = 0, cap = NAN;
+        for (int t = 0; t < p->T; t++)
+            peak = fmax(peak, s->power_kw.v[t]);
+        if (rs->in_site >= 0 && p->in->sites[rs->in_site].power_cap_kw.set)
+            for (int t = 0; t < p->T; t++) {
+                double c = cp_series_at(&p->in->sites[rs->in_site].power_cap_kw, t);
+                cap = isnan(cap) || c < cap ? c : cap;
+            }
+        cp_buf_puts(b, "<tr>");
+        td_text(b, s->name.s);
+        td_num(b, cp_rp_num(&s->energy_kwh), " kWh");
+        td_num(b, cp_rp_num(&s->carbon_kg), " kg");
+        td_num(b, peak, " kW");
+        td_num(b, cap, " kW");
+        cp_buf_puts(b, "</tr>\n");
+    }
+    cp_buf_puts(b, "</table>\n");
+    cp_html_section_end(b);
+}
+
+static void dropped_table(cp_buf *b, const cp_rp_plan *p)
+{
+    cp_html_section(b, "dropped", "Dropped jobs");
+    cp_buf_puts(b, "<table>\n<tr><th>job</th><th>reason</th></tr>\n");
+    for (int i = 0; i < p->n_jobs; i++) {
+        const cp_rp_job *j = &p->jobs[i];
+        if (j->scheduled || !j->pj->name.s)
+            continue;
+        cp_buf_puts(b, "<tr>");
+        td_text(b, j->pj->name.s);
+        td_text(b, j->pj->reason.s ? j->pj->reason.s : "");
+        cp_buf_puts(b, "</tr>\n");
+    }
+    cp_buf_puts(b, "</table>\n");
+    cp_html_section_end(b);
+}
+
+/* Scheduled jobs: one row each, the bars' key. */
+static void jobs_table(cp_buf *b, const cp_rp_plan *p)
+{
+    cp_html_section(b, "jobs", "Scheduled jobs");
+    /* open, so that it prints: the bars' details (their titles) are
+     * here, under the key each bar shows and links to */
+    cp_buf_printf(b, "<details open=\"\">\n<summary>the %d scheduled jobs as a table</summary>\n",
+                  p->n_sched);
+    cp_buf_puts(b, "<table>\n<tr><th class=\"n\">#</th><th>job</th><th>kind</th><th>resource</th><th>market</th>"
+                   "<th class=\"n\">count</th><th class=\"n\">CPUs</th><th class=\"n\">memory</th>"
+                   "<th class=\"n\">start h</th><th class=\"n\">end h</th><th class=\"n\">energy</th>"
+                   "<th class=\"n\">egress</th><th class=\"n\">cost</th><th>after</th>"
+                   "<th>nodes</th></tr>\n");
+    for (int i = 0; i < p->n_jobs; i++) {
+        const cp_rp_job *j = &p->jobs[i];
+        const cp_plan_job *pj = j->pj;
+        if (!j->scheduled)
+            continue;
+        cp_buf_printf(b, "<tr id=\"job-%d\"><td class=\"n\">%d</td>", j->key, j->key);
+        td_text(b, pj->name.s);
+        td_text(b, j->kind == CP_JOB_TRAINING ? "training" : j->kind == CP_JOB_DATAFLOW ? "dataflow" : "");
+        td_text(b, pj->resource.s);
+        td_text(b, cp_rp_market_name(pj->mk));
+        td_num(b, pj->count.has == CP_PLAN_SET ? (double)pj->count.v : NAN, "");
+        td_num(b, cp_rp_num(&pj->cpus), "");
+        td_num(b, cp_rp_num(&pj->memory_gb), " GB");
+        td_num(b, pj->start_hour.v, "");
+        td_num(b, pj->end_hour.v, "");
+        td_num(b, pj->mk == CP_PLAN_POOL ? cp_rp_num(&pj->energy_kwh) : NAN, " kWh");
+        td_money(b, cp_rp_num(&pj->egress));
+        td_money(b, cp_rp_num(&pj->cost));
+        cp_buf_puts(b, "<td>");
+        const cp_job *ij = j->in_job >= 0 ? &p->in->jobs[j->in_job] : NULL;
+        for (int k = 0; ij && k < ij->n_after; k++) {
+            if (k)
+                cp_buf_puts(b, ", ");
+            cp_svg_esc(b, p->in->jobs[ij->after[k]].name);
+        }
+        cp_buf_puts(b, "</td><td>");
+        const cp_plan_strs *ns = &pj->nodes; /* all of them: the bar's title stops at 8 */
+        for (int k = 0; ns->has == CP_PLAN_SET && k < ns->n; k++) {
+            if (k)
+                cp_buf_puts(b, ", ");
+            cp_svg_esc(b, ns->s[k] ? ns->s[k] : "?");
+        }
+        cp_buf_puts(b, "</td></tr>\n");
+    }
+    cp_buf_puts(b, "</table>\n</details>\n");
+    cp_html_section_end(b);
+}
+
 static void tables(cp_buf *b, const cp_rp_plan *p)
 {
-    if (p->n_markets) {
-        cp_html_section(b, "markets", "Cloud markets");
-        bool leases = p->n_leases > 0; /* 1.1 plans: what a launcher executes, per market */
-        cp_buf_puts(b, "<table>\n<tr><th>market</th><th>kind</th><th class=\"n\">instance-hours</th>"
-                       "<th class=\"n\">peak instances</th>");
-        if (leases)
-            cp_buf_puts(b, "<th class=\"n\">leases</th><th class=\"n\">instances</th>");
-        cp_buf_puts(b, "<th class=\"n\">cost</th></tr>\n");
-        for (int i = 0; i < p->n_markets; i++) {
-            const cp_plan_prov *m = &p->markets[i];
-            const double *y = m->instances.v;
-            double ih = 0, peak = 0;
-            for (int t = 0; t < p->T; t++) {
-                ih += y[t] * p->h;
-                peak = fmax(peak, y[t]);
-            }
-            cp_buf_puts(b, "<tr>");
-            td_text(b, m->market.s);
-            td_text(b, m->mk == CP_PLAN_SPOT ? "spot" : "on-demand");
-            td_num(b, ih, "");
-            td_num(b, peak, "");
-            if (leases) {
-                int r = cp_rp_market_row(p, m);
-                const cp_rp_row *row = r >= 0 ? &p->rows[r] : NULL;
-                td_num(b, row && row->n_leases ? row->n_leases : NAN, "");
-                td_num(b, row && row->n_leases ? row->n_instances : NAN, "");
-            }
-            td_money(b, cp_rp_num(&m->cost));
-            cp_buf_puts(b, "</tr>\n");
-        }
-        cp_buf_puts(b, "</table>\n");
-        cp_html_section_end(b);
-    }
-    if (p->n_sites) {
-        cp_html_section(b, "sites", "Sites");
-        cp_buf_puts(b, "<table>\n<tr><th>site</th><th class=\"n\">energy</th><th class=\"n\">CO\xE2\x82\x82</th>"
-                       "<th class=\"n\">peak power</th><th class=\"n\">lowest cap</th></tr>\n");
-        for (int i = 0; i < p->n_sites; i++) {
-            const cp_rp_site *rs = &p->sites[i];
-            const cp_plan_site *s = rs->s;
-            double peak = 0, cap = NAN;
-            for (int t = 0; t < p->T; t++)
-                peak = fmax(peak, s->power_kw.v[t]);
-            if (rs->in_site >= 0 && p->in->sites[rs->in_site].power_cap_kw.set)
-                for (int t = 0; t < p->T; t++) {
-                    double c = cp_series_at(&p->in->sites[rs->in_site].power_cap_kw, t);
-                    cap = isnan(cap) || c < cap ? c : cap;
-                }
-            cp_buf_puts(b, "<tr>");
-            td_text(b, s->name.s);
-            td_num(b, cp_rp_num(&s->energy_kwh), " kWh");
-            td_num(b, cp_rp_num(&s->carbon_kg), " kg");
-            td_num(b, peak, " kW");
-            td_num(b, cap, " kW");
-            cp_buf_puts(b, "</tr>\n");
-        }
-        cp_buf_puts(b, "</table>\n");
-        cp_html_section_end(b);
-    }
-    if (p->n_dropped) {
-        cp_html_section(b, "dropped", "Dropped jobs");
-        cp_buf_puts(b, "<table>\n<tr><th>job</th><th>reason</th></tr>\n");
-        for (int i = 0; i < p->n_jobs; i++) {
-            const cp_rp_job *j = &p->jobs[i];
-            if (j->scheduled || !j->pj->name.s)
-                continue;
-            cp_buf_puts(b, "<tr>");
-            td_text(b, j->pj->name.s);
-            td_text(b, j->pj->reason.s ? j->pj->reason.s : "");
-            cp_buf_puts(b, "</tr>\n");
-        }
-        cp_buf_puts(b, "</table>\n");
-        cp_html_section_end(b);
-    }
-    if (p->n_sched) {
-        cp_html_section(b, "jobs", "Scheduled jobs");
-        /* open, so that it prints: the bars' details (their titles) are
-         * here, under the key each bar shows and links to */
-        cp_buf_printf(b, "<details open=\"\">\n<summary>the %d scheduled jobs as a table</summary>\n",
-                      p->n_sched);
-        cp_buf_puts(b, "<table>\n<tr><th class=\"n\">#</th><th>job</th><th>kind</th><th>resource</th><th>market</th>"
-                       "<th class=\"n\">count</th><th class=\"n\">CPUs</th><th class=\"n\">memory</th>"
-                       "<th class=\"n\">start h</th><th class=\"n\">end h</th><th class=\"n\">energy</th>"
-                       "<th class=\"n\">egress</th><th class=\"n\">cost</th><th>after</th>"
-                       "<th>nodes</th></tr>\n");
-        for (int i = 0; i < p->n_jobs; i++) {
-            const cp_rp_job *j = &p->jobs[i];
-            const cp_plan_job *pj = j->pj;
-            if (!j->scheduled)
-                continue;
-            cp_buf_printf(b, "<tr id=\"job-%d\"><td class=\"n\">%d</td>", j->key, j->key);
-            td_text(b, pj->name.s);
-            td_text(b, j->kind == CP_JOB_TRAINING ? "training" : j->kind == CP_JOB_DATAFLOW ? "dataflow" : "");
-            td_text(b, pj->resource.s);
-            td_text(b, cp_rp_market_name(pj->mk));
-            td_num(b, pj->count.has == CP_PLAN_SET ? (double)pj->count.v : NAN, "");
-            td_num(b, cp_rp_num(&pj->cpus), "");
-            td_num(b, cp_rp_num(&pj->memory_gb), " GB");
-            td_num(b, pj->start_hour.v, "");
-            td_num(b, pj->end_hour.v, "");
-            td_num(b, pj->mk == CP_PLAN_POOL ? cp_rp_num(&pj->energy_kwh) : NAN, " kWh");
-            td_money(b, cp_rp_num(&pj->egress));
-            td_money(b, cp_rp_num(&pj->cost));
-            cp_buf_puts(b, "<td>");
-            const cp_job *ij = j->in_job >= 0 ? &p->in->jobs[j->in_job] : NULL;
-            for (int k = 0; ij && k < ij->n_after; k++) {
-                if (k)
-                    cp_buf_puts(b, ", ");
-                cp_svg_esc(b, p->in->jobs[ij->after[k]].name);
-            }
-            cp_buf_puts(b, "</td><td>");
-            const cp_plan_strs *ns = &pj->nodes; /* all of them: the bar's title stops at 8 */
-            for (int k = 0; ns->has == CP_PLAN_SET && k < ns->n; k++) {
-                if (k)
-                    cp_buf_puts(b, ", ");
-                cp_svg_esc(b, ns->s[k] ? ns->s[k] : "?");
-            }
-            cp_buf_puts(b, "</td></tr>\n");
-        }
-        cp_buf_puts(b, "</table>\n</details>\n");
-        cp_html_section_end(b);
-    }
+    if (p->n_markets)
+        markets_table(b, p);
+    if (p->n_sites)
+        sites_table(b, p);
+    if (p->n_dropped)
+        dropped_table(b, p);
+    if (p->n_sched)
+        jobs_table(b, p);
 }
 
 int cp_report_plan_html(const struct cp_node *plan, const cp_report_opts *o, cp_buf *out,
