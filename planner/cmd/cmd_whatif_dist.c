@@ -144,60 +144,57 @@ static int put(const char *dir, const char *name, const cp_buf *b, bool exec)
     return status;
 }
 
-int cp_whatif_array_write(const cp_cli_args *args, const char *dir, int n_shards, int rows,
-                          double per_row_s, int cpus, cp_whatif_format format, const char *out)
+/* This program's path and the current folder, which the scripts run
+ * from: 0, or 1 with the message printed. */
+static int where(char exe[PATH_MAX], char cwd[PATH_MAX])
 {
-    char exe[PATH_MAX], cwd[PATH_MAX];
-    const char *fmt = format_word(format);
-    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    ssize_t n = readlink("/proc/self/exe", exe, PATH_MAX - 1);
     if (n <= 0) {
         fprintf(stderr, "capplan whatif: cannot find this program's path (/proc/self/exe): %s\n",
                 strerror(errno));
         return 1;
     }
     exe[n] = 0;
-    if (!getcwd(cwd, sizeof cwd)) {
+    if (!getcwd(cwd, PATH_MAX)) {
         fprintf(stderr, "capplan whatif: cannot read the current folder: %s\n", strerror(errno));
         return 1;
     }
-    /* the tasks' options: what this run's parser understood, less its
-     * own (.local), rebuilt as --name=VALUE words, never argv's words
-     * (an abbreviation or a cluster such as -qo FILE would carry this
-     * run's outputs into every task) */
-    cp_buf task;
-    cp_buf_init(&task);
-    words ws = {&task, false};
-    if (cp_cli_args_canonical(args, put_word, &ws) || !cp_buf_ok(&task)) {
+    return 0;
+}
+
+/* The tasks' options into task: what this run's parser understood, less
+ * its own (.local), rebuilt as --name=VALUE words, never argv's words (an
+ * abbreviation or a cluster such as -qo FILE would carry this run's
+ * outputs into every task). 0, or the exit status with the message
+ * printed; none of the words and paths may hold a control character. */
+static int task_options(const cp_cli_args *args, const char *dir, const char *cwd, const char *exe,
+                        cp_buf *task)
+{
+    words ws = {task, false};
+    if (cp_cli_args_canonical(args, put_word, &ws) || !cp_buf_ok(task)) {
         fprintf(stderr, "capplan whatif: out of memory\n");
-        cp_buf_release(&task);
         return 1;
     }
     if (ws.bad) {
         fprintf(stderr, "capplan whatif: an argument holds a control character: no script can "
                         "repeat it safely\n");
-        cp_buf_release(&task);
         return 2;
     }
     if (cp_export_has_control(dir) || cp_export_has_control(cwd) || cp_export_has_control(exe)) {
         fprintf(stderr, "capplan whatif: a path holds a control character: no script can hold it "
                         "safely\n");
-        cp_buf_release(&task);
         return 2;
     }
-    if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
-        fprintf(stderr, "capplan whatif: cannot create '%s': %s\n", dir, strerror(errno));
-        cp_buf_release(&task);
-        return 1;
-    }
+    return 0;
+}
+
+/* The array: one shard per task. */
+static void put_array(cp_buf *a, int n_shards, int rows, double per_row_s, int cpus,
+                      const char *cwd, const char *exe, const char *dir, const char *task)
+{
     int per = (rows + n_shards - 1) / n_shards;
     double minutes = per * (per_row_s + 30) / 60;
-    cp_buf a, m, s, outp;
-    cp_buf_init(&a);
-    cp_buf_init(&m);
-    cp_buf_init(&s);
-    cp_buf_init(&outp);
-    /* the array: one shard per task */
-    cp_buf_printf(&a,
+    cp_buf_printf(a,
                   "#!/bin/sh\n"
                   "# written by capplan whatif --slurm-array: task K plans shard K/%d of the\n"
                   "# %d rows (round-robin, baseline = row 0); regenerate rather than edit\n"
@@ -207,43 +204,75 @@ int cp_whatif_array_write(const cp_cli_args *args, const char *dir, int n_shards
                   "#SBATCH --cpus-per-task=%d\n"
                   "#SBATCH --time=",
                   n_shards, rows, n_shards - 1, cpus);
-    if (!cp_slurm_time(&a, minutes)) {
-        cp_buf_puts(&a, "UNLIMITED");
+    if (!cp_slurm_time(a, minutes)) {
+        cp_buf_puts(a, "UNLIMITED");
         fprintf(stderr,
                 "capplan whatif: warning: %d rows of --time-limit %g s are longer than Slurm's "
                 "longest time limit (%ld minutes): the array asks for --time=UNLIMITED\n",
                 per, per_row_s, CP_SLURM_MAX_MINUTES);
     }
-    cp_buf_puts(&a, "\nset -eu\ncd ");
-    cp_sh_quote(&a, cwd);
-    cp_buf_puts(&a, "\nexec ");
-    cp_sh_quote(&a, exe);
-    cp_buf_printf(&a, " whatif --shard \"$SLURM_ARRAY_TASK_ID/%d\" -o ", n_shards);
-    cp_sh_quote(&a, dir);
-    cp_buf_puts(&a, "/shard-\"$SLURM_ARRAY_TASK_ID\".json");
-    cp_buf_puts(&a, task.s);
-    cp_buf_putc(&a, '\n');
-    /* the merge */
+    cp_buf_puts(a, "\nset -eu\ncd ");
+    cp_sh_quote(a, cwd);
+    cp_buf_puts(a, "\nexec ");
+    cp_sh_quote(a, exe);
+    cp_buf_printf(a, " whatif --shard \"$SLURM_ARRAY_TASK_ID/%d\" -o ", n_shards);
+    cp_sh_quote(a, dir);
+    cp_buf_puts(a, "/shard-\"$SLURM_ARRAY_TASK_ID\".json");
+    cp_buf_puts(a, task);
+    cp_buf_putc(a, '\n');
+}
+
+/* The merge of the shards into the table outp. */
+static void put_merge(cp_buf *m, int n_shards, const char *fmt, const char *cwd, const char *exe,
+                      const char *dir, const char *outp)
+{
+    cp_buf_puts(m, "#!/bin/sh\n"
+                   "# written by capplan whatif --slurm-array: joins the shards into the table\n"
+                   "#SBATCH --job-name=capplan-whatif-merge\n"
+                   "#SBATCH --ntasks=1\n#SBATCH --cpus-per-task=1\n#SBATCH --time=00:10:00\n"
+                   "set -eu\ncd ");
+    cp_sh_quote(m, cwd);
+    cp_buf_puts(m, "\nexec ");
+    cp_sh_quote(m, exe);
+    cp_buf_printf(m, " whatif merge --format %s -o ", fmt);
+    cp_sh_quote(m, outp);
+    for (int k = 0; k < n_shards; k++) {
+        cp_buf_putc(m, ' ');
+        cp_sh_quote(m, dir);
+        cp_buf_printf(m, "/shard-%d.json", k);
+    }
+    cp_buf_putc(m, '\n');
+}
+
+int cp_whatif_array_write(const cp_cli_args *args, const char *dir, int n_shards, int rows,
+                          double per_row_s, int cpus, cp_whatif_format format, const char *out)
+{
+    char exe[PATH_MAX], cwd[PATH_MAX];
+    const char *fmt = format_word(format);
+    if (where(exe, cwd))
+        return 1;
+    cp_buf task;
+    cp_buf_init(&task);
+    int status = task_options(args, dir, cwd, exe, &task);
+    if (!status && mkdir(dir, 0777) != 0 && errno != EEXIST) {
+        fprintf(stderr, "capplan whatif: cannot create '%s': %s\n", dir, strerror(errno));
+        status = 1;
+    }
+    if (status) {
+        cp_buf_release(&task);
+        return status;
+    }
+    cp_buf a, m, s, outp;
+    cp_buf_init(&a);
+    cp_buf_init(&m);
+    cp_buf_init(&s);
+    cp_buf_init(&outp);
+    put_array(&a, n_shards, rows, per_row_s, cpus, cwd, exe, dir, task.s);
     if (out)
         cp_buf_puts(&outp, out);
     else
         cp_buf_printf(&outp, "%s/whatif.%s", dir, fmt);
-    cp_buf_puts(&m, "#!/bin/sh\n"
-                    "# written by capplan whatif --slurm-array: joins the shards into the table\n"
-                    "#SBATCH --job-name=capplan-whatif-merge\n"
-                    "#SBATCH --ntasks=1\n#SBATCH --cpus-per-task=1\n#SBATCH --time=00:10:00\n"
-                    "set -eu\ncd ");
-    cp_sh_quote(&m, cwd);
-    cp_buf_puts(&m, "\nexec ");
-    cp_sh_quote(&m, exe);
-    cp_buf_printf(&m, " whatif merge --format %s -o ", fmt);
-    cp_sh_quote(&m, outp.s ? outp.s : "");
-    for (int k = 0; k < n_shards; k++) {
-        cp_buf_putc(&m, ' ');
-        cp_sh_quote(&m, dir);
-        cp_buf_printf(&m, "/shard-%d.json", k);
-    }
-    cp_buf_putc(&m, '\n');
+    put_merge(&m, n_shards, fmt, cwd, exe, dir, outp.s ? outp.s : "");
     /* submit.sh */
     cp_buf_puts(&s, "#!/bin/sh\n"
                     "# written by capplan whatif --slurm-array: submits the array, then the merge\n"
@@ -252,7 +281,7 @@ int cp_whatif_array_write(const cp_cli_args *args, const char *dir, int n_shards
                     "a=$(sbatch --parsable whatif-array.sbatch)\na=${a%%;*}\n"
                     "m=$(sbatch --parsable --dependency=afterok:$a whatif-merge.sbatch)\nm=${m%%;*}\n"
                     "printf '%s array\\n' \"$a\"\nprintf '%s merge\\n' \"$m\"\n");
-    int status = put(dir, "whatif-array.sbatch", &a, true);
+    status = put(dir, "whatif-array.sbatch", &a, true);
     if (!status)
         status = put(dir, "whatif-merge.sbatch", &m, true);
     if (!status)
