@@ -121,6 +121,62 @@ static void summary(const cp_plan *before, const cp_plan *p, const cp_solution *
     cp_plan_figures_release(&fig);
 }
 
+/* The options that go together, and before any work, no output that is
+ * an input or another output: 0, or the exit status with the message
+ * printed. */
+static int check_usage(const cp_cli_args *a, const cp_opt *opts, const char *sol_path,
+                       const char *out_path, const char *leases_path)
+{
+    if (!sol_path || a->n_operands == 0) {
+        fprintf(stderr, "capplan place: %s\n",
+                !sol_path ? "--solution FILE is required" : "no input files");
+        cp_cli_help_print(stderr, opts, &place_help);
+        return 2;
+    }
+    const char *ins[] = {"--solution", sol_path, NULL};
+    const char *outs[] = {"-o", out_path, "--leases", leases_path, NULL};
+    return cp_cli_outputs_ok("place", a->operands, a->n_operands, ins, outs);
+}
+
+/* The placed plan's objective and status: optimal only when the solver
+ * said so, the plan costs what the solution's objective says and nothing
+ * was repaired, and then the objective is its bound. */
+static int set_status(cp_plan *plan, const cp_solution *si, int repairs, cp_err *err)
+{
+    cp_plan_figures fig;
+    int rc = cp_plan_eval(plan, &fig, err);
+    if (rc)
+        return rc;
+    double o = si->objective;
+    bool same = !isnan(o) && fabs(fig.costs.total - o) <= 1e-6 * (1 + fabs(fig.costs.total));
+    plan->objective = fig.costs.total;
+    plan->status = si->optimal && same && !repairs ? CP_STATUS_OPTIMAL : CP_STATUS_FEASIBLE;
+    if (plan->status == CP_STATUS_OPTIMAL) {
+        plan->bound = o;
+        plan->gap = 0;
+    }
+    cp_plan_figures_release(&fig);
+    return CP_OK;
+}
+
+/* The plan to -o (standard output by default) and, when leases_path is
+ * given, its leases there, each file atomically. */
+static int write_plan(const cp_plan *plan, const cp_plan_write_opts *wo, const char *out_path,
+                      const char *leases_path, cp_err *err)
+{
+    cp_buf out;
+    cp_buf_init(&out);
+    int rc;
+    if (!(rc = cp_plan_write(plan, wo, &out, err)) &&
+        !(rc = cp_write_file_atomic(out_path, out.s, out.len, err)) && leases_path) {
+        cp_buf_reset(&out);
+        if (!(rc = cp_plan_write_leases_csv(plan, &out, err)))
+            rc = cp_write_file_atomic(leases_path, out.s, out.len, err);
+    }
+    cp_buf_release(&out);
+    return rc;
+}
+
 int cp_cmd_place(int argc, char **argv)
 {
     cp_plan_write_opts wo = {CP_FMT_YAML, true, NULL};
@@ -142,22 +198,9 @@ int cp_cmd_place(int argc, char **argv)
     wo.format = (cp_plan_format)format;
     cp_sol_format sfmt = (cp_sol_format)sfmt_word;
     bool quiet = a.quiet;
-    if (!sol_path || a.n_operands == 0) {
-        fprintf(stderr, "capplan place: %s\n",
-                !sol_path ? "--solution FILE is required" : "no input files");
-        cp_cli_help_print(stderr, opts, &place_help);
+    if ((st = check_usage(&a, opts, sol_path, out_path, leases_path))) {
         cp_cli_args_release(&a);
-        return 2;
-    }
-    {
-        /* before any work: no output may be an input or another output */
-        const char *ins[] = {"--solution", sol_path, NULL};
-        const char *outs[] = {"-o", out_path, "--leases", leases_path, NULL};
-        int orc = cp_cli_outputs_ok("place", a.operands, a.n_operands, ins, outs);
-        if (orc) {
-            cp_cli_args_release(&a);
-            return orc;
-        }
+        return st;
     }
     cp_input *in = NULL;
     int rc = cp_cli_load("place", a.operands, a.n_operands, &in);
@@ -171,8 +214,6 @@ int cp_cmd_place(int argc, char **argv)
     cp_err_init(&err);
     cp_diags d;
     cp_diags_init(&d);
-    cp_buf out;
-    cp_buf_init(&out);
     cp_solution si;
     int status = 0, repairs = 0;
     if ((rc = cp_modes_build(in, &ms, &err)) || (rc = cp_plan_new(in, ms, &plan)) ||
@@ -195,8 +236,7 @@ int cp_cmd_place(int argc, char **argv)
         char why[400];
         wo.infeasible_reason =
             cp_input_contradictions(in, NULL, why, sizeof why) ? why : CP_INFEASIBLE_REASON;
-        if ((rc = cp_plan_write(plan, &wo, &out, &err)) ||
-            (rc = cp_write_file_atomic(out_path, out.s, out.len, &err)))
+        if ((rc = write_plan(plan, &wo, out_path, NULL, &err)))
             goto fail;
         fprintf(stderr, "capplan place: no feasible plan exists: %s\n", wo.infeasible_reason);
         status = 3;
@@ -205,30 +245,11 @@ int cp_cmd_place(int argc, char **argv)
     cp_plan_copy_choices(before, plan);
     if ((rc = cp_plan_place(plan, &repairs, &err)) || (rc = cp_plan_explain_drops(plan, &err)))
         goto fail;
-    {
-        cp_plan_figures fig;
-        if ((rc = cp_plan_eval(plan, &fig, &err)))
-            goto fail;
-        double o = si.objective;
-        bool same = !isnan(o) && fabs(fig.costs.total - o) <= 1e-6 * (1 + fabs(fig.costs.total));
-        plan->objective = fig.costs.total;
-        plan->status = si.optimal && same && !repairs ? CP_STATUS_OPTIMAL : CP_STATUS_FEASIBLE;
-        if (plan->status == CP_STATUS_OPTIMAL) {
-            plan->bound = o;
-            plan->gap = 0;
-        }
-        cp_plan_figures_release(&fig);
-    }
-    plan->seconds = cp_now_seconds() - t0;
-    if ((rc = cp_plan_write(plan, &wo, &out, &err)) ||
-        (rc = cp_write_file_atomic(out_path, out.s, out.len, &err)))
+    if ((rc = set_status(plan, &si, repairs, &err)))
         goto fail;
-    if (leases_path) {
-        cp_buf_reset(&out);
-        if ((rc = cp_plan_write_leases_csv(plan, &out, &err)) ||
-            (rc = cp_write_file_atomic(leases_path, out.s, out.len, &err)))
-            goto fail;
-    }
+    plan->seconds = cp_now_seconds() - t0;
+    if ((rc = write_plan(plan, &wo, out_path, leases_path, &err)))
+        goto fail;
     if (!quiet)
         summary(before, plan, &si, sol_path, repairs, stderr);
     goto done;
@@ -236,7 +257,6 @@ fail:
     cp_err_print(&err, stderr);
     status = rc == CP_ERR_INPUT ? 2 : 1;
 done:
-    cp_buf_release(&out);
     cp_plan_free(before);
     cp_plan_free(plan);
     cp_modeset_free(ms);
