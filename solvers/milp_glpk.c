@@ -563,9 +563,6 @@ static int milp_run(const cp_input *in, const cp_modeset *ms, const cp_solve_opt
         goto out;
     rc = run_best(&mp, warm, found, plan, err);
 out:
-    glp_delete_prob(P);
-    glp_free_env();
-    cp_milp_release(&mp);
-    cp_usage_release(&u);
+    cp_milp_model_close(&mp, &u, P);
     return rc;
 }
