@@ -459,39 +459,36 @@ static int maxi(int a, int b)
 /* --services K: inference services for the default family. */
 #include "gen_services.c"
 
-/* The default family: today's on-prem-heavy night (see the top of this file). */
-static int gen_onprem(unsigned long long seed, long n)
+/* The night's jobs: about a quarter are Spark jobs (examples/nightly).
+ * Sums each job's work once (on V100 if eligible, else P100, else K80)
+ * into gpu_h and the Spark machine-hours into *cpu_h. */
+static void draw_jobs(struct job *jobs, long n, double gpu_h[3], double *cpu_h)
 {
-    struct job *jobs = calloc((size_t)(n ? n : 1), sizeof *jobs);
-    if (!jobs) {
-        fprintf(stderr, "gen: out of memory\n");
-        return 1;
-    }
-    /* About a quarter of a night's jobs are Spark jobs (examples/nightly). */
-    double gpu_h[3] = {0, 0, 0}, cpu_h = 0;
     for (long i = 0; i < n; i++) {
         if (chance(25))
             make_dataflow(&jobs[i]);
         else
             make_training(&jobs[i]);
-        /* Each job's work counted once: on V100 if eligible, else P100, else K80. */
         for (int a = V100; a >= K80; a--)
             if (jobs[i].gpu_hours[a] > 0) {
                 gpu_h[a] += jobs[i].gpu_hours[a];
                 break;
             }
-        cpu_h += jobs[i].machine_hours;
+        *cpu_h += jobs[i].machine_hours;
     }
+}
 
-    /* Pools: about 80 % of the V100-equivalent work fits on-prem, split
-     * 45 % V100 (60/40 west/east), 25 % P100, 15 % K80 at their speeds
-     * (P100 ~0.6, K80 ~0.3 of a V100, Gavel's medians); CPU pools hold the
-     * average Spark load twice over, and at least one 12-node scale-out. */
+/* Pools: about 80 % of the V100-equivalent work fits on-prem, split 45 %
+ * V100 (60/40 west/east), 25 % P100, 15 % K80 at their speeds (P100 ~0.6,
+ * K80 ~0.3 of a V100, Gavel's medians); CPU pools hold the average Spark
+ * load twice over, and at least one 12-node scale-out. */
+static void size_pools(unsigned long long seed, long n, const double gpu_h[3], double cpu_h,
+                       int nodes[NPOOL])
+{
     double work = gpu_h[V100] + gpu_h[P100] * 0.6 + gpu_h[K80] * 0.3, load = 0.8;
     if (n_gsvc)
         work += gsvc_draw(seed, n_gsvc);
     double per_node = 8.0 * T;
-    int nodes[NPOOL];
     /* a serving fleet (services, no jobs: gen_services.c) holds 45 % and
      * 25 % of the services' average load on V100s and P100s */
     double lv = n || !n_gsvc ? load : 1.0;
@@ -502,28 +499,13 @@ static int gen_onprem(unsigned long long seed, long n)
     nodes[P_K80E] = maxi(1, (int)ceil(0.15 * load * work / 0.3 / per_node));
     nodes[P_SPARKW] = maxi(12, (int)ceil(1.2 * cpu_h / T));
     nodes[P_SPARKE] = maxi(8, (int)ceil(0.8 * cpu_h / T));
+}
 
-    /* One pool may have a maintenance window of 4-6 slots. */
-    int mpool = chance(70) ? ri(0, NPOOL - 1) : -1;
-    int mlen = ri(4, 6), mstart = ri(0, T > mlen ? T - mlen : 0);
-    int mdown = mpool >= 0 ? maxi(1, nodes[mpool] / 4) : 0;
-
-    if (n_gsvc)
-        printf("# bench/gen seed %llu, %ld jobs, %d services, %d hourly slots "
-               "(sources: bench/data/README.md)\n", seed, n, n_gsvc, T);
-    else
-        printf("# bench/gen seed %llu, %ld jobs, %d hourly slots (sources: bench/data/README.md)\n",
-               seed, n, T);
-    printf("version: 1\nhorizon: {slots: %d, slot_hours: 1, start: \"2023-06-06T00:00:00Z\"}\n", T);
-    printf("objective: {carbon_price_per_ton: 85}\n");
-
-    printf("accelerators:\n");
-    for (int a = 0; a < NACC; a++)
-        printf("  - {name: %s, memory_gb: %d, power_w: %d, idle_power_w: %d}\n", acc_name[a],
-               acc_mem[a], acc_busy[a], acc_idle[a]);
-
-    /* East facility cap: idle baseline plus 60 % of its pools' busy power
-     * (45 % in the PJM afternoon peak, 20:00-23:59 UTC, demand response). */
+/* The two sites with their series. East facility cap: idle baseline plus
+ * 60 % of its pools' busy power (45 % in the PJM afternoon peak,
+ * 20:00-23:59 UTC, demand response). */
+static void print_sites(const int nodes[NPOOL])
+{
     double base_w = 0, busy_w = 0;
     for (int p = 0; p < NPOOL; p++) {
         const struct pool_shape *s = &pool_shape[p];
@@ -545,7 +527,12 @@ static int gen_onprem(unsigned long long seed, long n)
         printf("%s%.1f", t ? ", " : "", ceil(1.4 * (base_w + share * busy_w) / 100.0) / 10.0);
     }
     printf("]\n");
+}
 
+/* The pools; pool mpool (or none, -1) has mdown nodes down for mlen
+ * slots from mstart. */
+static void print_pools(const int nodes[NPOOL], int mpool, int mstart, int mlen, int mdown)
+{
     printf("pools:\n");
     for (int p = 0; p < NPOOL; p++) {
         const struct pool_shape *s = &pool_shape[p];
@@ -563,10 +550,13 @@ static int gen_onprem(unsigned long long seed, long n)
         printf("cpus: %d, memory_gb: %d, power_w: %d, idle_power_w: %d}\n", s->cpus, s->mem,
                s->busy_w, s->idle_w);
     }
+}
 
-    /* Quotas grow with the night: one single-GPU VM per 25 jobs, fewer of
-     * the larger shapes; CPU VMs enough for a few concurrent scale-outs.
-     * Azure spot capacity halves in US business hours (13:00-20:59 UTC). */
+/* Quotas grow with the night: one single-GPU VM per 25 jobs, fewer of the
+ * larger shapes; CPU VMs enough for a few concurrent scale-outs. Azure
+ * spot capacity halves in US business hours (13:00-20:59 UTC). */
+static void print_offers(long n)
+{
     printf("offers:\n");
     for (int o = 0; o < NOFFER; o++) {
         const struct offer *f = &offers[o];
@@ -589,6 +579,42 @@ static int gen_onprem(unsigned long long seed, long n)
         }
         printf("    spot_interruptions_per_hour: %.2f\n", f->lambda);
     }
+}
+
+/* The default family: today's on-prem-heavy night (see the top of this file). */
+static int gen_onprem(unsigned long long seed, long n)
+{
+    struct job *jobs = calloc((size_t)(n ? n : 1), sizeof *jobs);
+    if (!jobs) {
+        fprintf(stderr, "gen: out of memory\n");
+        return 1;
+    }
+    double gpu_h[3] = {0, 0, 0}, cpu_h = 0;
+    draw_jobs(jobs, n, gpu_h, &cpu_h);
+    int nodes[NPOOL];
+    size_pools(seed, n, gpu_h, cpu_h, nodes);
+
+    /* One pool may have a maintenance window of 4-6 slots. */
+    int mpool = chance(70) ? ri(0, NPOOL - 1) : -1;
+    int mlen = ri(4, 6), mstart = ri(0, T > mlen ? T - mlen : 0);
+    int mdown = mpool >= 0 ? maxi(1, nodes[mpool] / 4) : 0;
+
+    if (n_gsvc)
+        printf("# bench/gen seed %llu, %ld jobs, %d services, %d hourly slots "
+               "(sources: bench/data/README.md)\n", seed, n, n_gsvc, T);
+    else
+        printf("# bench/gen seed %llu, %ld jobs, %d hourly slots (sources: bench/data/README.md)\n",
+               seed, n, T);
+    printf("version: 1\nhorizon: {slots: %d, slot_hours: 1, start: \"2023-06-06T00:00:00Z\"}\n", T);
+    printf("objective: {carbon_price_per_ton: 85}\n");
+
+    printf("accelerators:\n");
+    for (int a = 0; a < NACC; a++)
+        printf("  - {name: %s, memory_gb: %d, power_w: %d, idle_power_w: %d}\n", acc_name[a],
+               acc_mem[a], acc_busy[a], acc_idle[a]);
+    print_sites(nodes);
+    print_pools(nodes, mpool, mstart, mlen, mdown);
+    print_offers(n);
 
     if (n)
         printf("jobs:\n");
