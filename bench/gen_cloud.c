@@ -324,6 +324,94 @@ static void cl_window(const char *key, int v_out, int v_in, int from, int len)
     printf("]\n");
 }
 
+/* The night's first lines (the cloud and sized families'): where it
+ * comes from, the horizon, the objective and the accelerators. */
+static void cl_print_head(const char *family, unsigned long long seed, long n)
+{
+    printf("# bench/gen --family %s seed %llu, %ld jobs, %d hourly slots (sources: "
+           "bench/data/README.md)\n",
+           family, seed, n, T);
+    printf("version: 1\nhorizon: {slots: %d, slot_hours: 1, start: \"2023-06-06T00:00:00Z\"}\n", T);
+    printf("objective: {carbon_price_per_ton: 85}\n");
+    printf("accelerators:\n");
+    for (int a = 0; a < NCA; a++)
+        printf("  - {name: %s, memory_gb: %d, power_w: %d, idle_power_w: %d}\n", cl_acc[a].name,
+               cl_acc[a].mem, cl_acc[a].busy_w, cl_acc[a].idle_w);
+}
+
+/* The one site of nodes[p] nodes per pool. Facility cap: the idle
+ * baseline plus 80 % of what the accelerators (GPU pools) and whole nodes
+ * (CPU pools) add when busy, after PUE, rounded up to 0.1 kW; 15 % lower
+ * in the PJM evening peak (20:00-23:59 UTC, as in the default family). */
+static void cl_print_site(const int nodes[NCP])
+{
+    double base_w = 0, busy_w = 0;
+    for (int p = 0; p < NCP; p++) {
+        const struct cl_pool *s = &cl_pool[p];
+        int ai = s->acc;
+        base_w += nodes[p] * (s->idle_w + (ai >= 0 ? s->k * cl_acc[ai].idle_w : 0));
+        busy_w += nodes[p] * (ai >= 0 ? s->k * (cl_acc[ai].busy_w - cl_acc[ai].idle_w)
+                                      : s->busy_w - s->idle_w);
+    }
+    double cap = ceil(1.4 * (base_w + 0.8 * busy_w) / 100.0) / 10.0;
+    printf("sites:\n  - name: dc-east\n    pue: 1.4\n");
+    series("energy_price", pjm_price);
+    series("carbon_intensity", pjm_carbon);
+    printf("    power_cap_kw: [");
+    for (int t = 0; t < T; t++)
+        printf("%s%.1f", t ? ", " : "", t % 24 >= 20 ? ceil(0.85 * cap * 10.0) / 10.0 : cap);
+    printf("]\n");
+}
+
+/* The pools (those has[] marks; every one when has is NULL). Maintenance:
+ * pool mpool[w] loses a quarter of its nodes (at least one) for mlen[w]
+ * slots from mstart[w]. */
+static void cl_print_pools(const int nodes[NCP], const int *has, const int mpool[2],
+                           const int mstart[2], const int mlen[2])
+{
+    printf("pools:\n");
+    for (int p = 0; p < NCP; p++) {
+        const struct cl_pool *s = &cl_pool[p];
+        if (has && !has[p])
+            continue;
+        printf("  - name: %s\n    site: dc-east\n    nodes: %d\n", s->name, nodes[p]);
+        for (int w = 0; w < 2; w++)
+            if (mpool[w] == p)
+                cl_window("available", nodes[p], nodes[p] - maxi(1, nodes[p] / 4), mstart[w],
+                          mlen[w]);
+        printf("    node: {type: %s, ", s->type);
+        if (s->acc >= 0)
+            printf("accelerator: %s, accelerators: %d, ", cl_acc[s->acc].name, s->k);
+        printf("cpus: %d, memory_gb: %d, power_w: %d, idle_power_w: %d}\n", s->cpus, s->mem,
+               s->busy_w, s->idle_w);
+    }
+}
+
+/* Offer f with on-demand quota q and spot quota qs; a GPU offer's spot
+ * quota is dry in the spot dry spell (dlen slots from dstart). Spot prices
+ * are held between 25 % and 40 % of on-demand. */
+static void cl_print_offer(const struct cl_offer *f, int q, int qs, int dry, int dstart, int dlen)
+{
+    double price = f->price + f->price_acc, spot = f->spot + f->spot_acc;
+    if (spot < 0.25 * price)
+        spot = 0.25 * price;
+    if (spot > 0.40 * price)
+        spot = 0.40 * price;
+    printf("  - name: \"%s\"\n    provider: %s\n    region: %s\n", f->name, f->provider, f->region);
+    printf("    instance: {");
+    if (f->type)
+        printf("type: %s, ", f->type);
+    if (f->acc >= 0)
+        printf("accelerator: %s, accelerators: %d, ", cl_acc[f->acc].name, f->k);
+    printf("cpus: %d, memory_gb: %d}\n", f->cpus, f->mem);
+    printf("    price_hour: %.10g\n    quota: %d\n    spot_price_hour: %.10g\n", price, q, spot);
+    if (f->acc >= 0)
+        cl_window("spot_quota", qs, dry, dstart, dlen);
+    else if (qs != q)
+        printf("    spot_quota: %d\n", qs);
+    printf("    spot_interruptions_per_hour: %.2f\n", f->lambda);
+}
+
 static int gen_cloud(unsigned long long seed, long n)
 {
     struct cl_job *jobs = calloc((size_t)n, sizeof *jobs);
@@ -366,78 +454,18 @@ static int gen_cloud(unsigned long long seed, long n)
      * GCP and Azure a tenth of their quota. */
     int dlen = ri(3, 4), dstart = ri(0, T > dlen ? T - dlen : 0);
 
-    printf("# bench/gen --family cloud seed %llu, %ld jobs, %d hourly slots (sources: "
-           "bench/data/README.md)\n",
-           seed, n, T);
-    printf("version: 1\nhorizon: {slots: %d, slot_hours: 1, start: \"2023-06-06T00:00:00Z\"}\n", T);
-    printf("objective: {carbon_price_per_ton: 85}\n");
-
-    printf("accelerators:\n");
-    for (int a = 0; a < NCA; a++)
-        printf("  - {name: %s, memory_gb: %d, power_w: %d, idle_power_w: %d}\n", cl_acc[a].name,
-               cl_acc[a].mem, cl_acc[a].busy_w, cl_acc[a].idle_w);
-
-    /* Facility cap: the idle baseline plus 80 % of what the accelerators
-     * (GPU pools) and whole nodes (CPU pools) add when busy, after PUE,
-     * rounded up to 0.1 kW; 15 % lower in the PJM evening peak (20:00-23:59
-     * UTC, as in the default family). */
-    double base_w = 0, busy_w = 0;
-    for (int p = 0; p < NCP; p++) {
-        const struct cl_pool *s = &cl_pool[p];
-        int ai = s->acc;
-        base_w += nodes[p] * (s->idle_w + (ai >= 0 ? s->k * cl_acc[ai].idle_w : 0));
-        busy_w += nodes[p] * (ai >= 0 ? s->k * (cl_acc[ai].busy_w - cl_acc[ai].idle_w)
-                                      : s->busy_w - s->idle_w);
-    }
-    double cap = ceil(1.4 * (base_w + 0.8 * busy_w) / 100.0) / 10.0;
-    printf("sites:\n  - name: dc-east\n    pue: 1.4\n");
-    series("energy_price", pjm_price);
-    series("carbon_intensity", pjm_carbon);
-    printf("    power_cap_kw: [");
-    for (int t = 0; t < T; t++)
-        printf("%s%.1f", t ? ", " : "", t % 24 >= 20 ? ceil(0.85 * cap * 10.0) / 10.0 : cap);
-    printf("]\n");
-
-    printf("pools:\n");
-    for (int p = 0; p < NCP; p++) {
-        const struct cl_pool *s = &cl_pool[p];
-        printf("  - name: %s\n    site: dc-east\n    nodes: %d\n", s->name, nodes[p]);
-        for (int w = 0; w < 2; w++)
-            if (mpool[w] == p)
-                cl_window("available", nodes[p], nodes[p] - maxi(1, nodes[p] / 4), mstart[w],
-                          mlen[w]);
-        printf("    node: {type: %s, ", s->type);
-        if (s->acc >= 0)
-            printf("accelerator: %s, accelerators: %d, ", cl_acc[s->acc].name, s->k);
-        printf("cpus: %d, memory_gb: %d, power_w: %d, idle_power_w: %d}\n", s->cpus, s->mem,
-               s->busy_w, s->idle_w);
-    }
+    cl_print_head("cloud", seed, n);
+    cl_print_site(nodes);
+    cl_print_pools(nodes, NULL, mpool, mstart, mlen);
 
     /* Quotas grow with the night: one 8-GPU instance per 40 jobs (the
-     * 4-GPU NC24s_v3 twice that), at least 2; CPU VMs max(12, jobs/8). */
+     * 4-GPU NC24s_v3 twice that), at least 2; CPU VMs max(12, jobs/8). In
+     * the dry spell AWS has no GPU spot capacity, GCP and Azure a tenth. */
     printf("offers:\n");
     for (int o = 0; o < NCLOFFER; o++) {
         const struct cl_offer *f = &cl_offers[o];
         int q = f->acc < 0 ? maxi(12, (int)(n / 8)) : maxi(2, (int)(n * 8 / (40L * f->k)));
-        double price = f->price + f->price_acc, spot = f->spot + f->spot_acc;
-        if (spot < 0.25 * price)
-            spot = 0.25 * price;
-        if (spot > 0.40 * price)
-            spot = 0.40 * price;
-        printf("  - name: \"%s\"\n    provider: %s\n    region: %s\n", f->name, f->provider,
-               f->region);
-        printf("    instance: {");
-        if (f->type)
-            printf("type: %s, ", f->type);
-        if (f->acc >= 0)
-            printf("accelerator: %s, accelerators: %d, ", cl_acc[f->acc].name, f->k);
-        printf("cpus: %d, memory_gb: %d}\n", f->cpus, f->mem);
-        printf("    price_hour: %.10g\n    quota: %d\n    spot_price_hour: %.10g\n", price, q,
-               spot);
-        if (f->acc >= 0)
-            cl_window("spot_quota", q, strcmp(f->provider, "aws") ? maxi(1, q / 10) : 0, dstart,
-                      dlen);
-        printf("    spot_interruptions_per_hour: %.2f\n", f->lambda);
+        cl_print_offer(f, q, q, strcmp(f->provider, "aws") ? maxi(1, q / 10) : 0, dstart, dlen);
     }
 
     printf("jobs:\n");

@@ -197,28 +197,6 @@ static void sz_print_job(const struct sz_job *j, int idx)
 
 /* One offer: on-demand quota q, spot quota qs outside the dry spell
  * [dstart, dstart + dlen) (none there on AWS GPUs, a tenth elsewhere). */
-static void sz_print_offer(const struct cl_offer *f, int q, int qs, int dstart, int dlen)
-{
-    double price = f->price + f->price_acc, spot = f->spot + f->spot_acc;
-    if (spot < 0.25 * price)
-        spot = 0.25 * price;
-    if (spot > 0.40 * price)
-        spot = 0.40 * price;
-    printf("  - name: \"%s\"\n    provider: %s\n    region: %s\n", f->name, f->provider, f->region);
-    printf("    instance: {");
-    if (f->type)
-        printf("type: %s, ", f->type);
-    if (f->acc >= 0)
-        printf("accelerator: %s, accelerators: %d, ", cl_acc[f->acc].name, f->k);
-    printf("cpus: %d, memory_gb: %d}\n", f->cpus, f->mem);
-    printf("    price_hour: %.10g\n    quota: %d\n    spot_price_hour: %.10g\n", price, q, spot);
-    if (f->acc >= 0)
-        cl_window("spot_quota", qs, strcmp(f->provider, "aws") ? qs / 10 : 0, dstart, dlen);
-    else if (qs != q)
-        printf("    spot_quota: %d\n", qs);
-    printf("    spot_interruptions_per_hour: %.2f\n", f->lambda);
-}
-
 /* Draws k distinct entries of from[0..n) into out (in from's order). */
 static int sz_pick(const int *from, int n, int k, int *out)
 {
@@ -306,51 +284,11 @@ static int gen_sized(unsigned long long seed, long n)
     int n4 = sz_pick(idx4, 3, ri(1, 2), four);
     int ncpu = sz_pick(sz_cpu, 3, ri(2, 3), cpu);
 
-    printf("# bench/gen --family sized seed %llu, %ld jobs, %d hourly slots (sources: "
-           "bench/data/README.md)\n",
-           seed, n, T);
-    printf("version: 1\nhorizon: {slots: %d, slot_hours: 1, start: \"2023-06-06T00:00:00Z\"}\n", T);
-    printf("objective: {carbon_price_per_ton: 85}\n");
-    printf("accelerators:\n");
-    for (int a = 0; a < NCA; a++)
-        printf("  - {name: %s, memory_gb: %d, power_w: %d, idle_power_w: %d}\n", cl_acc[a].name,
-               cl_acc[a].mem, cl_acc[a].busy_w, cl_acc[a].idle_w);
-
+    cl_print_head("sized", seed, n);
     /* Facility cap: as the cloud family's (baseline plus 80 % of the busy
      * increment, 15 % lower in the evening peak). */
-    double base_w = 0, busy_w = 0;
-    for (int p = 0; p < NCP; p++) {
-        const struct cl_pool *s = &cl_pool[p];
-        int ai = s->acc;
-        base_w += nodes[p] * (s->idle_w + (ai >= 0 ? s->k * cl_acc[ai].idle_w : 0));
-        busy_w += nodes[p] * (ai >= 0 ? s->k * (cl_acc[ai].busy_w - cl_acc[ai].idle_w)
-                                      : s->busy_w - s->idle_w);
-    }
-    double cap = ceil(1.4 * (base_w + 0.8 * busy_w) / 100.0) / 10.0;
-    printf("sites:\n  - name: dc-east\n    pue: 1.4\n");
-    series("energy_price", pjm_price);
-    series("carbon_intensity", pjm_carbon);
-    printf("    power_cap_kw: [");
-    for (int t = 0; t < T; t++)
-        printf("%s%.1f", t ? ", " : "", t % 24 >= 20 ? ceil(0.85 * cap * 10.0) / 10.0 : cap);
-    printf("]\n");
-
-    printf("pools:\n");
-    for (int p = 0; p < NCP; p++) {
-        const struct cl_pool *s = &cl_pool[p];
-        if (!has[p])
-            continue;
-        printf("  - name: %s\n    site: dc-east\n    nodes: %d\n", s->name, nodes[p]);
-        for (int w = 0; w < 2; w++)
-            if (mpool[w] == p)
-                cl_window("available", nodes[p], nodes[p] - maxi(1, nodes[p] / 4), mstart[w],
-                          mlen[w]);
-        printf("    node: {type: %s, ", s->type);
-        if (s->acc >= 0)
-            printf("accelerator: %s, accelerators: %d, ", cl_acc[s->acc].name, s->k);
-        printf("cpus: %d, memory_gb: %d, power_w: %d, idle_power_w: %d}\n", s->cpus, s->mem,
-               s->busy_w, s->idle_w);
-    }
+    cl_print_site(nodes);
+    cl_print_pools(nodes, has, mpool, mstart, mlen);
 
     /* Quotas grow with the night: on-demand one 8-GPU instance per 25
      * jobs (at least 3; 4-GPU types twice that), spot half of it (at
@@ -363,7 +301,8 @@ static int gen_sized(unsigned long long seed, long n)
                                    : i < 3 + n8 + n4 ? &sz_offers4[four[i - 3 - n8]]
                                                      : &cl_offers[cpu[i - 3 - n8 - n4]];
         int q = f->acc < 0 ? maxi(12, (int)(n / 8)) : maxi(3 * 8 / f->k, (int)(n * 8 / (25L * f->k)));
-        sz_print_offer(f, q, maxi(2, q / 2), dstart, dlen);
+        int qs = maxi(2, q / 2);
+        cl_print_offer(f, q, qs, strcmp(f->provider, "aws") ? qs / 10 : 0, dstart, dlen);
     }
 
     printf("jobs:\n");
