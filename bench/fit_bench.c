@@ -59,6 +59,141 @@ static double median(double *v, int n)
     return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
+/* One job's runs per machine type, in file order (at most 8 types). */
+typedef struct job_runs {
+    int nt;              /* types */
+    const char *type[8]; /* borrowed from the CSV */
+    int cnt[8];          /* runs of each type */
+    double *m[8], *gb[8], *t[8], *P[8]; /* machines, GB, seconds, parameters */
+    int np;                             /* parameters a run */
+    const char *pn[CP_PM_MAX_PARAMS];   /* their names */
+} job_runs;
+
+/* The runs of C3O file c by machine type; a row that does not read is
+ * skipped. */
+static void read_runs(const cp_csv *c, job_runs *g)
+{
+    int cm = cp_csv_col(c, "instance_count"), ct = cp_csv_col(c, "machine_type");
+    int cs = cp_csv_col(c, "data_size_MB"), cr = cp_csv_col(c, "gross_runtime");
+    int pc[CP_PM_MAX_PARAMS], np = 0;
+    for (int h = 0; h < c->head.n && np < CP_PM_MAX_PARAMS; h++)
+        if (!is_common(c->head.f[h])) {
+            pc[np] = h;
+            g->pn[np++] = c->head.f[h];
+        }
+    g->np = np;
+    int n = c->n_rows, nt = 0;
+    char *done = calloc((size_t)n, 1);
+    for (int i = 0; i < n; i++) {
+        if (done[i] || nt == 8)
+            continue;
+        const char *type = cp_csv_get(&c->rows[i], ct);
+        int k = 0;
+        g->m[nt] = malloc(sizeof(double) * n);
+        g->gb[nt] = malloc(sizeof(double) * n);
+        g->t[nt] = malloc(sizeof(double) * n);
+        g->P[nt] = malloc(sizeof(double) * n * (np ? np : 1));
+        for (int q = i; q < n; q++) {
+            const cp_csv_row *r = &c->rows[q];
+            if (strcmp(cp_csv_get(r, ct), type))
+                continue;
+            done[q] = 1;
+            int okp = 1;
+            for (int p = 0; p < np; p++)
+                okp &= cp_csv_number(cp_csv_get(r, pc[p]), &g->P[nt][k * np + p]);
+            if (!okp || !cp_csv_number(cp_csv_get(r, cm), &g->m[nt][k]) ||
+                !cp_csv_number(cp_csv_get(r, cs), &g->gb[nt][k]) ||
+                !cp_csv_number(cp_csv_get(r, cr), &g->t[nt][k]))
+                continue;
+            g->gb[nt][k] /= 1000; /* MB -> GB, as `import c3o` */
+            k++;
+        }
+        g->type[nt] = type;
+        g->cnt[nt++] = k;
+    }
+    g->nt = nt;
+    free(done);
+}
+
+static void free_runs(job_runs *g)
+{
+    for (int q = 0; q < g->nt; q++) {
+        free(g->m[q]);
+        free(g->gb[q]);
+        free(g->t[q]);
+        free(g->P[q]);
+    }
+}
+
+/* Fits every type as fit dataflow --params does: the type with the most
+ * runs first, on its own, then the others with it as their donor. Each
+ * fit's seconds into secs; the donor's index, or -1 with err set. */
+static int fit_types(const job_runs *g, cp_pm_fit fits[8], double secs[8], cp_err *err)
+{
+    int big = 0;
+    for (int q = 1; q < g->nt; q++)
+        if (g->cnt[q] > g->cnt[big])
+            big = q;
+    for (int pass = 0; pass < 2; pass++)
+        for (int q = 0; q < g->nt; q++) {
+            if ((q == big) != (pass == 0))
+                continue;
+            cp_pm_opts o;
+            cp_pm_opts_init(&o);
+            o.donor = q == big ? NULL : &fits[big];
+            double t0 = now();
+            if (cp_pm_fit_group(g->m[q], g->gb[q], g->t[q], g->P[q], g->cnt[q], g->np, &o,
+                                &fits[q], err) != CP_OK)
+                return -1;
+            secs[q] = now() - t0;
+        }
+    return big;
+}
+
+/* Type q's row of the first table, and its terms' line into `terms`. */
+static void print_fit(const char *job, const job_runs *g, int q, const cp_pm_fit *f, double dt,
+                      const char *donor, FILE *terms)
+{
+    char a[32], b[32], e1[32], e2[32], p50[32], mx[32];
+    pct(a, sizeof a, f->model.loco_mape);
+    pct(p50, sizeof p50, f->model.loco_p50);
+    pct(mx, sizeof mx, f->model.loco_max);
+    pct(b, sizeof b, f->model.largest_mape);
+    pct(e1, sizeof e1, f->ernest.loco_mape);
+    pct(e2, sizeof e2, f->ernest.largest_mape);
+    printf("| %s | %s | %d | %d | %d | %d | %s | %.3f | %.1f | %s (%s / %s) | %s | %.3f | "
+           "%.1f | %s | %s | %.0f |\n",
+           job, g->type[q], g->cnt[q], f->configs, f->sizes, f->n_terms,
+           f->nested ? "per fold" : "once", f->model.r2, f->model.mape, a, p50, mx, b,
+           f->ernest.r2, f->ernest.mape, e1, e2, dt * 1e3);
+    fprintf(terms, "%s on %s:", job, g->type[q]);
+    for (int z = 0; z < f->n_terms; z++) {
+        char nm[400];
+        cp_pm_term_name(f, &f->terms[z], g->pn, donor, nm, sizeof nm);
+        fprintf(terms, " %s%.4g·%s", z ? "+ " : "", f->coef[z], nm);
+    }
+    fputc('\n', terms);
+}
+
+/* The job's row of the second table: the median and worst LOCO MAPE over
+ * its types against the target (5 % median, 10 % worst), and Ernest's. */
+static void summary_row(char *out, size_t size, const char *job, int nt, double *loco,
+                        double *eloco)
+{
+    double wm = 0, we = 0;
+    for (int q = 0; q < nt; q++) {
+        wm = fmax(wm, loco[q]);
+        we = fmax(we, eloco[q]);
+    }
+    double mm = median(loco, nt), me = median(eloco, nt);
+    snprintf(out, size, "| %s | %d | %.1f | %.1f | %s | %.1f | %.1f |", job, nt, mm, wm,
+             mm <= 5 && wm <= 10 ? "met"
+             : mm <= 5           ? "worst missed"
+             : wm <= 10          ? "median missed"
+                                 : "both missed",
+             me, we);
+}
+
 int main(int argc, char **argv)
 {
     const char *dir = argc > 1 ? argv[1] : "examples/data/c3o";
@@ -81,123 +216,25 @@ int main(int argc, char **argv)
             cp_err_print(&err, stderr);
             return 2;
         }
-        int cm = cp_csv_col(c, "instance_count"), ct = cp_csv_col(c, "machine_type");
-        int cs = cp_csv_col(c, "data_size_MB"), cr = cp_csv_col(c, "gross_runtime");
-        int pc[CP_PM_MAX_PARAMS], np = 0;
-        const char *pn[CP_PM_MAX_PARAMS];
-        for (int h = 0; h < c->head.n && np < CP_PM_MAX_PARAMS; h++)
-            if (!is_common(c->head.f[h])) {
-                pc[np] = h;
-                pn[np++] = c->head.f[h];
-            }
-        int n = c->n_rows;
-        char *done = calloc((size_t)n, 1);
-        double loco[8], eloco[8];
-        int nt = 0;
-        /* the types of the job, in file order: their runs */
-        const char *types[8];
-        int cnt[8];
-        double *gm[8], *gg[8], *gt[8], *gP[8];
-        for (int i = 0; i < n; i++) {
-            if (done[i] || nt == 8)
-                continue;
-            const char *type = cp_csv_get(&c->rows[i], ct);
-            int k = 0;
-            gm[nt] = malloc(sizeof(double) * n);
-            gg[nt] = malloc(sizeof(double) * n);
-            gt[nt] = malloc(sizeof(double) * n);
-            gP[nt] = malloc(sizeof(double) * n * (np ? np : 1));
-            for (int q = i; q < n; q++) {
-                const cp_csv_row *r = &c->rows[q];
-                if (strcmp(cp_csv_get(r, ct), type))
-                    continue;
-                done[q] = 1;
-                int okp = 1;
-                for (int p = 0; p < np; p++)
-                    okp &= cp_csv_number(cp_csv_get(r, pc[p]), &gP[nt][k * np + p]);
-                if (!okp || !cp_csv_number(cp_csv_get(r, cm), &gm[nt][k]) ||
-                    !cp_csv_number(cp_csv_get(r, cs), &gg[nt][k]) ||
-                    !cp_csv_number(cp_csv_get(r, cr), &gt[nt][k]))
-                    continue;
-                gg[nt][k] /= 1000; /* MB -> GB, as `import c3o` */
-                k++;
-            }
-            types[nt] = type;
-            cnt[nt++] = k;
-        }
-        /* as fit dataflow --params: the type with the most runs first, on
-         * its own, then the others with it as their donor */
-        int big = 0;
-        for (int q = 1; q < nt; q++)
-            if (cnt[q] > cnt[big])
-                big = q;
+        job_runs g;
+        read_runs(c, &g);
         cp_pm_fit fits[8];
-        double ms[8];
-        for (int pass = 0; pass < 2; pass++)
-            for (int q = 0; q < nt; q++) {
-                if ((q == big) != (pass == 0))
-                    continue;
-                cp_pm_opts o;
-                cp_pm_opts_init(&o);
-                o.donor = q == big ? NULL : &fits[big];
-                double t0 = now();
-                if (cp_pm_fit_group(gm[q], gg[q], gt[q], gP[q], cnt[q], np, &o, &fits[q], &err) !=
-                    CP_OK) {
-                    cp_err_print(&err, stderr);
-                    return 1;
-                }
-                ms[q] = now() - t0;
-            }
-        for (int q = 0; q < nt; q++) {
-            const cp_pm_fit f = fits[q];
-            const char *type = types[q];
-            int k = cnt[q];
-            double dt = ms[q];
-            total += dt;
+        double secs[8], loco[8], eloco[8];
+        int big = fit_types(&g, fits, secs, &err);
+        if (big < 0) {
+            cp_err_print(&err, stderr);
+            return 1;
+        }
+        for (int q = 0; q < g.nt; q++) {
+            total += secs[q];
             n_fits++;
-            runs += k;
-            char a[32], b[32], e1[32], e2[32], p50[32], mx[32];
-            pct(a, sizeof a, f.model.loco_mape);
-            pct(p50, sizeof p50, f.model.loco_p50);
-            pct(mx, sizeof mx, f.model.loco_max);
-            pct(b, sizeof b, f.model.largest_mape);
-            pct(e1, sizeof e1, f.ernest.loco_mape);
-            pct(e2, sizeof e2, f.ernest.largest_mape);
-            printf("| %s | %s | %d | %d | %d | %d | %s | %.3f | %.1f | %s (%s / %s) | %s | %.3f | "
-                   "%.1f | %s | %s | %.0f |\n",
-                   jobs[j], type, k, f.configs, f.sizes, f.n_terms, f.nested ? "per fold" : "once",
-                   f.model.r2, f.model.mape, a, p50, mx, b, f.ernest.r2, f.ernest.mape, e1, e2,
-                   dt * 1e3);
-            fprintf(terms, "%s on %s:", jobs[j], type);
-            for (int z = 0; z < f.n_terms; z++) {
-                char nm[400];
-                cp_pm_term_name(&f, &f.terms[z], pn, types[big], nm, sizeof nm);
-                fprintf(terms, " %s%.4g·%s", z ? "+ " : "", f.coef[z], nm);
-            }
-            fputc('\n', terms);
-            loco[q] = f.model.loco_mape;
-            eloco[q] = f.ernest.loco_mape;
+            runs += g.cnt[q];
+            print_fit(jobs[j], &g, q, &fits[q], secs[q], g.type[big], terms);
+            loco[q] = fits[q].model.loco_mape;
+            eloco[q] = fits[q].ernest.loco_mape;
         }
-        for (int q = 0; q < nt; q++) {
-            free(gm[q]);
-            free(gg[q]);
-            free(gt[q]);
-            free(gP[q]);
-        }
-        double wm = 0, we = 0;
-        for (int q = 0; q < nt; q++) {
-            wm = fmax(wm, loco[q]);
-            we = fmax(we, eloco[q]);
-        }
-        double mm = median(loco, nt), me = median(eloco, nt);
-        snprintf(summary[j], sizeof summary[j],
-                 "| %s | %d | %.1f | %.1f | %s | %.1f | %.1f |", jobs[j], nt, mm, wm,
-                 mm <= 5 && wm <= 10 ? "met"
-                 : mm <= 5           ? "worst missed"
-                 : wm <= 10          ? "median missed"
-                                     : "both missed",
-                 me, we);
-        free(done);
+        free_runs(&g);
+        summary_row(summary[j], sizeof summary[j], jobs[j], g.nt, loco, eloco);
         cp_csv_free(c);
     }
     printf("\n| job | types | LOCO MAPE %% median | worst | target (5 / 10) | Ernest median | "
