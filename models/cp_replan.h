@@ -72,7 +72,27 @@ typedef struct cp_replan {
      * plans are plans of OLD's inputs with no fewer costs); NAN when OLD
      * has none or is itself a re-plan (planned against its own OLD) */
     double old_bound;
+    /* OLD's services (capplan.5 §10.4) under the deployments, shares and
+     * classes of the modeset given to cp_replan_build (the view's are the
+     * same: it changes no service or resource), over the whole horizon: a
+     * re-plan keeps them in slots < S (cp_plan_keep_history) and starts
+     * from them after (the warm start). 0 where OLD has none (a service
+     * new in the inputs). svc_unit: OLD's node or instance of each
+     * replica, cells as cp_plan's (svc_unit_off[d*slots+t] ..), NULL
+     * when OLD did not place every replica. */
+    int n_deps, n_shares, n_classes;
+    int *svc_n;    /* [n_deps * slots] */
+    double *svc_f; /* [n_shares * slots] */
+    double *svc_u; /* [n_classes * slots] */
+    int *svc_unit;
+    size_t *svc_unit_off; /* [n_deps * slots + 1] */
 } cp_replan;
+
+/* Whether slot t is history (t < S) of a re-plan rp; false for NULL. */
+static inline bool cp_replan_is_history(const struct cp_replan *rp, int t)
+{
+    return rp && t < rp->now;
+}
 
 /* Builds the re-plan of `in` (whose resources `ms` enumerates, e.g. from
  * cp_modes_build) from OLD `old` (read with cp_plan_read_opts.slots =
@@ -82,6 +102,13 @@ typedef struct cp_replan {
 int cp_replan_build(const cp_input *in, const cp_modeset *ms, const cp_plan_file *old, int now,
                     double penalty, cp_replan **out, cp_err *err);
 void cp_replan_free(cp_replan *rp);
+/* "ID/i" of resource r: i, or -1 (OLD's `nodes`). */
+int cp_replan_unit_index(const cp_resource *r, const char *id);
+/* OLD's services into rp (replan_svc.c; cp_replan_build calls it): a
+ * replica OLD runs before S on a deployment the inputs do not have, or on
+ * a node the pool does not have, is CP_ERR_INPUT at OLD's node. */
+int cp_replan_read_services(const cp_input *in, const cp_modeset *ms, const cp_plan_file *old,
+                            cp_replan *rp, cp_err *err);
 /* The same from OLD's file `path` (YAML or JSON): the reader's problems
  * with OLD's choices and the first mismatch go to `d` (CP_ERR_INPUT). */
 int cp_replan_load(const cp_input *in, const cp_modeset *ms, const char *path, int now,

@@ -19,7 +19,6 @@
 #include "cp_num.h"
 #include "cp_yaml.h"
 
-#include <errno.h>
 #include <limits.h>
 #include <math.h>
 #include <stdio.h>
@@ -36,6 +35,11 @@ void cp_replan_free(cp_replan *rp)
         cp_free(rp->job[j].units);
     cp_free(rp->job);
     cp_free(rp->y_hist);
+    cp_free(rp->svc_n);
+    cp_free(rp->svc_f);
+    cp_free(rp->svc_u);
+    cp_free(rp->svc_unit);
+    cp_free(rp->svc_unit_off);
     cp_free(rp);
 }
 
@@ -77,20 +81,6 @@ static int entry_limit(const cp_job *j, const cp_resource *r, const cp_plan_num 
     return -2;
 }
 
-/* "ID/i" of resource r: i, or -1. */
-static int unit_index(const cp_resource *r, const char *id)
-{
-    size_t n = strlen(r->id);
-    if (!id || strncmp(id, r->id, n) || id[n] != '/' || id[n + 1] < '0' || id[n + 1] > '9')
-        return -1;
-    errno = 0;
-    char *end;
-    long v = strtol(id + n + 1, &end, 10);
-    if (*end || errno || v > 1000000000L)
-        return -1;
-    return (int)v;
-}
-
 /* Resolves OLD's entry of job j into rj (choice, units); CP_ERR_INPUT
  * with the reason when it cannot (callers decide whether that matters). */
 static int resolve(const cp_input *in, const cp_modeset *ms, int j, const cp_plan_job *pj,
@@ -126,7 +116,7 @@ static int resolve(const cp_input *in, const cp_modeset *ms, int j, const cp_pla
     if (!rj->units)
         return cp_err_nomem(err);
     for (int q = 0; q < pj->nodes.n; q++) {
-        int u = unit_index(res, pj->nodes.s[q]);
+        int u = cp_replan_unit_index(res, pj->nodes.s[q]);
         if (u < 0)
             return cp_err_set(err, CP_ERR_INPUT, pj->nodes.at[q],
                               MISMATCH "job '%s': '%s' is not a node or instance of '%s'",
@@ -278,10 +268,6 @@ int cp_replan_build(const cp_input *in, const cp_modeset *ms, const cp_plan_file
         return cp_err_set(err, CP_ERR_INPUT, old->pos,
                           old->infeasible ? "OLD has no plan to keep (status infeasible)"
                                           : "OLD is not a plan capplan reads");
-    if (in->n_services > 0) /* their history (n, f, u before S) is not kept yet */
-        return cp_err_set(err, CP_ERR_INPUT, old->pos,
-                          "re-planning inputs with services (capplan.5 §10.4) is not supported "
-                          "yet: plan them from scratch");
     if (old->slots != in->slots)
         return cp_err_set(err, CP_ERR_INPUT, old->pos,
                           MISMATCH "it has %d slots, the inputs' horizon %d", old->slots,
@@ -307,7 +293,8 @@ int cp_replan_build(const cp_input *in, const cp_modeset *ms, const cp_plan_file
         rp->job[j].old.res = -1;
         rp->job[j].work = in->jobs[j].work;
     }
-    if ((rc = sort_jobs(in, ms, old, rp, err)) || (rc = keep_history(in, ms, old, rp, err)))
+    if ((rc = sort_jobs(in, ms, old, rp, err)) || (rc = keep_history(in, ms, old, rp, err)) ||
+        (rc = cp_replan_read_services(in, ms, old, rp, err)))
         goto fail;
     same_inputs(in, old, rp);
     *out = rp;

@@ -9,12 +9,12 @@
  *   released at that start, with no deadline, placement rule or
  *   predecessor, which the history does not re-check: §10.6);
  * - history (slots < S) is relaxed so OLD's runs there always fit: only
- *   started jobs run there and they are fixed, so its rows can bind no
- *   choice; the view raises a pool's available nodes there to what the
- *   started jobs hold (the baseline of such a slot changes only when the
- *   inputs took nodes away before S, and the plan is costed on the real
- *   inputs), markets' quotas to OLD's instances, and lifts power caps and
- *   team quotas;
+ *   started jobs and OLD's replicas run there and both are fixed, so its
+ *   rows can bind no choice; the view raises a pool's available nodes
+ *   there to what the started jobs and OLD's replicas hold (the baseline
+ *   of such a slot changes only when the inputs took nodes away before
+ *   S, and the plan is costed on the real inputs), markets' quotas to
+ *   OLD's instances, and lifts power caps and team quotas;
  * - with a change penalty P, OLD's (mode, start) of a changeable job is a
  *   mode of its own that costs -P (`change`), the constant P of each such
  *   job aside: a per-mode cost every method already prices, as egress.
@@ -122,7 +122,8 @@ static bool view_jobs(rview *v, const cp_replan *rp)
     return true;
 }
 
-/* Pools: at least the nodes OLD's started jobs hold in each slot < S. */
+/* Pools: at least the nodes OLD's started jobs and replicas hold in each
+ * slot < S. */
 static bool view_pools(rview *v, const cp_replan *rp, const cp_modeset *ms)
 {
     cp_input *in = &v->in;
@@ -143,6 +144,24 @@ static bool view_pools(rview *v, const cp_replan *rp, const cp_modeset *ms)
         for (int t = rj->old.start; t < rp->now && t < rj->old.start + rj->old.slots; t++)
             if (!raise_to(v, &p->available, in->slots, t, need > p->nodes ? p->nodes : need))
                 return false;
+    }
+    /* and the nodes of OLD's replicas there (capplan.5 §10.4) */
+    for (int d = 0; d < rp->n_deps; d++) {
+        const cp_resource *res = &ms->res[ms->deps[d].res];
+        if (res->kind != CP_RES_POOL)
+            continue;
+        cp_pool *p = &pools[res->index];
+        for (int t = 0; t < rp->now; t++) {
+            size_t c = (size_t)d * rp->slots + t;
+            int need = rp->svc_n[c] > 0 ? p->nodes : 0;
+            if (rp->svc_unit) {
+                need = 0;
+                for (size_t i = rp->svc_unit_off[c]; i < rp->svc_unit_off[c + 1]; i++)
+                    need = rp->svc_unit[i] + 1 > need ? rp->svc_unit[i] + 1 : need;
+            }
+            if (need && !raise_to(v, &p->available, in->slots, t, need > p->nodes ? p->nodes : need))
+                return false;
+        }
     }
     return true;
 }

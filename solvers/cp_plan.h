@@ -72,8 +72,10 @@ int cp_plan_copy_units(cp_plan *dst, const cp_plan *src);
 /* Sets y to the fewest instances that hold the scheduled jobs' demand on
  * each market in each slot (the cheapest y for fixed job choices). */
 void cp_plan_min_instances(cp_plan *p);
-/* A re-plan (ms->replan) keeps OLD's instances before S: sets y there
- * (cp_plan_min_instances and placement call it; no-op otherwise). */
+/* A re-plan (ms->replan) keeps OLD's instances and services' replicas,
+ * shares and unserved shares before S: sets y, svc_n, svc_f and svc_u
+ * there (cp_plan_min_instances, placement and the services' searches
+ * call it; no-op otherwise). */
 void cp_plan_keep_history(cp_plan *p);
 /* Job j's choice in the terms of cp_replan.h (res -1: dropped). */
 void cp_plan_choice(const cp_plan *p, int j, cp_replan_choice *c);
@@ -136,6 +138,11 @@ double cp_plan_svc_eval(const cp_plan *p, cp_plan_figures *f);
 /* What service v spends (capplan.5 §10.1 without unserved requests: what
  * a team's budget counts). */
 double cp_plan_svc_spend(const cp_plan *p, int v);
+/* Rounds every share and unserved share to the figure the plan file
+ * writes (cp_num_fig), so that the plan's figures are those of its file
+ * read back: a re-plan that keeps OLD's services (read from OLD's file)
+ * then writes OLD's figures to the last digit. */
+void cp_plan_round_shares(cp_plan *p);
 /* The service rows of capplan.5 §10.4 (shares, capacity, min_replicas) to
  * 1e-6; the first broken one in words into why. */
 bool cp_plan_services_ok(const cp_plan *p, char *why, size_t why_size);

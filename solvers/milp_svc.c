@@ -96,13 +96,15 @@ static int team_budget_entry(milp *mp, int v, int col, double c)
     return cp_milp_add_nz(mp, team_row(mp, mp->tr->budget_row[team]), col, c);
 }
 
-/* n(d,t) and its entries; 0 (no column) when the resource holds none. */
+/* n(d,t) and its entries; 0 (no column) when the resource holds none
+ * (in a re-plan's history: when OLD runs none there). */
 static int n_column(milp *mp, const cp_usage *u, int d, int t)
 {
     const cp_deploy *dp = &mp->ms->deps[d];
     const cp_resource *r = &mp->ms->res[dp->res];
+    const cp_replan *rp = mp->ms->replan;
     int T = mp->T;
-    double ub = replicas_held(mp, u, d, t);
+    double ub = cp_replan_is_history(rp, t) ? rp->svc_n[(size_t)d * T + t] : replicas_held(mp, u, d, t);
     mp->svc.n_ub[(size_t)d * T + t] = ub;
     if (ub < 1)
         return 0;
@@ -124,7 +126,9 @@ static int n_column(milp *mp, const cp_usage *u, int d, int t)
  * share to be a column (tests/suite_hostile.sh, section 18). */
 #define SVC_REPLICAS_MAX 1e30
 
-/* The shares of deployment d in slot t, with its capacity row. */
+/* The shares of deployment d in slot t, with its capacity row; in a
+ * re-plan's history only OLD's shares, fixed (cp_milp_svc_col_bounds),
+ * with no row: history is not re-checked (capplan.5 §10.6). */
 static int f_columns(milp *mp, int d, int t, int ncol, const int *route)
 {
     const cp_input *in = mp->in;
@@ -132,10 +136,14 @@ static int f_columns(milp *mp, int d, int t, int ncol, const int *route)
     const cp_resource *r = &mp->ms->res[dp->res];
     const cp_service *sv = &in->services[dp->svc];
     const double *rate = sv->configs[dp->config].rate;
+    const cp_replan *rp = mp->ms->replan;
+    bool hist = cp_replan_is_history(rp, t);
     int T = mp->T, cap = 0;
     for (int k = 0; k < sv->n_classes; k++) {
         double lam = cp_svc_load(in, dp->svc, k, t);
         if (rate[k] <= 0 || lam <= 0)
+            continue;
+        if (hist && rp->svc_f[(size_t)(mp->ms->dep_share[d] + k) * T + t] == 0)
             continue;
         double x = lam / rate[k], w = dp->busy_w * x, cost = 0;
         if (r->kind == CP_RES_POOL)
@@ -152,6 +160,11 @@ static int f_columns(milp *mp, int d, int t, int ncol, const int *route)
         if (c < 0)
             return -1;
         mp->svc.f_col[(size_t)share * T + t] = c;
+        if (hist) {
+            if (team_budget_entry(mp, dp->svc, c, cost))
+                return -1;
+            continue;
+        }
         if (!cap && (cap = add_row(mp, -INFINITY, 0, CP_MILP_SVC_ROW_CAP, d, 0, t)) < 0)
             return -1;
         if (cp_milp_add_nz(mp, route[k], c, 1.0) || cp_milp_add_nz(mp, cap, c, x) ||
@@ -178,20 +191,22 @@ static int service_slot(milp *mp, const cp_usage *u, int v, int t, int *route, i
     const cp_service *sv = &in->services[v];
     int T = mp->T;
     double h = in->slot_hours;
+    /* a re-plan's history: OLD's columns, fixed, and no row (capplan.5 §10.5) */
+    bool hist = cp_replan_is_history(ms->replan, t);
     for (int k = 0; k < sv->n_classes; k++) {
         double lam = cp_svc_load(in, v, k, t);
         route[k] = 0;
         if (lam <= 0)
             continue;
-        if ((route[k] = add_row(mp, 1, 1, CP_MILP_SVC_ROW_ROUTE, v, k, t)) < 0)
+        if (!hist && (route[k] = add_row(mp, 1, 1, CP_MILP_SVC_ROW_ROUTE, v, k, t)) < 0)
             return -1;
         int c = cp_milp_add_col(mp, ms->class_first[v] + k, CP_MILP_SVC_U, t,
                                 sv->unserved_penalty * lam * 3600 * h);
-        if (c < 0 || cp_milp_add_nz(mp, route[k], c, 1.0))
+        if (c < 0 || (route[k] && cp_milp_add_nz(mp, route[k], c, 1.0)))
             return -1;
         mp->svc.u_col[(size_t)(ms->class_first[v] + k) * T + t] = c;
     }
-    double lo = cp_series_at(&sv->min_replicas, t);
+    double lo = hist ? 0 : cp_series_at(&sv->min_replicas, t);
     *mins = 0;
     if (lo > 0 && (*mins = add_row(mp, lo, INFINITY, CP_MILP_SVC_ROW_MIN, v, 0, t)) < 0)
         return -1;
@@ -249,8 +264,15 @@ int cp_milp_svc_build(milp *mp, const cp_usage *u)
 void cp_milp_svc_col_bounds(const milp *mp, int c, double *lo, double *hi, bool *integer)
 {
     int code = mp->col_mode[c];
+    const cp_replan *rp = mp->ms->replan;
+    size_t at = (size_t)mp->col_job[c] * (size_t)mp->T + (size_t)mp->col_start[c];
     *lo = 0;
     *integer = code == CP_MILP_SVC_N;
+    if (code != CP_MILP_SVC_S && cp_replan_is_history(rp, mp->col_start[c])) {
+        *lo = *hi = code == CP_MILP_SVC_N ? rp->svc_n[at]
+                  : code == CP_MILP_SVC_F ? rp->svc_f[at] : rp->svc_u[at];
+        return;
+    }
     if (code == CP_MILP_SVC_N)
         *hi = mp->svc.n_ub[(size_t)mp->col_job[c] * mp->T + mp->col_start[c]];
     else if (code == CP_MILP_SVC_S)
@@ -315,6 +337,7 @@ void cp_milp_svc_extract(const milp *mp, const double *x, cp_plan *plan)
                     *cp_plan_f(plan, d, k, t) = load ? *cp_plan_f(plan, d, k, t) / sum : 0;
                 *cp_plan_u(plan, v, k, t) = load ? fmax(0, 1 - fmin(1, sum)) : 0;
             }
+    cp_plan_keep_history(plan); /* exactly OLD's, not GLPK's rounding of it */
 }
 
 void cp_milp_svc_warm(const milp *mp, const cp_plan *p, double *x)

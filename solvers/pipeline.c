@@ -23,6 +23,7 @@ static int finish(const cp_solve_opts *o, cp_plan *plan, cp_err *err)
 {
     if (plan->status == CP_STATUS_NOPLAN || plan->status == CP_STATUS_INFEASIBLE)
         return 0;
+    cp_plan_round_shares(plan);
     int repairs = 0, rc;
     bool moved = false, moved2 = false;
     if ((rc = cp_plan_precedence(plan, &moved, err)))
@@ -81,11 +82,10 @@ int cp_plan_solve(const cp_input *in, const cp_modeset *ms, const cp_solver_ops 
      * service columns are tested with; an explicit cbc is refused below */
     if (in->n_services && o.mip_engine == CP_MIP_CBC && o.sub_engine == CP_MIP_GLPK)
         o.mip_engine = CP_MIP_GLPK;
-    if (in->n_services && (ms->replan || o.mip_engine == CP_MIP_CBC))
+    if (in->n_services && o.mip_engine == CP_MIP_CBC)
         return cp_err_set(err, CP_ERR_INPUT, in->services[0].pos,
-                          "service '%s': %s of an input with services is not supported yet "
-                          "(capplan.5 §10.4)", in->services[0].name,
-                          ms->replan ? "a re-plan (--from)" : "--mip-engine cbc");
+                          "service '%s': --mip-engine cbc of an input with services is not "
+                          "supported yet (capplan.5 §10.4)", in->services[0].name);
     if (o.export_lp) {
         if ((rc = cp_milp_export(in, ms, o.export_lp, err)))
             return rc;

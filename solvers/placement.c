@@ -25,6 +25,7 @@
 #include "cp_placement.h"
 
 #include "cp_packing.h"
+#include "placement_internal.h"
 #include "cp_teams.h"
 
 #include "cp_alloc.h"
@@ -36,62 +37,6 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-
-#define EPS 1e-9
-
-
-typedef struct packer {
-    const cp_input *in;
-    const cp_modeset *ms;
-    cp_plan *plan;
-    int T;
-    cp_pack *pk;     /* [n_res] the units as the packing rule sees them */
-    size_t *cap;     /* [n_res] ids the arrays have room for */
-    int *pick, *amount; /* scratch, [most counts + 1] */
-    const unsigned char *pinned; /* a re-plan's started jobs on OLD's units, or NULL */
-} packer;
-
-/* Makes room for ids below n on resource r (new ids free everywhere). */
-static int ensure_units(packer *pk, int r, int n)
-{
-    cp_pack *p = &pk->pk[r];
-    if (n <= p->n)
-        return CP_OK;
-    size_t T = (size_t)pk->T, per = (size_t)CP_DIMS * T;
-    if ((size_t)n > pk->cap[r]) {
-        size_t nc = pk->cap[r] ? pk->cap[r] : 4;
-        while (nc < (size_t)n)
-            nc *= 2;
-        double *f = cp_reallocarray(p->free, nc * per, sizeof *f);
-        if (!f)
-            return CP_ERR_NOMEM;
-        p->free = f;
-        if (p->market) {
-            int *c = cp_reallocarray(p->cnt, nc * T, sizeof *c);
-            if (!c)
-                return CP_ERR_NOMEM;
-            p->cnt = c;
-        }
-        pk->cap[r] = nc;
-    }
-    const cp_resource *res = &pk->ms->res[r];
-    for (int u = p->n; u < n; u++) {
-        for (int d = 0; d < CP_DIMS; d++)
-            for (size_t t = 0; t < T; t++) {
-                bool up = res->kind != CP_RES_POOL ||
-                          u < cp_num_clamp_int(cp_series_at(&pk->in->pools[res->index].available, (int)t), 0,
-                                               INT_MAX);
-                p->free[((size_t)u * CP_DIMS + (size_t)d) * T + t] =
-                    up ? cp_machine_dim(res->mach, d) : -1;
-            }
-        if (p->market)
-            memset(&p->cnt[(size_t)u * T], 0, T * sizeof *p->cnt);
-    }
-    p->n = n;
-    if (!p->market)
-        p->used = n;
-    return CP_OK;
-}
 
 /* The plan's y row of market r: the most ids in use per slot. */
 static int *y_row(const packer *pk, int r)
@@ -120,7 +65,7 @@ static int try_pack(packer *pk, int j, int mi, int s, const int *limit, bool *ok
     cp_pack *p = &pk->pk[m->res];
     *ok = false;
     /* a market may need ids it has not used yet */
-    if (p->market && ensure_units(pk, m->res, p->used + m->count + 1))
+    if (p->market && cp_place_ensure_units(pk, m->res, p->used + m->count + 1))
         return CP_ERR_NOMEM;
     double c;
     int k = cp_pack_choose(p, pk->in, m, s, limit, NULL, pk->pick, pk->amount, &c);
@@ -148,7 +93,7 @@ static int keep_units(packer *pk, int j, bool *ok)
             return CP_OK;
         top = units[q] + 1 > top ? units[q] + 1 : top;
     }
-    if (p->market && ensure_units(pk, m->res, top))
+    if (p->market && cp_place_ensure_units(pk, m->res, top))
         return CP_ERR_NOMEM;
     const int *limit = p->market ? y_row(pk, m->res) : NULL;
     if (!cp_pack_holds(p, pk->in, m, pk->plan->start[j], limit, units, k))
@@ -327,7 +272,7 @@ static double alt_cost(packer *pk, int j, int mi, int s, int *qbuf)
         }
         return cost;
     }
-    if (ensure_units(pk, m->res, p->used + m->count + 1))
+    if (cp_place_ensure_units(pk, m->res, p->used + m->count + 1))
         return INFINITY;
     int k = cp_pack_choose(p, pk->in, m, s, quota_row(pk, m->res, qbuf), NULL, pk->pick, pk->amount, &c);
     if (k == 0)
@@ -478,121 +423,6 @@ static int repair_job(packer *pk, int j, int mi, int s, int *qbuf, cp_buf *note,
                           "any of its modes");
 }
 
-/* Room of unit i of pack p in dimension k and slot t (-1: down). */
-static double *room_at(const cp_pack *p, int i, int k, int t)
-{
-    return &p->free[((size_t)i * CP_DIMS + (size_t)k) * (size_t)p->T + (size_t)t];
-}
-
-/* A unit of resource r for one replica of demand dem in slot t: on a
- * market an instance in use in t first (no new instance-slot), then an
- * idle used id, then a fresh id; then the least accelerators left, then
- * the lowest id. -1 when none holds it; -2 out of memory. */
-static int replica_unit(packer *pk, int r, const double *dem, int t)
-{
-    cp_pack *p = &pk->pk[r];
-    if (p->market && ensure_units(pk, r, p->used + 1))
-        return -2;
-    int top = p->market ? p->used + 1 : p->n, best = -1;
-    double best_key = INFINITY;
-    /* an instance empty in slot t is one more rented: within the quota
-     * (capplan.5 §3.2), as every job's */
-    bool may_open = !p->market || p->inuse[t] < cp_market_quota(pk->in, &pk->ms->res[r], t);
-    for (int i = 0; i < top && i < p->n; i++) {
-        if (p->market && !may_open && !p->cnt[(size_t)i * (size_t)pk->T + (size_t)t])
-            continue;
-        bool fits = true;
-        for (int k = 0; k < CP_DIMS && fits; k++)
-            fits = *room_at(p, i, k, t) >= 0 && *room_at(p, i, k, t) + EPS >= dem[k];
-        if (!fits)
-            continue;
-        double key = *room_at(p, i, CP_DIM_ACC, t) - dem[CP_DIM_ACC];
-        if (p->market)
-            key += p->cnt[(size_t)i * (size_t)pk->T + (size_t)t] ? 0 : i < p->used ? 1e12 : 2e12;
-        if (key < best_key) {
-            best_key = key;
-            best = i;
-        }
-    }
-    return best;
-}
-
-/* capplan.5 §10.4: each replica in each slot on one node or instance of
- * its deployment's resource, after the jobs, in the room they leave.
- * Larger replicas first. A replica no unit holds leaves the plan without
- * replica placement (a note says so); the aggregate rows still hold. */
-static int place_replicas(packer *pk, cp_buf *note)
-{
-    cp_plan *plan = pk->plan;
-    const cp_modeset *ms = pk->ms;
-    size_t T = (size_t)pk->T, cells = (size_t)ms->n_deps * T, total = 0;
-    cp_free(plan->svc_unit);
-    cp_free(plan->svc_unit_off);
-    plan->svc_unit = NULL;
-    if (!(plan->svc_unit_off = cp_calloc(cells + 1, sizeof *plan->svc_unit_off)))
-        return CP_ERR_NOMEM;
-    for (size_t c = 0; c < cells; c++) {
-        plan->svc_unit_off[c] = total;
-        total += (size_t)plan->svc_n[c];
-    }
-    plan->svc_unit_off[cells] = total;
-    int *order = cp_calloc((size_t)(ms->n_deps ? ms->n_deps : 1), sizeof *order);
-    if (!order || !(plan->svc_unit = cp_calloc(total ? total : 1, sizeof *plan->svc_unit))) {
-        cp_free(order);
-        return CP_ERR_NOMEM;
-    }
-    for (int d = 0; d < ms->n_deps; d++) {
-        int q = d; /* insertion by accelerators, then cpus, descending; stable */
-        while (q > 0 && (ms->deps[order[q - 1]].demand[CP_DIM_ACC] < ms->deps[d].demand[CP_DIM_ACC] ||
-                         (ms->deps[order[q - 1]].demand[CP_DIM_ACC] == ms->deps[d].demand[CP_DIM_ACC] &&
-                          ms->deps[order[q - 1]].demand[CP_DIM_CPU] < ms->deps[d].demand[CP_DIM_CPU]))) {
-            order[q] = order[q - 1];
-            q--;
-        }
-        order[q] = d;
-    }
-    bool all = true;
-    for (int q = 0; q < ms->n_deps && all; q++) {
-        int d = order[q];
-        const cp_deploy *dp = &ms->deps[d];
-        cp_pack *p = &pk->pk[dp->res];
-        for (size_t t = 0; t < T && all; t++)
-            for (int i = 0; i < *cp_plan_n(plan, d, (int)t); i++) {
-                int u = replica_unit(pk, dp->res, dp->demand, (int)t);
-                if (u == -2) {
-                    cp_free(order);
-                    return CP_ERR_NOMEM;
-                }
-                if (u < 0) {
-                    all = false;
-                    cp_buf_printf(note, "%sservice '%s': a replica on %s in slot %zu fits no node or "
-                                  "instance; replicas are not placed",
-                                  note->len ? "; " : "", pk->in->services[dp->svc].name,
-                                  ms->res[dp->res].id, t);
-                    break;
-                }
-                plan->svc_unit[plan->svc_unit_off[(size_t)d * T + t] + (size_t)i] = u;
-                for (int k = 0; k < CP_DIMS; k++)
-                    *room_at(p, u, k, (int)t) -= dp->demand[k];
-                if (p->market) {
-                    int *c = &p->cnt[(size_t)u * T + t];
-                    if ((*c)++ == 0)
-                        p->inuse[t]++;
-                    if (u >= p->used)
-                        p->used = u + 1;
-                }
-            }
-    }
-    cp_free(order);
-    if (!all) {
-        cp_free(plan->svc_unit);
-        cp_free(plan->svc_unit_off);
-        plan->svc_unit = NULL;
-        plan->svc_unit_off = NULL;
-    }
-    return CP_OK;
-}
-
 static int keep_aggregate(cp_plan *plan)
 {
     size_t n = (size_t)plan->n_res * (size_t)plan->slots;
@@ -638,7 +468,7 @@ static int place_pass(cp_plan *plan, bool repair, int *repairs, cp_buf *note)
         pk.pk[r] = (cp_pack){res->mach, market, in->slots, 0, 0, NULL, NULL, NULL};
         if (market && !(pk.pk[r].inuse = cp_calloc(T, sizeof(int))))
             rc = CP_ERR_NOMEM;
-        else if (ensure_units(&pk, r, market ? 1 : in->pools[res->index].nodes))
+        else if (cp_place_ensure_units(&pk, r, market ? 1 : in->pools[res->index].nodes))
             rc = CP_ERR_NOMEM;
     }
     if (rc == CP_OK && (rc = pin_started(&pk, &pinned)))
@@ -695,7 +525,7 @@ static int place_pass(cp_plan *plan, bool repair, int *repairs, cp_buf *note)
     /* capplan.5 §10.4: the replicas in the room the jobs leave (a replica
      * is one slot on one unit: far easier to fit than a job's run) */
     if (rc == CP_OK && in->n_services)
-        rc = place_replicas(&pk, note);
+        rc = cp_place_replicas(&pk, note);
     /* no instance paid for that holds nothing: y(t) is the ids in use */
     for (int r = 0; r < ms->n_res && rc == CP_OK; r++)
         if (pk.pk[r].market)

@@ -194,6 +194,14 @@ void cp_plan_keep_history(cp_plan *p)
         if (p->ms->res[r].kind != CP_RES_POOL)
             for (int t = 0; t < rp->now; t++)
                 *cp_plan_y(p, r, t) = rp->y_hist[(size_t)r * rp->now + t];
+    /* the services' n, f and u there are OLD's too (capplan.5 §10.5) */
+    size_t T = (size_t)p->slots, S = (size_t)rp->now;
+    for (int d = 0; d < p->ms->n_deps && d < rp->n_deps; d++)
+        memcpy(&p->svc_n[d * T], &rp->svc_n[d * T], S * sizeof *p->svc_n);
+    for (int i = 0; i < p->ms->n_shares && i < rp->n_shares; i++)
+        memcpy(&p->svc_f[i * T], &rp->svc_f[i * T], S * sizeof *p->svc_f);
+    for (int i = 0; i < p->ms->n_classes && i < rp->n_classes; i++)
+        memcpy(&p->svc_u[i * T], &rp->svc_u[i * T], S * sizeof *p->svc_u);
 }
 
 void cp_plan_choice(const cp_plan *p, int j, cp_replan_choice *c)

@@ -8,6 +8,7 @@
  */
 #include "cp_plan.h"
 
+#include "cp_buf.h"
 #include "cp_cost.h"
 
 #include <math.h>
@@ -121,9 +122,11 @@ bool cp_plan_services_ok(const cp_plan *p, char *why, size_t why_size)
     const cp_input *in = p->in;
     const cp_modeset *ms = p->ms;
     int T = p->slots;
+    /* a re-plan's history is OLD's, not re-checked (capplan.5 §10.6) */
+    int t0 = ms->replan ? ms->replan->now : 0;
     for (int v = 0; v < in->n_services; v++) {
         const cp_service *sv = &in->services[v];
-        for (int t = 0; t < T; t++) {
+        for (int t = t0; t < T; t++) {
             long n = 0;
             for (int d = ms->svc_first[v]; d < ms->svc_first[v + 1]; d++)
                 n += *cp_plan_n(p, d, t);
@@ -146,7 +149,7 @@ bool cp_plan_services_ok(const cp_plan *p, char *why, size_t why_size)
         }
     }
     for (int d = 0; d < ms->n_deps; d++)
-        for (int t = 0; t < T; t++) {
+        for (int t = t0; t < T; t++) {
             double cap = ms->deps[d].avail * *cp_plan_n(p, d, t);
             if (over(dep_load(p, d, t), cap)) {
                 snprintf(why, why_size, "service %s: deployment on %s takes %g replicas of load in slot %d, over %g",
@@ -156,4 +159,13 @@ bool cp_plan_services_ok(const cp_plan *p, char *why, size_t why_size)
             }
         }
     return true;
+}
+
+void cp_plan_round_shares(cp_plan *p)
+{
+    size_t T = (size_t)p->slots;
+    for (size_t i = 0; i < (size_t)p->ms->n_shares * T; i++)
+        p->svc_f[i] = cp_num_fig(p->svc_f[i]);
+    for (size_t i = 0; i < (size_t)p->ms->n_classes * T; i++)
+        p->svc_u[i] = cp_num_fig(p->svc_u[i]);
 }

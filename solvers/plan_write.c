@@ -32,8 +32,10 @@ static void solver_block(cp_out *o, const cp_plan *p, const cp_plan_write_opts *
     cp_out_num(o, p->bound);
     cp_out_key(o, "gap");
     double gap = NAN;
+    /* of the figures written: a re-plan that keeps OLD (its bound read
+     * from OLD's file) writes OLD's gap to the last digit */
     if (!isnan(p->bound))
-        gap = fmax(0, (total - p->bound) / fmax(1e-9, fabs(total)));
+        gap = fmax(0, (cp_num_fig(total) - cp_num_fig(p->bound)) / fmax(1e-9, fabs(cp_num_fig(total))));
     cp_out_num(o, gap);
     /* the inputs' digest (cp_input.h): a re-plan from this plan knows by
      * it whether the inputs changed (capplan.5 §10.5) */

@@ -3,7 +3,7 @@
  * the re-plan's modes. Started jobs keep their run, free jobs OLD
  * scheduled keep their (mode, start) where it is still a mode of theirs,
  * on OLD's nodes and instances; broken, new and unplaceable jobs are
- * dropped. When that plan is feasible and no method's plan costs less,
+ * dropped; services keep OLD's replicas, shares and unserved shares. When that plan is feasible and no method's plan costs less,
  * the re-plan is OLD's plan: so re-planning inputs that did not change
  * gives OLD back, node for node, whatever ties the search meets.
  *
@@ -86,6 +86,14 @@ static int warm_plan(const cp_input *in, const cp_modeset *ms, cp_plan **out, cp
         }
         memcpy(p->units[j], rj->units, (size_t)rj->n_units * sizeof *p->units[j]);
         p->n_units[j] = rj->n_units;
+    }
+    /* OLD's services, every slot (history and OLD's choice after it),
+     * on OLD's units where placement finds them free (pin_replicas) */
+    if (rp->n_deps == ms->n_deps && rp->n_shares == ms->n_shares && rp->n_classes == ms->n_classes) {
+        size_t T = (size_t)p->slots;
+        memcpy(p->svc_n, rp->svc_n, (size_t)ms->n_deps * T * sizeof *p->svc_n);
+        memcpy(p->svc_f, rp->svc_f, (size_t)ms->n_shares * T * sizeof *p->svc_f);
+        memcpy(p->svc_u, rp->svc_u, (size_t)ms->n_classes * T * sizeof *p->svc_u);
     }
     p->pool_units = true;
     cp_plan_min_instances(p);

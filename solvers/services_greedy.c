@@ -212,6 +212,10 @@ static int build(cp_plan *p, how h)
         memset(p->svc_f, 0, (size_t)ms->n_shares * (size_t)T * sizeof *p->svc_f);
         memset(p->svc_u, 0, (size_t)ms->n_classes * (size_t)T * sizeof *p->svc_u);
     }
+    /* a re-plan's history is OLD's (capplan.5 §10.5): kept, and planned
+     * from S on only */
+    cp_plan_keep_history(p);
+    int t0 = ms->replan ? ms->replan->now : 0;
     room rm = {p, cp_calloc((size_t)(ms->n_res ? ms->n_res : 1) * CP_DIMS * (size_t)T, sizeof(double)),
                cp_calloc((size_t)(in->n_sites ? in->n_sites : 1) * (size_t)T, sizeof(double))};
     if (!rm.left || !rm.power || power_left(p, rm.power)) {
@@ -243,10 +247,10 @@ static int build(cp_plan *p, how h)
      * --services 100 1 0: a plan of min_replicas alone, all unserved);
      * the load then goes to them first */
     for (int v = 0; v < in->n_services; v++)
-        for (int t = 0; t < T; t++)
+        for (int t = t0; t < T; t++)
             min_replicas(&rm, p, v, t);
     for (int v = 0; v < in->n_services; v++)
-        for (int t = 0; t < T; t++)
+        for (int t = t0; t < T; t++)
             for (int k = 0; k < in->services[v].n_classes; k++)
                 route_class(&rm, p, v, k, t, h);
     cp_free(rm.left);

@@ -28,6 +28,26 @@
 # 5. Every method on every case, each plan verified with --from.
 # 6. Bad inputs: S out of range, OLD of other inputs (each error names the
 #    first mismatch at its line), options without --from.
+# 10. Services (capplan.5 §10.4), history fixed: tests/services/
+#    start_cost.yaml (1 V100 instance at $1/h per replica, 10 requests/s
+#    each, $3 a start; load 20, 5, 20) plans to replicas [2, 2, 2], $6 of
+#    instances and $6 of starts: $12 (OLD). Every method, every plan
+#    verified with --from:
+#    - unchanged inputs give OLD back byte for byte, for every S;
+#    - slot 0's load was 5, not 20 (re-planned at S = 1): slot 0 keeps
+#      OLD's 2 replicas, and slots 1-2 need 2 each, no new start: $12
+#      (planned afresh these inputs cost $11: [1, 2, 2], $5 + $6);
+#    - the load from S on is 40: at S = 1 slots 1-2 run 4 replicas, 2
+#      starts at slot 1 against OLD's 2 in slot 0 ($6): 2 + 8 + 6 + 6 =
+#      $22; at S = 2: 2 + 2 + 4 + 6 + 6 = $20;
+#    - tests/services/shared_node.yaml (a pool node shared by a service and
+#      job a, $0.1/kWh; OLD: 2 replicas in slot 0, 1 and a in slot 1,
+#      $0.21) with slot 1's load raised to 20 at S = 1, P = 5: the service
+#      takes the whole node in slot 1 too, a is dropped ($100) and changed
+#      ($5); energy 2 x 1.2 kWh = $0.24: $105.24.
+#    verify catches a replica count, a node and a share changed in the
+#    history; OLD that runs replicas before S on a deployment the inputs
+#    do not have is an error naming it.
 # 7. `capplan diff OLD NEW` and `report NEW --from OLD` on the node
 #    failure of 2: etl dropped, train-wide restarted, the cost parts' changes
 #    (golden tests/replan/diff-down.txt); the report outlines the bar of
@@ -369,4 +389,70 @@ if [ $? = 2 ] && [ ! -e "$tmp/sky4" ] && [ "$(cat "$tmp/sky.err")" = "capplan ex
 else
     bad sky-other-old "$(oneline "$tmp/sky.err")"
 fi
+# ---- 10. services: their history is OLD's ----------------------------------------
+sc=tests/services/start_cost.yaml
+run_plan "$tmp/s-old.yaml" --method milp $sc
+strip "$tmp/s-old.yaml" | sed '/^  method: /d' >"$tmp/s-old.plain"
+sed 's/load: \[20, 5, 20\]/load: [5, 20, 20]/' $sc >"$tmp/s-past.yaml"
+sed 's/load: \[20, 5, 20\]/load: [20, 40, 40]/' $sc >"$tmp/s-more.yaml"
+sed 's/load: \[20, 5\]/load: [20, 20]/' tests/services/shared_node.yaml >"$tmp/s-node.yaml"
+run_plan "$tmp/sn-old.yaml" --method milp tests/services/shared_node.yaml
+# svc NAME OLD S TOTAL REPLICAS FILE... [-- OPTION...]: every method
+svc() {
+    sv_name=$1 sv_old=$2 sv_now=$3 sv_total=$4 sv_rep=$5
+    shift 5
+    for m in $methods; do
+        run_plan "$tmp/$sv_name-$m.yaml" --method "$m" --from "$sv_old" --now "$sv_now" "$@"
+        if [ "$rc" = 0 ] && num_eq "$(plan_total "$tmp/$sv_name-$m.yaml")" "$sv_total" &&
+            grep -q "^    replicas: \[$sv_rep\]$" "$tmp/$sv_name-$m.yaml"; then
+            ok "$sv_name-$m"
+        else
+            bad "$sv_name-$m" "exit $rc, total $(plan_total "$tmp/$sv_name-$m.yaml") (hand $sv_total), $(grep 'replicas:' "$tmp/$sv_name-$m.yaml")"
+        fi
+        # shellcheck disable=SC2046 # the files, without the penalty option
+        rverify "$sv_name-verify-$m" "$tmp/$sv_name-$m.yaml" "$sv_old" "$sv_now" $(echo "$@" | sed 's/--change-penalty [0-9]*//')
+    done
+}
+for s in 0 1 2 3; do
+    for m in $methods; do
+        run_plan "$tmp/s-same.yaml" --method "$m" --from "$tmp/s-old.yaml" --now "$s" $sc
+        strip "$tmp/s-same.yaml" | sed '/^  method: /d' >"$tmp/s-same.plain"
+        if [ "$rc" = 0 ] && cmp -s "$tmp/s-old.plain" "$tmp/s-same.plain"; then ok "svc-unchanged-$m-$s"; else
+            bad "svc-unchanged-$m-$s" "exit $rc: $(diff "$tmp/s-old.plain" "$tmp/s-same.plain" | head -n 6 | tr '\n' ' ')"; fi
+        rverify "svc-unchanged-verify-$m-$s" "$tmp/s-same.yaml" "$tmp/s-old.yaml" "$s" $sc
+    done
+done
+svc svc-past "$tmp/s-old.yaml" 1 12 "2, 2, 2" "$tmp/s-past.yaml"
+svc svc-more1 "$tmp/s-old.yaml" 1 22 "2, 4, 4" "$tmp/s-more.yaml"
+svc svc-more2 "$tmp/s-old.yaml" 2 20 "2, 2, 4" "$tmp/s-more.yaml"
+svc svc-node "$tmp/sn-old.yaml" 1 105.24 "2, 2" --change-penalty 5 "$tmp/s-node.yaml"
+expect svc-node-dropped "$tmp/svc-node-milp.yaml" '^  status: dropped$' '^  changed: 1$' '^  changes: 5$'
+# verify: the history's replicas, nodes and shares are OLD's
+# vbad NAME PLAN OLD S MESSAGE FILE...: verify fails with MESSAGE
+vbad() {
+    vb_name=$1 vb_plan=$2 vb_old=$3 vb_now=$4 vb_msg=$5
+    shift 5
+    timeout "$limit" $CAPPLAN verify --plan "$vb_plan" --from "$vb_old" --now "$vb_now" "$@" >"$tmp/v.out" 2>&1
+    if [ $? = 1 ] && grep -qF "$vb_msg" "$tmp/v.out"; then ok "$vb_name"; else
+        bad "$vb_name" "$(oneline "$tmp/v.out" 3)"; fi
+}
+sed 's/^    replicas: \[2, 4, 4\]$/    replicas: [3, 4, 4]/' "$tmp/svc-more1-milp.yaml" >"$tmp/t1.yaml"
+vbad svc-verify-replicas "$tmp/t1.yaml" "$tmp/s-old.yaml" 1 \
+    "service 'web': slot 0 is history: OLD runs 2 replicas of configuration 0 on gpu, found 3" "$tmp/s-more.yaml"
+awk '/^    nodes:$/ { n = 1 } n == 1 && /^    - \[gpu\/0, gpu\/1\]$/ { print "    - [gpu/0, gpu/2]"; n = 2; next } { print }' \
+    "$tmp/svc-more1-milp.yaml" >"$tmp/t2.yaml"
+vbad svc-verify-nodes "$tmp/t2.yaml" "$tmp/s-old.yaml" 1 \
+    "service 'web' deployment 1: slot 0 is history: its replicas keep OLD's nodes" "$tmp/s-more.yaml"
+awk '/^    shares:$/ { n = 1; print; next } n == 1 { print "    - [0.5]"; n = 0; next } /^    unserved: \[0, 0\]$/ { print "    unserved: [0.5, 0]"; next } { print }' \
+    "$tmp/svc-node-milp.yaml" >"$tmp/t3.yaml"
+vbad svc-verify-shares "$tmp/t3.yaml" "$tmp/sn-old.yaml" 1 \
+    "service 'chat' class 'chat': slot 0 is history: OLD's share on configuration 0 on p is 1, found 0.5" "$tmp/s-node.yaml"
+# OLD's replicas before S on what is no deployment of the inputs
+sed -e 's/^accelerators: .*/accelerators: [{name: V100, memory_gb: 32, power_w: 300}, {name: T4, memory_gb: 16, power_w: 70}]/' \
+    -e 's/replicas: \[{accelerator: V100, rate: 10}\]/replicas: [{accelerator: T4, rate: 10}, {accelerator: V100, rate: 10}]/' \
+    $sc >"$tmp/s-t4.yaml"
+cp "$tmp/s-old.yaml" "$tmp/so.yaml"
+line=$(grep -n '^  - config: 0$' "$tmp/so.yaml" | cut -d: -f1)
+rbad svc-other-deployment "$tmp/so.yaml:$line:5: error: OLD is a plan of other inputs: service 'web' runs replicas before slot 1 on its deployment 1: configuration 0 on offer 'gpu' is no deployment of it" \
+    plan -q --from "$tmp/so.yaml" --now 1 "$tmp/s-t4.yaml"
 test_done

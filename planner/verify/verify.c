@@ -117,6 +117,8 @@ static int verify_file(const cp_input *in, const cp_replan *rp, const cp_plan_fi
             cp_vf_add_loads(&c);
         if (!c.oom)
             cp_vf_check_services(&c);
+        if (!c.oom && rp && c.svc_n)
+            cp_vf_check_replan_services(&c);
         if (!c.oom)
             cp_vf_check_capacity(&c);
         if (!c.oom)

@@ -98,6 +98,14 @@ typedef struct cp_vf_ctx {
     double svc_starts, svc_unserved; /* $ */
 } cp_vf_ctx;
 
+/* A re-plan's services in slot t < S (verify_replan.c): the ids of
+ * deployment d's replicas `ns` are OLD's when OLD placed its replicas. */
+void cp_vf_check_replica_history(cp_vf_ctx *c, int d, int t, const cp_plan_strs *ns,
+                                 const char *who);
+/* After cp_vf_check_services: every service's n, f and u before S are
+ * OLD's (capplan.5 §10.5). */
+void cp_vf_check_replan_services(cp_vf_ctx *c);
+
 /* ---- messages and plan fields (verify_msg.c) ---------------------------- */
 
 /* A number for a message: 10 significant digits, shortest text. */

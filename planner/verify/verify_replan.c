@@ -13,12 +13,19 @@
  * - `replanned` counts now, started, broken and changed jobs, and
  *   totals.changes is the change penalty times the changed jobs (the
  *   jobs OLD scheduled at S or later that the plan drops or changes),
- *   counted here from the entries, not from the planner's modes.
+ *   counted here from the entries, not from the planner's modes;
+ * - every service's replicas per deployment, shares and unserved shares
+ *   before S are OLD's, and so are its replicas' ids when OLD placed
+ *   them (the starts of slot S count against OLD's replicas of S - 1,
+ *   as verify_services.c costs them from the plan's own history).
  */
 #include "verify_internal.h"
 
+#include "cp_alloc.h"
 #include "cp_replan.h"
 
+#include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 static bool is_true(const cp_plan_str *s)
@@ -171,4 +178,87 @@ void cp_vf_check_replan(cp_vf_ctx *c)
     c->changes = changed * P;
     check_history(c);
     check_block(c, changed);
+}
+
+void cp_vf_check_replica_history(cp_vf_ctx *c, int d, int t, const cp_plan_strs *ns,
+                                 const char *who)
+{
+    const cp_replan *rp = c->rp;
+    size_t cell = (size_t)d * (size_t)c->T + (size_t)t;
+    if (!rp->svc_unit || ns->has != CP_PLAN_SET || d >= rp->n_deps)
+        return;
+    size_t n = rp->svc_unit_off[cell + 1] - rp->svc_unit_off[cell];
+    const char *id = c->ms->res[c->ms->deps[d].res].id;
+    bool same = (size_t)ns->n == n;
+    /* the same ids in any order: each of OLD's matched by one of the plan's */
+    unsigned char *used = same ? cp_calloc(n ? n : 1, 1) : NULL;
+    if (same && !used) {
+        c->oom = true;
+        return;
+    }
+    for (size_t i = 0; same && i < n; i++) {
+        char want[300];
+        snprintf(want, sizeof want, "%s/%d", id, rp->svc_unit[rp->svc_unit_off[cell] + i]);
+        size_t q = 0;
+        while (q < n && (used[q] || !ns->s[q] || strcmp(ns->s[q], want)))
+            q++;
+        same = q < n;
+        if (same)
+            used[q] = 1;
+    }
+    cp_free(used);
+    if (!same)
+        cp_vf_viol(c, ns->pos, "%s: slot %d is history: its replicas keep OLD's nodes", who, t);
+}
+
+/* The first slot < S where got[i*T..] differs from OLD's want, or -1. */
+static int first_off(const cp_vf_ctx *c, size_t i, const double *got, const double *want)
+{
+    size_t T = (size_t)c->T;
+    for (int t = 0; t < c->rp->now; t++)
+        if (fabs(got[i * T + (size_t)t] - want[i * T + (size_t)t]) > 1e-9)
+            return t;
+    return -1;
+}
+
+void cp_vf_check_replan_services(cp_vf_ctx *c)
+{
+    const cp_replan *rp = c->rp;
+    const cp_modeset *ms = c->ms;
+    const cp_input *in = c->in;
+    size_t T = (size_t)c->T;
+    if (rp->n_deps != ms->n_deps || rp->n_shares != ms->n_shares || rp->n_classes != ms->n_classes)
+        return; /* not the modeset OLD was read under: cannot happen for one input */
+    cp_pos at = c->pf->svc_list.has ? c->pf->svc_list.pos : c->pf->pos;
+    for (int d = 0; d < ms->n_deps; d++) {
+        const cp_deploy *dp = &ms->deps[d];
+        const char *sv = in->services[dp->svc].name, *res = ms->res[dp->res].id;
+        for (int t = 0; t < rp->now; t++) {
+            long want = rp->svc_n[(size_t)d * T + (size_t)t], got = c->svc_n[(size_t)d * T + (size_t)t];
+            if (want != got) {
+                cp_vf_viol(c, at, "service '%s': slot %d is history: OLD runs %ld replicas of "
+                           "configuration %d on %s, found %ld", sv, t, want, dp->config, res, got);
+                break;
+            }
+        }
+        for (int k = 0; k < in->services[dp->svc].n_classes; k++) {
+            size_t i = (size_t)(ms->dep_share[d] + k);
+            int t = first_off(c, i, c->svc_f, rp->svc_f);
+            if (t >= 0)
+                cp_vf_viol(c, at, "service '%s' class '%s': slot %d is history: OLD's share on "
+                           "configuration %d on %s is %s, found %s", sv,
+                           in->services[dp->svc].classes[k].name, t, dp->config, res,
+                           cp_vf_n(rp->svc_f[i * T + (size_t)t]).s, cp_vf_n(c->svc_f[i * T + (size_t)t]).s);
+        }
+    }
+    for (int v = 0; v < in->n_services; v++)
+        for (int k = 0; k < in->services[v].n_classes; k++) {
+            size_t i = (size_t)(ms->class_first[v] + k);
+            int t = first_off(c, i, c->svc_u, rp->svc_u);
+            if (t >= 0)
+                cp_vf_viol(c, at, "service '%s' class '%s': slot %d is history: OLD's unserved "
+                           "share is %s, found %s", in->services[v].name,
+                           in->services[v].classes[k].name, t, cp_vf_n(rp->svc_u[i * T + (size_t)t]).s,
+                           cp_vf_n(c->svc_u[i * T + (size_t)t]).s);
+        }
 }

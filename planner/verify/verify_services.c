@@ -18,6 +18,7 @@
 
 #include "cp_alloc.h"
 #include "cp_num.h"
+#include "cp_replan.h"
 
 #include <limits.h>
 #include <stdio.h>
@@ -85,6 +86,8 @@ static void read_nodes(cp_vf_ctx *c, int d, const cp_plan_svc_dep *de, const cha
             cp_vf_viol(c, ns->pos, "%s: nodes[%d] lists %d ids for %ld replicas", who, t, ns->n, n);
             continue;
         }
+        if (cp_replan_is_history(c->rp, t))
+            cp_vf_check_replica_history(c, d, t, ns, who);
         for (int i = 0; i < ns->n; i++) {
             long k = ns->s[i] ? cp_vf_parse_id(ns->s[i], r->id) : -1;
             if (!ns->s[i])
@@ -180,7 +183,7 @@ static void read_route(cp_vf_ctx *c, int v, int k, const cp_plan_svc *e, const c
             else if (f > SVC_TOL && sv->configs[dp->config].rate[k] <= 0)
                 cp_vf_viol(c, sh->at[i], "%s: share %s in slot %d on configuration %d, which does "
                            "not serve the class", who, cp_vf_n(f).s, t, dp->config);
-            else if (f > SVC_TOL && load_at(in, v, k, t) <= 0)
+            else if (f > SVC_TOL && load_at(in, v, k, t) <= 0 && !cp_replan_is_history(c->rp, t))
                 cp_vf_viol(c, sh->at[i], "%s: share %s in slot %d, where its load is 0", who,
                            cp_vf_n(f).s, t);
             c->svc_f[(size_t)(c->ms->dep_share[map[i]] + k) * (size_t)T + (size_t)t] = f;
@@ -190,14 +193,17 @@ static void read_route(cp_vf_ctx *c, int v, int k, const cp_plan_svc *e, const c
     for (int t = 0; u->has == CP_PLAN_SET && t < T && t < u->n; t++) {
         if (isnan(u->v[t]))
             continue;
-        if (u->v[t] < -SVC_TOL || (u->v[t] > SVC_TOL && load_at(in, v, k, t) <= 0))
+        if (u->v[t] < -SVC_TOL ||
+            (u->v[t] > SVC_TOL && load_at(in, v, k, t) <= 0 && !cp_replan_is_history(c->rp, t)))
             cp_vf_viol(c, u->at[t], "%s: unserved share %s in slot %d (it is >= 0, and 0 where the "
                        "load is 0)", who, cp_vf_n(u->v[t]).s, t);
         c->svc_u[(size_t)(c->ms->class_first[v] + k) * (size_t)T + (size_t)t] = u->v[t];
     }
 }
 
-/* The rows of service v (shares, capacity, min_replicas) at entry e. */
+/* The rows of service v (shares, capacity, min_replicas) at entry e;
+ * a re-plan's history is OLD's (verify_replan.c), not re-checked against
+ * the inputs (capplan.5 §10.6), but its load still takes power. */
 static void check_rows(cp_vf_ctx *c, int v, const cp_plan_svc *e)
 {
     const cp_input *in = c->in;
@@ -205,11 +211,12 @@ static void check_rows(cp_vf_ctx *c, int v, const cp_plan_svc *e)
     const cp_service *sv = &in->services[v];
     size_t T = (size_t)c->T;
     for (int t = 0; t < c->T; t++) {
+        bool hist = cp_replan_is_history(c->rp, t);
         for (int k = 0; k < sv->n_classes; k++) {
             double sum = c->svc_u[(size_t)(ms->class_first[v] + k) * T + (size_t)t];
             for (int d = ms->svc_first[v]; d < ms->svc_first[v + 1]; d++)
                 sum += c->svc_f[(size_t)(ms->dep_share[d] + k) * T + (size_t)t];
-            if (load_at(in, v, k, t) > 0 && off_by(sum, 1))
+            if (load_at(in, v, k, t) > 0 && off_by(sum, 1) && !hist)
                 cp_vf_viol(c, e->pos, "service '%s' class '%s': shares and unserved add up to %s "
                            "in slot %d, not 1", sv->name, sv->classes[k].name, cp_vf_n(sum).s, t);
         }
@@ -222,14 +229,14 @@ static void check_rows(cp_vf_ctx *c, int v, const cp_plan_svc *e)
                 if (sv->configs[dp->config].rate[k] > 0)
                     x += load_at(in, v, k, t) * c->svc_f[(size_t)(ms->dep_share[d] + k) * T + (size_t)t] /
                          sv->configs[dp->config].rate[k];
-            if (x > dp->avail * (double)nd + SVC_TOL * fmax(1, dp->avail * (double)nd))
+            if (x > dp->avail * (double)nd + SVC_TOL * fmax(1, dp->avail * (double)nd) && !hist)
                 cp_vf_viol(c, e->pos, "service '%s': configuration %d on %s takes %s replicas' load "
                            "in slot %d, over %ld replicas x %s available", sv->name, dp->config,
                            ms->res[dp->res].id, cp_vf_n(x).s, t, nd, cp_vf_n(dp->avail).s);
             c->svc_x[(size_t)d * T + (size_t)t] = x;
             n += nd;
         }
-        if ((double)n < cp_series_at(&sv->min_replicas, t))
+        if ((double)n < cp_series_at(&sv->min_replicas, t) && !hist)
             cp_vf_viol(c, e->pos, "service '%s': %ld replicas in slot %d, below min_replicas %s",
                        sv->name, n, t, cp_vf_n(cp_series_at(&sv->min_replicas, t)).s);
     }
