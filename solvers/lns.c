@@ -75,6 +75,10 @@
  * (one step in 1,000 took a third of the search's time on the on-prem
  * 80-job night, seed 2, for 1 gain in 62). */
 #define LNS_MIP_EVERY 4000
+/* Above this many jobs no step is a sub-MIP: 8-18 jobs are too few to
+ * find an exchange, and each took as long as thousands of steps (1,000
+ * jobs: 1 gain in 36 for a third of the CPU time; docs/search.md). */
+#define LNS_MIP_JOBS 500
 #define LNS_MIP_MIN 8
 #define LNS_MIP_NODES 150L
 #define LNS_MIP_ITERS 10000
@@ -122,6 +126,20 @@ static double job_size(const cp_modeset *ms, int j)
     return best;
 }
 
+/* ord[0..n) (indices into set) stably sorted by decreasing job_size. */
+static void largest_first(const cp_modeset *ms, const int *set, int *ord, int n)
+{
+    double size[LNS_ALL];
+    for (int i = 0; i < n; i++)
+        size[i] = job_size(ms, set[ord[i]]);
+    for (int i = 1; i < n; i++)
+        for (int k = i; k > 0 && size[k] > size[k - 1]; k--) {
+            double v = size[k];
+            int t = ord[k];
+            size[k] = size[k - 1], ord[k] = ord[k - 1];
+            size[k - 1] = v, ord[k - 1] = t;
+        }
+}
 
 /* Puts every dropped job that now fits for less than its penalty back in
  * (job order, repeated while one goes in): the steps' re-insertions see
@@ -316,17 +334,9 @@ static int mip_pick(lns *l, cp_rng *rs, int *out, int q)
 static void mip_put_back(lns *l, const int *set, int n, const int *mode, const int *start)
 {
     int ord[LNS_ALL];
-    double size[LNS_ALL];
-    for (int i = 0; i < n; i++) {
+    for (int i = 0; i < n; i++)
         ord[i] = i;
-        size[i] = job_size(l->ms, set[i]);
-    }
-    for (int i = 1; i < n; i++)
-        for (int k = i; k > 0 && size[ord[k]] > size[ord[k - 1]]; k--) {
-            int t = ord[k];
-            ord[k] = ord[k - 1];
-            ord[k - 1] = t;
-        }
+    largest_first(l->ms, set, ord, n);
     /* the MIP's choices first, so that a fallback takes what they leave */
     bool done[LNS_ALL] = {false};
     for (int q = 0; q < n; q++) {
@@ -362,11 +372,7 @@ typedef struct snapshot {
 
 static void snap_release(snapshot *b)
 {
-    cp_free(b->mode);
-    cp_free(b->start);
-    cp_free(b->n);
-    cp_free(b->units);
-    cp_free(b->off);
+    cp_free(b->mode), cp_free(b->start), cp_free(b->n), cp_free(b->units), cp_free(b->off);
 }
 
 static int snap_init(snapshot *b, const lns *l)
@@ -539,10 +545,12 @@ static int stream_open(stream *s, const cp_input *in, const cp_modeset *ms, cons
         return CP_ERR_NOMEM;
     }
     snap_take(&s->best, &s->l, s->cur);
-    if (cp_submip_new(&s->l.u, &s->l.sub))
-        s->nomem = true;
-    else
-        cp_submip_prec(s->l.sub, &s->l.g, plan->mode, plan->start);
+    if (s->l.n_jobs <= LNS_MIP_JOBS) { /* else l.sub stays NULL: no sub-MIP steps */
+        if (cp_submip_new(&s->l.u, &s->l.sub))
+            s->nomem = true;
+        else
+            cp_submip_prec(s->l.sub, &s->l.g, plan->mode, plan->start);
+    }
     s->t_begin = cp_now_seconds();
     s->t0 = LNS_T0 * fabs(s->cur) * fmin(1.0, LNS_T0_JOBS / (double)s->l.n_jobs);
     return CP_OK;
@@ -646,15 +654,7 @@ static bool repair_insert(stream *s, step *k, stepset *st)
             ord[q] = t;
         }
     } else {
-        double size[LNS_ALL];
-        for (int i = 0; i < base + n; i++)
-            size[i] = job_size(l->ms, st->set[i]);
-        for (int i = 1; i < n; i++)
-            for (int q = i; q > 0 && size[ord[q]] > size[ord[q - 1]]; q--) {
-                int t = ord[q];
-                ord[q] = ord[q - 1];
-                ord[q - 1] = t;
-            }
+        largest_first(l->ms, st->set, ord, n);
     }
     if (l->g.any)
         cp_lns_prec_order(l, st, ord, n);
