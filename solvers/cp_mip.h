@@ -65,6 +65,13 @@ typedef struct cp_mip_result {
 int cp_mip_cbc_solve(const cp_mip *m, const cp_mip_limits *lim, double *x, cp_mip_result *res,
                      cp_err *err);
 
+/* Solves m with the linked GLPK (mip_glpk.c): the same answer fields as
+ * cp_mip_cbc_solve (bound NAN), m->start unused; x untouched without a
+ * solution. lim->seed is not used (GLPK's branch-and-cut is
+ * deterministic). Always CP_OK: a model whose bounds contradict is one
+ * without a solution. */
+int cp_mip_glpk_solve(const cp_mip *m, const cp_mip_limits *lim, double *x, cp_mip_result *res);
+
 /* The lower bound CBC's log states, lowered by more than its printed
  * rounding so that it stays a bound (its last "best possible", else its
  * "Lower bound:"); NAN when it states none. */

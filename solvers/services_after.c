@@ -24,6 +24,9 @@
  * (docs/performance.md, "Services"). */
 #define AFTER_SHARE 0.25
 #define AFTER_MIN_SHARE 0.05
+/* of the services' time, the share of their improvement search; the
+ * around-MILP gets the rest (and the search's plan as its start) */
+#define SEARCH_SHARE 0.6
 
 cp_solve_opts cp_services_jobs_opts(const cp_input *in, const cp_solve_opts *opts)
 {
@@ -57,6 +60,15 @@ int cp_services_after(const cp_input *in, const cp_modeset *ms, const cp_solve_o
         warm->objective = f.costs.total;
         cp_plan_figures_release(&f);
         cp_solver_log(opts, "services: the greedy gives %.10g", warm->objective);
+        /* the search (services_search.c) on a share of what is left */
+        cp_solve_opts so = *opts;
+        so.t_start = cp_now_seconds();
+        so.time_limit = fmax(0, cp_solve_deadline(opts) - so.t_start) * SEARCH_SHARE;
+        if (cp_services_search(&so, warm, &warm->objective)) {
+            cp_plan_free(jobs);
+            cp_plan_free(warm);
+            return cp_err_nomem(err);
+        }
     } else {
         cp_solver_log(opts, "services: the greedy's plan is infeasible (%s)", why);
     }

@@ -70,6 +70,11 @@ int cp_services_greedy(cp_plan *p, bool *ok, char *why, size_t why_size);
  * greedy routes (the room left by p's jobs and replicas, the power caps),
  * min_replicas made up; *ok: p is then feasible. CP_ERR_NOMEM. */
 int cp_services_complete(cp_plan *p, bool *ok);
+/* services_search.c: p's services (with its jobs kept) improved a few
+ * services at a time by a MIP over all slots each, every group's answer
+ * kept when p stays feasible and its total (*total in, and out) falls;
+ * until a round gains nothing or opts' deadline or stop. CP_ERR_NOMEM. */
+int cp_services_search(const cp_solve_opts *opts, cp_plan *p, double *total);
 /* The options of the jobs' search of a method that plans the services
  * after it (cp_services_after): with services, the time limit less the
  * services' share of it; otherwise opts. */
