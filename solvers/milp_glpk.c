@@ -420,7 +420,7 @@ static int branch_and_cut(milp *mp, glp_prob *P, double *xv, int *st, int *mrc, 
 /* The plan of branch-and-cut's solution xv (status st, return code mrc):
  * the jobs' modes and starts, the services' columns, the fewest instances;
  * the warm plan itself when the solution is no better. */
-static int read_solution(milp *mp, glp_prob *P, const double *xv, int st, int mrc,
+static int read_solution(milp *mp, const double *xv, int st, int mrc,
                          const cp_plan *warm, cp_plan *plan, cp_err *err)
 {
     const cp_input *in = mp->in;
@@ -432,15 +432,10 @@ static int read_solution(milp *mp, glp_prob *P, const double *xv, int st, int mr
             plan->mode[mp->col_job[c]] = mp->col_mode[c];
             plan->start[mp->col_job[c]] = mp->col_start[c];
         }
-    if (mp->svc.n_col) { /* services were built (not in a POP part) */
-        double *x = cp_calloc((size_t)mp->n_cols + 1, sizeof *x);
-        if (!x)
-            return cp_err_nomem(err);
-        for (int c = 1; c <= mp->n_cols; c++)
-            x[c] = glp_mip_col_val(P, c);
-        cp_milp_svc_extract(mp, x, plan);
-        cp_free(x);
-    }
+    /* services were built (not in a POP part): their columns from xv,
+     * the engine's answer (GLPK's or CBC's; P holds GLPK's alone) */
+    if (mp->svc.n_col)
+        cp_milp_svc_extract(mp, xv, plan);
     cp_plan_min_instances(plan);
     plan->objective = xv[0];
     /* no better than the warm start (whose objective the caller set: the
@@ -473,7 +468,7 @@ static int run_branch(milp *mp, glp_prob *P, double lp_bound, const cp_plan *war
     int rc = branch_and_cut(mp, P, xv, &st, &mrc, err);
     if (rc == CP_OK && (st == GLP_OPT || st == GLP_FEAS)) {
         *found = true;
-        rc = read_solution(mp, P, xv, st, mrc, warm, plan, err);
+        rc = read_solution(mp, xv, st, mrc, warm, plan, err);
     } else if (rc == CP_OK && st == GLP_NOFEAS) {
         *none = true;
         plan->status = CP_STATUS_INFEASIBLE;

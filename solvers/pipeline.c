@@ -79,13 +79,10 @@ int cp_plan_solve(const cp_input *in, const cp_modeset *ms, const cp_solver_ops 
         return rc;
     /* --mip-engine auto (CBC's branch-and-cut, GLPK's sub-MIPs: plan_opts.c)
      * plans an input with services with GLPK alone, the engine its
-     * service columns are tested with; an explicit cbc is refused below */
+     * service columns were first tested with; an explicit cbc hands CBC
+     * the same model, services' columns and rows included (mip_cbc.c) */
     if (in->n_services && o.mip_engine == CP_MIP_CBC && o.sub_engine == CP_MIP_GLPK)
         o.mip_engine = CP_MIP_GLPK;
-    if (in->n_services && o.mip_engine == CP_MIP_CBC)
-        return cp_err_set(err, CP_ERR_INPUT, in->services[0].pos,
-                          "service '%s': --mip-engine cbc of an input with services is not "
-                          "supported yet (capplan.5 §10.4)", in->services[0].name);
     if (o.export_lp) {
         if ((rc = cp_milp_export(in, ms, o.export_lp, err)))
             return rc;
