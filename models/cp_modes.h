@@ -161,6 +161,13 @@ bool cp_placement_allows(const cp_input *in, const cp_placement *pl, bool preemp
 int cp_deploys_build(const cp_input *in, cp_modeset *ms);
 /* The deployment of service v with configuration c on resource r, or -1. */
 int cp_deploy_find(const cp_modeset *ms, int v, int c, int r);
+/* capplan.5 §10.4's contradiction of a service: min_replicas above, in
+ * some slot, what all its deployments' resources hold with nothing else
+ * on them (nodes available, markets' quotas). As cp_input_contradictions
+ * (cp_cost.h): each into `d` at the service's min_replicas (or the
+ * service), the first into `first` with that FILE:LINE:COL; how many. */
+int cp_svc_contradictions(const cp_input *in, const cp_modeset *ms, cp_diags *d, char *first,
+                          size_t first_size);
 /* Requests/s of class k (service-local) of service v in slot t. */
 double cp_svc_load(const cp_input *in, int v, int k, int t);
 

@@ -12,8 +12,10 @@
 #include "cp_modes.h"
 
 #include "cp_alloc.h"
+#include "cp_cost.h"
 
 #include <math.h>
+#include <stdio.h>
 
 /* The packing's tolerance (cp_mode_fits): a replica filling a unit fits. */
 #define FIT_EPS 1e-9
@@ -91,4 +93,67 @@ int cp_deploy_find(const cp_modeset *ms, int v, int c, int r)
         if (ms->deps[d].config == c && ms->deps[d].res == r)
             return d;
     return -1;
+}
+
+/* The replicas of deployment d that its resource holds in slot t, with
+ * nothing else on it: nodes available (a market: its quota) times the
+ * replicas one unit holds. */
+static double held(const cp_input *in, const cp_modeset *ms, int d, int t)
+{
+    const cp_deploy *dp = &ms->deps[d];
+    const cp_resource *r = &ms->res[dp->res];
+    double per = INFINITY;
+    for (int k = 0; k < CP_DIMS; k++)
+        if (dp->demand[k] > 0)
+            per = fmin(per, floor(cp_machine_dim(r->mach, k) / dp->demand[k] + FIT_EPS));
+    double units = r->kind == CP_RES_POOL ? cp_series_at(&in->pools[r->index].available, t)
+                                          : cp_market_quota(in, r, t);
+    return units <= 0 ? 0 : isinf(per) ? INFINITY : units * per;
+}
+
+int cp_svc_contradictions(const cp_input *in, const cp_modeset *ms, cp_diags *d, char *first,
+                          size_t first_size)
+{
+    int found = 0;
+    for (int v = 0; v < in->n_services; v++) {
+        const cp_service *sv = &in->services[v];
+        for (int t = 0; t < in->slots; t++) {
+            double need = cp_series_at(&sv->min_replicas, t), most = 0;
+            int best = -1;
+            for (int k = ms->svc_first[v]; k < ms->svc_first[v + 1]; k++) {
+                double h = held(in, ms, k, t);
+                most += h;
+                if (best < 0 || h > held(in, ms, best, t))
+                    best = k;
+            }
+            if (!(most < need))
+                continue;
+            /* the series' own node when given, else the service's */
+            cp_pos pos = sv->min_replicas.set ? sv->min_replicas.pos : sv->pos;
+            char msg[400];
+            if (best < 0)
+                snprintf(msg, sizeof msg,
+                         "service '%s': min_replicas %g in slot %d, but no resource can host "
+                         "a replica of it: no plan can meet min_replicas",
+                         sv->name, need, t);
+            else
+                snprintf(msg, sizeof msg,
+                         "service '%s': min_replicas %g in slot %d, but its deployments hold "
+                         "at most %g replicas in that slot (the most on one: %g on '%s'): no "
+                         "plan can meet min_replicas",
+                         sv->name, need, t, most, held(in, ms, best, t),
+                         ms->res[ms->deps[best].res].name);
+            if (d)
+                cp_diags_add(d, CP_ERR_INPUT, pos, "%s", msg);
+            if (first && first_size && found == 0) {
+                if (pos.file)
+                    snprintf(first, first_size, "%s:%d:%d: %s", pos.file, pos.line, pos.col, msg);
+                else
+                    snprintf(first, first_size, "%s", msg);
+            }
+            found++;
+            break; /* one slot a service: the first */
+        }
+    }
+    return found;
 }

@@ -175,6 +175,18 @@ else
     skip "engine cbc" "cbc is not installed"
 fi
 
+# min_replicas that no plan can meet: plan exits 3 and names the service,
+# the slot, the min_replicas and the room, at the input's min_replicas
+# (check's golden: tests/bad/contradiction-min-replicas.err)
+f=tests/bad/contradiction-min-replicas.yaml
+timeout "$limit" $CAPPLAN plan -q --node-limit 50 -o "$tmp/minrep.plan" "$f" 2>"$tmp/err"
+rc=$?
+if [ "$rc" = 3 ] && grep -q "no feasible plan exists: $f:16:19: service 'chat': min_replicas 3 in slot 1, but its deployments hold at most 2 replicas" "$tmp/err"; then
+    ok "min_replicas infeasible"
+else
+    bad "min_replicas infeasible" "exit $rc: $(oneline "$tmp/err" 2)"
+fi
+
 # place reads a plan without the service's entry as one that leaves it
 # out, and says so (tests/suite_place.sh places the services' solutions)
 printf 'capplan_plan: 1\nstatus: feasible\njobs: []\n' >"$tmp/sol.yaml"

@@ -145,6 +145,24 @@ static int contradictions(const cp_input *in)
     return bad ? 2 : 0;
 }
 
+/* A service's min_replicas that its deployments cannot hold: an error
+ * at the min_replicas, as `plan` exits 3 on it. 0, or the exit status
+ * with the errors printed. */
+static int svc_contradictions(const cp_input *in, const cp_modeset *ms)
+{
+    cp_diags *d = cp_malloc(sizeof *d);
+    if (!d) {
+        fprintf(stderr, "capplan check: out of memory\n");
+        return 1;
+    }
+    cp_diags_init(d);
+    int bad = cp_svc_contradictions(in, ms, d, NULL, 0);
+    if (bad)
+        cp_diags_print(d, stderr);
+    cp_free(d);
+    return bad ? 2 : 0;
+}
+
 /* The horizon, the objective's settings and the sites. */
 static void print_horizon_sites(FILE *f, const cp_input *in)
 {
@@ -294,6 +312,10 @@ static int check_input(const cp_input *in, const char *const *modes, int n_modes
     if (cp_modes_build(in, &ms, &err)) {
         cp_err_print(&err, stderr);
         return 2;
+    }
+    if ((bad = svc_contradictions(in, ms))) {
+        cp_modeset_free(ms);
+        return bad;
     }
     /* The summary is built in memory and printed through
      * cp_fputs_printable: it is full of the input's names, and a name

@@ -367,8 +367,10 @@ int cp_cmd_plan(int argc, char **argv)
     }
     char why[400];
     if (plan->status == CP_STATUS_INFEASIBLE)
-        wo.infeasible_reason =
-            cp_input_contradictions(in, NULL, why, sizeof why) ? why : CP_INFEASIBLE_REASON;
+        wo.infeasible_reason = cp_input_contradictions(in, NULL, why, sizeof why) ||
+                                       cp_svc_contradictions(in, plan->ms, NULL, why, sizeof why)
+                                   ? why
+                                   : CP_INFEASIBLE_REASON;
     if ((rc = write_plan(plan, &wo, out_path, leases_path, &err)))
         goto fail;
     if (!quiet && plan->status != CP_STATUS_INFEASIBLE)
