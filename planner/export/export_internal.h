@@ -176,6 +176,11 @@ void cp_xp_put_when(cp_buf *b, const cp_input *in, bool have_start, long start, 
 void cp_xp_instance_type(const cp_offer *of, cp_buf *type, cp_buf *acc, cp_buf *zone);
 struct cp_out;
 int cp_xp_finish_yaml(struct cp_out *o, cp_export_file *f, const char *script, cp_diags *d);
+/* The start of a YAML file: `name` added to x (*f) with a YAML writer over
+ * its text, when `ok` (the caller's buffers were built). NULL, with out of
+ * memory reported to d, when it cannot start or !ok. */
+struct cp_out *cp_xp_open_yaml(cp_export *x, const cp_buf *name, bool ok, cp_export_file **f,
+                               cp_diags *d);
 
 /* launch.sh: the clusters and tasks of `s` at their times (export_launch_sh.c). */
 int cp_xp_sky_script(const cp_input *in, const cp_xp_sky *s, const cp_export_opts *o,

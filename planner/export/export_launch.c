@@ -377,15 +377,12 @@ static int write_cluster(const cp_input *in, cp_xp_cluster *c, int idx, cp_expor
     cp_xp_file_word(&c->file, c->of->name, 60);
     cp_buf_puts(&c->file, ".yaml");
     cp_xp_instance_type(c->of, &type, &acc, &zone);
-    cp_export_file *f = cp_buf_ok(&c->file) ? cp_export_add(x, c->file.s, false) : NULL;
-    cp_out *o = f ? cp_out_new(CP_OUT_YAML, &f->text) : NULL;
+    cp_export_file *f;
+    cp_out *o = cp_xp_open_yaml(x, &c->file,
+                                cp_buf_ok(&type) && cp_buf_ok(&acc) && cp_buf_ok(&zone), &f, d);
     int rc = CP_OK;
-    if (!o || !cp_buf_ok(&type) || !cp_buf_ok(&acc) || !cp_buf_ok(&zone)) {
-        rc = cp_diags_add(d, CP_ERR_NOMEM, cp_pos_none(), "out of memory");
-        if (o) {
-            cp_err ignored;
-            cp_out_finish(o, &ignored);
-        }
+    if (!o) {
+        rc = CP_ERR_NOMEM;
         goto out;
     }
     cp_buf_printf(&f->text,
@@ -443,15 +440,11 @@ static int write_task(const cp_input *in, const cp_xp_sky *s, cp_xp_task *t, cp_
     cp_buf_init(&word);
     bool run_ok = cp_xp_put_run(&run, "job", job->name, job->run);
     cp_xp_file_word(&word, job->name, 60);
-    cp_export_file *f = cp_buf_ok(&t->file) ? cp_export_add(x, t->file.s, false) : NULL;
-    cp_out *o = f ? cp_out_new(CP_OUT_YAML, &f->text) : NULL;
+    cp_export_file *f;
+    cp_out *o = cp_xp_open_yaml(x, &t->file, run_ok && cp_buf_ok(&word), &f, d);
     int rc = CP_OK;
-    if (!o || !run_ok || !cp_buf_ok(&word)) {
-        rc = cp_diags_add(d, CP_ERR_NOMEM, cp_pos_none(), "out of memory");
-        if (o) {
-            cp_err ignored;
-            cp_out_finish(o, &ignored);
-        }
+    if (!o) {
+        rc = CP_ERR_NOMEM;
         goto out;
     }
     long slots = t->pj->slots.v;

@@ -203,16 +203,14 @@ static int write_yaml(const cp_input *in, const cp_xp_serve *x, int k, cp_export
     cp_xp_instance_type(x->of, &type, &acc, &zone);
     bool run_ok = cp_xp_put_run(&run, "service", sv->name, sv->run);
     cp_xp_file_word(&tmp, sv->name, 60);
-    cp_export_file *f = cp_buf_ok(&file) ? cp_export_add(xp, file.s, false) : NULL;
-    cp_out *o = f ? cp_out_new(CP_OUT_YAML, &f->text) : NULL;
+    cp_export_file *f;
+    cp_out *o = cp_xp_open_yaml(xp, &file,
+                                cp_buf_ok(&type) && cp_buf_ok(&acc) && cp_buf_ok(&zone) && run_ok &&
+                                    cp_buf_ok(&tmp),
+                                &f, d);
     int rc = CP_OK;
-    if (!o || !cp_buf_ok(&type) || !cp_buf_ok(&acc) || !cp_buf_ok(&zone) || !run_ok ||
-        !cp_buf_ok(&tmp)) {
-        rc = cp_diags_add(d, CP_ERR_NOMEM, cp_pos_none(), "out of memory");
-        if (o) {
-            cp_err ignored;
-            cp_out_finish(o, &ignored);
-        }
+    if (!o) {
+        rc = CP_ERR_NOMEM;
         goto out;
     }
     cp_buf_printf(&f->text,

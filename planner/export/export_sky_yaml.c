@@ -101,6 +101,20 @@ static void put_literal(cp_buf *b, const char *key, const char *s)
 /* Finishes the YAML of o into f, with run: as a literal block after it
  * when `script` reads back exactly that way (as SkyPilot's own examples
  * write it), else as the quoted string of the project's one rule. */
+cp_out *cp_xp_open_yaml(cp_export *x, const cp_buf *name, bool ok, cp_export_file **f, cp_diags *d)
+{
+    *f = cp_buf_ok(name) ? cp_export_add(x, name->s, false) : NULL;
+    cp_out *o = *f ? cp_out_new(CP_OUT_YAML, &(*f)->text) : NULL;
+    if (o && ok)
+        return o;
+    cp_diags_add(d, CP_ERR_NOMEM, cp_pos_none(), "out of memory");
+    if (o) {
+        cp_err ignored;
+        cp_out_finish(o, &ignored);
+    }
+    return NULL;
+}
+
 int cp_xp_finish_yaml(cp_out *o, cp_export_file *f, const char *script, cp_diags *d)
 {
     bool literal = script && literal_ok(script);
