@@ -154,6 +154,7 @@ static void load_rows(cg *c, glp_prob *P)
             }
             glp_set_mat_col(P, k, n, c->ind, c->val);
         }
+    cp_cg_svc_load(c, P);
 }
 
 /* Row scale factors (GLPK solves R·A and reports unscaled values): a
@@ -330,6 +331,7 @@ static void seed_basis(cg *c, glp_prob *P, const cp_plan *seed)
         }
     }
     memset(use, 0, (size_t)c->n_res * CP_DIMS * T * sizeof *use);
+    cp_cg_svc_basis(c, P);
 }
 
 /* Solves the master from its current basis; GLP_OPT, GLP_NOFEAS, or 0
@@ -371,12 +373,14 @@ static int solve_master(cg *c, glp_prob *P, double deadline, bool dual)
     }
 }
 
-/* The master's duals, with the signs the bound needs (<= rows: <= 0). */
+/* The master's duals, with the signs the bound needs (<= rows: <= 0;
+ * >= rows, the services' only: >= 0). */
 static void read_duals(cg *c, glp_prob *P)
 {
     for (int i = 1; i <= c->n_rows; i++) {
         double v = glp_get_row_dual(P, i);
-        if (glp_get_row_type(P, i) == GLP_UP && v > 0)
+        int type = glp_get_row_type(P, i);
+        if ((type == GLP_UP && v > 0) || (type == GLP_LO && v < 0))
             v = 0;
         c->pi_out[i] = v;
     }
@@ -458,6 +462,8 @@ void cp_lpcg_release(cp_lpcg *out)
     cp_free(out->sol.start);
     cp_free(out->sol.value);
     memset(&out->sol, 0, sizeof out->sol);
+    cp_free(out->svc_n);
+    out->svc_n = NULL;
 }
 
 int cp_lpcg_run(const cp_input *in, const cp_modeset *ms, const cp_solve_opts *opts,
@@ -574,6 +580,10 @@ int cp_lpcg_run(const cp_input *in, const cp_modeset *ms, const cp_solve_opts *o
     out->iterations = glp_get_it_cnt(P);
     if (rc == CP_OK && solved && !out->infeasible)
         rc = keep_solution(&c, P, out);
+    if (rc == CP_OK && solved && !out->infeasible && cp_cg_svc_values(&c, P, &out->svc_n)) {
+        cp_lpcg_release(out); /* the solution kept above, too */
+        rc = CP_ERR_NOMEM;
+    }
     out->seconds = cp_now_seconds() - t0;
     glp_delete_prob(P);
     glp_free_env();

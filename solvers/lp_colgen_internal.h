@@ -22,6 +22,24 @@ typedef struct cand {
     int mode, start;
 } cand;
 
+/* capplan.5 §10.4: the services' columns and the rows only they touch
+ * (lp_colgen_svc.c), all in every master */
+typedef struct cg_svc {
+    int n_rows;
+    char *rtype;    /* [n_rows] 'E' (= rhs), 'L' (>= rhs), 'U' (<= rhs) */
+    double *rhs;    /* [n_rows] */
+    int *rowno;     /* [n_rows] the row's number among all */
+    int n_cols;
+    double *cost, *ub; /* [n_cols]; ub INFINITY: none */
+    int *first;     /* [n_cols+1] the column's entries in row, val */
+    int *row;
+    double *val;
+    int *glp;       /* [n_cols] the master's GLPK column */
+    int *n_of;      /* [n_deps*T] the column of n(d,t), -1: none; NULL: no services */
+    int *u_col;     /* [n_u] the u columns (one entry: their route row) */
+    int n_u;
+} cg_svc;
+
 typedef struct cg {
     const cp_input *in;
     const cp_modeset *ms;
@@ -99,6 +117,7 @@ typedef struct cg {
     double *c_frac;
     double *p_ay; /* [n_res*T] price of the job and rounding rows on y(r,t) */
     double *w;    /* [T] scratch: one mode's job-row price by slot */
+    cg_svc svc;
 } cg;
 
 /* lp_colgen_model.c */
@@ -108,6 +127,19 @@ bool cp_cg_mode_on(const cg *c, int m);
 bool cp_cg_site_capped(const cg *c, const cp_resource *r);
 /* Grows the row arrays to hold rows [0, n]; CP_ERR_NOMEM. */
 int cp_cg_grow_rows(cg *c, int n);
+
+/* lp_colgen_svc.c: the services' columns and rows (numbered after the
+ * others but the lifting rows; call before the row arrays are grown),
+ * their rhs (after), into the master, u basic in the first basis, their
+ * part of L(pi) (-INFINITY: none at pi), the master's n(d,t) values
+ * ([n_deps*T], *out NULL without services). */
+int cp_cg_svc_init(cg *c);
+void cp_cg_svc_rhs(cg *c);
+void cp_cg_svc_load(cg *c, glp_prob *P);
+void cp_cg_svc_basis(cg *c, glp_prob *P);
+double cp_cg_svc_price(const cg *c, const double *pi);
+int cp_cg_svc_values(const cg *c, glp_prob *P, double **out);
+void cp_cg_svc_release(cg *c);
 
 /* lp_colgen_price.c: prices every column of the exported model at pi
  * (signs already right: <= 0 on the <= rows); returns L(pi) and keeps

@@ -69,6 +69,7 @@ void cp_cg_release(cg *c)
     cp_free(c->a_coef);
     cp_free(c->a_need);
     cp_free(c->w);
+    cp_cg_svc_release(c);
 }
 
 /* One array by row grown from `had` to n + 2 elements (ind and val
@@ -311,7 +312,7 @@ int cp_cg_init(cg *c, const cp_input *in, const cp_modeset *ms, const cp_solve_o
         c->team_row0 = c->n_rows + 1;
         c->n_rows += c->u.teams.n_rows;
     }
-    if (cp_cg_grow_rows(c, c->n_rows))
+    if (cp_cg_svc_init(c) || cp_cg_grow_rows(c, c->n_rows))
         return CP_ERR_NOMEM;
     for (int r = 0; r < c->n_res; r++)
         for (int d = 0; d < CP_DIMS; d++)
@@ -330,5 +331,6 @@ int cp_cg_init(cg *c, const cp_input *in, const cp_modeset *ms, const cp_solve_o
         c->rhs[c->budget_row] = c->u.budget - c->u.spend;
     for (int k = 0; c->team_row0 && k < c->u.teams.n_rows; k++)
         c->rhs[c->team_row0 + k] = c->u.teams.rhs[k];
+    cp_cg_svc_rhs(c);
     return CP_OK;
 }

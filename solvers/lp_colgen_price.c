@@ -184,5 +184,5 @@ double cp_cg_price(cg *c, const double *pi, long *n_found)
                 L += red * q;
         }
     *n_found = found;
-    return L;
+    return L + cp_cg_svc_price(c, pi);
 }

@@ -126,6 +126,10 @@ typedef struct cp_lpcg {
      * when exact), for the search (cp_prices.lp); first NULL: none.
      * Freed by cp_lpcg_release. */
     cp_lp_sol sol;
+    /* capplan.5 §10.4: the last master's replicas n(d,t) [n_deps*T] when
+     * it was solved, NULL otherwise or without services; freed by
+     * cp_lpcg_release */
+    double *svc_n;
 } cp_lpcg;
 /* Runs until the LP is solved (then, with `lift`, until no lifting row
  * is violated and the lifted LP is solved too), `seconds` pass, the stop flag or the
