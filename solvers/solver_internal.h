@@ -79,6 +79,24 @@ int cp_services_search(const cp_solve_opts *opts, cp_plan *p, double *total);
  * after it (cp_services_after): with services, the time limit less the
  * services' share of it; otherwise opts. */
 cp_solve_opts cp_services_jobs_opts(const cp_input *in, const cp_solve_opts *opts);
+/* A method's search of the jobs alone (its plan, on `in`'s jobs). */
+typedef int (*cp_jobs_search)(const cp_input *in, const cp_modeset *ms, const cp_solve_opts *opts,
+                              cp_plan *plan, void *ctx, cp_err *err);
+/* services_reserve.c: `in` less the room a first plan of its services
+ * alone takes (pool nodes, market quotas, power, budget), for the jobs'
+ * search; *view NULL when there is nothing to keep (no services, no jobs,
+ * or the services' greedy plan is infeasible). CP_ERR_NOMEM. */
+int cp_services_view_new(const cp_input *in, const cp_modeset *ms, const cp_solve_opts *opts,
+                         cp_input **view, cp_err *err);
+void cp_services_view_free(cp_input *view);
+/* The jobs' search of a method that plans the services after it, on
+ * cp_services_view_new's view of `in` (or `in` itself) with
+ * cp_services_jobs_opts' time: plan gets its jobs' choices, units,
+ * status and objective (a job the view dropped put back where it pays),
+ * and with services the bound of the joint LP (lp_colgen_svc.c) from
+ * them, when better than the search's own. */
+int cp_services_jobs(const cp_input *in, const cp_modeset *ms, const cp_solve_opts *opts,
+                     cp_jobs_search search, void *ctx, cp_plan *plan, cp_err *err);
 /* The services of an input planned around a method's plan of its jobs
  * (services_after.c): plan's jobs keep their modes (a job is dropped only
  * where the services leave it no room), its services and y are the MILP's

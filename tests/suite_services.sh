@@ -8,7 +8,9 @@
 #    comments. Every method plans it to X (1e-6 relative: milp and auto
 #    jointly, heuristic, lagrange and pop with the services planned around
 #    their jobs), every plan passes `capplan verify`, and the exported LP
-#    solved by glpsol (where installed) gives X too. With no time for the
+#    solved by glpsol (where installed) gives X too, and its LP
+#    relaxation is the bound of heuristic and pop (lagrange's: at least
+#    that). With no time for the
 #    MILP around the jobs, the services' greedy alone still gives a plan
 #    that verifies, no cheaper than X.
 # 2. Plans tampered with (a share, the replicas, a deployment that is
@@ -44,6 +46,25 @@ for f in "$d"/*.yaml; do
         glpsol --lp "$tmp/$n.lp" -o "$tmp/$n.sol" >/dev/null 2>&1
         lp=$(sed -n 's/^Objective: *total = \([^ ]*\).*/\1/p' "$tmp/$n.sol")
         if [ -n "$lp" ] && num_eq "$lp" "$want" 1e-6 1e-9; then ok "$n lp"; else bad "$n lp" "glpsol: '$lp', want $want"; fi
+        # the bound of the methods that plan the jobs first: the joint LP
+        # by column generation (solvers/lp_colgen_svc.c), which is the
+        # exported model's LP relaxation (lagrange's may be its own
+        # search's, higher); never above the total
+        glpsol --lp "$tmp/$n.lp" --nomip -o "$tmp/$n.rel" >/dev/null 2>&1
+        rel=$(sed -n 's/^Objective: *total = \([^ ]*\).*/\1/p' "$tmp/$n.rel")
+        for m in heuristic pop lagrange; do
+            b=$(plan_field "$tmp/$n.$m.plan" bound)
+            t=$(plan_field "$tmp/$n.$m.plan" total)
+            if [ -z "$rel" ] || [ -z "$b" ] || [ "$b" = .nan ]; then
+                bad "$n $m bound" "bound '$b', glpsol's LP '$rel'"
+            elif [ "$m" != lagrange ] && ! num_eq "$b" "$rel" 1e-6 1e-9; then
+                bad "$n $m bound" "bound $b, glpsol's LP $rel"
+            elif ! num_ge "$b" "$rel" 1e-6 1e-9 || ! num_le "$b" "$t" 1e-9 1e-9; then
+                bad "$n $m bound" "bound $b, glpsol's LP $rel, total $t"
+            else
+                ok "$n $m bound"
+            fi
+        done
     else
         skip "$n lp" "glpsol is not installed"
     fi

@@ -1,14 +1,21 @@
 /* --method heuristic: the greedy construction plus local search alone
  * (heur_greedy.c): fast, no optimality proof. Services (capplan.5 §10.4)
- * are planned around its jobs (services_after.c). */
+ * are planned around its jobs (services_after.c), which are planned in
+ * the room the services will need (services_reserve.c). */
 #include "cp_methods.h"
 #include "solver_internal.h"
+
+static int heuristic_jobs(const cp_input *in, const cp_modeset *ms, const cp_solve_opts *opts,
+                          cp_plan *plan, void *ctx, cp_err *err)
+{
+    (void)ctx;
+    return cp_heuristic_run(in, ms, opts, plan, err);
+}
 
 static int heuristic_solve(const cp_input *in, const cp_modeset *ms, const cp_solve_opts *opts,
                            cp_plan *plan, cp_err *err)
 {
-    cp_solve_opts jo = cp_services_jobs_opts(in, opts);
-    int rc = cp_heuristic_run(in, ms, &jo, plan, err);
+    int rc = cp_services_jobs(in, ms, opts, heuristic_jobs, NULL, plan, err);
     return rc ? rc : cp_services_after(in, ms, opts, plan, err);
 }
 

@@ -5,6 +5,12 @@
 #include "cp_methods.h"
 #include "solver_internal.h"
 
+static int lagrange_jobs(const cp_input *in, const cp_modeset *ms, const cp_solve_opts *opts,
+                         cp_plan *plan, void *ctx, cp_err *err)
+{
+    return cp_lagrange_plan(in, ms, opts, cp_lns_stall(in), 1.0, plan, ctx, err);
+}
+
 static int lagrange_solve(const cp_input *in, const cp_modeset *ms, const cp_solve_opts *opts,
                           cp_plan *plan, cp_err *err)
 {
@@ -23,10 +29,9 @@ static int lagrange_solve(const cp_input *in, const cp_modeset *ms, const cp_sol
         long rows = in->n_jobs + (long)ms->n_res * CP_DIMS * in->slots + (long)in->n_sites * in->slots;
         cp_solver_log_model(opts, "model", rows, cols + (long)ms->n_res * in->slots, cols, nnz);
     }
-    cp_bound_kind kind;
-    cp_solve_opts jo = cp_services_jobs_opts(in, opts);
-    int rc = cp_lagrange_plan(in, ms, &jo, cp_lns_stall(in), 1.0, plan, &kind, err);
-    if (rc == CP_OK && plan->status != CP_STATUS_INFEASIBLE)
+    cp_bound_kind kind = CP_BOUND_NONE;
+    int rc = cp_services_jobs(in, ms, opts, lagrange_jobs, &kind, plan, err);
+    if (rc == CP_OK && plan->status != CP_STATUS_INFEASIBLE && !plan->bound_kind)
     {
         plan->bound_kind = cp_bound_kind_text(kind);
         cp_solver_log(opts, "bound: %s", plan->bound_kind);

@@ -145,6 +145,13 @@ static int keep_best_packed(const cp_input *in, const cp_modeset *ms, const cp_s
 }
 
 
+static int milp_warm_jobs(const cp_input *in, const cp_modeset *ms, const cp_solve_opts *opts,
+                          cp_plan *plan, void *ctx, cp_err *err)
+{
+    (void)ctx;
+    return cp_heuristic_run(in, ms, opts, plan, err);
+}
+
 /* capplan.5 §10.4: with services, branch-and-cut on the whole model
  * (jobs, replicas, shares, starts), warm-started from the greedy's jobs
  * with the services planned around them (the Lagrangian stage plans
@@ -161,8 +168,7 @@ static int milp_services(const cp_input *in, const cp_modeset *ms, const cp_solv
         return cp_err_nomem(err);
     cp_solve_opts o = *opts;
     o.time_limit = opts->time_limit * MILP_WARM_SHARE;
-    cp_solve_opts jo = cp_services_jobs_opts(in, &o);
-    int rc = cp_heuristic_run(in, ms, &jo, warm, err);
+    int rc = cp_services_jobs(in, ms, &o, milp_warm_jobs, NULL, warm, err);
     if (rc == CP_OK && warm->status == CP_STATUS_INFEASIBLE) {
         plan->status = CP_STATUS_INFEASIBLE;
         cp_plan_free(warm);

@@ -313,6 +313,12 @@ out:
     return rc;
 }
 
+static int pop_jobs(const cp_input *in, const cp_modeset *ms, const cp_solve_opts *opts,
+                    cp_plan *plan, void *ctx, cp_err *err)
+{
+    return pop_plan(in, ms, opts, *(const int *)ctx, plan, err);
+}
+
 static int pop_solve(const cp_input *in, const cp_modeset *ms, const cp_solve_opts *opts,
                      cp_plan *plan, cp_err *err)
 {
@@ -336,8 +342,8 @@ static int pop_solve(const cp_input *in, const cp_modeset *ms, const cp_solve_op
         for (int p = 0; p < in->n_pools; p++)
             if (in->pools[p].nodes >= 1 && k > in->pools[p].nodes)
                 k = in->pools[p].nodes;
-        cp_solve_opts jo = cp_services_jobs_opts(in, opts);
-        rc = pop_plan(in, ms, &jo, k < 2 ? 2 : k, plan, err);
+        k = k < 2 ? 2 : k;
+        rc = cp_services_jobs(in, ms, opts, pop_jobs, &k, plan, err);
     }
     /* capplan.5 §10.4: the parts plan jobs alone; services stay whole,
      * planned around the merged jobs (services_after.c) */
