@@ -14,7 +14,9 @@
  *   dropped    scheduled in OLD, dropped or absent (cancelled) in NEW
  *   same       otherwise (both dropped included)
  * and per cost part of the list (cp_cost_parts.h) both values, where the
- * plans have them.
+ * plans have them. Services (capplan.5 §10.4): per deployment (service,
+ * config, resource, market) of either plan, the slots where its replicas
+ * or their nodes differ.
  *
  * Ownership: the entries borrow the plan files, which must outlive the
  * diff; the array is owned.
@@ -41,10 +43,24 @@ typedef struct cp_diff_job {
     const cp_plan_job *old, *now; /* NULL where the plan has no entry */
 } cp_diff_job;
 
+/* A service's deployment in OLD, NEW or both (matched by service name,
+ * config, resource and market): [first, last] the slots where its
+ * replicas differ, and [first_ids, last_ids] those where their nodes do
+ * (-1: none; a slot without nodes in either plan differs by count only). */
+typedef struct cp_diff_dep {
+    const char *svc;
+    const cp_plan_svc_dep *old, *now; /* NULL where the plan has no entry */
+    int first, last;
+    int first_ids, last_ids;
+} cp_diff_dep;
+
 typedef struct cp_plan_diff {
     cp_diff_job *jobs;
     int n;
     int count[CP_DIFF_KINDS];
+    cp_diff_dep *deps; /* every deployment of either plan, NEW's order first */
+    int n_deps;
+    int deps_changed;  /* of them, those with a slot that differs */
 } cp_plan_diff;
 
 /* "moved", "re-placed", ... */
@@ -61,6 +77,8 @@ struct cp_buf;
  * with its shape and power limit when it has them; "dropped" for a
  * dropped entry and "absent" for NULL. */
 void cp_plan_diff_run(struct cp_buf *b, const cp_plan_job *j);
+/* Appends a deployment's replicas per slot: "[2, 2, 4]", "absent" for NULL. */
+void cp_plan_diff_replicas(struct cp_buf *b, const cp_plan_svc_dep *e);
 /* The entry of job `name` in the diff, or NULL. */
 const cp_diff_job *cp_plan_diff_find(const cp_plan_diff *d, const char *name);
 

@@ -28,6 +28,7 @@ void cp_plan_diff_release(cp_plan_diff *d)
     if (!d)
         return;
     cp_free(d->jobs);
+    cp_free(d->deps);
     cp_plan_diff_init(d);
 }
 
@@ -94,6 +95,103 @@ static const cp_plan_job *lookup(const cp_plan_job **idx, int n, const char *nam
     return lo < n && !strcmp(idx[lo]->name.s, name) ? idx[lo] : NULL;
 }
 
+/* Deployment entry e's replicas in slot t (0 past its list). */
+static double reps_at(const cp_plan_svc_dep *e, int t)
+{
+    return e && e->replicas.has == CP_PLAN_SET && t < e->replicas.n ? e->replicas.v[t] : 0;
+}
+
+/* Whether e and f place slot t's replicas on the same ids (in order). */
+static bool same_ids(const cp_plan_svc_dep *e, const cp_plan_svc_dep *f, int t)
+{
+    const cp_plan_strs *x = e && e->nodes_has == CP_PLAN_SET && t < e->n_nodes ? &e->nodes[t] : NULL;
+    const cp_plan_strs *y = f && f->nodes_has == CP_PLAN_SET && t < f->n_nodes ? &f->nodes[t] : NULL;
+    if (!x || !y)
+        return true; /* no ids to compare: the count says it */
+    if (x->n != y->n)
+        return false;
+    for (int q = 0; q < x->n; q++)
+        if (!x->s[q] || !y->s[q] || strcmp(x->s[q], y->s[q]))
+            return false;
+    return true;
+}
+
+static bool same_dep(const cp_plan_svc *sa, const cp_plan_svc_dep *a, const cp_plan_svc *sb,
+                     const cp_plan_svc_dep *b)
+{
+    return str_eq(&sa->name, &sb->name) && int_or(&a->config, -1) == int_or(&b->config, -1) &&
+           str_eq(&a->resource, &b->resource) && a->mk == b->mk;
+}
+
+/* The deployment of plan `a` that is deployment e of service sb of the
+ * other plan, or NULL. */
+static const cp_plan_svc_dep *find_dep(const cp_plan_file *a, const cp_plan_svc *sb,
+                                       const cp_plan_svc_dep *e)
+{
+    for (int i = 0; i < a->n_svcs; i++)
+        for (int k = 0; k < a->svcs[i].n_deps; k++)
+            if (same_dep(&a->svcs[i], &a->svcs[i].deps[k], sb, e))
+                return &a->svcs[i].deps[k];
+    return NULL;
+}
+
+static void add_dep(cp_plan_diff *out, const char *svc, const cp_plan_svc_dep *o,
+                    const cp_plan_svc_dep *n)
+{
+    cp_diff_dep *e = &out->deps[out->n_deps++];
+    *e = (cp_diff_dep){svc, o, n, -1, -1, -1, -1};
+    int T = 0;
+    if (o && o->replicas.has == CP_PLAN_SET)
+        T = o->replicas.n;
+    if (n && n->replicas.has == CP_PLAN_SET && n->replicas.n > T)
+        T = n->replicas.n;
+    for (int t = 0; t < T; t++) {
+        if (reps_at(o, t) != reps_at(n, t)) {
+            e->first = e->first < 0 ? t : e->first;
+            e->last = t;
+        }
+        if (!same_ids(o, n, t)) {
+            e->first_ids = e->first_ids < 0 ? t : e->first_ids;
+            e->last_ids = t;
+        }
+    }
+    out->deps_changed += e->first >= 0 || e->first_ids >= 0;
+}
+
+/* Every deployment of either plan (services without a name are left
+ * out: the reader said so); nonzero when out of memory. */
+static int diff_services(const cp_plan_file *a, const cp_plan_file *b, cp_plan_diff *out)
+{
+    size_t n = 1;
+    for (int i = 0; i < a->n_svcs; i++)
+        n += (size_t)a->svcs[i].n_deps;
+    for (int i = 0; i < b->n_svcs; i++)
+        n += (size_t)b->svcs[i].n_deps;
+    if (!(out->deps = cp_calloc(n, sizeof *out->deps)))
+        return -1;
+    for (int i = 0; i < b->n_svcs; i++)
+        for (int k = 0; b->svcs[i].name.has == CP_PLAN_SET && k < b->svcs[i].n_deps; k++)
+            add_dep(out, b->svcs[i].name.s, find_dep(a, &b->svcs[i], &b->svcs[i].deps[k]),
+                    &b->svcs[i].deps[k]);
+    for (int i = 0; i < a->n_svcs; i++)
+        for (int k = 0; a->svcs[i].name.has == CP_PLAN_SET && k < a->svcs[i].n_deps; k++)
+            if (!find_dep(b, &a->svcs[i], &a->svcs[i].deps[k]))
+                add_dep(out, a->svcs[i].name.s, &a->svcs[i].deps[k], NULL);
+    return 0;
+}
+
+void cp_plan_diff_replicas(cp_buf *b, const cp_plan_svc_dep *e)
+{
+    if (!e || e->replicas.has != CP_PLAN_SET) {
+        cp_buf_puts(b, "absent");
+        return;
+    }
+    cp_buf_puts(b, "[");
+    for (int t = 0; t < e->replicas.n; t++)
+        cp_buf_printf(b, "%s%.0f", t ? ", " : "", e->replicas.v[t]);
+    cp_buf_puts(b, "]");
+}
+
 int cp_plan_diff_build(const cp_plan_file *a, const cp_plan_file *b, cp_plan_diff *out,
                        cp_err *err)
 {
@@ -135,7 +233,7 @@ int cp_plan_diff_build(const cp_plan_file *a, const cp_plan_file *b, cp_plan_dif
         out->count[out->jobs[i].kind]++;
     cp_free(ia);
     cp_free(ib);
-    return CP_OK;
+    return diff_services(a, b, out) ? cp_err_nomem(err) : CP_OK;
 }
 
 const cp_diff_job *cp_plan_diff_find(const cp_plan_diff *d, const char *name)

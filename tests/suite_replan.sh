@@ -47,7 +47,9 @@
 #      ($5); energy 2 x 1.2 kWh = $0.24: $105.24.
 #    verify catches a replica count, a node and a share changed in the
 #    history; OLD that runs replicas before S on a deployment the inputs
-#    do not have is an error naming it.
+#    do not have is an error naming it. `diff` lists the deployment that
+#    changed; `export slurm --from` writes nothing for services that do
+#    not change from S on and refuses a re-plan whose pool replicas do.
 # 7. `capplan diff OLD NEW` and `report NEW --from OLD` on the node
 #    failure of 2: etl dropped, train-wide restarted, the cost parts' changes
 #    (golden tests/replan/diff-down.txt); the report outlines the bar of
@@ -455,4 +457,19 @@ cp "$tmp/s-old.yaml" "$tmp/so.yaml"
 line=$(grep -n '^  - config: 0$' "$tmp/so.yaml" | cut -d: -f1)
 rbad svc-other-deployment "$tmp/so.yaml:$line:5: error: OLD is a plan of other inputs: service 'web' runs replicas before slot 1 on its deployment 1: configuration 0 on offer 'gpu' is no deployment of it" \
     plan -q --from "$tmp/so.yaml" --now 1 "$tmp/s-t4.yaml"
+# diff: the deployment whose replicas changed, and the starts
+timeout "$limit" $CAPPLAN diff "$tmp/s-old.yaml" "$tmp/svc-more1-milp.yaml" >"$tmp/sd.out" 2>&1
+expect svc-diff "$tmp/sd.out" '^services: 1 deployment changed, 0 unchanged$' \
+    '^service    web: config 0 on gpu \(on_demand\): \[2, 2, 2\] -> \[2, 4, 4\], replicas differ in slots 1-2, nodes in slots 1-2$' \
+    '^starts +6\.00 +12\.00 +\+6\.00$'
+# export slurm --from: OLD's queued replica runs stand when no pool
+# deployment changes from S on; a change is refused, naming it
+run_plan "$tmp/sn-same.yaml" --from "$tmp/sn-old.yaml" --now 1 tests/services/shared_node.yaml
+timeout "$limit" $CAPPLAN export slurm -q --begin now --plan "$tmp/sn-same.yaml" --from "$tmp/sn-old.yaml" --now 1 \
+    -o "$tmp/sx" tests/services/shared_node.yaml >"$tmp/sx.out" 2>&1
+if [ $? = 0 ] && grep -q "^# services: no replica on a pool changes from this slot on; OLD's runs stay queued$" "$tmp/sx/replan.sh"; then
+    ok svc-export-unchanged; else bad svc-export-unchanged "$(oneline "$tmp/sx.out" 3)"; fi
+line=$(grep -n '^  - config: 0$' "$tmp/svc-node-milp.yaml" | cut -d: -f1)
+rbad svc-export-changed "$tmp/svc-node-milp.yaml:$line:5: error: service 'chat': its replicas on pool 'p' change from slot 1: export slurm --from hands over jobs only; export the re-plan whole (export slurm) and replace OLD's service runs" \
+    export slurm -q --begin now --plan "$tmp/svc-node-milp.yaml" --from "$tmp/sn-old.yaml" --now 1 -o "$tmp/sy" "$tmp/s-node.yaml"
 test_done

@@ -2,7 +2,8 @@
  * capplan diff OLD NEW: what a re-plan changes (capplan.5 §10.5), in the
  * words an operator reads before accepting it: one line per job that
  * moved, was re-placed, added, dropped or restarted, with its run before
- * and after, then each cost part of the list (cp_cost_parts.h) in OLD and
+ * and after, then one per service deployment whose replicas or nodes
+ * differ, then each cost part of the list (cp_cost_parts.h) in OLD and
  * NEW and the change. The comparison is models/plan_diff.c; this file
  * reads the two plans and prints.
  */
@@ -39,6 +40,44 @@ static void money(cp_buf *b, const cp_plan_num *v)
         cp_buf_printf(b, " %12.2f", v->v);
 }
 
+/* "slot 3" or "slots 3-7" after `what`. */
+static void slots(cp_buf *o, const char *what, int first, int last)
+{
+    if (first == last)
+        cp_buf_printf(o, "%sslot %d", what, first);
+    else
+        cp_buf_printf(o, "%sslots %d-%d", what, first, last);
+}
+
+/* capplan.5 §10.4: a line per service deployment whose replicas or
+ * their nodes differ, after a count (only when either plan has services). */
+static void write_services(const cp_plan_diff *d, const cp_plan_file *a, const cp_plan_file *b,
+                           cp_buf *o)
+{
+    if (!a->n_svcs && !b->n_svcs)
+        return;
+    cp_buf_printf(o, "services: %d deployment%s changed, %d unchanged\n", d->deps_changed,
+                  d->deps_changed == 1 ? "" : "s", d->n_deps - d->deps_changed);
+    for (int i = 0; i < d->n_deps; i++) {
+        const cp_diff_dep *e = &d->deps[i];
+        const cp_plan_svc_dep *x = e->now ? e->now : e->old;
+        if (e->first < 0 && e->first_ids < 0)
+            continue;
+        cp_buf_printf(o, "%-10s %s: config %ld on %s (%s): ", "service", e->svc,
+                      x->config.has == CP_PLAN_SET ? x->config.v : -1L,
+                      x->resource.has == CP_PLAN_SET ? x->resource.s : "?",
+                      x->market.has == CP_PLAN_SET ? x->market.s : "?");
+        cp_plan_diff_replicas(o, e->old);
+        cp_buf_puts(o, " -> ");
+        cp_plan_diff_replicas(o, e->now);
+        if (e->first >= 0)
+            slots(o, ", replicas differ in ", e->first, e->last);
+        if (e->first_ids >= 0)
+            slots(o, ", nodes in ", e->first_ids, e->last_ids);
+        cp_buf_puts(o, "\n");
+    }
+}
+
 static void write_diff(const cp_plan_diff *d, const cp_plan_file *a, const cp_plan_file *b,
                        const char *an, const char *bn, cp_buf *o)
 {
@@ -65,6 +104,7 @@ static void write_diff(const cp_plan_diff *d, const cp_plan_file *a, const cp_pl
             }
             cp_buf_puts(o, "\n");
         }
+    write_services(d, a, b, o);
     cp_buf_printf(o, "%-16s %12s %12s %12s\n", "cost part", "OLD", "NEW", "change");
     for (int i = 0; i < CP_COST_N; i++) {
         const cp_plan_num *x = &a->totals.part[i], *y = &b->totals.part[i];

@@ -125,12 +125,15 @@ int cp_export_launch_replan(const cp_input *in, const cp_plan_file *pf, const cp
                                   "OLD is not the plan this re-plan was made from",
                                   pname(pj), os.c[t->cluster].name, s.c[s.t[j].cluster].name);
     }
-    /* capplan.5 §10.5: a re-plan of services is refused where it is
-     * planned; one that comes here would lose its SkyServe steps */
+    /* capplan.5 §10.5: OLD's launch.sh, which this one replaces, also
+     * ran the SkyServe steps of its services; those of the re-plan are
+     * not written from S on yet, and dropping them would stop the
+     * services: refused (docs/execution.md, "Services on SkyPilot") */
     if (rc == CP_OK && (rc = cp_xp_serve_build(in, pf, &s, d)) == CP_OK && s.n_v)
         rc = cp_diags_add(d, CP_ERR_INPUT, pf->svcs[0].pos,
                           "the re-plan has services in the cloud: export skypilot --from hands "
-                          "jobs only (re-plans of services are not supported yet)");
+                          "over jobs only (its launch.sh would end OLD's SkyServe steps); export "
+                          "the re-plan whole (export skypilot)");
     if (rc == CP_OK)
         rc = cp_xp_sky_write(in, &s, o, x, d);
     cp_xp_sky_release(&s);
