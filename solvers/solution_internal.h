@@ -1,6 +1,11 @@
-/* What solution_read.c shares with solution_plan.c (cp_solution.h). */
+/* What the solution readers share: solution_read.c, solution_plan.c and
+ * solution_svc.c (cp_solution.h). */
 #ifndef CP_SOLUTION_INTERNAL_H
 #define CP_SOLUTION_INTERNAL_H
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdlib.h>
 
 #include "cp_solution.h"
 
@@ -20,8 +25,25 @@ typedef struct sol {
 /* A position in the solution file. */
 cp_pos cp_sol_at(const sol *c, int line, int col);
 /* Whether s is exactly n non-negative decimal integers (at most 1e9)
- * joined by '_', as the model's column names carry them; into v. */
-bool cp_sol_parse_ints(const char *s, int n, long *v);
+ * joined by '_', as the model's column names carry them; into v.
+ * Inline so the jobs' reader and the services' reader share it without
+ * calling each other. */
+static inline bool cp_sol_parse_ints(const char *s, int n, long *v)
+{
+    for (int i = 0; i < n; i++) {
+        if (!isdigit((unsigned char)*s))
+            return false;
+        errno = 0;
+        char *end;
+        v[i] = strtol(s, &end, 10);
+        if (errno || v[i] > 1000000000L)
+            return false;
+        s = end;
+        if (i + 1 < n && *s++ != '_')
+            return false;
+    }
+    return *s == '\0';
+}
 /* Reads a plan file (`text`, `len` bytes) into c->plan's choices: a
  * job's line in x_line when scheduled; errors in c->d. Returns CP_OK,
  * CP_ERR_INPUT or CP_ERR_NOMEM. */

@@ -67,23 +67,6 @@ static const char *line_note(char *buf, size_t size, int line)
     return buf;
 }
 
-bool cp_sol_parse_ints(const char *s, int n, long *v)
-{
-    for (int i = 0; i < n; i++) {
-        if (!isdigit((unsigned char)*s))
-            return false;
-        errno = 0;
-        char *end;
-        v[i] = strtol(s, &end, 10);
-        if (errno || v[i] > 1000000000L)
-            return false;
-        s = end;
-        if (i + 1 < n && *s++ != '_')
-            return false;
-    }
-    return *s == '\0';
-}
-
 static bool is_row_name(const char *s)
 {
     return !strncmp(s, "assign_", 7) || !strncmp(s, "cap_", 4) || !strncmp(s, "power_", 6) ||
