@@ -79,6 +79,11 @@ struct cp_buf;
 void cp_plan_diff_run(struct cp_buf *b, const cp_plan_job *j);
 /* Appends a deployment's replicas per slot: "[2, 2, 4]", "absent" for NULL. */
 void cp_plan_diff_replicas(struct cp_buf *b, const cp_plan_svc_dep *e);
+/* Appends deployment e in words: "config 0 on gpu (on_demand)". */
+void cp_plan_diff_dep_name(struct cp_buf *b, const cp_diff_dep *e);
+/* Appends the slots where e differs: "replicas differ in slots 1-2, nodes
+ * in slot 3" (nothing when it does not). */
+void cp_plan_diff_dep_slots(struct cp_buf *b, const cp_diff_dep *e);
 /* The entry of job `name` in the diff, or NULL. */
 const cp_diff_job *cp_plan_diff_find(const cp_plan_diff *d, const char *name);
 

@@ -192,6 +192,31 @@ void cp_plan_diff_replicas(cp_buf *b, const cp_plan_svc_dep *e)
     cp_buf_puts(b, "]");
 }
 
+void cp_plan_diff_dep_name(cp_buf *b, const cp_diff_dep *e)
+{
+    const cp_plan_svc_dep *x = e->now ? e->now : e->old;
+    cp_buf_printf(b, "config %ld on %s (%s)", x->config.has == CP_PLAN_SET ? x->config.v : -1L,
+                  x->resource.has == CP_PLAN_SET ? x->resource.s : "?",
+                  x->market.has == CP_PLAN_SET ? x->market.s : "?");
+}
+
+/* "slot 3" or "slots 3-7" after `what`. */
+static void put_slots(cp_buf *b, const char *what, int first, int last)
+{
+    if (first == last)
+        cp_buf_printf(b, "%sslot %d", what, first);
+    else
+        cp_buf_printf(b, "%sslots %d-%d", what, first, last);
+}
+
+void cp_plan_diff_dep_slots(cp_buf *b, const cp_diff_dep *e)
+{
+    if (e->first >= 0)
+        put_slots(b, "replicas differ in ", e->first, e->last);
+    if (e->first_ids >= 0)
+        put_slots(b, e->first >= 0 ? ", nodes in " : "nodes in ", e->first_ids, e->last_ids);
+}
+
 int cp_plan_diff_build(const cp_plan_file *a, const cp_plan_file *b, cp_plan_diff *out,
                        cp_err *err)
 {

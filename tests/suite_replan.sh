@@ -48,8 +48,9 @@
 #    verify catches a replica count, a node and a share changed in the
 #    history; OLD that runs replicas before S on a deployment the inputs
 #    do not have is an error naming it. `diff` lists the deployment that
-#    changed; `export slurm --from` writes nothing for services that do
-#    not change from S on and refuses a re-plan whose pool replicas do.
+#    changed, and `report --from` marks it; `export slurm --from` writes
+#    nothing for services that do not change from S on and refuses a
+#    re-plan whose pool replicas do.
 # 7. `capplan diff OLD NEW` and `report NEW --from OLD` on the node
 #    failure of 2: etl dropped, train-wide restarted, the cost parts' changes
 #    (golden tests/replan/diff-down.txt); the report outlines the bar of
@@ -462,6 +463,22 @@ timeout "$limit" $CAPPLAN diff "$tmp/s-old.yaml" "$tmp/svc-more1-milp.yaml" >"$t
 expect svc-diff "$tmp/sd.out" '^services: 1 deployment changed, 0 unchanged$' \
     '^service    web: config 0 on gpu \(on_demand\): \[2, 2, 2\] -> \[2, 4, 4\], replicas differ in slots 1-2, nodes in slots 1-2$' \
     '^starts +6\.00 +12\.00 +\+6\.00$'
+# report --from: the deployment whose replicas changed, in the changes
+# section and outlined in the service's chart (slots 1 and 2), its name
+# escaped as HTML
+timeout "$limit" $CAPPLAN report "$tmp/svc-more1-milp.yaml" --from "$tmp/s-old.yaml" "$tmp/s-more.yaml" -o "$tmp/sr.html" 2>"$tmp/r.err"
+if [ $? = 0 ] && grep -qx '<p class="note">Services: 1 deployment changed, 0 unchanged. Outlined columns in the services'"'"' charts.</p>' "$tmp/sr.html" &&
+    grep -qx '<tr><td>web</td><td>config 0 on gpu (on_demand)</td><td>\[2, 2, 2\]</td><td>\[2, 4, 4\]</td><td>replicas differ in slots 1-2, nodes in slots 1-2</td></tr>' "$tmp/sr.html" &&
+    [ "$(grep -c 'class="bar moved"><title>slot [12]: config 0 on gpu, 4 replicas, 40 requests/s$' "$tmp/sr.html")" = 2 ] &&
+    [ "$(grep -c '^changed; the earlier plan: 2 replicas</title>' "$tmp/sr.html")" = 2 ] &&
+    [ "$(grep -c 'class="bar moved"' "$tmp/sr.html")" = 2 ]
+then ok svc-report-from; else bad svc-report-from "$(oneline "$tmp/r.err" 3) $(grep -c 'bar moved' "$tmp/sr.html")"; fi
+sed 's/{name: web,/{name: "w<i>\&amp;'"'"'x",/' "$tmp/s-more.yaml" >"$tmp/s-hostile.yaml"
+sed 's/^- name: web$/- name: "w<i>\&amp;'"'"'x"/' "$tmp/svc-more1-milp.yaml" >"$tmp/hs-new.yaml"
+sed 's/^- name: web$/- name: "w<i>\&amp;'"'"'x"/' "$tmp/s-old.yaml" >"$tmp/hs-old.yaml"
+timeout "$limit" $CAPPLAN report "$tmp/hs-new.yaml" --from "$tmp/hs-old.yaml" "$tmp/s-hostile.yaml" -o "$tmp/sh.html" 2>"$tmp/r.err"
+if [ $? = 0 ] && grep -q '^<tr><td>w&lt;i&gt;&amp;amp;&#39;x</td><td>config 0' "$tmp/sh.html" && ! grep -q '<i>' "$tmp/sh.html"
+then ok svc-report-hostile; else bad svc-report-hostile "$(oneline "$tmp/r.err" 3) $(grep '<tr><td>w' "$tmp/sh.html")"; fi
 # export slurm --from: OLD's queued replica runs stand when no pool
 # deployment changes from S on; a change is refused, naming it
 run_plan "$tmp/sn-same.yaml" --from "$tmp/sn-old.yaml" --now 1 tests/services/shared_node.yaml

@@ -40,15 +40,6 @@ static void money(cp_buf *b, const cp_plan_num *v)
         cp_buf_printf(b, " %12.2f", v->v);
 }
 
-/* "slot 3" or "slots 3-7" after `what`. */
-static void slots(cp_buf *o, const char *what, int first, int last)
-{
-    if (first == last)
-        cp_buf_printf(o, "%sslot %d", what, first);
-    else
-        cp_buf_printf(o, "%sslots %d-%d", what, first, last);
-}
-
 /* capplan.5 §10.4: a line per service deployment whose replicas or
  * their nodes differ, after a count (only when either plan has services). */
 static void write_services(const cp_plan_diff *d, const cp_plan_file *a, const cp_plan_file *b,
@@ -60,20 +51,16 @@ static void write_services(const cp_plan_diff *d, const cp_plan_file *a, const c
                   d->deps_changed == 1 ? "" : "s", d->n_deps - d->deps_changed);
     for (int i = 0; i < d->n_deps; i++) {
         const cp_diff_dep *e = &d->deps[i];
-        const cp_plan_svc_dep *x = e->now ? e->now : e->old;
         if (e->first < 0 && e->first_ids < 0)
             continue;
-        cp_buf_printf(o, "%-10s %s: config %ld on %s (%s): ", "service", e->svc,
-                      x->config.has == CP_PLAN_SET ? x->config.v : -1L,
-                      x->resource.has == CP_PLAN_SET ? x->resource.s : "?",
-                      x->market.has == CP_PLAN_SET ? x->market.s : "?");
+        cp_buf_printf(o, "%-10s %s: ", "service", e->svc);
+        cp_plan_diff_dep_name(o, e);
+        cp_buf_puts(o, ": ");
         cp_plan_diff_replicas(o, e->old);
         cp_buf_puts(o, " -> ");
         cp_plan_diff_replicas(o, e->now);
-        if (e->first >= 0)
-            slots(o, ", replicas differ in ", e->first, e->last);
-        if (e->first_ids >= 0)
-            slots(o, ", nodes in ", e->first_ids, e->last_ids);
+        cp_buf_puts(o, ", ");
+        cp_plan_diff_dep_slots(o, e);
         cp_buf_puts(o, "\n");
     }
 }

@@ -1,8 +1,8 @@
 /*
  * The report's changes from an earlier plan (`report NEW --from OLD`,
  * capplan.5 §10.5): what a re-plan moved, re-placed, added, dropped or
- * restarted, each job's run before and after, and each cost part before
- * and after. The comparison is models/plan_diff.c, shared with `capplan
+ * restarted, each job's run before and after, each service deployment
+ * whose replicas changed, and each cost part before and after. The comparison is models/plan_diff.c, shared with `capplan
  * diff`; the Gantt chart outlines the bars of the jobs listed here.
  */
 #include "report_internal.h"
@@ -47,6 +47,63 @@ static void money_cell(cp_buf *b, const cp_plan_num *v)
     cp_buf_printf(b, "<td class=\"n\">%s</td>", m);
 }
 
+double cp_rp_dep_was(const cp_rp_plan *p, const cp_plan_svc_dep *de, int t)
+{
+    if (!p->has_old)
+        return -1;
+    for (int i = 0; i < p->diff.n_deps; i++) {
+        const cp_diff_dep *e = &p->diff.deps[i];
+        if (e->now != de)
+            continue;
+        if (e->first < 0 || t < e->first || t > e->last)
+            return -1;
+        double was = e->old && t < e->old->replicas.n ? e->old->replicas.v[t] : 0;
+        double now = t < de->replicas.n ? de->replicas.v[t] : 0;
+        return was == now ? -1 : was;
+    }
+    return -1;
+}
+
+/* capplan.5 §10.4: each deployment whose replicas or nodes changed,
+ * OLD's and NEW's replicas per slot; the services' charts outline the
+ * columns that changed. */
+static void services_changed(cp_buf *b, const cp_rp_plan *p)
+{
+    const cp_plan_diff *d = &p->diff;
+    if (!p->pf.n_svcs && !p->old_pf.n_svcs)
+        return;
+    cp_buf_printf(b, "<p class=\"note\">Services: %d deployment%s changed, %d unchanged.%s</p>\n",
+                  d->deps_changed, d->deps_changed == 1 ? "" : "s", d->n_deps - d->deps_changed,
+                  d->deps_changed ? " Outlined columns in the services' charts." : "");
+    if (!d->deps_changed)
+        return;
+    cp_buf_puts(b, "<table>\n<tr><th>service</th><th>deployment</th><th>earlier plan</th>"
+                   "<th>this plan</th><th>slots</th></tr>\n");
+    cp_buf t;
+    cp_buf_init(&t);
+    for (int i = 0; i < d->n_deps; i++) {
+        const cp_diff_dep *e = &d->deps[i];
+        if (e->first < 0 && e->first_ids < 0)
+            continue;
+        cp_buf_puts(b, "<tr><td>");
+        cp_svg_esc(b, e->svc);
+        for (int k = 0; k < 4; k++) {
+            cp_buf_reset(&t);
+            if (k == 0)
+                cp_plan_diff_dep_name(&t, e);
+            else if (k < 3)
+                cp_plan_diff_replicas(&t, k == 1 ? e->old : e->now);
+            else
+                cp_plan_diff_dep_slots(&t, e);
+            cp_buf_puts(b, "</td><td>");
+            cp_svg_esc(b, cp_buf_ok(&t) ? t.s : "");
+        }
+        cp_buf_puts(b, "</td></tr>\n");
+    }
+    cp_buf_release(&t);
+    cp_buf_puts(b, "</table>\n");
+}
+
 void cp_rp_changes(cp_buf *b, const cp_rp_plan *p)
 {
     if (!p->has_old)
@@ -75,6 +132,7 @@ void cp_rp_changes(cp_buf *b, const cp_rp_plan *p)
         }
         cp_buf_puts(b, "</table>\n");
     }
+    services_changed(b, p);
     cp_buf_puts(b, "<table>\n<tr><th>cost part</th><th>earlier plan</th><th>this plan</th>"
                    "<th>change</th></tr>\n");
     for (int i = 0; i < CP_COST_N; i++) {

@@ -146,6 +146,9 @@ const char *cp_rp_market_name(cp_plan_market market);
 int cp_rp_read_old(cp_rp_plan *p, const struct cp_node *old, const char *name, cp_diags *d);
 /* The section of changes (nothing without an earlier plan). */
 void cp_rp_changes(cp_buf *b, const cp_rp_plan *p);
+/* OLD's replicas of deployment `de` (NEW's) in slot t when they differ
+ * from NEW's there, else -1 (no OLD, or the same). */
+double cp_rp_dep_was(const cp_rp_plan *p, const cp_plan_svc_dep *de, int t);
 /* Whether the Gantt chart outlines job j's bar: moved, re-placed,
  * added or restarted. */
 bool cp_rp_job_changed(const cp_rp_job *j);

@@ -4,7 +4,9 @@
  * each deployment serves (its shares of each class's load), stacked by
  * deployment (configuration on a resource), against the load as a dashed
  * line; the gap between the stack and the line is what goes unserved. A
- * column's hover text gives the replicas. Without the inputs the loads
+ * column's hover text gives the replicas; against an earlier plan
+ * (`report --from`), the columns whose replicas changed are outlined.
+ * Without the inputs the loads
  * are unknown: the columns are then the replicas themselves. Horizons
  * longer than RP_MAX_COLS slots get the table only.
  */
@@ -93,9 +95,14 @@ static void chart(cp_buf *b, const cp_rp_plan *p, const cp_plan_svc *e, int v)
                           reps == 1 ? "" : "s");
             if (v >= 0)
                 cp_buf_printf(&tt, ", %.3g requests/s", y);
+            /* a re-plan's change, outlined as the Gantt chart's moved bars */
+            double was = cp_rp_dep_was(p, &e->deps[i], t);
+            if (was >= 0)
+                cp_buf_printf(&tt, "\nchanged; the earlier plan: %.0f replica%s", was,
+                              was == 1 ? "" : "s");
             double y0 = cp_scale_at(&sy, acc), y1 = cp_scale_at(&sy, acc + y);
-            cp_svg_rect(b, x0, y1, fmax(x1 - x0, 0.5), y0 - y1, cp_svg_color(i < 11 ? i : 10), NULL,
-                        cp_buf_ok(&tt) ? tt.s : NULL);
+            cp_svg_rect(b, x0, y1, fmax(x1 - x0, 0.5), y0 - y1, cp_svg_color(i < 11 ? i : 10),
+                        was >= 0 ? "bar moved" : NULL, cp_buf_ok(&tt) ? tt.s : NULL);
             acc += y;
         }
     }
