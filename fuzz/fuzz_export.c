@@ -18,9 +18,10 @@
  * re-plan of itself from its middle slot (replan.sh keeps every job; the
  * re-plan's launch.sh has the steps from that slot on). Three files of
  * which the last two have a `status` are an input, an earlier plan OLD
- * and its re-plan: then cp_export_slurm_replan from a slot S the input's
- * size picks (`export slurm --from OLD --now S`), with the same
- * properties for replan.sh and its scripts. Properties:
+ * and its re-plan: then cp_export_slurm_replan and cp_export_launch_replan
+ * from a slot S the input's size picks (`export slurm|skypilot --from OLD
+ * --now S`), with the same properties for replan.sh, launch.sh and their
+ * files. Properties:
  *   - each exporter returns CP_OK, CP_ERR_INPUT or CP_ERR_NOMEM, CP_OK
  *     exactly when it reported no error (warnings are fine), else the
  *     code of its first error;
@@ -104,10 +105,10 @@ static const char *const shapes[] = {
     "srun --ntasks-per-node=1 sh -c Q || printf Q Q >&2",
     RUN_WORD,
     /* submit.sh's replica runs of services (capplan.5 §10.4): --begin,
-     * --time, --nodelist and --export single-quoted; a run at the start
-     * of a --begin now night has no --begin */
+     * --time, --nodelist, --export and --comment single-quoted; a run at
+     * the start of a --begin now night has no --begin */
+    "@=$(sbatch --parsable Q Q Q Q Q @)",
     "@=$(sbatch --parsable Q Q Q Q @)",
-    "@=$(sbatch --parsable Q Q Q @)",
     /* a services/ script's variables */
     "CAPPLAN_SERVICE=Q",
     "CAPPLAN_CONFIG=@",
@@ -116,6 +117,9 @@ static const char *const shapes[] = {
     "export CAPPLAN_SERVICE CAPPLAN_CONFIG CAPPLAN_ACCELERATOR CAPPLAN_ACCELERATOR_COUNT",
     /* replan.sh (export slurm --from): cancellations, start moves */
     "queued() { for n in \"$^\"; do squeue -h -u \"$(id -un)\" -n \"$n\" -o Q; done | tr -d Q; }",
+    /* replan.sh's replica runs of services, found by their --comment */
+    "run_ids() { squeue -h -u \"$(id -un)\" -o Q | awk -v k=\"$1\" Q; }",
+    "for id in $(run_ids Q); do scancel \"$id\" && printf Q \"$id\" Q; done",
     "scancel --name=Q",
     "scancel --state=PENDING --name=Q",
     "id=$(squeue -h -u \"$(id -un)\" -t PENDING -n Q -o %i | head -n 1)",
@@ -490,15 +494,16 @@ static bool ends_with(const char *s, const char *suffix)
     return n >= k && !strcmp(s + n - k, suffix);
 }
 
-/* One export; on success the checks of the header comment. Returns rc. */
-static int export_one(const cp_input *in, const cp_plan_file *pf, bool slurm, int now,
-                      const cp_export_opts *o, bool run_swapped, cp_diags *d)
+/* One export (a re-plan of `old` from slot `now` when now >= 0); on
+ * success the checks of the header comment. Returns rc. */
+static int export_one(const cp_input *in, const cp_plan_file *pf, const cp_plan_file *old,
+                      bool slurm, int now, const cp_export_opts *o, bool run_swapped, cp_diags *d)
 {
     cp_export x;
     cp_export_init(&x);
     cp_diags_init(d);
-    int rc = now >= 0 ? (slurm ? cp_export_slurm_replan(in, pf, pf, now, o, &x, d)
-                               : cp_export_launch_replan(in, pf, pf, now, o, &x, d))
+    int rc = now >= 0 ? (slurm ? cp_export_slurm_replan(in, pf, old, now, o, &x, d)
+                               : cp_export_launch_replan(in, pf, old, now, o, &x, d))
              : slurm  ? cp_export_slurm(in, pf, o, &x, d)
                       : cp_export_launch(in, pf, o, &x, d);
     check_rc(slurm ? "cp_export_slurm" : "cp_export_launch", rc, d);
@@ -552,9 +557,9 @@ static void export_all(cp_input *in, const cp_plan_file *pf, unsigned sel)
         o.plan_name = "it's \"$(touch x)\" `touch y`; rm -rf / # .yaml";
     for (int v = 0; v < (sel & 4 ? 4 : 2); v++) {
         int slurm = v & 1, now = v < 2 ? -1 : in->slots / 2;
-        int rc = export_one(in, pf, slurm, now, &o, false, d);
+        int rc = export_one(in, pf, pf, slurm, now, &o, false, d);
         swap_runs(in, runs);
-        int rc2 = export_one(in, pf, slurm, now, &o, true, d);
+        int rc2 = export_one(in, pf, pf, slurm, now, &o, true, d);
         swap_runs(in, runs);
         if (rc != rc2 && rc != CP_ERR_NOMEM && rc2 != CP_ERR_NOMEM) {
             fprintf(stderr, "fuzz_export: %s returned %d, and %d once the run commands are "
@@ -616,18 +621,8 @@ static void export_replan(cp_input *in, const cp_node *old_root, const cp_node *
                 abort();
             swap_runs(in, runs);
         }
-        cp_export x;
-        cp_export_init(&x);
-        cp_diags_init(d);
-        int rc = cp_export_slurm_replan(in, &pf, &old, now, &o, &x, d);
-        check_rc("cp_export_slurm_replan", rc, d);
-        if (rc == CP_OK) {
-            check_names(&x);
-            for (int i = 0; i < x.n; i++)
-                check_shell(x.files[i].name, x.files[i].text.s ? x.files[i].text.s : "",
-                            x.files[i].text.len, ends_with(x.files[i].name, ".sbatch"), swapped);
-        }
-        cp_export_release(&x);
+        for (int slurm = 0; slurm < 2; slurm++)
+            export_one(in, &pf, &old, slurm, now, &o, swapped, d);
         if (runs) {
             swap_runs(in, runs);
             free(runs);

@@ -27,6 +27,16 @@
 #     the golden tests/handoff/serve-slurm/, submit.sh's replica runs
 #     checked slot by slot and host by host by sbatch_as_planned.py
 #     (which refuses a replica too many), --begin now's relative begins;
+#   - services re-planned (capplan.5 §10.5; export --from): the goldens
+#     tests/handoff/serve-sky-replan/ (serve-burst.yaml: OLD's SkyServe
+#     service scaled, a new one up, at slot 2) and serve-slurm-replan/
+#     (serve-late.yaml: a running replica run cancelled and submitted
+#     again from slot 2); OLD's script until S and then the re-plan's,
+#     run against the stand-ins (squeue and scancel too), give the
+#     re-plan's replicas in every slot (sky_as_planned.py;
+#     slurm_night.py, then sbatch_as_planned.py) and not OLD's; a
+#     pending run cancelled, nothing changed on the node, an OLD of other
+#     replicas refused, a hostile name quoted;
 #   - hostile names (tests/attack/names-cloud.yaml): launch.sh passes
 #     `sh -n` and running it runs none of a name;
 #   - an imported night (Alibaba nodes, the GCP and Azure catalogs, CAISO
@@ -149,6 +159,82 @@ if [ "$rc" = 0 ] && [ ! -e "$tmp/pwned" ] && grep -qF "of service 'it's \"a\" \$
     python3 $H/sky_as_planned.py "$tmp/hs.plan.yaml" "$tmp/hs" "$CP_CALLS" "$tmp/hs.yaml" >"$tmp/check" 2>&1
 then ok; else bad "hostile service: launch.sh" "exit $rc, pwned: $(ls "$tmp/pwned" 2>/dev/null): $(oneline "$tmp/err" 3) $(oneline "$tmp/check" 4)"; fi
 
+# ---- services: SkyServe, a re-plan (capplan.5 §10.5) -------------------------
+# tests/handoff/serve-burst.yaml: slot 2's load doubled at 02:00 and a second
+# offer; its re-plan from slot 2 (serve-burst.plan.yaml, verified with
+# --from) exports with --from to the golden serve-sky-replan/: launch.sh
+# scales OLD's capplan-svc-001 from 1 to 4 replicas at slot 2, brings up
+# capplan-svc-002 (us-west-2) with 4 and takes both down at slot 3.
+# What SkyServe is told all night is OLD's launch.sh before 02:00, then the
+# re-plan's (serve-sky-replan.calls, sorted by time and call); sky_as_planned.py reads those calls
+# and both folders' files and finds the re-plan's replicas in every slot.
+# replan_golden TARGET NAME GOLDEN SCRIPT SUMMARY: the re-plan
+# tests/handoff/NAME.plan.yaml of NAME.yaml from slot 2 of serve.plan.yaml
+# verifies with --from, and export TARGET --from writes the golden GOLDEN
+# (SCRIPT in it) to $tmp/NAME and says SUMMARY (a BRE, the whole line)
+replan_golden() {
+    verify_ok "$2.plan.yaml verifies with --from" $H/$2.plan.yaml --from $H/serve.plan.yaml --now 2 $H/$2.yaml
+    timeout "$limit" $CAPPLAN export "$1" --plan $H/$2.plan.yaml --from $H/serve.plan.yaml --now 2 \
+        -o "$tmp/$2" $H/$2.yaml 2>"$tmp/err"
+    if [ -x "$tmp/$2/$4" ] && diff -r "$3" "$tmp/$2" >"$tmp/diff" 2>&1 && grep -qx "$5" "$tmp/err"
+    then ok; else bad "export $1 --from of $2: the golden $3" "$(oneline "$tmp/err") $(oneline "$tmp/diff" 6)"; fi
+}
+replan_golden skypilot serve-burst $H/serve-sky-replan launch.sh \
+    'capplan export: 0 cloud jobs on 0 SkyPilot clusters, 2 SkyServe services, launch.sh from slot 2 (what began before runs on) and launch.md in .*'
+# replan_night OLDDIR NEWDIR S: OLD's launch.sh until slot S, then NEW's
+# from ten minutes before it; the calls in $CP_CALLS, both folders' files
+# in $tmp/night
+replan_night() {
+    standin $((t0 - 600)) "$1/launch.sh"
+    awk -v end=$((t0 + $3 * 3600)) '$1 < end' "$CP_CALLS" >"$tmp/old.calls"
+    standin $((t0 + $3 * 3600 - 600)) "$2/launch.sh"
+    cat "$tmp/old.calls" "$CP_CALLS" >"$tmp/night.calls"
+    cp "$tmp/night.calls" "$CP_CALLS"
+    rm -rf "$tmp/night" && cp -R "$1" "$tmp/night" && cp -R "$2/." "$tmp/night"
+}
+replan_night "$tmp/serve" "$tmp/serve-burst" 2
+relative $t0 | sort -k1,1n -k2 >"$tmp/rel" # the steps of one time run side by side
+if [ "$rc" = 0 ]; then ok; else bad "burst: launch.sh exit $rc" "$(oneline "$tmp/err")"; fi
+test_cmp $H/serve-sky-replan.calls "$tmp/rel"
+if python3 $H/sky_as_planned.py $H/serve-burst.plan.yaml "$tmp/night" "$CP_CALLS" $H/serve-burst.yaml >"$tmp/check" 2>&1 &&
+    [ "$(head -n 1 "$tmp/check")" = "2 SkyServe services with the planned replicas in every slot" ]
+then ok; else bad "burst: sky_as_planned.py on the night's calls" "$(oneline "$tmp/check" 6)"; fi
+# the same calls are not OLD's plan: slot 2 had 3 replicas there
+if ! python3 $H/sky_as_planned.py $H/serve.plan.yaml "$tmp/night" "$CP_CALLS" $H/serve.yaml >"$tmp/check" 2>&1 &&
+    grep -qx 'capplan-svc-001 (chat config 0 on aws:us-east-1:p3.2xlarge), slot 2: 4 replicas, planned 3' "$tmp/check"
+then ok; else bad "burst: sky_as_planned.py accepts OLD for the re-plan" "$(oneline "$tmp/check" 4)"; fi
+# slot 2's load down to 10 instead: the cloud replica of slot 1 is torn
+# down at slot 2 (sky serve down), nothing is brought up
+sed 's/load: \[10, 30, 100, 10\]/load: [10, 30, 10, 10]/' $H/serve-burst.yaml >"$tmp/calm.yaml"
+run_plan "$tmp/calm.plan.yaml" --method milp --from $H/serve.plan.yaml --now 2 "$tmp/calm.yaml"
+timeout "$limit" $CAPPLAN export skypilot -q --plan "$tmp/calm.plan.yaml" --from $H/serve.plan.yaml --now 2 \
+    -o "$tmp/calm" "$tmp/calm.yaml" 2>"$tmp/err"
+replan_night "$tmp/serve" "$tmp/calm" 2
+relative $t0 >"$tmp/rel"
+printf '%s\n' '3600 sky serve up -y -n capplan-svc-001 services/001-chat-c0-x1.yaml' \
+    '7200 sky serve down -y capplan-svc-001' >"$tmp/want"
+test_cmp "$tmp/want" "$tmp/rel"
+if python3 $H/sky_as_planned.py "$tmp/calm.plan.yaml" "$tmp/night" "$CP_CALLS" "$tmp/calm.yaml" >"$tmp/check" 2>&1 &&
+    [ "$(head -n 1 "$tmp/check")" = "1 SkyServe services with the planned replicas in every slot" ] &&
+    [ ! -e "$tmp/calm/services" ]
+then ok; else bad "calm: sky_as_planned.py on the night's calls" "$(oneline "$tmp/check" 6) $(ls "$tmp/calm")"; fi
+# an OLD whose slot 1 is not the re-plan's: refused, naming the deployment
+sed 's/^    replicas: \[0, 1, 3, 0\]$/    replicas: [0, 2, 3, 0]/' $H/serve.plan.yaml >"$tmp/other-old.yaml"
+timeout "$limit" $CAPPLAN export skypilot -q --plan $H/serve-burst.plan.yaml --from "$tmp/other-old.yaml" --now 2 \
+    -o "$tmp/other" $H/serve-burst.yaml >"$tmp/out" 2>&1
+if [ $? = 2 ] && grep -q "error: service 'chat': configuration 0 on 'aws:us-east-1:p3.2xlarge' runs 2 replicas in slot 1 in OLD, 1 in the re-plan: OLD is not the plan this re-plan was made from$" "$tmp/out"
+then ok; else bad "export skypilot --from: an OLD of other replicas" "$(oneline "$tmp/out" 3)"; fi
+# a hostile service name, re-planned: sh -n, and nothing of it runs
+sed "s/^  - name: chat\$/  - name: 'it''s \"a\" \$(touch \"\$CP_PWNED\") \`touch \"\$CP_PWNED\"\`; x'/" $H/serve-burst.yaml >"$tmp/hsb.yaml"
+run_plan "$tmp/hsb.plan.yaml" --method milp --from "$tmp/hs.plan.yaml" --now 2 "$tmp/hsb.yaml"
+timeout "$limit" $CAPPLAN export skypilot -q --plan "$tmp/hsb.plan.yaml" --from "$tmp/hs.plan.yaml" --now 2 \
+    -o "$tmp/hsb" "$tmp/hsb.yaml" 2>"$tmp/err"
+if sh -n "$tmp/hsb/launch.sh" 2>"$tmp/shn"; then ok; else bad "hostile service re-planned: sh -n launch.sh" "$(oneline "$tmp/shn")"; fi
+replan_night "$tmp/hs" "$tmp/hsb" 2
+if [ "$rc" = 0 ] && [ ! -e "$tmp/pwned" ] && grep -qF "capplan-svc-002: up with 4 replicas of service 'it's \"a\" \$(touch" "$tmp/err" &&
+    python3 $H/sky_as_planned.py "$tmp/hsb.plan.yaml" "$tmp/night" "$CP_CALLS" "$tmp/hsb.yaml" >"$tmp/check" 2>&1
+then ok; else bad "hostile service re-planned: launch.sh" "exit $rc, pwned: $(ls "$tmp/pwned" 2>/dev/null): $(oneline "$tmp/err" 3) $(oneline "$tmp/check" 4)"; fi
+
 # ---- services: Slurm ----------------------------------------------------------
 # The same plan's replicas on the node: services/001-chat-c0-rack.sbatch
 # submitted once per run (one replica all night, a second for slots 1 and
@@ -170,7 +256,7 @@ if ! python3 $H/sbatch_as_planned.py "$tmp/fewer.yaml" "$tmp/servesl" "$CP_CALLS
 then ok; else bad "sbatch_as_planned.py accepts a replica too many" "$(oneline "$tmp/check" 4)"; fi
 # --begin now: the runs after slot 0 begin that many seconds after submission
 timeout "$limit" $CAPPLAN export slurm -q --begin now --plan $H/serve.plan.yaml -o "$tmp/servenow" $H/serve.yaml 2>"$tmp/err"
-if grep -q "^s2=\$(sbatch --parsable '--begin=now+3600' '--time=02:00:00' '--nodelist=rack-00' '--export=ALL,CAPPLAN_PORT=8001' services/001-chat-c0-rack.sbatch)\$" "$tmp/servenow/submit.sh" &&
+if grep -q "^s2=\$(sbatch --parsable '--begin=now+3600' '--time=02:00:00' '--nodelist=rack-00' '--export=ALL,CAPPLAN_PORT=8001' '--comment=capplan-run:chat:c0:rack-00:1-3:8001' services/001-chat-c0-rack.sbatch)\$" "$tmp/servenow/submit.sh" &&
     grep -q "^s1=\$(sbatch --parsable '--time=04:00:00' " "$tmp/servenow/submit.sh"; then ok
 else bad "serve: export slurm --begin now" "$(grep sbatch "$tmp/servenow/submit.sh" | head -n 2)"; fi
 # the hostile service name of the SkyServe case: sh -n, and nothing runs
@@ -179,6 +265,71 @@ standin $t0 "$tmp/hssl/submit.sh"
 if sh -n "$tmp/hssl/submit.sh" && sh -n "$tmp/hssl"/services/*.sbatch && [ "$rc" = 0 ] && [ ! -e "$tmp/pwned" ] &&
     grep -q '^#SBATCH --job-name=it_s__a____touch' "$tmp/hssl"/services/*.sbatch
 then ok; else bad "hostile service: submit.sh" "exit $rc: $(oneline "$tmp/err" 3) $(ls "$tmp/pwned" 2>/dev/null)"; fi
+
+# ---- services: Slurm, a re-plan (capplan.5 §10.5) ----------------------------
+# tests/handoff/serve-late.yaml re-planned from slot 2 (serve-late.plan.yaml,
+# verified with --from): export slurm --from writes the golden
+# serve-slurm-replan/: replan.sh finds OLD's run of the second replica
+# (slots 1-3, port 8001) by its --comment, cancels it and submits the
+# re-plan's, from slot 2 to 4 on the same port. OLD's submit.sh and then
+# replan.sh run against the stand-ins (squeue answers from the sbatch
+# calls, scancel is recorded); slurm_night.py keeps what ran (the
+# cancelled run ends at slot 2), and sbatch_as_planned.py finds the
+# re-plan's replicas on the host in every slot, and not OLD's.
+replan_golden slurm serve-late $H/serve-slurm-replan replan.sh \
+    'capplan export: 0 new job scripts, 1 service replica run and replan.sh in .*'
+# slurm_replan OLDDIR NEWDIR S PLAN INPUT: OLD's submit.sh, then NEW's
+# replan.sh; the runs that ran in $tmp/night.calls, both folders' files
+# in $tmp/slnight, sbatch_as_planned.py's verdict on PLAN in $tmp/check
+slurm_replan() {
+    standin $t0 "$1/submit.sh"
+    PATH=$PWD/$H/bin:$PATH sh "$2/replan.sh" >"$tmp/out" 2>"$tmp/err"
+    rc=$?
+    python3 $H/slurm_night.py "$CP_CALLS" 2026-12-01T00:00:00Z 1 "$3" >"$tmp/night.calls"
+    rm -rf "$tmp/slnight" && cp -R "$1" "$tmp/slnight" && cp -R "$2/." "$tmp/slnight"
+    python3 $H/sbatch_as_planned.py "$4" "$tmp/slnight" "$tmp/night.calls" "$5" >"$tmp/check" 2>&1
+}
+slurm_replan "$tmp/servesl" "$tmp/serve-late" 2 $H/serve-late.plan.yaml $H/serve-late.yaml
+if [ "$rc" = 0 ] && [ "$(head -n 1 "$tmp/check")" = "3 replica runs of 1 pool deployment checked slot by slot" ] &&
+    [ "$(tail -n 1 "$tmp/check")" = "0 pool jobs, 3 node-slots with jobs side by side (2 at most), 0 problems" ] &&
+    printf '%s\n' '2 chat: replica on rack-00 from slot 1 to 3, port 8001, cancelled (it had started)' \
+        '4 chat: replica on rack-00 from slot 2 to 4, port 8001' | cmp -s - "$tmp/out"
+then ok; else bad "late: replan.sh and sbatch_as_planned.py" "exit $rc: $(oneline "$tmp/err" 2) $(oneline "$tmp/out" 2) $(oneline "$tmp/check" 6)"; fi
+if ! python3 $H/sbatch_as_planned.py $H/serve.plan.yaml "$tmp/slnight" "$tmp/night.calls" $H/serve.yaml >"$tmp/check" 2>&1 &&
+    grep -qx 'chat config 0 on rack-00, slot 3: 2 replicas run, planned 1' "$tmp/check"
+then ok; else bad "late: sbatch_as_planned.py accepts OLD for the re-plan" "$(oneline "$tmp/check" 4)"; fi
+# the burst of serve-burst.yaml changes no replica on the node: nothing
+# cancelled or submitted, OLD's two runs kept
+timeout "$limit" $CAPPLAN export slurm -q --plan $H/serve-burst.plan.yaml --from $H/serve.plan.yaml --now 2 \
+    -o "$tmp/bsl" $H/serve-burst.yaml 2>"$tmp/err"
+slurm_replan "$tmp/servesl" "$tmp/bsl" 2 $H/serve-burst.plan.yaml $H/serve-burst.yaml
+if [ "$rc" = 0 ] && [ ! -s "$tmp/out" ] && [ ! -e "$tmp/bsl/services" ] &&
+    grep -qx "# services: no replica on a pool changes from this slot on; OLD's runs stay queued" "$tmp/bsl/replan.sh" &&
+    [ "$(head -n 1 "$tmp/check")" = "2 replica runs of 1 pool deployment checked slot by slot" ] &&
+    tail -n 1 "$tmp/check" | grep -q ', 0 problems$'
+then ok; else bad "burst: replan.sh keeps the node's runs" "exit $rc: $(oneline "$tmp/out" 2) $(oneline "$tmp/check" 4)"; fi
+# at slot 1 with the load of slot 1 down to 10: the second replica's run
+# (slots 1-3) had not begun: cancelled, nothing submitted
+sed 's/load: \[10, 30, 50, 10\]/load: [10, 10, 10, 10]/' $H/serve.yaml >"$tmp/quiet.yaml"
+run_plan "$tmp/quiet.plan.yaml" --method milp --from $H/serve.plan.yaml --now 1 "$tmp/quiet.yaml"
+timeout "$limit" $CAPPLAN export slurm -q --plan "$tmp/quiet.plan.yaml" --from $H/serve.plan.yaml --now 1 \
+    -o "$tmp/qsl" "$tmp/quiet.yaml" 2>"$tmp/err"
+slurm_replan "$tmp/servesl" "$tmp/qsl" 1 "$tmp/quiet.plan.yaml" "$tmp/quiet.yaml"
+if [ "$rc" = 0 ] && [ "$(cat "$tmp/out")" = '2 chat: replica on rack-00 from slot 1 to 3, port 8001, cancelled' ] &&
+    [ "$(head -n 1 "$tmp/check")" = "1 replica runs of 1 pool deployment checked slot by slot" ] &&
+    tail -n 1 "$tmp/check" | grep -q ', 0 problems$'
+then ok; else bad "quiet: a pending run cancelled" "exit $rc: $(oneline "$tmp/out" 2) $(oneline "$tmp/check" 4)"; fi
+# the hostile service name, re-planned: sh -n, nothing of it runs, the
+# --comment holds its sanitized form only
+sed 's/load: \[10, 30, 50, 10\]/load: [10, 30, 10, 30]/' "$tmp/hs.yaml" >"$tmp/hsl.yaml"
+run_plan "$tmp/hsl.plan.yaml" --method milp --from "$tmp/hs.plan.yaml" --now 2 "$tmp/hsl.yaml"
+timeout "$limit" $CAPPLAN export slurm -q --plan "$tmp/hsl.plan.yaml" --from "$tmp/hs.plan.yaml" --now 2 \
+    -o "$tmp/hslx" "$tmp/hsl.yaml" 2>"$tmp/err"
+slurm_replan "$tmp/hssl" "$tmp/hslx" 2 "$tmp/hsl.plan.yaml" "$tmp/hsl.yaml"
+if sh -n "$tmp/hslx/replan.sh" && [ "$rc" = 0 ] && [ ! -e "$tmp/pwned" ] && [ "$(wc -l <"$tmp/out")" = 2 ] &&
+    grep -q "^for id in \$(run_ids 'capplan-run:it_s__a____touch[A-Za-z0-9_.-]*:c0:rack-00:1-3:8001'); do scancel" "$tmp/hslx/replan.sh" &&
+    tail -n 1 "$tmp/check" | grep -q ', 0 problems$'
+then ok; else bad "hostile service re-planned: replan.sh" "exit $rc: $(oneline "$tmp/err" 3) $(oneline "$tmp/check" 3) $(ls "$tmp/pwned" 2>/dev/null)"; fi
 
 # ---- the nightly example: both hand-offs ------------------------------------
 

@@ -49,8 +49,8 @@
 #    history; OLD that runs replicas before S on a deployment the inputs
 #    do not have is an error naming it. `diff` lists the deployment that
 #    changed, and `report --from` marks it; `export slurm --from` writes
-#    nothing for services that do not change from S on and refuses a
-#    re-plan whose pool replicas do.
+#    nothing for services that do not change from S on and submits the
+#    new replica run of one whose pool replicas do.
 # 7. `capplan diff OLD NEW` and `report NEW --from OLD` on the node
 #    failure of 2: etl dropped, train-wide restarted, the cost parts' changes
 #    (golden tests/replan/diff-down.txt); the report outlines the bar of
@@ -480,13 +480,23 @@ timeout "$limit" $CAPPLAN report "$tmp/hs-new.yaml" --from "$tmp/hs-old.yaml" "$
 if [ $? = 0 ] && grep -q '^<tr><td>w&lt;i&gt;&amp;amp;&#39;x</td><td>config 0' "$tmp/sh.html" && ! grep -q '<i>' "$tmp/sh.html"
 then ok svc-report-hostile; else bad svc-report-hostile "$(oneline "$tmp/r.err" 3) $(grep '<tr><td>w' "$tmp/sh.html")"; fi
 # export slurm --from: OLD's queued replica runs stand when no pool
-# deployment changes from S on; a change is refused, naming it
+# deployment changes from S on (no host names needed); when one does,
+# replan.sh submits the re-plan's second replica from slot 1 (OLD's ran
+# slot 0 only), on the pool's hosts, and cancels nothing
 run_plan "$tmp/sn-same.yaml" --from "$tmp/sn-old.yaml" --now 1 tests/services/shared_node.yaml
 timeout "$limit" $CAPPLAN export slurm -q --begin now --plan "$tmp/sn-same.yaml" --from "$tmp/sn-old.yaml" --now 1 \
     -o "$tmp/sx" tests/services/shared_node.yaml >"$tmp/sx.out" 2>&1
 if [ $? = 0 ] && grep -q "^# services: no replica on a pool changes from this slot on; OLD's runs stay queued$" "$tmp/sx/replan.sh"; then
     ok svc-export-unchanged; else bad svc-export-unchanged "$(oneline "$tmp/sx.out" 3)"; fi
 line=$(grep -n '^  - config: 0$' "$tmp/svc-node-milp.yaml" | cut -d: -f1)
-rbad svc-export-changed "$tmp/svc-node-milp.yaml:$line:5: error: service 'chat': its replicas on pool 'p' change from slot 1: export slurm --from hands over jobs only; export the re-plan whole (export slurm) and replace OLD's service runs" \
+rbad svc-export-no-hosts "$tmp/s-node.yaml:20:5: error: pool 'p' has no 'hosts': service 'chat' has replicas on its nodes, and export needs their host names (add hosts: [NAME, ...] or hosts: \"PATTERN-%02d\" to the pool; docs/spec-notes.md)" \
     export slurm -q --begin now --plan "$tmp/svc-node-milp.yaml" --from "$tmp/sn-old.yaml" --now 1 -o "$tmp/sy" "$tmp/s-node.yaml"
+sed 's/nodes: 1, node:/nodes: 1, hosts: "p-%02d", node:/' "$tmp/s-node.yaml" >"$tmp/s-node-h.yaml"
+timeout "$limit" $CAPPLAN export slurm -q --begin now --plan "$tmp/svc-node-milp.yaml" --from "$tmp/sn-old.yaml" --now 1 \
+    -o "$tmp/sy" "$tmp/s-node-h.yaml" >"$tmp/sy.out" 2>&1
+if [ $? = 0 ] && ! grep -q 'scancel "$id"' "$tmp/sy/replan.sh" &&
+    grep -qx "# service 'chat', configuration 0 on pool 'p': 1 replica run kept, 1 new from slot 1 on" "$tmp/sy/replan.sh" &&
+    grep -qx "s2=\$(sbatch --parsable '--time=01:00:00' '--nodelist=p-00' '--export=ALL,CAPPLAN_PORT=8081' '--comment=capplan-run:chat:c0:p-00:0-2:8081' services/001-chat-c0-p.sbatch)" "$tmp/sy/replan.sh" &&
+    [ "$(grep -c sbatch "$tmp/sy/replan.sh")" = 1 ]
+then ok svc-export-changed; else bad svc-export-changed "$(oneline "$tmp/sy.out" 3) $(grep sbatch "$tmp/sy/replan.sh")"; fi
 test_done

@@ -130,15 +130,19 @@ static int write_files(cp_fileset *fs, const char *dir, const cp_export *x)
 static void print_written(const cp_export *x, const char *dir, bool slurm, bool services,
                           bool replan, int now)
 {
+    char svc[64] = "";
+    if (replan && x->n_services)
+        snprintf(svc, sizeof svc, slurm ? ", %d service replica run%s" : ", %d SkyServe service%s",
+                 x->n_services, x->n_services == 1 ? "" : "s");
     if (replan && !slurm)
         fprintf(stderr,
-                "capplan export: %d cloud job%s on %d SkyPilot cluster%s, launch.sh from slot %d "
-                "(what began before runs on) and launch.md in %s\n",
+                "capplan export: %d cloud job%s on %d SkyPilot cluster%s%s, launch.sh from slot "
+                "%d (what began before runs on) and launch.md in %s\n",
                 x->n_jobs, x->n_jobs == 1 ? "" : "s", x->n_clusters, x->n_clusters == 1 ? "" : "s",
-                now, dir);
+                svc, now, dir);
     else if (replan)
-        fprintf(stderr, "capplan export: %d new job script%s and replan.sh in %s\n", x->n_jobs,
-                x->n_jobs == 1 ? "" : "s", dir);
+        fprintf(stderr, "capplan export: %d new job script%s%s and replan.sh in %s\n", x->n_jobs,
+                x->n_jobs == 1 ? "" : "s", svc, dir);
     else if (slurm && x->n_services)
         fprintf(stderr,
                 "capplan export: %d job script%s, %d service replica run%s and submit.sh "

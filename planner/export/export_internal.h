@@ -77,6 +77,12 @@ bool cp_xp_slurm_has_services(const cp_plan_file *pf);
  * to submit.sh (x->files[sub_at]); `start`: horizon.start in seconds. */
 int cp_xp_slurm_services(const cp_input *in, const cp_plan_file *pf, const cp_export_opts *o,
                          long start, cp_export *x, int sub_at, cp_diags *d);
+/* A re-plan's: the cancellations of OLD's replica runs that `pf` (a
+ * re-plan of `old` from slot `now`) does not keep and the submissions of
+ * its new ones, appended to replan.sh (x->files[at]), with their scripts. */
+int cp_xp_slurm_services_replan(const cp_input *in, const cp_plan_file *pf,
+                                const cp_plan_file *old, int now, const cp_export_opts *o,
+                                long start, cp_export *x, int at, cp_diags *d);
 
 /* ---- export skypilot: the plan's cloud leases as clusters and tasks ---- */
 
@@ -118,6 +124,7 @@ typedef struct cp_xp_serve {
     const cp_offer *of;
     bool spot;
     long replica_slots; /* its replicas' slots: instances as launched */
+    int num;                            /* NNN */
     char name[24];                      /* the SkyServe service, capplan-svc-NNN */
     cp_buf stem;                        /* services/NNN-NAME-cC: its files add -xK.yaml */
 } cp_xp_serve;
@@ -160,9 +167,13 @@ void cp_xp_sky_release(cp_xp_sky *s);
  * errors to d. */
 int cp_xp_serve_build(const cp_input *in, const cp_plan_file *pf, cp_xp_sky *s, cp_diags *d);
 void cp_xp_serve_release(cp_xp_sky *s);
+/* Names x capplan-svc-NUM, its files services/NUM-NAME-cC-xK.yaml (a
+ * re-plan keeps OLD's numbers); CP_OK or CP_ERR_NOMEM. */
+int cp_xp_serve_number(const cp_input *in, cp_xp_serve *x, int num);
 /* Replicas of v in slot t (0 outside the horizon). */
 int cp_xp_serve_count(const cp_xp_serve *v, long t);
-/* services/NNN-NAME-cC-xK.yaml for every count K of every deployment. */
+/* services/NNN-NAME-cC-xK.yaml for every count K of every deployment
+ * (a re-plan's: every count from slot s->from on). */
 int cp_xp_serve_files(const cp_input *in, const cp_xp_sky *s, cp_export *x, cp_diags *d);
 /* launch.md's services section (nothing without services); `when`:
  * times as wall clock. CP_OK or CP_ERR_NOMEM. */

@@ -18,7 +18,10 @@
  *   `failed` line of launch.sh (SkyPilot cancels by job id, which only
  *   `sky queue` knows);
  * - everything from S on is launched and queued as export skypilot does,
- *   with the files of those clusters and tasks only.
+ *   with the files of those clusters and tasks only;
+ * - the services' SkyServe services that run at S (OLD's, with their
+ *   replicas of slot S - 1) keep their names and are scaled, taken down
+ *   or brought up from S on as the re-plan says (match_services).
  */
 #include "export_internal.h"
 
@@ -77,6 +80,53 @@ static int match_history(cp_xp_sky *s, const cp_xp_sky *os, long now, cp_diags *
     return -1;
 }
 
+static bool same_deployment(const cp_xp_serve *v, const cp_xp_serve *w)
+{
+    return v->svc == w->svc && v->de->config.v == w->de->config.v && v->of == w->of &&
+           v->spot == w->spot;
+}
+
+/* The services' SkyServe steps from S on (capplan.5 §10.4, §10.5).
+ * OLD's launch.sh, which this one replaces, brought up the deployments
+ * with replicas in slot S - 1; history is OLD's, so the re-plan runs
+ * each with those replicas there and takes it on from S under OLD's
+ * name (and file numbers); a deployment OLD has not brought up gets a
+ * number past OLD's, so no name of OLD's means another deployment.
+ * A slot S - 1 that is not OLD's is an error naming the deployment. */
+static int match_services(const cp_input *in, cp_xp_sky *s, const cp_xp_sky *os, long now,
+                          cp_diags *d)
+{
+    int next = 0, rc = CP_OK;
+    for (int w = 0; w < os->n_v; w++)
+        next = os->v[w].num > next ? os->v[w].num : next;
+    for (int i = 0; i < s->n_v && rc == CP_OK; i++) {
+        int w = 0;
+        while (w < os->n_v && !same_deployment(&s->v[i], &os->v[w]))
+            w++;
+        rc = cp_xp_serve_number(in, &s->v[i], w < os->n_v ? os->v[w].num : ++next);
+    }
+    if (rc)
+        return cp_diags_add(d, CP_ERR_NOMEM, cp_pos_none(), "out of memory");
+    for (int pass = 0; pass < 2; pass++) {
+        const cp_xp_sky *a = pass ? os : s, *b = pass ? s : os;
+        for (int i = 0; i < a->n_v; i++) {
+            const cp_xp_serve *v = &a->v[i];
+            int k = cp_xp_serve_count(v, now - 1), w = 0;
+            while (w < b->n_v && !same_deployment(v, &b->v[w]))
+                w++;
+            int kb = w < b->n_v ? cp_xp_serve_count(&b->v[w], now - 1) : 0;
+            if (k != kb)
+                return cp_diags_add(d, CP_ERR_INPUT, v->de->pos,
+                                    "service '%s': configuration %ld on '%s' runs %d replicas in "
+                                    "slot %ld in OLD, %d in the re-plan: OLD is not the plan "
+                                    "this re-plan was made from",
+                                    in->services[v->svc].name, v->de->config.v, v->of->name,
+                                    pass ? k : kb, now - 1, pass ? kb : k);
+        }
+    }
+    return CP_OK;
+}
+
 int cp_export_launch_replan(const cp_input *in, const cp_plan_file *pf, const cp_plan_file *old,
                             int now, const cp_export_opts *o, cp_export *x, cp_diags *d)
 {
@@ -125,15 +175,9 @@ int cp_export_launch_replan(const cp_input *in, const cp_plan_file *pf, const cp
                                   "OLD is not the plan this re-plan was made from",
                                   pname(pj), os.c[t->cluster].name, s.c[s.t[j].cluster].name);
     }
-    /* capplan.5 §10.5: OLD's launch.sh, which this one replaces, also
-     * ran the SkyServe steps of its services; those of the re-plan are
-     * not written from S on yet, and dropping them would stop the
-     * services: refused (docs/execution.md, "Services on SkyPilot") */
-    if (rc == CP_OK && (rc = cp_xp_serve_build(in, pf, &s, d)) == CP_OK && s.n_v)
-        rc = cp_diags_add(d, CP_ERR_INPUT, pf->svcs[0].pos,
-                          "the re-plan has services in the cloud: export skypilot --from hands "
-                          "over jobs only (its launch.sh would end OLD's SkyServe steps); export "
-                          "the re-plan whole (export skypilot)");
+    if (rc == CP_OK && (rc = cp_xp_serve_build(in, pf, &s, d)) == CP_OK &&
+        (rc = cp_xp_serve_build(in, old, &os, d)) == CP_OK)
+        rc = match_services(in, &s, &os, now, d);
     if (rc == CP_OK)
         rc = cp_xp_sky_write(in, &s, o, x, d);
     cp_xp_sky_release(&s);

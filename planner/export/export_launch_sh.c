@@ -124,6 +124,9 @@ static void put_header(cp_buf *b, const cp_input *in, const cp_xp_sky *s, const 
                       "# that began before slot %ld run on as they are: only the steps from slot\n"
                       "# %ld on are here, and the clusters the re-plan ends then go down.\n",
                       s->from, s->from, s->from);
+    if (s->from && s->n_v)
+        cp_buf_puts(b, "# The SkyServe services up then keep their names and replicas: each is\n"
+                       "# scaled, taken down or brought up from that slot on as the re-plan says.\n");
     put_t0(b, in, s, o);
     /* a date that cannot read the start (not GNU date -d) must not start
      * the night at 1970 + the planned hours: every step at once */
@@ -286,7 +289,7 @@ int cp_xp_sky_script(const cp_input *in, const cp_xp_sky *s, const cp_export_opt
         if (s->t[i].pj->start_slot.v >= s->from)
             ev[n++] = (event){s->t[i].pj->start_slot.v, EV_EXEC, i};
     for (int i = 0; i < s->n_v; i++)
-        for (long t = 0; t <= in->slots; t++) {
+        for (long t = s->from; t <= in->slots; t++) {
             int k = cp_xp_serve_count(&s->v[i], t), was = cp_xp_serve_count(&s->v[i], t - 1);
             if (k != was)
                 ev[n++] = (event){t, k < was ? EV_SVC_DOWN : EV_SVC_UP, i};

@@ -17,7 +17,8 @@
  *   --dependency=afterok: on the predecessors submitted here and on those
  *   still queued or running from OLD's submission (squeue by name);
  * - unchanged: nothing (a comment).
- * Cloud jobs are export skypilot's. Names follow export slurm's rules,
+ * The services' replica runs on pools follow (export_slurm_svc.c).
+ * Cloud jobs and services are export skypilot's. Names follow export slurm's rules,
  * and are printed with printf '%s', never echo (dash's echo reads the
  * backslashes of a name: \c cuts the line, \n forges one).
  */
@@ -99,30 +100,18 @@ static bool submits(const cp_diff_job *e, int now)
     return !(start_only(e) && e->old->start_slot.v >= now);
 }
 
-/* capplan.5 §10.4: OLD's submission queued every run of the services'
- * replicas on pools (export_slurm_svc.c), so a re-plan that runs them
- * alike from S on has nothing to hand over for them; one that changes a
- * pool deployment's replicas or their nodes from S on is refused (the
- * runs to cancel and submit are not written yet: docs/execution.md). */
-static void services_unchanged(const cp_plan_diff *df, int now, cp_diags *d)
+/* Whether a pool deployment's replicas or their nodes change from slot
+ * `now` on: else OLD's replica runs (export_slurm_svc.c) stand as
+ * submitted, and the re-plan needs no host names for them. */
+static bool pool_services_change(const cp_plan_diff *df, int now)
 {
     for (int i = 0; i < df->n_deps; i++) {
         const cp_diff_dep *e = &df->deps[i];
         const cp_plan_svc_dep *x = e->now ? e->now : e->old;
-        int last = e->last > e->last_ids ? e->last : e->last_ids;
-        if (x->mk != CP_PLAN_POOL || last < now)
-            continue;
-        int first = e->first;
-        if (first < 0 || (e->first_ids >= 0 && e->first_ids < first))
-            first = e->first_ids;
-        cp_diags_add(d, CP_ERR_INPUT, x->pos,
-                     "service '%s': its replicas on pool '%s' change from slot %d: export slurm "
-                     "--from hands over jobs only; export the re-plan whole (export slurm) and "
-                     "replace OLD's service runs",
-                     e->svc, x->resource.has == CP_PLAN_SET ? x->resource.s : "?",
-                     first > now ? first : now);
-        return;
+        if (x->mk == CP_PLAN_POOL && (e->last >= now || e->last_ids >= now))
+            return true;
     }
+    return false;
 }
 
 int cp_export_slurm_replan(const cp_input *in, const cp_plan_file *pf, const cp_plan_file *old,
@@ -143,7 +132,6 @@ int cp_export_slurm_replan(const cp_input *in, const cp_plan_file *pf, const cp_
         return cp_diags_add(d, CP_ERR_NOMEM, cp_pos_none(), "out of memory");
     }
     const int errs0 = d->n - d->n_warnings + d->dropped;
-    services_unchanged(&df, now, d);
     for (int i = 0; i < df.n; i++) {
         const cp_diff_job *e = &df.jobs[i];
         if (!cp_xp_name_ok(d, (e->now ? e->now : e->old)->name.pos, "a job", e->name) ||
@@ -180,9 +168,6 @@ int cp_export_slurm_replan(const cp_input *in, const cp_plan_file *pf, const cp_
                    "queued() { for n in \"$@\"; do squeue -h -u \"$(id -un)\" -n \"$n\" -o ':%i'; "
                    "done | tr -d '\\n'; }\n");
     put_changes(b, &df, in, now, start, o->begin_now);
-    if (df.n_deps)
-        cp_buf_puts(b, "# services: no replica on a pool changes from this slot on; OLD's runs "
-                       "stay queued\n");
     for (int i = 0; i < df.n; i++)
         if (df.jobs[i].kind == CP_DIFF_SAME && on_pool(df.jobs[i].now)) {
             cp_buf_puts(b, "# unchanged: ");
@@ -231,6 +216,11 @@ int cp_export_slurm_replan(const cp_input *in, const cp_plan_file *pf, const cp_
     }
     if (rc == CP_OK && !cp_buf_ok(b))
         rc = cp_diags_add(d, CP_ERR_NOMEM, cp_pos_none(), "out of memory");
+    if (rc == CP_OK && pool_services_change(&df, now))
+        rc = cp_xp_slurm_services_replan(in, pf, old, now, o, start, x, at, d);
+    else if (rc == CP_OK && df.n_deps)
+        cp_buf_puts(&x->files[at].text, "# services: no replica on a pool changes from this "
+                                        "slot on; OLD's runs stay queued\n");
 out:
     for (int i = 0; i < n; i++)
         cp_free(v[i].nodes);

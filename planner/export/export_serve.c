@@ -159,17 +159,21 @@ int cp_xp_serve_build(const cp_input *in, const cp_plan_file *pf, cp_xp_sky *s, 
         if (s->n_v > before && !cp_xp_name_ok(d, e->name.pos, "a service", name))
             s->n_v = before;
     }
-    for (int i = 0; i < s->n_v; i++) {
-        cp_xp_serve *x = &s->v[i];
-        snprintf(x->name, sizeof x->name, "capplan-svc-%03d", i + 1);
-        cp_buf_init(&x->stem);
-        cp_buf_printf(&x->stem, "services/%03d-", i + 1);
-        cp_xp_file_word(&x->stem, in->services[x->svc].name, 50);
-        cp_buf_printf(&x->stem, "-c%ld", x->de->config.v);
-        if (!cp_buf_ok(&x->stem))
+    for (int i = 0; i < s->n_v; i++)
+        if (cp_xp_serve_number(in, &s->v[i], i + 1))
             return cp_diags_add(d, CP_ERR_NOMEM, cp_pos_none(), "out of memory");
-    }
     return d->n - d->n_warnings > errs ? CP_ERR_INPUT : CP_OK;
+}
+
+int cp_xp_serve_number(const cp_input *in, cp_xp_serve *x, int num)
+{
+    x->num = num;
+    snprintf(x->name, sizeof x->name, "capplan-svc-%03d", num);
+    cp_buf_release(&x->stem);
+    cp_buf_printf(&x->stem, "services/%03d-", num);
+    cp_xp_file_word(&x->stem, in->services[x->svc].name, 50);
+    cp_buf_printf(&x->stem, "-c%ld", x->de->config.v);
+    return cp_buf_ok(&x->stem) ? CP_OK : CP_ERR_NOMEM;
 }
 
 void cp_xp_serve_release(cp_xp_sky *s)
@@ -275,11 +279,12 @@ int cp_xp_serve_files(const cp_input *in, const cp_xp_sky *s, cp_export *x, cp_d
     int rc = CP_OK;
     for (int i = 0; rc == CP_OK && i < s->n_v; i++) {
         const cp_xp_serve *v = &s->v[i];
-        /* one file per count, in the order of first use */
-        for (int t = 0; rc == CP_OK && t < in->slots; t++) {
+        /* one file per count, in the order of first use (a re-plan's
+         * from its first slot on: the earlier counts run already) */
+        for (long t = s->from; rc == CP_OK && t < in->slots; t++) {
             int k = cp_xp_serve_count(v, t);
             bool seen = k == 0;
-            for (int u = 0; u < t && !seen; u++)
+            for (long u = s->from; u < t && !seen; u++)
                 seen = cp_xp_serve_count(v, u) == k;
             if (!seen)
                 rc = write_yaml(in, v, k, x, d);

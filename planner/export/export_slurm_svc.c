@@ -17,6 +17,13 @@
  * replica on that host uses at the same time (so replicas side by side on
  * one node serve on ports of their own).
  *
+ * Each run's --comment is its key, capplan-run:NAME:cC:HOST:START-END:PORT,
+ * by which a re-plan's replan.sh finds it (export slurm --from, capplan.5
+ * §10.5): OLD's runs that the re-plan does not run alike and that have not
+ * ended by slot S are cancelled (a running one too: the replica stops or
+ * restarts at S), and the re-plan's runs that OLD lacks are submitted from
+ * S on, their scripts numbered as OLD's for the same deployment.
+ *
  * These options differ per run, so they are on submit.sh's sbatch line,
  * single-quoted like every value written into shell code there; the
  * script's directives are the ones every run shares. Names are hostile:
@@ -42,6 +49,7 @@ typedef struct run {
     int dep, node;
     int start, end;
     int port;
+    int begin; /* its submission's first slot: start, or a re-plan's S */
 } run;
 
 /* A pool deployment. */
@@ -49,6 +57,7 @@ typedef struct pdep {
     int svc, pool;
     const cp_plan_svc_dep *de;
     int first, n_runs; /* its runs in the runs array */
+    int num;           /* NNN of its script */
 } pdep;
 
 typedef struct runs {
@@ -133,7 +142,7 @@ static int dep_runs(const cp_input *in, const pdep *pd, int di, runs *v, cp_diag
                     rc = cp_diags_add(d, CP_ERR_NOMEM, cp_pos_none(), "out of memory");
                     goto out;
                 }
-                *r = (run){di, node, t, -1, 0};
+                *r = (run){di, node, t, -1, 0, t};
                 open[node]++;
             }
         }
@@ -232,24 +241,37 @@ static int write_script(const cp_input *in, const pdep *pd, const cp_export_opts
                : cp_diags_add(d, CP_ERR_NOMEM, cp_pos_none(), "out of memory");
 }
 
-/* submit.sh's lines of run r (number k) of deployment pd, script `file`. */
+/* Run r's key, what its --comment says and a re-plan finds it by (squeue
+ * %k): capplan-run:NAME:cC:HOST:START-END:PORT, NAME as --job-name says
+ * it; the port tells apart the runs of one slot span on one host. */
+static void put_key(cp_buf *b, const cp_input *in, const pdep *pd, const run *r)
+{
+    cp_buf_puts(b, "capplan-run:");
+    cp_xp_slurm_name(b, in->services[pd->svc].name);
+    cp_buf_printf(b, ":c%ld:%s:%d-%d:%d", pd->de->config.v, in->pools[pd->pool].hosts[r->node],
+                  r->start, r->end, r->port);
+}
+
+/* The lines of run r (number k) of deployment pd, script `file`, from
+ * slot r->begin; with --begin now, `origin` is the slot at which the
+ * script runs (0 for submit.sh, S for a re-plan's replan.sh). */
 static int put_submit(const cp_input *in, const pdep *pd, const run *r, int k, const char *file,
-                      const cp_export_opts *o, long start, cp_buf *b, cp_diags *d)
+                      const cp_export_opts *o, long start, int origin, cp_buf *b, cp_diags *d)
 {
     const cp_service *sv = &in->services[pd->svc];
     const char *host = in->pools[pd->pool].hosts[r->node];
     cp_buf opt;
     cp_buf_init(&opt);
     cp_buf_printf(b, "s%d=$(sbatch --parsable ", k);
-    long at, secs = (long)llround(r->start * in->slot_hours * 3600);
+    long at, secs = (long)llround((r->begin - origin) * in->slot_hours * 3600);
     if (o->begin_now && secs > 0) {
         cp_buf_printf(&opt, "--begin=now+%ld", secs);
     } else if (!o->begin_now) {
-        if (!cp_xp_time_after(start, r->start * in->slot_hours, &at))
+        if (!cp_xp_time_after(start, r->begin * in->slot_hours, &at))
             return cp_diags_add(d, CP_ERR_INPUT, pd->de->pos,
                                 "service '%s': slot %d of %g hours is past the year 9999: no "
                                 "--begin time can say it",
-                                sv->name, r->start, in->slot_hours);
+                                sv->name, r->begin, in->slot_hours);
         cp_buf_puts(&opt, "--begin=");
         cp_xp_put_time(&opt, at);
     }
@@ -259,7 +281,7 @@ static int put_submit(const cp_input *in, const pdep *pd, const run *r, int k, c
     }
     cp_buf_reset(&opt);
     cp_buf_puts(&opt, "--time=");
-    bool ok = cp_slurm_time(&opt, (r->end - r->start) * in->slot_hours * 60);
+    bool ok = cp_slurm_time(&opt, (r->end - r->begin) * in->slot_hours * 60);
     if (ok) {
         cp_sh_quote(b, opt.s ? opt.s : "");
         cp_buf_putc(b, ' ');
@@ -271,9 +293,14 @@ static int put_submit(const cp_input *in, const pdep *pd, const run *r, int k, c
     cp_buf_printf(&opt, "--export=ALL,CAPPLAN_PORT=%d", r->port);
     cp_buf_putc(b, ' ');
     cp_sh_quote(b, opt.s ? opt.s : "");
+    cp_buf_reset(&opt);
+    cp_buf_puts(&opt, "--comment=");
+    put_key(&opt, in, pd, r);
+    cp_buf_putc(b, ' ');
+    cp_sh_quote(b, opt.s ? opt.s : "");
     cp_buf_printf(b, " %s)\ns%d=${s%d%%%%;*}\nprintf '%%s %%s\\n' \"$s%d\" ", file, k, k, k);
     cp_buf_reset(&opt);
-    cp_buf_printf(&opt, "%s: replica on %s from slot %d to %d, port %d", sv->name, host, r->start,
+    cp_buf_printf(&opt, "%s: replica on %s from slot %d to %d, port %d", sv->name, host, r->begin,
                   r->end, r->port);
     cp_sh_quote(b, opt.s ? opt.s : "");
     cp_buf_putc(b, '\n');
@@ -299,106 +326,254 @@ bool cp_xp_slurm_has_services(const cp_plan_file *pf)
     return false;
 }
 
-int cp_xp_slurm_services(const cp_input *in, const cp_plan_file *pf, const cp_export_opts *o,
-                         long start, cp_export *x, int sub_at, cp_diags *d)
+/* The services' pool deployments of a plan and their runs, ports set. */
+typedef struct svc_runs {
+    pdep *pd;
+    int nd;
+    runs v;
+} svc_runs;
+
+static void svc_runs_release(svc_runs *s)
 {
-    int n = 0, nd = 0, rc = CP_OK;
+    cp_free(s->pd);
+    cp_free(s->v.r);
+}
+
+/* Deployment i of service e (input index sv) when it is a pool one the
+ * scripts can run, with its pool into *pool; errors to d. */
+static bool pool_dep(const cp_input *in, const cp_plan_svc *e, int sv, int i, int *pool,
+                     cp_diags *d)
+{
+    const char *name = e->name.has == CP_PLAN_SET ? e->name.s : "";
+    const cp_plan_svc_dep *de = &e->deps[i];
+    bool any = false;
+    for (int t = 0; de->mk == CP_PLAN_POOL && t < de->replicas.n; t++)
+        any |= de->replicas.v[t] > 0;
+    if (!any)
+        return false;
+    int p = de->resource.has == CP_PLAN_SET ? cp_input_find_pool(in, de->resource.s) : -1;
+    if (sv < 0 || p < 0 || de->config.v < 0 || de->config.v >= in->services[sv].n_configs ||
+        de->replicas.n != in->slots) {
+        cp_diags_add(d, CP_ERR_INPUT, de->pos,
+                     "service '%s': deployment %d does not match the inputs (run capplan verify)",
+                     name, i + 1);
+        return false;
+    }
+    for (int t = 0; t < in->slots; t++) {
+        double r = de->replicas.v[t];
+        if (!(r >= 0 && r <= CP_INPUT_COUNT_MAX && r == floor(r))) {
+            cp_diags_add(d, CP_ERR_INPUT, de->pos,
+                         "service '%s': deployment %d has %g replicas in slot %d (run capplan "
+                         "verify)",
+                         name, i + 1, r, t);
+            return false;
+        }
+    }
+    if (!cp_xp_name_ok(d, e->name.pos, "a service", name) ||
+        !cp_xp_name_ok(d, in->pools[p].pos, "a pool", in->pools[p].name))
+        return false;
+    if (!in->pools[p].hosts) {
+        cp_diags_add(d, CP_ERR_INPUT, in->pools[p].pos,
+                     "pool '%s' has no 'hosts': service '%s' has replicas on its nodes, and "
+                     "export needs their host names (add hosts: [NAME, ...] or hosts: "
+                     "\"PATTERN-%%02d\" to the pool; docs/spec-notes.md)",
+                     in->pools[p].name, name);
+        return false;
+    }
+    *pool = p;
+    return true;
+}
+
+/* The pool deployments of pf and their runs into s; errors to d. */
+static int plan_runs(const cp_input *in, const cp_plan_file *pf, svc_runs *s, cp_diags *d)
+{
+    int n = 0;
     for (int k = 0; k < pf->n_svcs; k++)
         n += pf->svcs[k].n_deps;
-    pdep *pd = cp_calloc((size_t)(n ? n : 1), sizeof *pd);
-    runs v = {NULL, 0, 0};
-    cp_buf fn;
-    cp_buf_init(&fn);
-    if (!pd)
+    if (!(s->pd = cp_calloc((size_t)(n ? n : 1), sizeof *s->pd)))
         return cp_diags_add(d, CP_ERR_NOMEM, cp_pos_none(), "out of memory");
     const int errs0 = d->n - d->n_warnings + d->dropped;
     for (int k = 0; k < pf->n_svcs; k++) {
         const cp_plan_svc *e = &pf->svcs[k];
-        const char *name = e->name.has == CP_PLAN_SET ? e->name.s : "";
-        int sv = cp_input_find_service(in, name);
-        for (int i = 0; i < e->n_deps; i++) {
-            const cp_plan_svc_dep *de = &e->deps[i];
-            bool any = false;
-            for (int t = 0; de->mk == CP_PLAN_POOL && t < de->replicas.n; t++)
-                any |= de->replicas.v[t] > 0;
-            if (!any)
-                continue;
-            int pool = de->resource.has == CP_PLAN_SET ? cp_input_find_pool(in, de->resource.s)
-                                                       : -1;
-            if (sv < 0 || pool < 0 || de->config.v < 0 ||
-                de->config.v >= in->services[sv].n_configs || de->replicas.n != in->slots) {
-                cp_diags_add(d, CP_ERR_INPUT, de->pos,
-                             "service '%s': deployment %d does not match the inputs (run "
-                             "capplan verify)",
-                             name, i + 1);
-                continue;
+        int sv = cp_input_find_service(in, e->name.has == CP_PLAN_SET ? e->name.s : "");
+        for (int i = 0, pool; i < e->n_deps; i++)
+            if (pool_dep(in, e, sv, i, &pool, d)) {
+                s->pd[s->nd] = (pdep){sv, pool, &e->deps[i], 0, 0, s->nd + 1};
+                s->nd++;
             }
-            for (int t = 0; t < in->slots; t++) {
-                double r = de->replicas.v[t];
-                if (!(r >= 0 && r <= CP_INPUT_COUNT_MAX && r == floor(r))) {
-                    cp_diags_add(d, CP_ERR_INPUT, de->pos,
-                                 "service '%s': deployment %d has %g replicas in slot %d (run "
-                                 "capplan verify)",
-                                 name, i + 1, r, t);
-                    break;
-                }
-            }
-            if (!cp_xp_name_ok(d, e->name.pos, "a service", name) ||
-                !cp_xp_name_ok(d, in->pools[pool].pos, "a pool", in->pools[pool].name))
-                continue;
-            if (!in->pools[pool].hosts) {
-                cp_diags_add(d, CP_ERR_INPUT, in->pools[pool].pos,
-                             "pool '%s' has no 'hosts': service '%s' has replicas on its nodes, "
-                             "and export needs their host names (add hosts: [NAME, ...] or "
-                             "hosts: \"PATTERN-%%02d\" to the pool; docs/spec-notes.md)",
-                             in->pools[pool].name, name);
-                continue;
-            }
-            pd[nd++] = (pdep){sv, pool, de, 0, 0};
-        }
     }
-    for (int i = 0; i < nd && d->n - d->n_warnings + d->dropped == errs0; i++) {
-        pd[i].first = v.n;
-        if (dep_runs(in, &pd[i], i, &v, d))
+    for (int i = 0; i < s->nd && d->n - d->n_warnings + d->dropped == errs0; i++) {
+        s->pd[i].first = s->v.n;
+        if (dep_runs(in, &s->pd[i], i, &s->v, d))
             break;
-        pd[i].n_runs = v.n - pd[i].first;
+        s->pd[i].n_runs = s->v.n - s->pd[i].first;
     }
-    if (d->n - d->n_warnings + d->dropped > errs0 || assign_ports(in, pd, &v, d)) {
-        rc = d->worst ? d->worst : CP_ERR_INPUT;
-        goto out;
-    }
-    for (int i = 0; i < nd && rc == CP_OK; i++) {
-        const cp_service *sv = &in->services[pd[i].svc];
-        cp_buf_reset(&fn);
-        cp_buf_printf(&fn, "services/%03d-", i + 1);
-        cp_xp_file_word(&fn, sv->name, 50);
-        cp_buf_printf(&fn, "-c%ld-", pd[i].de->config.v);
-        cp_xp_file_word(&fn, in->pools[pd[i].pool].name, 40);
-        cp_buf_puts(&fn, ".sbatch");
-        cp_export_file *f = cp_buf_ok(&fn) ? cp_export_add(x, fn.s, true) : NULL;
-        if (!f) {
-            rc = cp_diags_add(d, CP_ERR_NOMEM, cp_pos_none(), "out of memory");
-            break;
-        }
-        if ((rc = write_script(in, &pd[i], o, &f->text, d)))
+    if (d->n - d->n_warnings + d->dropped > errs0 || assign_ports(in, s->pd, &s->v, d))
+        return d->worst ? d->worst : CP_ERR_INPUT;
+    return CP_OK;
+}
+
+/* Adds deployment pd's script, services/NNN-NAME-cC-POOL.sbatch, to x;
+ * its name into fn. */
+static int add_script(const cp_input *in, const pdep *pd, const cp_export_opts *o, cp_export *x,
+                      cp_buf *fn, cp_diags *d)
+{
+    cp_buf_reset(fn);
+    cp_buf_printf(fn, "services/%03d-", pd->num);
+    cp_xp_file_word(fn, in->services[pd->svc].name, 50);
+    cp_buf_printf(fn, "-c%ld-", pd->de->config.v);
+    cp_xp_file_word(fn, in->pools[pd->pool].name, 40);
+    cp_buf_puts(fn, ".sbatch");
+    cp_export_file *f = cp_buf_ok(fn) ? cp_export_add(x, fn->s, true) : NULL;
+    if (!f)
+        return cp_diags_add(d, CP_ERR_NOMEM, cp_pos_none(), "out of memory");
+    return write_script(in, pd, o, &f->text, d);
+}
+
+/* "# service 'NAME', configuration C on pool 'POOL': " */
+static void put_dep_comment(cp_buf *b, const cp_input *in, const pdep *pd)
+{
+    cp_buf_puts(b, "# service ");
+    cp_sh_quote(b, in->services[pd->svc].name);
+    cp_buf_printf(b, ", configuration %ld on pool ", pd->de->config.v);
+    cp_sh_quote(b, in->pools[pd->pool].name);
+    cp_buf_puts(b, ": ");
+}
+
+int cp_xp_slurm_services(const cp_input *in, const cp_plan_file *pf, const cp_export_opts *o,
+                         long start, cp_export *x, int sub_at, cp_diags *d)
+{
+    svc_runs s = {NULL, 0, {NULL, 0, 0}};
+    cp_buf fn;
+    cp_buf_init(&fn);
+    int rc = plan_runs(in, pf, &s, d);
+    for (int i = 0; i < s.nd && rc == CP_OK; i++) {
+        const pdep *pd = &s.pd[i];
+        if ((rc = add_script(in, pd, o, x, &fn, d)))
             break;
         cp_buf *b = &x->files[sub_at].text;
-        cp_buf_puts(b, "# service ");
-        cp_sh_quote(b, sv->name);
-        cp_buf_printf(b, ", configuration %ld on pool ", pd[i].de->config.v);
-        cp_sh_quote(b, in->pools[pd[i].pool].name);
-        cp_buf_printf(b, ": %d replica run%s\n", pd[i].n_runs, pd[i].n_runs == 1 ? "" : "s");
-        for (int k = 0; k < pd[i].n_runs && rc == CP_OK; k++) {
-            rc = put_submit(in, &pd[i], &v.r[pd[i].first + k], pd[i].first + k + 1, fn.s, o,
-                            start, b, d);
+        put_dep_comment(b, in, pd);
+        cp_buf_printf(b, "%d replica run%s\n", pd->n_runs, pd->n_runs == 1 ? "" : "s");
+        for (int k = 0; k < pd->n_runs && rc == CP_OK; k++) {
+            rc = put_submit(in, pd, &s.v.r[pd->first + k], pd->first + k + 1, fn.s, o, start, 0,
+                            b, d);
             x->n_services++;
         }
         if (rc == CP_OK && !cp_buf_ok(b))
             rc = cp_diags_add(d, CP_ERR_NOMEM, cp_pos_none(), "out of memory");
     }
-out:
-    cp_free(pd);
-    cp_free(v.r);
+    svc_runs_release(&s);
+    cp_buf_release(&fn);
+    return rc;
+}
+
+/* ---- a re-plan (capplan.5 §10.5): export slurm --from OLD --now S ---- */
+
+static bool same_dep(const pdep *a, const pdep *b)
+{
+    return a->svc == b->svc && a->pool == b->pool && a->de->config.v == b->de->config.v;
+}
+
+/* Whether run r of s is a run of t: the same deployment, node, slots and
+ * port. */
+static bool has_run(const svc_runs *s, const run *r, const svc_runs *t)
+{
+    for (int i = 0; i < t->v.n; i++) {
+        const run *q = &t->v.r[i];
+        if (same_dep(&s->pd[r->dep], &t->pd[q->dep]) && q->node == r->node &&
+            q->start == r->start && q->end == r->end && q->port == r->port)
+            return true;
+    }
+    return false;
+}
+
+/* OLD's runs that the re-plan does not run as OLD did and that are still
+ * queued or running at S: cancelled by their key (--comment). False when
+ * out of memory. */
+static bool put_cancels(cp_buf *b, const cp_input *in, const svc_runs *os, const svc_runs *ns,
+                        int now)
+{
+    cp_buf msg;
+    cp_buf_init(&msg);
+    for (int i = 0; i < os->v.n; i++) {
+        const run *r = &os->v.r[i];
+        const pdep *pd = &os->pd[r->dep];
+        if (r->end <= now || has_run(os, r, ns))
+            continue;
+        cp_buf_reset(&msg);
+        put_key(&msg, in, pd, r);
+        cp_buf_puts(b, "for id in $(run_ids ");
+        cp_sh_quote(b, msg.s ? msg.s : "");
+        cp_buf_puts(b, "); do scancel \"$id\" && printf '%s %s\\n' \"$id\" ");
+        cp_buf_reset(&msg);
+        cp_buf_printf(&msg, "%s: replica on %s from slot %d to %d, port %d, cancelled%s",
+                      in->services[pd->svc].name, in->pools[pd->pool].hosts[r->node], r->start,
+                      r->end, r->port, r->start < now ? " (it had started)" : "");
+        cp_sh_quote(b, msg.s ? msg.s : "");
+        cp_buf_puts(b, "; done\n");
+    }
+    bool ok = cp_buf_ok(&msg);
+    cp_buf_release(&msg);
+    return ok;
+}
+
+int cp_xp_slurm_services_replan(const cp_input *in, const cp_plan_file *pf,
+                                const cp_plan_file *old, int now, const cp_export_opts *o,
+                                long start, cp_export *x, int at, cp_diags *d)
+{
+    svc_runs os = {NULL, 0, {NULL, 0, 0}}, ns = {NULL, 0, {NULL, 0, 0}};
+    cp_buf fn;
+    cp_buf_init(&fn);
+    int rc = plan_runs(in, old, &os, d);
+    if (rc == CP_OK)
+        rc = plan_runs(in, pf, &ns, d);
+    /* a deployment keeps OLD's script number; a new one gets one past OLD's */
+    for (int i = 0, next = os.nd; i < ns.nd && rc == CP_OK; i++) {
+        int w = 0;
+        while (w < os.nd && !same_dep(&ns.pd[i], &os.pd[w]))
+            w++;
+        ns.pd[i].num = w < os.nd ? os.pd[w].num : ++next;
+    }
+    if (rc == CP_OK && (os.nd || ns.nd)) {
+        cp_buf *b = &x->files[at].text;
+        cp_buf_puts(b, "# services (capplan.5 §10.4): OLD's replica runs the re-plan does not run "
+                       "as OLD did,\n# found by their --comment, are cancelled; its own are "
+                       "submitted from this slot on\n"
+                       "run_ids() { squeue -h -u \"$(id -un)\" -o '%i %k' | awk -v k=\"$1\" "
+                       "'$2 == k { print $1 }'; }\n");
+        if (!put_cancels(b, in, &os, &ns, now))
+            rc = cp_diags_add(d, CP_ERR_NOMEM, cp_pos_none(), "out of memory");
+    }
+    for (int i = 0; i < ns.nd && rc == CP_OK; i++) {
+        const pdep *pd = &ns.pd[i];
+        int fresh = 0, kept = 0;
+        for (int k = 0; k < pd->n_runs; k++) {
+            const run *r = &ns.v.r[pd->first + k];
+            if (r->end > now)
+                *(has_run(&ns, r, &os) ? &kept : &fresh) += 1;
+        }
+        cp_buf *b = &x->files[at].text;
+        put_dep_comment(b, in, pd);
+        cp_buf_printf(b, "%d replica run%s kept, %d new from slot %d on\n", kept,
+                      kept == 1 ? "" : "s", fresh, now);
+        if (!fresh)
+            continue;
+        if ((rc = add_script(in, pd, o, x, &fn, d)))
+            break;
+        b = &x->files[at].text;
+        for (int k = 0; k < pd->n_runs && rc == CP_OK; k++) {
+            run r = ns.v.r[pd->first + k];
+            if (r.end <= now || has_run(&ns, &r, &os))
+                continue;
+            r.begin = r.start > now ? r.start : now;
+            rc = put_submit(in, pd, &r, pd->first + k + 1, fn.s, o, start, now, b, d);
+            x->n_services++;
+        }
+        if (rc == CP_OK && !cp_buf_ok(b))
+            rc = cp_diags_add(d, CP_ERR_NOMEM, cp_pos_none(), "out of memory");
+    }
+    svc_runs_release(&os);
+    svc_runs_release(&ns);
     cp_buf_release(&fn);
     return rc;
 }

@@ -184,7 +184,8 @@ def check_services():
                 doc = load(args[-1])
                 count[name] = doc["service"]["replicas"]
                 key = (doc["envs"]["CAPPLAN_SERVICE"], int(doc["envs"]["CAPPLAN_CONFIG"]),
-                       doc["resources"].get("instance_type"), doc["resources"].get("use_spot"))
+                       doc["resources"].get("region"), doc["resources"].get("instance_type"),
+                       doc["resources"].get("use_spot"))
                 if spec.setdefault(name, (key, doc))[0] != key:
                     problems.append("%s: its files are of %r and %r" % (name, spec[name][0], key))
             elif verb == "down" and "-y" in args:
@@ -200,7 +201,7 @@ def check_services():
     for name, d in deps:
         offer = offers[d["resource"]]
         want_res = offer_resources(offer, d["market"] == "spot")
-        key = (name, d["config"], want_res["instance_type"], want_res["use_spot"])
+        key = (name, d["config"], want_res["region"], want_res["instance_type"], want_res["use_spot"])
         mine = [n for n, (k, _) in spec.items() if k == key]
         if len(mine) != 1:
             problems.append("%s config %d on %s: %d SkyServe services, want 1" % (name, d["config"], d["resource"], len(mine)))
@@ -226,8 +227,9 @@ def check_services():
                 problems.append("%s (%s config %d on %s), slot %d: %d replicas, planned %d"
                                 % (n, name, d["config"], d["resource"], s, have, want))
     for n in spec:
-        if not any(spec[n][0] == (name, d["config"], offer_resources(offers[d["resource"]], d["market"] == "spot")["instance_type"],
-                                  d["market"] == "spot") for name, d in deps):
+        if not any(spec[n][0][:2] == (name, d["config"]) and spec[n][0][2:] == tuple(
+                offer_resources(offers[d["resource"]], d["market"] == "spot")[k]
+                for k in ("region", "instance_type", "use_spot")) for name, d in deps):
             problems.append("%s: no cloud deployment of the plan" % n)
     return len(deps)
 
