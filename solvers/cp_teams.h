@@ -43,10 +43,18 @@ int cp_teamrows_coefs(const cp_teamrows *tr, int m, int s, int *rows, double *va
 /* What one run of mode m holds per slot of quota q (0 when its job is not
  * the quota's team's or it runs off the pools or on another type). */
 double cp_teamrows_quota_use(const cp_teamrows *tr, int m, int q);
+/* What one replica of deployment d holds of quota q (capplan.5 §10.4):
+ * its accelerators of the quota's type, or its cpus, on a pool; 0 off
+ * the pools and for another team's quota. */
+double cp_teamrows_dep_use(const cp_teamrows *tr, int d, int q);
 /* The team of row `row` and, for a quota row, its quota index and slot
  * (*q = -1 for a budget row). */
 int cp_teamrows_row_team(const cp_teamrows *tr, int row, int *q, int *t);
 struct cp_plan;
+/* What plan p holds of every team row, its jobs' and, when with_svc, its
+ * replicas' and services' spend too, added into use[tr->n_rows]. CP_OK
+ * or CP_ERR_NOMEM. */
+int cp_plan_team_use(const struct cp_plan *p, const cp_teamrows *tr, bool with_svc, double *use);
 /* Whether plan p keeps every team's quotas and budget (unscaled); when not
  * and why is not NULL, the first row it breaks in words. False too when
  * out of memory ("out of memory"). */

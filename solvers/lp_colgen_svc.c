@@ -135,10 +135,7 @@ static int n_col(build *b, int d, int t)
     if (team < 0 || !c->team_row0)
         return k;
     for (int q = tr->first_quota[team]; q < tr->first_quota[team + 1]; q++) {
-        double v = 0;
-        if (r->kind == CP_RES_POOL)
-            v = tr->q[q]->acc < 0 ? dp->demand[CP_DIM_CPU]
-                                  : tr->q[q]->acc == r->mach->acc ? dp->demand[CP_DIM_ACC] : 0;
+        double v = cp_teamrows_dep_use(tr, d, q);
         if (v > 0 && entry(b, k, c->team_row0 + q * c->T + t, v))
             return -1;
     }

@@ -72,10 +72,7 @@ static int team_n_entries(milp *mp, int d, int t, int col)
     if (team < 0)
         return 0;
     for (int q = tr->first_quota[team]; q < tr->first_quota[team + 1]; q++) {
-        double v = 0;
-        if (r->kind == CP_RES_POOL)
-            v = tr->q[q]->acc < 0 ? dp->demand[CP_DIM_CPU]
-                                  : tr->q[q]->acc == r->mach->acc ? dp->demand[CP_DIM_ACC] : 0;
+        double v = cp_teamrows_dep_use(tr, d, q);
         if (v > 0 && cp_milp_add_nz(mp, team_row(mp, q * mp->T + t), col, v))
             return -1;
     }

@@ -14,10 +14,11 @@
  * nodes, a market's quota, less the jobs' demand and the replicas
  * placed; on a pool, the power left under its site's cap (capplan.5 §3.3)
  * by the jobs and the load routed before bounds the load a deployment
- * takes (a replica's busy power follows the load it serves, §10.4). Team
- * quotas and budgets are not looked at here: a plan that breaks one is
- * retried with min_replicas alone (no load, no busy power), and failing
- * that the caller has no warm start.
+ * takes (a replica's busy power follows the load it serves, §10.4); a
+ * team's quota (§10.2) less its jobs' use and its replicas placed bounds
+ * the replicas of its services on pools. Budgets are not looked at
+ * here: a plan that breaks one is retried with min_replicas alone (no
+ * load, no busy power), and failing that the caller has no warm start.
  */
 #include "solver_internal.h"
 
@@ -25,6 +26,7 @@
 #include "cp_cost.h"
 #include "cp_limits.h"
 #include "cp_num.h"
+#include "cp_teams.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -34,6 +36,8 @@ typedef struct room {
     const cp_plan *p;
     double *left;   /* [n_res][3][T] */
     double *power;  /* [n_sites][T] busy W (before PUE) left under the cap */
+    cp_teamrows tr;
+    double *quota;  /* [tr.n_rows]: of each team's quota row, what is left */
 } room;
 
 static double *left_at(const room *rm, int r, int d, int t)
@@ -50,6 +54,12 @@ static long fits(const room *rm, const cp_deploy *dp, int t)
     for (int d = 0; d < CP_DIMS; d++)
         if (dp->demand[d] > 0)
             n = fmin(n, floor(*left_at(rm, dp->res, d, t) / dp->demand[d] + 1e-9));
+    int team = rm->p->in->services[dp->svc].team, dep = (int)(dp - rm->p->ms->deps);
+    for (int q = team < 0 ? 0 : rm->tr.first_quota[team]; team >= 0 && q < rm->tr.first_quota[team + 1]; q++) {
+        double h = cp_teamrows_dep_use(&rm->tr, dep, q);
+        if (h > 0)
+            n = fmin(n, floor(fmax(0, rm->quota[q * rm->tr.T + t]) / h + 1e-9));
+    }
     return cp_num_clamp_long(n, 0, CP_INPUT_COUNT_MAX);
 }
 
@@ -57,6 +67,9 @@ static void take(room *rm, const cp_deploy *dp, int t, long n)
 {
     for (int d = 0; d < CP_DIMS; d++)
         *left_at(rm, dp->res, d, t) -= (double)n * dp->demand[d];
+    int team = rm->p->in->services[dp->svc].team, dep = (int)(dp - rm->p->ms->deps);
+    for (int q = team < 0 ? 0 : rm->tr.first_quota[team]; team >= 0 && q < rm->tr.first_quota[team + 1]; q++)
+        rm->quota[q * rm->tr.T + t] -= (double)n * cp_teamrows_dep_use(&rm->tr, dep, q);
 }
 
 /* The share of an instance that one replica of dp takes once placed:
@@ -274,6 +287,55 @@ static int power_left(const cp_plan *p, double *w)
     return CP_OK;
 }
 
+static void room_release(room *rm)
+{
+    cp_free(rm->left);
+    cp_free(rm->power);
+    cp_free(rm->quota);
+    cp_teamrows_release(&rm->tr);
+}
+
+/* The room plan p's jobs leave: units, power under the caps, the teams'
+ * quotas. CP_OK or CP_ERR_NOMEM (rm released). */
+static int room_init(room *rm, const cp_plan *p)
+{
+    const cp_input *in = p->in;
+    const cp_modeset *ms = p->ms;
+    int T = p->slots;
+    memset(rm, 0, sizeof *rm);
+    rm->p = p;
+    rm->left = cp_calloc((size_t)(ms->n_res ? ms->n_res : 1) * CP_DIMS * (size_t)T, sizeof(double));
+    rm->power = cp_calloc((size_t)(in->n_sites ? in->n_sites : 1) * (size_t)T, sizeof(double));
+    if (!rm->left || !rm->power || power_left(p, rm->power) || cp_teamrows_init(&rm->tr, in, ms, 1.0) ||
+        !(rm->quota = cp_calloc((size_t)rm->tr.n_rows + 1, sizeof(double))) ||
+        cp_plan_team_use(p, &rm->tr, false, rm->quota)) {
+        room_release(rm);
+        return CP_ERR_NOMEM;
+    }
+    for (int k = 0; k < rm->tr.n_rows; k++)
+        rm->quota[k] = rm->tr.rhs[k] - rm->quota[k];
+    for (int r = 0; r < ms->n_res; r++)
+        for (int t = 0; t < T; t++) {
+            const cp_resource *res = &ms->res[r];
+            double units = res->kind == CP_RES_POOL ? cp_series_at(&in->pools[res->index].available, t)
+                                                    : cp_market_quota(in, res, t);
+            for (int d = 0; d < CP_DIMS; d++)
+                *left_at(rm, r, d, t) = units * cp_machine_dim(res->mach, d);
+        }
+    for (int j = 0; j < p->n_jobs; j++) {
+        if (p->mode[j] < 0)
+            continue;
+        const cp_mode *m = &ms->modes[p->mode[j]];
+        for (int t = p->start[j]; t < p->start[j] + m->slots && t < T; t++)
+            for (int d = 0; d < CP_DIMS; d++)
+                *left_at(rm, m->res, d, t) -= m->demand[d];
+    }
+    for (int d = 0; d < ms->n_deps; d++)
+        for (int t = 0; t < T; t++)
+            take(rm, &ms->deps[d], t, *cp_plan_n(p, d, t));
+    return CP_OK;
+}
+
 static int build(cp_plan *p, how h)
 {
     const cp_input *in = p->in;
@@ -288,32 +350,9 @@ static int build(cp_plan *p, how h)
      * from S on only */
     cp_plan_keep_history(p);
     int t0 = ms->replan ? ms->replan->now : 0;
-    room rm = {p, cp_calloc((size_t)(ms->n_res ? ms->n_res : 1) * CP_DIMS * (size_t)T, sizeof(double)),
-               cp_calloc((size_t)(in->n_sites ? in->n_sites : 1) * (size_t)T, sizeof(double))};
-    if (!rm.left || !rm.power || power_left(p, rm.power)) {
-        cp_free(rm.left);
-        cp_free(rm.power);
+    room rm;
+    if (room_init(&rm, p))
         return CP_ERR_NOMEM;
-    }
-    for (int r = 0; r < ms->n_res; r++)
-        for (int t = 0; t < T; t++) {
-            const cp_resource *res = &ms->res[r];
-            double units = res->kind == CP_RES_POOL ? cp_series_at(&in->pools[res->index].available, t)
-                                                    : cp_market_quota(in, res, t);
-            for (int d = 0; d < CP_DIMS; d++)
-                *left_at(&rm, r, d, t) = units * cp_machine_dim(res->mach, d);
-        }
-    for (int j = 0; j < p->n_jobs; j++) {
-        if (p->mode[j] < 0)
-            continue;
-        const cp_mode *m = &ms->modes[p->mode[j]];
-        for (int t = p->start[j]; t < p->start[j] + m->slots && t < T; t++)
-            for (int d = 0; d < CP_DIMS; d++)
-                *left_at(&rm, m->res, d, t) -= m->demand[d];
-    }
-    for (int d = 0; d < ms->n_deps; d++)
-        for (int t = 0; t < T; t++)
-            take(&rm, &ms->deps[d], t, *cp_plan_n(p, d, t));
     /* every service's min_replicas first: routed one by one, the first
      * services' load left the last ones no room for theirs (bench/gen
      * --services 100 1 0: a plan of min_replicas alone, all unserved);
@@ -329,8 +368,7 @@ static int build(cp_plan *p, how h)
             for (int k = 0; k < in->services[order ? order[i] : i].n_classes; k++)
                 route_class(&rm, p, order ? order[i] : i, k, t, h);
     cp_free(order);
-    cp_free(rm.left);
-    cp_free(rm.power);
+    room_release(&rm);
     cp_plan_min_instances(p);
     return CP_OK;
 }

@@ -21,25 +21,30 @@
  * - the budget less what the services spend, and less that idle power's
  *   energy.
  *
- * Team quotas are left as they are: the services are re-planned around
- * the jobs on the real input anyway, where a job is dropped only if the
- * replicas leave it no room. A job the search dropped for want of the
- * room kept gets it back when it pays (cp_services_jobs). The view borrows every string and array of
- * the input it does not change, and owns the pools, offers and sites it
- * copies and the series it rewrites.
+ * - each team's quotas less its replicas on the pools, and its budget
+ *   less what its services spend (tests/services/team_quota.yaml: a job
+ *   and a service of one team, the quota room for one of them).
+ *
+ * The services are re-planned around the jobs on the real input anyway,
+ * where a job is dropped only if the replicas leave it no room. A job the
+ * search dropped for want of the room kept gets it back when it pays
+ * (cp_services_jobs). The view borrows every string and array of the
+ * input it does not change, and owns the pools, offers, sites, teams and
+ * quotas it copies and the series it rewrites.
  */
 #include "solver_internal.h"
 
 #include "cp_alloc.h"
 #include "cp_cost.h"
 #include "cp_cost_parts.h"
+#include "cp_teams.h"
 
 #include <math.h>
 #include <string.h>
 
 typedef struct sview {
     cp_input in; /* first: a view is passed as its cp_input */
-    void *pools, *offers, *sites;
+    void *pools, *offers, *sites, *teams, *quotas;
     void **series;
     size_t n_series;
 } sview;
@@ -55,6 +60,8 @@ void cp_services_view_free(cp_input *in)
     cp_free(v->pools);
     cp_free(v->offers);
     cp_free(v->sites);
+    cp_free(v->teams);
+    cp_free(v->quotas);
     cp_free(v);
 }
 
@@ -149,11 +156,51 @@ static bool reserve_power(sview *v, const cp_input *in, const double *svc_kw, co
     return true;
 }
 
+/* The view's teams: each quota less what svc's replicas hold of it, each
+ * budget less what the team's services spend (never below 0). */
+static bool reserve_teams(sview *v, const cp_plan *svc)
+{
+    cp_input *in = &v->in;
+    int T = in->slots, nq = 0;
+    for (int k = 0; k < in->n_teams; k++)
+        nq += in->teams[k].n_quota;
+    cp_teamrows tr;
+    double *use = NULL;
+    cp_team *teams = cp_calloc((size_t)in->n_teams + 1, sizeof *teams);
+    cp_team_quota *quotas = cp_calloc((size_t)nq + 1, sizeof *quotas);
+    v->teams = teams;
+    v->quotas = quotas;
+    if (!teams || !quotas || cp_teamrows_init(&tr, svc->in, svc->ms, 1.0))
+        return false;
+    bool ok = (use = cp_calloc((size_t)tr.n_rows + 1, sizeof *use)) && !cp_plan_team_use(svc, &tr, true, use);
+    for (int k = 0, q = 0; ok && k < in->n_teams; k++) {
+        teams[k] = in->teams[k];
+        if (teams[k].n_quota)
+            memcpy(&quotas[q], in->teams[k].quota, (size_t)teams[k].n_quota * sizeof *quotas);
+        teams[k].quota = &quotas[q];
+        for (int i = 0; ok && i < teams[k].n_quota; i++, q++) {
+            cp_series *s = &quotas[q].limit;
+            bool wide = false;
+            for (int t = 0; ok && t < T; t++)
+                if (use[q * T + t] > 0 && (wide || (ok = wide = widen(v, s, T))))
+                    s->v[t] = fmax(0, s->v[t] - use[q * T + t]);
+        }
+        if (ok && teams[k].has_budget)
+            teams[k].budget = fmax(0, teams[k].budget - use[tr.budget_row[k]]);
+    }
+    in->teams = teams;
+    cp_free(use);
+    cp_teamrows_release(&tr);
+    return ok;
+}
+
 static int make_view(const cp_input *in, const cp_modeset *ms, const cp_plan *svc, const cp_plan *none,
                      cp_input **out)
 {
     size_t T = (size_t)in->slots, ns = (size_t)(in->n_sites ? in->n_sites : 1);
     size_t n_series = (size_t)ms->n_res + (size_t)in->n_sites + 1;
+    for (int k = 0; k < in->n_teams; k++)
+        n_series += (size_t)in->teams[k].n_quota;
     sview *v = cp_calloc(1, sizeof *v);
     double *svc_kw = cp_calloc(ns * T, sizeof *svc_kw), *base_kw = cp_calloc(ns * T, sizeof *base_kw);
     cp_plan *bare = NULL;
@@ -181,7 +228,7 @@ static int make_view(const cp_input *in, const cp_modeset *ms, const cp_plan *sv
     v->in.sites = v->sites;
     double spend_svc, spend_none, spend_bare;
     if (eval_budget(svc, &spend_svc, svc_kw) || eval_budget(none, &spend_none, base_kw) ||
-        !reserve_units(v, ms, svc) || !reserve_power(v, in, svc_kw, base_kw) ||
+        !reserve_units(v, ms, svc) || !reserve_power(v, in, svc_kw, base_kw) || !reserve_teams(v, svc) ||
         cp_plan_new(&v->in, ms, &bare) || eval_budget(bare, &spend_bare, NULL))
         goto out;
     /* what the view's empty plan spends is its floor: the baseline alone

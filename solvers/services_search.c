@@ -19,8 +19,9 @@
  * column that holds the others' demand and the group's (so a replica may
  * fill an instance the others rent only in part), at its price and
  * carbon; f's busy energy on pools; starts; unserved requests;
- * min_replicas. A site's power cap, a team's quota or budget are not
- * rows here: the plan a group's answer gives is checked whole
+ * min_replicas; a site's power cap and a team's quotas on the pools (what
+ * the others leave of them). A team's budget is not a row here: the plan
+ * a group's answer gives is checked whole
  * (cp_plan_is_feasible) and kept only when feasible and cheaper by
  * cp_plan_eval's exact total. Deterministic: groups in a fixed order,
  * the clock (or a stop) only ends the search early.
@@ -30,6 +31,7 @@
 #include "cp_alloc.h"
 #include "cp_cost.h"
 #include "cp_mip.h"
+#include "cp_teams.h"
 
 #include <math.h>
 #include <string.h>
@@ -64,6 +66,9 @@ typedef struct search {
     int *route;    /* [most classes of a service]: a slot's routing rows */
     int *row_site; /* [n_sites * T]: the group's busy power under the cap */
     double *w_left; /* [n_sites * T]: busy W (before PUE) the others leave */
+    cp_teamrows tr;
+    double *q_left; /* [tr.n_rows]: of each team row, what the others leave */
+    int *row_team;  /* [tr.n_rows]: the group's replicas in a quota row */
     mipbuf b;
 } search;
 
@@ -208,6 +213,21 @@ static int res_row(search *s, int r, int k, int t)
     return *row;
 }
 
+/* n(d,t) in its team's quota rows (capplan.5 §10.2, §10.4). */
+static void quota_entries(search *s, int d, int t, int nc)
+{
+    int team = s->in->services[s->ms->deps[d].svc].team;
+    for (int q = team < 0 ? 0 : s->tr.first_quota[team]; team >= 0 && q < s->tr.first_quota[team + 1]; q++) {
+        double h = cp_teamrows_dep_use(&s->tr, d, q);
+        int *row = &s->row_team[q * s->T + t];
+        if (h <= 0)
+            continue;
+        if (!*row)
+            *row = add_row(&s->b, -INFINITY, fmax(0, s->q_left[q * s->T + t]));
+        add_nz(&s->b, *row, nc, h);
+    }
+}
+
 /* Service v's columns and rows, with its own demand out of s->use. */
 static void build_service(search *s, int v)
 {
@@ -251,6 +271,7 @@ static void build_service(search *s, int v)
             for (int k = 0; k < CP_DIMS; k++)
                 if (dp->demand[k] > 0)
                     add_nz(b, res_row(s, dp->res, k, t), nc, sign * dp->demand[k]);
+            quota_entries(s, d, t, nc);
             int cap = 0;
             const double *rate = sv->configs[dp->config].rate;
             for (int k = 0; k < nk; k++) {
@@ -304,6 +325,7 @@ static void reset(search *s)
     memset(s->y_col, 0, (size_t)ms->n_res * T * sizeof *s->y_col);
     memset(s->row_res, 0, (size_t)ms->n_res * CP_DIMS * T * sizeof *s->row_res);
     memset(s->row_site, 0, (size_t)s->in->n_sites * T * sizeof *s->row_site);
+    memset(s->row_team, 0, (size_t)s->tr.n_rows * sizeof *s->row_team);
     s->b.n_rows = s->b.n_cols = 0;
     s->b.nnz = 0;
     s->b.oom = false;
@@ -363,6 +385,28 @@ static int power_left(search *s, const cp_plan *p, const int *grp, int n)
                 for (int t = 0; t < s->T; t++)
                     s->w_left[(size_t)r->site * (size_t)s->T + (size_t)t] += cp_plan_dep_busy_w(p, d, t);
         }
+    return 0;
+}
+
+/* Of each team's quota rows, what the plan leaves to the group: the
+ * quota less the plan's use, plus the group's own replicas. */
+static int quota_left(search *s, const cp_plan *p, const int *grp, int n)
+{
+    const cp_teamrows *tr = &s->tr;
+    if (!tr->n_rows)
+        return 0;
+    memset(s->q_left, 0, (size_t)tr->n_rows * sizeof *s->q_left);
+    if (cp_plan_team_use(p, tr, true, s->q_left))
+        return -1;
+    for (int k = 0; k < tr->n_rows; k++)
+        s->q_left[k] = tr->rhs[k] - s->q_left[k];
+    for (int g = 0; g < n; g++) {
+        int team = s->in->services[grp[g]].team;
+        for (int d = s->ms->svc_first[grp[g]]; team >= 0 && d < s->ms->svc_first[grp[g] + 1]; d++)
+            for (int q = tr->first_quota[team]; q < tr->first_quota[team + 1]; q++)
+                for (int t = 0; t < s->T; t++)
+                    s->q_left[q * s->T + t] += cp_teamrows_dep_use(tr, d, q) * *cp_plan_n(p, d, t);
+    }
     return 0;
 }
 
@@ -427,7 +471,7 @@ static int improve_group(search *s, const cp_solve_opts *opts, cp_plan *p, cp_pl
             for (int t = 0; t < s->T; t++)
                 for (int k = 0; k < CP_DIMS; k++)
                     *use_at(s, ms->deps[d].res, k, t) -= *cp_plan_n(p, d, t) * ms->deps[d].demand[k];
-    if (power_left(s, p, grp, n))
+    if (power_left(s, p, grp, n) || quota_left(s, p, grp, n))
         return -1;
     for (int g = 0; g < n; g++)
         build_service(s, grp[g]);
@@ -518,6 +562,9 @@ static void search_release(search *s)
     cp_free(s->route);
     cp_free(s->row_site);
     cp_free(s->w_left);
+    cp_free(s->q_left);
+    cp_free(s->row_team);
+    cp_teamrows_release(&s->tr);
     mipbuf *b = &s->b;
     cp_free(b->row_lo);
     cp_free(b->row_hi);
@@ -579,7 +626,11 @@ int cp_services_search(const cp_solve_opts *opts, cp_plan *p, double *total)
     const cp_modeset *ms = p->ms;
     if (!p->in->n_services || ms->replan)
         return CP_OK;
-    search s = {p->in, ms, p->slots, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, {0}};
+    search s;
+    memset(&s, 0, sizeof s);
+    s.in = p->in;
+    s.ms = ms;
+    s.T = p->slots;
     int most = 1;
     for (int v = 0; v < p->in->n_services; v++)
         most = p->in->services[v].n_classes > most ? p->in->services[v].n_classes : most;
@@ -598,7 +649,8 @@ int cp_services_search(const cp_solve_opts *opts, cp_plan *p, double *total)
     int rc = CP_OK, gained = 0;
     double first = *total;
     if (!s.route || !s.row_site || !s.w_left || !s.use || !s.n_col || !s.s_col || !s.f_col || !s.u_col || !s.y_col || !s.row_res ||
-        cp_plan_new(p->in, ms, &cand))
+        cp_teamrows_init(&s.tr, p->in, ms, 1.0) || !(s.q_left = cp_calloc((size_t)s.tr.n_rows + 1, sizeof *s.q_left)) ||
+        !(s.row_team = cp_calloc((size_t)s.tr.n_rows + 1, sizeof *s.row_team)) || cp_plan_new(p->in, ms, &cand))
         rc = CP_ERR_NOMEM;
     if (rc == CP_OK)
         rc = rounds(&s, opts, p, cand, total, &gained);

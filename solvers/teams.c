@@ -112,6 +112,56 @@ int cp_teamrows_row_team(const cp_teamrows *tr, int row, int *q, int *t)
     return -1;
 }
 
+double cp_teamrows_dep_use(const cp_teamrows *tr, int d, int q)
+{
+    const cp_deploy *dp = &tr->ms->deps[d];
+    const cp_resource *r = &tr->ms->res[dp->res];
+    if (tr->in->services[dp->svc].team != tr->q_team[q] || r->kind != CP_RES_POOL)
+        return 0;
+    int acc = tr->q[q]->acc;
+    if (acc < 0)
+        return dp->demand[CP_DIM_CPU];
+    return acc == r->mach->acc ? dp->demand[CP_DIM_ACC] : 0;
+}
+
+int cp_plan_team_use(const cp_plan *p, const cp_teamrows *tr, bool with_svc, double *use)
+{
+    int *rows = cp_calloc((size_t)tr->max_coefs + 1, sizeof *rows);
+    double *vals = cp_calloc((size_t)tr->max_coefs + 1, sizeof *vals);
+    if (!rows || !vals) {
+        cp_free(rows);
+        cp_free(vals);
+        return CP_ERR_NOMEM;
+    }
+    for (int j = 0; j < p->n_jobs; j++) {
+        if (p->mode[j] < 0)
+            continue;
+        int n = cp_teamrows_coefs(tr, p->mode[j], p->start[j], rows, vals);
+        for (int i = 0; i < n; i++)
+            use[rows[i]] += vals[i];
+    }
+    cp_free(rows);
+    cp_free(vals);
+    if (!with_svc)
+        return CP_OK;
+    /* capplan.5 §10.4: the teams' service replicas on pools, and what the
+     * services spend */
+    for (int d = 0; d < p->ms->n_deps; d++) {
+        int team = p->in->services[p->ms->deps[d].svc].team;
+        for (int q = team < 0 ? 0 : tr->first_quota[team]; team >= 0 && q < tr->first_quota[team + 1]; q++) {
+            double h = cp_teamrows_dep_use(tr, d, q);
+            for (int t = 0; h > 0 && t < p->slots; t++)
+                use[q * p->slots + t] += h * *cp_plan_n(p, d, t);
+        }
+    }
+    for (int v = 0; v < p->in->n_services; v++) {
+        int team = p->in->services[v].team;
+        if (team >= 0 && tr->budget_row[team] >= 0)
+            use[tr->budget_row[team]] += cp_plan_svc_spend(p, v);
+    }
+    return CP_OK;
+}
+
 bool cp_plan_teams_ok(const cp_plan *p, char *why, size_t why_size)
 {
     if (!p->in->n_teams)
@@ -123,38 +173,9 @@ bool cp_plan_teams_ok(const cp_plan *p, char *why, size_t why_size)
         return false;
     }
     double *use = cp_calloc((size_t)tr.n_rows + 1, sizeof *use);
-    int *rows = cp_calloc((size_t)tr.max_coefs + 1, sizeof *rows);
-    double *vals = cp_calloc((size_t)tr.max_coefs + 1, sizeof *vals);
-    bool ok = use && rows && vals;
+    bool ok = use && !cp_plan_team_use(p, &tr, true, use);
     if (!ok && why)
         snprintf(why, why_size, "out of memory");
-    for (int j = 0; ok && j < p->n_jobs; j++) {
-        if (p->mode[j] < 0)
-            continue;
-        int n = cp_teamrows_coefs(&tr, p->mode[j], p->start[j], rows, vals);
-        for (int i = 0; i < n; i++)
-            use[rows[i]] += vals[i];
-    }
-    /* capplan.5 §10.4: the teams' service replicas on pools, and what the
-     * services spend */
-    for (int d = 0; ok && d < p->ms->n_deps; d++) {
-        const cp_deploy *dp = &p->ms->deps[d];
-        const cp_resource *r = &p->ms->res[dp->res];
-        int team = p->in->services[dp->svc].team;
-        if (team < 0 || r->kind != CP_RES_POOL)
-            continue;
-        for (int q = tr.first_quota[team]; q < tr.first_quota[team + 1]; q++) {
-            double h = tr.q[q]->acc < 0 ? dp->demand[CP_DIM_CPU]
-                                        : tr.q[q]->acc == r->mach->acc ? dp->demand[CP_DIM_ACC] : 0;
-            for (int t = 0; h > 0 && t < p->slots; t++)
-                use[q * p->slots + t] += h * *cp_plan_n(p, d, t);
-        }
-    }
-    for (int v = 0; ok && v < p->in->n_services; v++) {
-        int team = p->in->services[v].team;
-        if (team >= 0 && tr.budget_row[team] >= 0)
-            use[tr.budget_row[team]] += cp_plan_svc_spend(p, v);
-    }
     for (int k = 0; ok && k < tr.n_rows; k++) {
         if (use[k] <= tr.rhs[k] + 1e-9 * (1 + tr.rhs[k]))
             continue;
@@ -170,8 +191,6 @@ bool cp_plan_teams_ok(const cp_plan *p, char *why, size_t why_size)
                      p->in->teams[team].name, use[k], tr.rhs[k]);
     }
     cp_free(use);
-    cp_free(rows);
-    cp_free(vals);
     cp_teamrows_release(&tr);
     return ok;
 }

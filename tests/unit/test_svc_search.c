@@ -15,7 +15,14 @@
  * ($0.100 per request/s), a T4 replica 4/s ($0.125). The greedy takes the
  * cheaper per request, V100, and rounds up: 2 replicas, $2. One of each
  * serves 14/s for $1.50, the optimum (one V100 alone serves 10 < 12;
- * three T4s cost $1.50 too, no less). */
+ * three T4s cost $1.50 too, no less).
+ *
+ * Quota: one 1-h slot; pool p (one node of 4 x V100, no energy price),
+ * the offers of Mix. Team ml: a quota of 1 V100. Service chat (team ml):
+ * load 24 requests/s, as in Mix. The greedy puts one replica on p (the
+ * quota's), then the other 14/s on the cheaper per request, 2 V100
+ * instances: $2. The search must keep the quota (3 V100s on p, $0, break
+ * it): one V100 and one T4 instance serve the 14/s for $1.50. */
 #include "test.h"
 
 #include "fixture.h"
@@ -43,6 +50,23 @@ static const char mix[] =
     "     instance: {accelerator: T4, accelerators: 1, cpus: 8, memory_gb: 64}}\n"
     "services:\n"
     "  - {name: chat, load: 12, min_replicas: 0,\n"
+    "     replicas: [{accelerator: V100, rate: 10}, {accelerator: T4, rate: 4}]}\n";
+
+static const char quota[] =
+    "horizon: {slots: 1}\n"
+    "sites: [{name: dc}]\n"
+    "accelerators: [{name: V100, memory_gb: 32, power_w: 300}, {name: T4, memory_gb: 16}]\n"
+    "pools:\n"
+    "  - {name: p, site: dc, nodes: 1,\n"
+    "     node: {accelerator: V100, accelerators: 4, cpus: 32, memory_gb: 128}}\n"
+    "offers:\n"
+    "  - {name: big, price_hour: 1,\n"
+    "     instance: {accelerator: V100, accelerators: 1, cpus: 8, memory_gb: 64}}\n"
+    "  - {name: small, price_hour: 0.5,\n"
+    "     instance: {accelerator: T4, accelerators: 1, cpus: 8, memory_gb: 64}}\n"
+    "teams: [{name: ml, quota: {V100: 1}}]\n"
+    "services:\n"
+    "  - {name: chat, team: ml, load: 24, min_replicas: 0,\n"
     "     replicas: [{accelerator: V100, rate: 10}, {accelerator: T4, rate: 4}]}\n";
 
 static double total_of(const cp_plan *p)
@@ -106,6 +130,24 @@ TEST(svc_search_mixes_two_configurations)
     CHECK_NEAR(s, 1.5, 1e-9);
     /* whatever the mix, every request is served */
     CHECK_NEAR(*cp_plan_u(p, 0, 0, 0), 0, 1e-9);
+    cp_plan_free(p);
+    cp_fx_release(&fx);
+}
+
+TEST(svc_search_keeps_a_teams_quota)
+{
+    cp_fx fx;
+    double g, s;
+    cp_plan *p = greedy_then_search(&fx, quota, &g, &s);
+    if (!p)
+        return;
+    CHECK_NEAR(g, 2, 1e-9);
+    CHECK_NEAR(s, 1.5, 1e-9);
+    int on_pool = 0;
+    for (int d = 0; d < p->ms->n_deps; d++)
+        if (p->ms->res[p->ms->deps[d].res].kind == CP_RES_POOL)
+            on_pool += *cp_plan_n(p, d, 0);
+    CHECK_INT(on_pool, 1);
     cp_plan_free(p);
     cp_fx_release(&fx);
 }
