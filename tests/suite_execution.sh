@@ -27,7 +27,9 @@
 # as it runs (a start moved, a node down, an urgent job: docs/execution.md,
 # section 6), each re-plan's replan.sh run: Slurm then holds the re-plan, jobs
 # kept, moved, new and cancelled as the two plans say
-# (tests/execution/replan_as_planned.py). Without Slurm's packages or PyYAML (and always under `make check`,
+# (tests/execution/replan_as_planned.py); and a service's replica runs
+# re-planned: Slurm then queues exactly the re-plan's runs, found and
+# cancelled by their --comment. Without Slurm's packages or PyYAML (and always under `make check`,
 # which runs no daemons) the suite is one skipped check; `make test`
 # installs them and fails a skip. If the daemons cannot start, the suite
 # fails with their errors. About 60 s.
@@ -253,5 +255,52 @@ replan_case down 2 5 '^1 kept, 0 start moved, 0 new, 2 cancelled; 0 problems$' "
 # an urgent job at 01:00 (P = 7): a new job on the rack from slot 2; etl or
 # train-wide, both pending, to the cloud (cancelled); train-small kept
 replan_case urgent 1 7 '^[12] kept, 0 start moved, [12] new, 1 cancelled; 0 problems$' "$tmp/night.yaml" "$tmp/urgent.yaml"
+
+# ---- services re-planned on the fleet (docs/execution.md, section 6) -------
+# The tiny night's rack without its jobs, with a service chat (1 x V100 a
+# replica, 10 requests/s each, run: sleep 300), load 10, 30, 30, 10: OLD
+# runs replicas [1, 3, 3, 1], each run a Slurm job whose --comment is its
+# key. Slot 1 has begun when slot 3's load turns out 30: re-planned from
+# slot 2 ([1, 3, 3, 3]), replan.sh cancels OLD's two running runs of
+# slots 1-2, found by their comments, and submits the re-plan's from slot
+# 2 to the end; Slurm then queues exactly the re-plan's runs that have not
+# ended (the keys of its whole export's submit.sh, an end past slot 2).
+sv_d=$tmp/rp-svc
+mkdir -p "$sv_d"
+sv_start=$(date -u -d "@$(($(date +%s) - 2 * 3600 + 1800))" +%Y-%m-%dT%H:%M:%SZ)
+for sv in "old 10, 30, 30, 10" "new 10, 30, 30, 30"; do
+    { sed -e "s/^  start: .*/  start: \"$sv_start\"/" -e '/^jobs:/,$d' "$tmp/night.yaml"
+      printf 'jobs: []\nservices:\n  - {name: chat, load: [%s], run: sleep 300, start_cost: 1, unserved_penalty: 1,\n     replicas: [{accelerator: V100, count: 1, cpus: 4, memory_gb: 16, rate: 10}]}\n' "${sv#* }"
+    } >"$sv_d/${sv%% *}-in.yaml"
+done
+if timeout "$limit" $CAPPLAN plan -q --method milp -o "$sv_d/old.yaml" "$sv_d/old-in.yaml" 2>"$tmp/err" &&
+    timeout "$limit" $CAPPLAN export slurm -q --plan "$sv_d/old.yaml" -o "$sv_d/old" "$sv_d/old-in.yaml" 2>>"$tmp/err" &&
+    sh "$sv_d/old/submit.sh" >"$sv_d/submit" 2>>"$tmp/err" &&
+    timeout "$limit" $CAPPLAN plan -q --method milp --from "$sv_d/old.yaml" --now 2 -o "$sv_d/new.yaml" "$sv_d/new-in.yaml" 2>>"$tmp/err" &&
+    timeout "$limit" $CAPPLAN export slurm -q --plan "$sv_d/new.yaml" --from "$sv_d/old.yaml" --now 2 -o "$sv_d/new" "$sv_d/new-in.yaml" 2>>"$tmp/err" &&
+    timeout "$limit" $CAPPLAN export slurm -q --plan "$sv_d/new.yaml" -o "$sv_d/whole" "$sv_d/new-in.yaml" 2>>"$tmp/err" &&
+    sh "$sv_d/new/replan.sh" >"$sv_d/replan" 2>>"$tmp/err"; then
+    ok "svc-replan: planned, submitted, re-planned, replan.sh ran"
+else
+    bad "svc-replan: plan, submit, re-plan and replan.sh" "$(oneline "$tmp/err")"
+fi
+# live_keys SUBMIT: the keys of SUBMIT's replica runs that end past slot 2
+live_keys() {
+    grep -o "comment=capplan-run:[^']*" "$1" | sed 's/^comment=//' |
+        awk -F: '{ split($5, r, "-"); if (r[2] > 2) print }' | sort
+}
+live_keys "$sv_d/whole/submit.sh" >"$sv_d/want"
+live_keys "$sv_d/old/submit.sh" >"$sv_d/old-keys" # what Slurm would queue without replan.sh
+squeue -h -u "$(id -un)" -t PENDING,RUNNING,CONFIGURING -o '%k' | grep '^capplan-run:' | sort >"$sv_d/have"
+sv_cancelled=$(grep -c ', cancelled' "$sv_d/replan")
+sv_new=$(grep -c '^s[0-9]*=\$(sbatch' "$sv_d/new/replan.sh")
+if [ -s "$sv_d/want" ] && cmp -s "$sv_d/want" "$sv_d/have" && ! cmp -s "$sv_d/want" "$sv_d/old-keys" && [ "$sv_cancelled" -gt 0 ] && [ "$sv_new" -gt 0 ]; then
+    ok "svc-replan: Slurm queues the re-plan's $(wc -l <"$sv_d/want") replica runs ($sv_cancelled cancelled, $sv_new new)"
+else
+    bad "svc-replan: the queued replica runs are not the re-plan's" \
+        "want $(tr '\n' ' ' <"$sv_d/want"), have $(tr '\n' ' ' <"$sv_d/have"), $sv_cancelled cancelled, $sv_new new"
+fi
+timeout 10 scancel --quiet --user="$(id -un)" >/dev/null 2>&1
+poll "$wait_s" queue_empty || bad "svc-replan: the queue did not empty"
 
 test_done
