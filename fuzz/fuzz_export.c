@@ -120,6 +120,8 @@ static const char *const shapes[] = {
     /* replan.sh's replica runs of services, found by their --comment */
     "run_ids() { squeue -h -u \"$(id -un)\" -o Q | awk -v k=\"$1\" Q; }",
     "for id in $(run_ids Q); do scancel \"$id\" && printf Q \"$id\" Q; done",
+    "for id in $(run_ids Q); do scontrol update JobId=\"$id\" Q && printf Q \"$id\" Q; done",
+    "for id in $(run_ids Q); do scontrol update JobId=\"$id\" Q Q && printf Q \"$id\" Q; done",
     "scancel --name=Q",
     "scancel --state=PENDING --name=Q",
     "id=$(squeue -h -u \"$(id -un)\" -t PENDING -n Q -o %i | head -n 1)",

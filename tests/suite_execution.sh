@@ -28,8 +28,8 @@
 # section 6), each re-plan's replan.sh run: Slurm then holds the re-plan, jobs
 # kept, moved, new and cancelled as the two plans say
 # (tests/execution/replan_as_planned.py); and a service's replica runs
-# re-planned: Slurm then queues exactly the re-plan's runs, found and
-# cancelled by their --comment. Without Slurm's packages or PyYAML (and always under `make check`,
+# re-planned: Slurm then queues exactly the re-plan's runs, OLD's found
+# by their --comment and re-keyed. Without Slurm's packages or PyYAML (and always under `make check`,
 # which runs no daemons) the suite is one skipped check; `make test`
 # installs them and fails a skip. If the daemons cannot start, the suite
 # fails with their errors. About 60 s.
@@ -261,10 +261,12 @@ replan_case urgent 1 7 '^[12] kept, 0 start moved, [12] new, 1 cancelled; 0 prob
 # replica, 10 requests/s each, run: sleep 300), load 10, 30, 30, 10: OLD
 # runs replicas [1, 3, 3, 1], each run a Slurm job whose --comment is its
 # key. Slot 1 has begun when slot 3's load turns out 30: re-planned from
-# slot 2 ([1, 3, 3, 3]), replan.sh cancels OLD's two running runs of
-# slots 1-2, found by their comments, and submits the re-plan's from slot
-# 2 to the end; Slurm then queues exactly the re-plan's runs that have not
-# ended (the keys of its whole export's submit.sh, an end past slot 2).
+# slot 2 ([1, 3, 3, 3]), replan.sh finds OLD's two running runs of slots
+# 1-2 by their comments, keeps them, re-keyed to the re-plan's runs of
+# slots 1-3 (scontrol update Comment=), and submits a run after each for
+# slot 3; Slurm then queues exactly the re-plan's runs that have not ended
+# (the keys of its whole export's submit.sh, an end past slot 2), each
+# kept run's key twice (its job and the run after it).
 sv_d=$tmp/rp-svc
 mkdir -p "$sv_d"
 sv_start=$(date -u -d "@$(($(date +%s) - 2 * 3600 + 1800))" +%Y-%m-%dT%H:%M:%SZ)
@@ -273,9 +275,13 @@ for sv in "old 10, 30, 30, 10" "new 10, 30, 30, 30"; do
       printf 'jobs: []\nservices:\n  - {name: chat, load: [%s], run: sleep 300, start_cost: 1, unserved_penalty: 1,\n     replicas: [{accelerator: V100, count: 1, cpus: 4, memory_gb: 16, rate: 10}]}\n' "${sv#* }"
     } >"$sv_d/${sv%% *}-in.yaml"
 done
+# sv_begun: OLD's runs begun before slot 2 (3 of them) all run
+# shellcheck disable=SC2317 # called by poll
+sv_begun() { [ "$(squeue -h -t RUNNING -o '%k' | grep -c ':[01]-[0-9]*:[0-9]*$')" = 3 ]; }
 if timeout "$limit" $CAPPLAN plan -q --method milp -o "$sv_d/old.yaml" "$sv_d/old-in.yaml" 2>"$tmp/err" &&
     timeout "$limit" $CAPPLAN export slurm -q --plan "$sv_d/old.yaml" -o "$sv_d/old" "$sv_d/old-in.yaml" 2>>"$tmp/err" &&
     sh "$sv_d/old/submit.sh" >"$sv_d/submit" 2>>"$tmp/err" &&
+    poll "$wait_s" sv_begun &&
     timeout "$limit" $CAPPLAN plan -q --method milp --from "$sv_d/old.yaml" --now 2 -o "$sv_d/new.yaml" "$sv_d/new-in.yaml" 2>>"$tmp/err" &&
     timeout "$limit" $CAPPLAN export slurm -q --plan "$sv_d/new.yaml" --from "$sv_d/old.yaml" --now 2 -o "$sv_d/new" "$sv_d/new-in.yaml" 2>>"$tmp/err" &&
     timeout "$limit" $CAPPLAN export slurm -q --plan "$sv_d/new.yaml" -o "$sv_d/whole" "$sv_d/new-in.yaml" 2>>"$tmp/err" &&
@@ -291,14 +297,19 @@ live_keys() {
 }
 live_keys "$sv_d/whole/submit.sh" >"$sv_d/want"
 live_keys "$sv_d/old/submit.sh" >"$sv_d/old-keys" # what Slurm would queue without replan.sh
-squeue -h -u "$(id -un)" -t PENDING,RUNNING,CONFIGURING -o '%k' | grep '^capplan-run:' | sort >"$sv_d/have"
-sv_cancelled=$(grep -c ', cancelled' "$sv_d/replan")
+squeue -h -u "$(id -un)" -t PENDING,RUNNING,CONFIGURING -o '%k' | grep '^capplan-run:' | sort -u >"$sv_d/have"
+sv_kept=$(grep -c ', kept; a run from slot 3 follows$' "$sv_d/replan")
 sv_new=$(grep -c '^s[0-9]*=\$(sbatch' "$sv_d/new/replan.sh")
-if [ -s "$sv_d/want" ] && cmp -s "$sv_d/want" "$sv_d/have" && ! cmp -s "$sv_d/want" "$sv_d/old-keys" && [ "$sv_cancelled" -gt 0 ] && [ "$sv_new" -gt 0 ]; then
-    ok "svc-replan: Slurm queues the re-plan's $(wc -l <"$sv_d/want") replica runs ($sv_cancelled cancelled, $sv_new new)"
+# the kept runs' jobs run on: the same ids, RUNNING, with the re-plan's keys
+sv_running=0
+for sv_id in $(grep ', kept; a run from slot 3 follows$' "$sv_d/replan" | cut -d' ' -f1); do
+    squeue -h -j "$sv_id" -o '%T %k' | grep -q '^RUNNING capplan-run:chat:c0:[^:]*:1-4:' && sv_running=$((sv_running + 1))
+done
+if [ -s "$sv_d/want" ] && cmp -s "$sv_d/want" "$sv_d/have" && ! cmp -s "$sv_d/want" "$sv_d/old-keys" && [ "$sv_kept" = 2 ] && [ "$sv_running" = 2 ] && [ "$sv_new" = 2 ]; then
+    ok "svc-replan: Slurm queues the re-plan's $(wc -l <"$sv_d/want") replica runs ($sv_kept running kept, $sv_new new)"
 else
     bad "svc-replan: the queued replica runs are not the re-plan's" \
-        "want $(tr '\n' ' ' <"$sv_d/want"), have $(tr '\n' ' ' <"$sv_d/have"), $sv_cancelled cancelled, $sv_new new"
+        "want $(tr '\n' ' ' <"$sv_d/want"), have $(tr '\n' ' ' <"$sv_d/have"), $sv_kept kept ($sv_running running), $sv_new new"
 fi
 timeout 10 scancel --quiet --user="$(id -un)" >/dev/null 2>&1
 poll "$wait_s" queue_empty || bad "svc-replan: the queue did not empty"

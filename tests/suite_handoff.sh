@@ -30,13 +30,13 @@
 #   - services re-planned (capplan.5 §10.5; export --from): the goldens
 #     tests/handoff/serve-sky-replan/ (serve-burst.yaml: OLD's SkyServe
 #     service scaled, a new one up, at slot 2) and serve-slurm-replan/
-#     (serve-late.yaml: a running replica run cancelled and submitted
-#     again from slot 2); OLD's script until S and then the re-plan's,
+#     (serve-late.yaml: a running replica kept, a run after it); OLD's script until S and then the re-plan's,
 #     run against the stand-ins (squeue and scancel too), give the
 #     re-plan's replicas in every slot (sky_as_planned.py;
 #     slurm_night.py, then sbatch_as_planned.py) and not OLD's; a
-#     pending run cancelled, nothing changed on the node, an OLD of other
-#     replicas refused, a hostile name quoted;
+#     pending run cancelled, a running one's time limit cut, nothing
+#     changed on the node, an OLD of other replicas refused, a hostile
+#     name quoted;
 #   - hostile names (tests/attack/names-cloud.yaml): launch.sh passes
 #     `sh -n` and running it runs none of a name;
 #   - an imported night (Alibaba nodes, the GCP and Azure catalogs, CAISO
@@ -270,11 +270,12 @@ then ok; else bad "hostile service: submit.sh" "exit $rc: $(oneline "$tmp/err" 3
 # tests/handoff/serve-late.yaml re-planned from slot 2 (serve-late.plan.yaml,
 # verified with --from): export slurm --from writes the golden
 # serve-slurm-replan/: replan.sh finds OLD's run of the second replica
-# (slots 1-3, port 8001) by its --comment, cancels it and submits the
-# re-plan's, from slot 2 to 4 on the same port. OLD's submit.sh and then
-# replan.sh run against the stand-ins (squeue answers from the sbatch
-# calls, scancel is recorded); slurm_night.py keeps what ran (the
-# cancelled run ends at slot 2), and sbatch_as_planned.py finds the
+# (slots 1-3, port 8001, running) by its --comment and keeps it, re-keyed
+# to the re-plan's run of slots 1-4 (scontrol update Comment=), and
+# submits a run from slot 3 to 4 on the same port after it. OLD's
+# submit.sh and then replan.sh run against the stand-ins (squeue answers
+# from the sbatch and scontrol calls, scancel and scontrol are recorded);
+# slurm_night.py keeps what ran, and sbatch_as_planned.py finds the
 # re-plan's replicas on the host in every slot, and not OLD's.
 replan_golden slurm serve-late $H/serve-slurm-replan replan.sh \
     'capplan export: 0 new job scripts, 1 service replica run and replan.sh in .*'
@@ -292,8 +293,8 @@ slurm_replan() {
 slurm_replan "$tmp/servesl" "$tmp/serve-late" 2 $H/serve-late.plan.yaml $H/serve-late.yaml
 if [ "$rc" = 0 ] && [ "$(head -n 1 "$tmp/check")" = "3 replica runs of 1 pool deployment checked slot by slot" ] &&
     [ "$(tail -n 1 "$tmp/check")" = "0 pool jobs, 3 node-slots with jobs side by side (2 at most), 0 problems" ] &&
-    printf '%s\n' '2 chat: replica on rack-00 from slot 1 to 3, port 8001, cancelled (it had started)' \
-        '4 chat: replica on rack-00 from slot 2 to 4, port 8001' | cmp -s - "$tmp/out"
+    printf '%s\n' '2 chat: replica on rack-00 from slot 1 to 3, port 8001, kept; a run from slot 3 follows' \
+        '4 chat: replica on rack-00 from slot 3 to 4, port 8001' | cmp -s - "$tmp/out"
 then ok; else bad "late: replan.sh and sbatch_as_planned.py" "exit $rc: $(oneline "$tmp/err" 2) $(oneline "$tmp/out" 2) $(oneline "$tmp/check" 6)"; fi
 if ! python3 $H/sbatch_as_planned.py $H/serve.plan.yaml "$tmp/slnight" "$tmp/night.calls" $H/serve.yaml >"$tmp/check" 2>&1 &&
     grep -qx 'chat config 0 on rack-00, slot 3: 2 replicas run, planned 1' "$tmp/check"
@@ -319,6 +320,24 @@ if [ "$rc" = 0 ] && [ "$(cat "$tmp/out")" = '2 chat: replica on rack-00 from slo
     [ "$(head -n 1 "$tmp/check")" = "1 replica runs of 1 pool deployment checked slot by slot" ] &&
     tail -n 1 "$tmp/check" | grep -q ', 0 problems$'
 then ok; else bad "quiet: a pending run cancelled" "exit $rc: $(oneline "$tmp/out" 2) $(oneline "$tmp/check" 4)"; fi
+# a flat load of 20 (OLD: two replicas on the node all night, runs 0-4 on
+# ports 8000 and 8001) re-planned at slot 1 with slot 3's load 0: the
+# second replica's job is kept, its time limit cut to 3 h and re-keyed to
+# slots 0-3 (scontrol update TimeLimit= Comment=), nothing submitted
+sed 's/load: \[10, 30, 50, 10\]/load: [20, 20, 20, 20]/' $H/serve.yaml >"$tmp/flat.yaml"
+sed 's/load: \[10, 30, 50, 10\]/load: [20, 20, 20, 0]/' $H/serve.yaml >"$tmp/short.yaml"
+run_plan "$tmp/flat.plan.yaml" --method milp "$tmp/flat.yaml"
+run_plan "$tmp/short.plan.yaml" --method milp --from "$tmp/flat.plan.yaml" --now 1 "$tmp/short.yaml"
+timeout "$limit" $CAPPLAN export slurm -q --plan "$tmp/flat.plan.yaml" -o "$tmp/fsl" "$tmp/flat.yaml" 2>"$tmp/err"
+timeout "$limit" $CAPPLAN export slurm -q --plan "$tmp/short.plan.yaml" --from "$tmp/flat.plan.yaml" --now 1 \
+    -o "$tmp/ssl" "$tmp/short.yaml" 2>>"$tmp/err"
+slurm_replan "$tmp/fsl" "$tmp/ssl" 1 "$tmp/short.plan.yaml" "$tmp/short.yaml"
+if [ "$rc" = 0 ] && [ "$(cat "$tmp/out")" = '2 chat: replica on rack-00 from slot 0 to 4, port 8001, kept to slot 3' ] &&
+    grep -q "scontrol update JobId=\"\$id\" 'TimeLimit=03:00:00' 'Comment=capplan-run:chat:c0:rack-00:0-3:8001'" "$tmp/ssl/replan.sh" &&
+    ! grep -q 'sbatch' "$tmp/ssl/replan.sh" &&
+    [ "$(head -n 1 "$tmp/check")" = "2 replica runs of 1 pool deployment checked slot by slot" ] &&
+    tail -n 1 "$tmp/check" | grep -q ', 0 problems$'
+then ok; else bad "short: a running run's limit cut" "exit $rc: $(oneline "$tmp/err" 2) $(oneline "$tmp/out" 2) $(oneline "$tmp/check" 4)"; fi
 # the hostile service name, re-planned: sh -n, nothing of it runs, the
 # --comment holds its sanitized form only
 sed 's/load: \[10, 30, 50, 10\]/load: [10, 30, 10, 30]/' "$tmp/hs.yaml" >"$tmp/hsl.yaml"
@@ -327,7 +346,7 @@ timeout "$limit" $CAPPLAN export slurm -q --plan "$tmp/hsl.plan.yaml" --from "$t
     -o "$tmp/hslx" "$tmp/hsl.yaml" 2>"$tmp/err"
 slurm_replan "$tmp/hssl" "$tmp/hslx" 2 "$tmp/hsl.plan.yaml" "$tmp/hsl.yaml"
 if sh -n "$tmp/hslx/replan.sh" && [ "$rc" = 0 ] && [ ! -e "$tmp/pwned" ] && [ "$(wc -l <"$tmp/out")" = 2 ] &&
-    grep -q "^for id in \$(run_ids 'capplan-run:it_s__a____touch[A-Za-z0-9_.-]*:c0:rack-00:1-3:8001'); do scancel" "$tmp/hslx/replan.sh" &&
+    grep -q "^for id in \$(run_ids 'capplan-run:it_s__a____touch[A-Za-z0-9_.-]*:c0:rack-00:1-3:8001'); do scontrol update" "$tmp/hslx/replan.sh" &&
     tail -n 1 "$tmp/check" | grep -q ', 0 problems$'
 then ok; else bad "hostile service re-planned: replan.sh" "exit $rc: $(oneline "$tmp/err" 3) $(oneline "$tmp/check" 3) $(ls "$tmp/pwned" 2>/dev/null)"; fi
 

@@ -20,9 +20,12 @@
  * Each run's --comment is its key, capplan-run:NAME:cC:HOST:START-END:PORT,
  * by which a re-plan's replan.sh finds it (export slurm --from, capplan.5
  * §10.5): OLD's runs that the re-plan does not run alike and that have not
- * ended by slot S are cancelled (a running one too: the replica stops or
- * restarts at S), and the re-plan's runs that OLD lacks are submitted from
- * S on, their scripts numbered as OLD's for the same deployment.
+ * ended by slot S are cancelled (a running one too, when its replica stops
+ * at S), and the re-plan's runs that OLD lacks are submitted from S on,
+ * their scripts numbered as OLD's for the same deployment. A replica that
+ * runs at S in both plans on one node and port but ends elsewhere is not
+ * restarted: its job takes the re-plan's key (scontrol update Comment=)
+ * and an earlier end (TimeLimit=), or is followed by a run from its end.
  *
  * These options differ per run, so they are on submit.sh's sbatch line,
  * single-quoted like every value written into shell code there; the
@@ -487,19 +490,79 @@ static bool has_run(const svc_runs *s, const run *r, const svc_runs *t)
     return false;
 }
 
+/* A replica that runs at S in both plans on one node and port with
+ * another end: run r of s begun before S and not ended, and t's run with
+ * the same deployment, node, start and port that does not end by S
+ * either, or NULL. Its Slurm job goes on (carry_over). */
+static const run *same_replica(const svc_runs *s, const run *r, const svc_runs *t, int now)
+{
+    if (r->start >= now || r->end <= now)
+        return NULL;
+    for (int i = 0; i < t->v.n; i++) {
+        const run *q = &t->v.r[i];
+        if (same_dep(&s->pd[r->dep], &t->pd[q->dep]) && q->node == r->node &&
+            q->start == r->start && q->port == r->port && q->end > now && q->end != r->end)
+            return q;
+    }
+    return NULL;
+}
+
+/* OLD's run o, running at S, that the re-plan's run r goes on with: its
+ * job takes r's key (scontrol update Comment=, so a later re-plan finds
+ * it), and r's end when that is earlier (TimeLimit=: a user may cut a
+ * limit, not raise it; a later end is a run from o's end, submitted
+ * with r's key). */
+static void carry_over(cp_buf *b, const cp_input *in, const pdep *pd, const run *o, const run *r,
+                       cp_buf *msg)
+{
+    cp_buf_reset(msg);
+    put_key(msg, in, pd, o);
+    cp_buf_puts(b, "for id in $(run_ids ");
+    cp_sh_quote(b, msg->s ? msg->s : "");
+    cp_buf_puts(b, "); do scontrol update JobId=\"$id\" ");
+    if (r->end < o->end) {
+        cp_buf_reset(msg);
+        cp_buf_puts(msg, "TimeLimit=");
+        /* a run's limit was written so (put_submit): a shorter one is too */
+        cp_slurm_time(msg, (r->end - r->start) * in->slot_hours * 60);
+        cp_sh_quote(b, msg->s ? msg->s : "");
+        cp_buf_putc(b, ' ');
+    }
+    cp_buf_reset(msg);
+    cp_buf_puts(msg, "Comment=");
+    put_key(msg, in, pd, r);
+    cp_sh_quote(b, msg->s ? msg->s : "");
+    cp_buf_puts(b, " && printf '%s %s\\n' \"$id\" ");
+    cp_buf_reset(msg);
+    cp_buf_printf(msg, "%s: replica on %s from slot %d to %d, port %d, kept",
+                  in->services[pd->svc].name, in->pools[pd->pool].hosts[o->node], o->start,
+                  o->end, o->port);
+    if (r->end < o->end)
+        cp_buf_printf(msg, " to slot %d", r->end);
+    else
+        cp_buf_printf(msg, "; a run from slot %d follows", o->end);
+    cp_sh_quote(b, msg->s ? msg->s : "");
+    cp_buf_puts(b, "; done\n");
+}
+
 /* OLD's runs that the re-plan does not run as OLD did and that are still
- * queued or running at S: cancelled by their key (--comment). False when
- * out of memory. */
+ * queued or running at S: cancelled by their key (--comment), but for a
+ * running replica the re-plan keeps on its node and port (carry_over).
+ * False when out of memory. */
 static bool put_cancels(cp_buf *b, const cp_input *in, const svc_runs *os, const svc_runs *ns,
                         int now)
 {
     cp_buf msg;
     cp_buf_init(&msg);
     for (int i = 0; i < os->v.n; i++) {
-        const run *r = &os->v.r[i];
+        const run *r = &os->v.r[i], *q;
         const pdep *pd = &os->pd[r->dep];
         if (r->end <= now || has_run(os, r, ns))
             continue;
+        if ((q = same_replica(os, r, ns, now))) {
+            carry_over(b, in, pd, r, q, &msg);
+            continue;
+        }
         cp_buf_reset(&msg);
         put_key(&msg, in, pd, r);
         cp_buf_puts(b, "for id in $(run_ids ");
@@ -515,6 +578,19 @@ static bool put_cancels(cp_buf *b, const cp_input *in, const svc_runs *os, const
     bool ok = cp_buf_ok(&msg);
     cp_buf_release(&msg);
     return ok;
+}
+
+/* Run r (a copy) of the re-plan that OLD does not run alike, from its
+ * first slot to submit: S, or the end of OLD's run it goes on from; -1
+ * when there is nothing to submit (ended by S, or OLD's run covers it). */
+static int submit_from(const svc_runs *ns, const run *r, const svc_runs *os, int now)
+{
+    if (r->end <= now || has_run(ns, r, os))
+        return -1;
+    const run *o = same_replica(ns, r, os, now);
+    if (o)
+        return o->end < r->end ? o->end : -1;
+    return r->start > now ? r->start : now;
 }
 
 int cp_xp_slurm_services_replan(const cp_input *in, const cp_plan_file *pf,
@@ -537,8 +613,9 @@ int cp_xp_slurm_services_replan(const cp_input *in, const cp_plan_file *pf,
     if (rc == CP_OK && (os.nd || ns.nd)) {
         cp_buf *b = &x->files[at].text;
         cp_buf_puts(b, "# services (capplan.5 §10.4): OLD's replica runs the re-plan does not run "
-                       "as OLD did,\n# found by their --comment, are cancelled; its own are "
-                       "submitted from this slot on\n"
+                       "as OLD did,\n# found by their --comment, are cancelled (a running "
+                       "replica it keeps runs on, re-keyed);\n# its own are submitted from this "
+                       "slot on\n"
                        "run_ids() { squeue -h -u \"$(id -un)\" -o '%i %k' | awk -v k=\"$1\" "
                        "'$2 == k { print $1 }'; }\n");
         if (!put_cancels(b, in, &os, &ns, now))
@@ -549,8 +626,8 @@ int cp_xp_slurm_services_replan(const cp_input *in, const cp_plan_file *pf,
         int fresh = 0, kept = 0;
         for (int k = 0; k < pd->n_runs; k++) {
             const run *r = &ns.v.r[pd->first + k];
-            if (r->end > now)
-                *(has_run(&ns, r, &os) ? &kept : &fresh) += 1;
+            kept += r->end > now && submit_from(&ns, r, &os, now) < 0;
+            fresh += submit_from(&ns, r, &os, now) >= 0;
         }
         cp_buf *b = &x->files[at].text;
         put_dep_comment(b, in, pd);
@@ -563,9 +640,8 @@ int cp_xp_slurm_services_replan(const cp_input *in, const cp_plan_file *pf,
         b = &x->files[at].text;
         for (int k = 0; k < pd->n_runs && rc == CP_OK; k++) {
             run r = ns.v.r[pd->first + k];
-            if (r.end <= now || has_run(&ns, &r, &os))
+            if ((r.begin = submit_from(&ns, &r, &os, now)) < 0)
                 continue;
-            r.begin = r.start > now ? r.start : now;
             rc = put_submit(in, pd, &r, pd->first + k + 1, fn.s, o, start, now, b, d);
             x->n_services++;
         }
