@@ -19,9 +19,9 @@
  * column that holds the others' demand and the group's (so a replica may
  * fill an instance the others rent only in part), at its price and
  * carbon; f's busy energy on pools; starts; unserved requests;
- * min_replicas; a site's power cap and a team's quotas on the pools (what
- * the others leave of them). A team's budget is not a row here: the plan
- * a group's answer gives is checked whole
+ * min_replicas; a site's power cap, a team's quotas on the pools and its
+ * budget (what the others leave of them). The plan a group's answer
+ * gives is checked whole
  * (cp_plan_is_feasible) and kept only when feasible and cheaper by
  * cp_plan_eval's exact total. Deterministic: groups in a fixed order,
  * the clock (or a stop) only ends the search early.
@@ -228,6 +228,19 @@ static void quota_entries(search *s, int d, int t, int nc)
     }
 }
 
+/* A cost c of column col in service v's team's budget row (capplan.5
+ * §10.2: what the team's jobs and services spend, unserved requests
+ * aside). */
+static void budget_entry(search *s, int v, int col, double c)
+{
+    int team = s->in->services[v].team, br = team < 0 ? -1 : s->tr.budget_row[team];
+    if (br < 0 || c == 0)
+        return;
+    if (!s->row_team[br])
+        s->row_team[br] = add_row(&s->b, -INFINITY, fmax(0, s->q_left[br]));
+    add_nz(&s->b, s->row_team[br], col, c);
+}
+
 /* Service v's columns and rows, with its own demand out of s->use. */
 static void build_service(search *s, int v)
 {
@@ -272,6 +285,8 @@ static void build_service(search *s, int v)
                 if (dp->demand[k] > 0)
                     add_nz(b, res_row(s, dp->res, k, t), nc, sign * dp->demand[k]);
             quota_entries(s, d, t, nc);
+            if (r->kind != CP_RES_POOL)
+                budget_entry(s, v, nc, cp_instance_share(dp->demand, r->mach) * cp_market_slot_cost(in, r, t));
             int cap = 0;
             const double *rate = sv->configs[dp->config].rate;
             for (int k = 0; k < nk; k++) {
@@ -283,6 +298,7 @@ static void build_service(search *s, int v)
                     cost = in->sites[r->site].pue * dp->busy_w * x * h / 1000 * cp_site_kwh_cost(in, r->site, t);
                 int c = add_col(b, 0, 1, isfinite(cost) ? cost : 0, false);
                 s->f_col[(size_t)(ms->dep_share[d] + k) * T + t] = c;
+                budget_entry(s, v, c, isfinite(cost) ? cost : 0);
                 if (!cap)
                     cap = add_row(b, -INFINITY, 0);
                 add_nz(b, route[k], c, 1);
@@ -308,6 +324,7 @@ static void build_service(search *s, int v)
             int sc = add_col(b, 0, INFINITY, sv->start_cost, false);
             int row = add_row(b, 0, INFINITY);
             s->s_col[(size_t)d * T + t] = sc;
+            budget_entry(s, v, sc, sv->start_cost);
             add_nz(b, row, sc, 1);
             add_nz(b, row, nc, -1);
             add_nz(b, row, prev, 1);
@@ -388,8 +405,9 @@ static int power_left(search *s, const cp_plan *p, const int *grp, int n)
     return 0;
 }
 
-/* Of each team's quota rows, what the plan leaves to the group: the
- * quota less the plan's use, plus the group's own replicas. */
+/* Of each team's rows, what the plan leaves to the group: the quota less
+ * the plan's use, plus the group's own replicas; the budget less what
+ * the plan spends, plus the group's own services' spend. */
 static int quota_left(search *s, const cp_plan *p, const int *grp, int n)
 {
     const cp_teamrows *tr = &s->tr;
@@ -402,6 +420,8 @@ static int quota_left(search *s, const cp_plan *p, const int *grp, int n)
         s->q_left[k] = tr->rhs[k] - s->q_left[k];
     for (int g = 0; g < n; g++) {
         int team = s->in->services[grp[g]].team;
+        if (team >= 0 && tr->budget_row[team] >= 0)
+            s->q_left[tr->budget_row[team]] += cp_plan_svc_spend(p, grp[g]);
         for (int d = s->ms->svc_first[grp[g]]; team >= 0 && d < s->ms->svc_first[grp[g] + 1]; d++)
             for (int q = tr->first_quota[team]; q < tr->first_quota[team + 1]; q++)
                 for (int t = 0; t < s->T; t++)

@@ -22,7 +22,15 @@
  * load 24 requests/s, as in Mix. The greedy puts one replica on p (the
  * quota's), then the other 14/s on the cheaper per request, 2 V100
  * instances: $2. The search must keep the quota (3 V100s on p, $0, break
- * it): one V100 and one T4 instance serve the 14/s for $1.50. */
+ * it): one V100 and one T4 instance serve the 14/s for $1.50.
+ *
+ * Budget (tests/services/team_budget.yaml): one 1-h slot; pool p (one
+ * node of 1 x V100, 300 W, $0.1/kWh), offer c (1 x V100, $1/h); team ml
+ * with a budget of $1; service chat (team ml): 20 requests/s, 10/s a
+ * replica, $0.0001 a request unserved. The greedy's full plan (p and c,
+ * $1.03 of spend) breaks the budget, so it plans min_replicas alone: all
+ * unserved, $7.20. The search must keep the budget: 10/s on p ($0.03)
+ * and 10/s unserved ($3.60), $3.63 (a replica on c as well: over it). */
 #include "test.h"
 
 #include "fixture.h"
@@ -68,6 +76,21 @@ static const char quota[] =
     "services:\n"
     "  - {name: chat, team: ml, load: 24, min_replicas: 0,\n"
     "     replicas: [{accelerator: V100, rate: 10}, {accelerator: T4, rate: 4}]}\n";
+
+static const char budget[] =
+    "horizon: {slots: 1}\n"
+    "sites: [{name: dc, energy_price: 0.1}]\n"
+    "accelerators: [{name: V100, memory_gb: 32, power_w: 300}]\n"
+    "pools:\n"
+    "  - {name: p, site: dc, nodes: 1,\n"
+    "     node: {accelerator: V100, accelerators: 1, cpus: 8, memory_gb: 64}}\n"
+    "offers:\n"
+    "  - {name: c, price_hour: 1,\n"
+    "     instance: {accelerator: V100, accelerators: 1, cpus: 8, memory_gb: 64}}\n"
+    "teams: [{name: ml, budget: 1}]\n"
+    "services:\n"
+    "  - {name: chat, team: ml, load: 20, unserved_penalty: 0.0001,\n"
+    "     replicas: [{accelerator: V100, rate: 10}]}\n";
 
 static double total_of(const cp_plan *p)
 {
@@ -148,6 +171,19 @@ TEST(svc_search_keeps_a_teams_quota)
         if (p->ms->res[p->ms->deps[d].res].kind == CP_RES_POOL)
             on_pool += *cp_plan_n(p, d, 0);
     CHECK_INT(on_pool, 1);
+    cp_plan_free(p);
+    cp_fx_release(&fx);
+}
+
+TEST(svc_search_keeps_a_teams_budget)
+{
+    cp_fx fx;
+    double g, s;
+    cp_plan *p = greedy_then_search(&fx, budget, &g, &s);
+    if (!p)
+        return;
+    CHECK_NEAR(g, 7.2, 1e-9);
+    CHECK_NEAR(s, 3.63, 1e-9);
     cp_plan_free(p);
     cp_fx_release(&fx);
 }
