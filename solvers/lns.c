@@ -36,6 +36,7 @@
 #include <limits.h>
 #include <math.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
 /* --node-limit N also bounds the search to N times this many steps, so
@@ -82,7 +83,7 @@
 #define LNS_MIP_MIN 8
 #define LNS_MIP_NODES 150L
 #define LNS_MIP_ITERS 10000
-/* One in LNS_EJECT_IN of the other steps is an ejection (eject_pick).
+/* One in LNS_EJECT_IN of the other steps is an ejection (lns_eject.c).
  * Measured on the cloud-heavy 80-job nights, seeds 1-4, 200,000 steps:
  * 1,600.65, 1,765.68, 2,686.82, 1,845.13 without; 1,600.65, 1,624.57,
  * 2,682.76, 1,841.67 with a quarter of the steps. */
@@ -96,9 +97,19 @@
  * threshold acceptance, one step in 8, 16 or 32: +0.7, +0.3 and +0.4 %
  * in sum (bench/results/2026-12-03-sized.md). */
 #define LNS_LP_IN 16
+/* One in LNS_INST_IN of the steps that are none of the above, on a
+ * night with cloud markets, gives up an instance-run (lns_eject.c),
+ * kept only when no worse. Measured on the sized 80-job nights, seeds
+ * 1-3, --seed 1-4 (--node-limit 500): 21,289.24 -> 21,126.82 in sum
+ * (seed 1 -2.5 %, seeds 2-3 within $0.4); the cloud-heavy nights
+ * 23,378.43 -> 23,472.67 (+0.4 %, one run of seed 3; the search's seed
+ * moves a night by 3-8 %); its group sent to the other market only half
+ * the time, sized seeds 1-3 at --seed 1: +$1.2
+ * (bench/results/2026-12-04-instance-run.md). */
+#define LNS_INST_IN 8
 
 static const char *const repair_name[REPAIRS] = {"cheapest", "priced", "shared", "ejection",
-                                                 "sub-MIP", "LP"};
+                                                 "sub-MIP", "LP", "instance"};
 
 /* Window of job j over all its modes: [lo, hi). */
 static void job_span(const cp_modeset *ms, int j, int *lo, int *hi)
@@ -112,33 +123,6 @@ static void job_span(const cp_modeset *ms, int j, int *lo, int *hi)
         if (md->s_max + md->slots > *hi)
             *hi = md->s_max + md->slots;
     }
-}
-
-/* Accelerators (or machines) times hours of a job's smallest mode. */
-static double job_size(const cp_modeset *ms, int j)
-{
-    double best = INFINITY;
-    for (int m = ms->job_first[j]; m < ms->job_first[j + 1]; m++) {
-        const cp_mode *md = &ms->modes[m];
-        double v = (md->demand[CP_DIM_ACC] > 0 ? md->demand[CP_DIM_ACC] : md->count) * md->hours;
-        best = v < best ? v : best;
-    }
-    return best;
-}
-
-/* ord[0..n) (indices into set) stably sorted by decreasing job_size. */
-static void largest_first(const cp_modeset *ms, const int *set, int *ord, int n)
-{
-    double size[LNS_ALL];
-    for (int i = 0; i < n; i++)
-        size[i] = job_size(ms, set[ord[i]]);
-    for (int i = 1; i < n; i++)
-        for (int k = i; k > 0 && size[k] > size[k - 1]; k--) {
-            double v = size[k];
-            int t = ord[k];
-            size[k] = size[k - 1], ord[k] = ord[k - 1];
-            size[k - 1] = v, ord[k - 1] = t;
-        }
 }
 
 /* Puts every dropped job that now fits for less than its penalty back in
@@ -168,18 +152,6 @@ static int reinsert_dropped(lns *l)
         }
     }
     return added;
-}
-
-/* Fills out[n..q) with candidates l->cand[0..nc) drawn at random without
- * repetition; returns the new count. */
-static int draw(lns *l, cp_rng *rs, int *out, int n, int q, int nc)
-{
-    while (n < q && nc > 0) {
-        int k = cp_rng_below(rs, nc);
-        out[n++] = l->cand[k];
-        l->cand[k] = l->cand[--nc];
-    }
-    return n;
 }
 
 /* Chooses the jobs to take out: the seed and up to q-1 jobs that
@@ -219,69 +191,7 @@ static int pick(lns *l, cp_rng *rs, int *out, int q)
             l->cand[nc++] = j;
     }
     out[0] = j0;
-    return draw(l, rs, out, 1, q, nc);
-}
-
-/* An ejection chain's first link: a job, dropped (half the time, when
- * there are any) or as pick() seeds, is forced into a random (mode,
- * start) of its own, and every job that runs on that resource in those
- * slots is taken out to make room for it (at most q-1, at random); they
- * are then put back where they fit best, or dropped. This is the move
- * that puts a dropped job back by pushing others elsewhere: one-job
- * re-insertion never takes room that is in use. Returns the jobs, the
- * forced one first, with its choice in *fm, *fs; 0 when the draw fits
- * no empty resource. */
-static int eject_pick(lns *l, cp_rng *rs, int *out, int q, int *fm, int *fs)
-{
-    const cp_modeset *ms = l->ms;
-    int j0 = -1;
-    /* every job on a small night, a sample of LNS_SAMPLE on a large one
-     * (as pick(): a step costs the same at any size) */
-    int scan = l->n_jobs > 2 * LNS_SAMPLE ? LNS_SAMPLE : l->n_jobs;
-    if (cp_rng_below(rs, 2)) {
-        int nd = 0;
-        for (int k = 0; k < scan; k++) {
-            int j = l->jobs[scan == l->n_jobs ? k : cp_rng_below(rs, l->n_jobs)];
-            if (l->plan->mode[j] < 0)
-                l->cand[nd++] = j;
-        }
-        if (nd)
-            j0 = l->cand[cp_rng_below(rs, nd)];
-    }
-    if (j0 < 0) {
-        j0 = l->jobs[cp_rng_below(rs, l->n_jobs)];
-        for (int tries = 0; tries < 8; tries++) {
-            int m = l->plan->mode[j0];
-            if (m < 0 || ms->res[ms->modes[m].res].kind != CP_RES_POOL)
-                break;
-            j0 = l->jobs[cp_rng_below(rs, l->n_jobs)];
-        }
-    }
-    int nm = ms->job_first[j0 + 1] - ms->job_first[j0];
-    int m = ms->job_first[j0] + cp_rng_below(rs, nm);
-    const cp_mode *md = &ms->modes[m];
-    int s = md->s_min + cp_rng_below(rs, md->s_max - md->s_min + 1);
-    if ((m == l->plan->mode[j0] && s == l->plan->start[j0]) || !cp_usage_start_fits(&l->u, m, s))
-        return 0;
-    int est, lend;
-    if (l->g.any && (!cp_prec_window(&l->g, ms, l->plan->mode, l->plan->start, NULL, j0, &est, &lend) ||
-                     s < est || s + md->slots > lend))
-        return 0; /* precedence forbids that run */
-    int nc = 0;
-    unsigned stamp = ++l->step;
-    for (int k = 0; k < scan; k++) {
-        int j = l->jobs[scan == l->n_jobs ? k : cp_rng_below(rs, l->n_jobs)], mj = l->plan->mode[j];
-        if (j == j0 || mj < 0 || ms->modes[mj].res != md->res || l->seen[j] == stamp)
-            continue;
-        l->seen[j] = stamp;
-        int sj = l->plan->start[j];
-        if (sj < s + md->slots && sj + ms->modes[mj].slots > s)
-            l->cand[nc++] = j;
-    }
-    out[0] = j0;
-    *fm = m;
-    *fs = s;
-    return draw(l, rs, out, 1, q, nc);
+    return cp_lns_draw(l, rs, out, 1, q, nc);
 }
 
 /* The jobs of a MIP repair, at most q sampled at random, a third of the
@@ -310,7 +220,7 @@ static int mip_pick(lns *l, cp_rng *rs, int *out, int q)
             if (take)
                 l->cand[nc++] = j;
         }
-        return draw(l, rs, out, 0, q, nc);
+        return cp_lns_draw(l, rs, out, 0, q, nc);
     }
     int T = l->in->slots, a = cp_rng_below(rs, T), b = a + 2 + cp_rng_below(rs, 6);
     int nc = 0;
@@ -325,7 +235,7 @@ static int mip_pick(lns *l, cp_rng *rs, int *out, int q)
         if (lo < b && hi > a)
             l->cand[nc++] = j;
     }
-    return draw(l, rs, out, 0, q, nc);
+    return cp_lns_draw(l, rs, out, 0, q, nc);
 }
 
 /* Puts the jobs set[0..n) (out of the plan) back as the sub-MIP chose,
@@ -336,7 +246,7 @@ static void mip_put_back(lns *l, const int *set, int n, const int *mode, const i
     int ord[LNS_ALL];
     for (int i = 0; i < n; i++)
         ord[i] = i;
-    largest_first(l->ms, set, ord, n);
+    cp_lns_largest_first(l->ms, set, ord, n);
     /* the MIP's choices first, so that a fallback takes what they leave */
     bool done[LNS_ALL] = {false};
     for (int q = 0; q < n; q++) {
@@ -499,6 +409,7 @@ typedef struct stream {
     const cp_solve_opts *opts;
     const cp_prices *pr;
     const cp_lp_sol *lp; /* the LP's solution (NULL: no LP moves) */
+    bool markets;        /* the night has cloud markets (else no instance-run moves) */
     cp_rng rs;
     snapshot best;   /* the best plan seen, restored at the end */
     double cur;      /* the current plan's total over the jobs with modes */
@@ -511,8 +422,8 @@ typedef struct stream {
 /* What one step does: its kind, an ejection's forced choice, the repair
  * its gains are counted under. */
 typedef struct step {
-    bool mip, eject, lpm;
-    int fm, fs, repair;
+    bool mip, eject, lpm, inst;
+    int fm, fs, repair, alt;
 } step;
 
 /* The stream's state over plan; CP_ERR_NOMEM with nothing to release. */
@@ -524,6 +435,8 @@ static int stream_open(stream *s, const cp_input *in, const cp_modeset *ms, cons
     s->opts = opts;
     s->pr = pr;
     s->lp = pr ? pr->lp : NULL;
+    for (int r = 0; r < ms->n_res; r++)
+        s->markets |= ms->res[r].kind != CP_RES_POOL;
     s->iterations = iterations;
     s->deadline = deadline;
     cp_clock_init(&s->clock, deadline, opts->stop);
@@ -582,12 +495,15 @@ static void step_choose(stream *s, step *k, stepset *st)
     k->eject = !k->mip && cp_rng_below(&s->rs, LNS_EJECT_IN) == 0;
     /* and of the rest a share follows the LP */
     k->lpm = !k->mip && !k->eject && s->lp && cp_rng_below(&s->rs, LNS_LP_IN) == 0;
-    k->fm = -1, k->fs = 0;
+    /* and of the rest a share gives up an instance-run */
+    k->inst = !k->mip && !k->eject && !k->lpm && s->markets && cp_rng_below(&s->rs, LNS_INST_IN) == 0;
+    k->fm = -1, k->fs = 0, k->alt = -1;
     int pk[LNS_SET_MAX];
     int n = k->mip     ? mip_pick(l, &s->rs, pk,
                                   LNS_MIP_MIN + cp_rng_below(&s->rs, LNS_MIP_MAX - LNS_MIP_MIN + 1))
-            : k->eject ? eject_pick(l, &s->rs, pk, LNS_MAX_REMOVE, &k->fm, &k->fs)
+            : k->eject ? cp_lns_eject_pick(l, &s->rs, pk, LNS_MAX_REMOVE, &k->fm, &k->fs)
             : k->lpm   ? cp_lns_lp_pick(l, s->lp, &s->rs, pk, 2 + cp_rng_below(&s->rs, LNS_MAX_REMOVE - 1))
+            : k->inst  ? cp_lns_inst_pick(l, &s->rs, pk, LNS_MAX_REMOVE, &k->alt)
                        : pick(l, &s->rs, pk, 2 + cp_rng_below(&s->rs, LNS_MAX_REMOVE - 1));
     int j_forced = n > 0 ? pk[0] : -1;
     /* jobs on many nodes stay: their old nodes could not be restored */
@@ -598,7 +514,7 @@ static void step_choose(stream *s, step *k, stepset *st)
             cp_lns_set_add(l, st, pk[i]);
     if (k->eject && (st->n == 0 || st->set[0] != j_forced))
         st->n = 0; /* the forced job holds many units: no ejection */
-    if (l->g.any && st->n > 0 && !k->eject && !k->lpm)
+    if (l->g.any && st->n > 0 && !k->eject && !k->lpm && !k->inst)
         add_prec_neighbours(l, st);
 }
 
@@ -654,7 +570,7 @@ static bool repair_insert(stream *s, step *k, stepset *st)
             ord[q] = t;
         }
     } else {
-        largest_first(l->ms, st->set, ord, n);
+        cp_lns_largest_first(l->ms, st->set, ord, n);
     }
     if (l->g.any)
         cp_lns_prec_order(l, st, ord, n);
@@ -681,6 +597,11 @@ static bool step_repair(stream *s, step *k, stepset *st)
         l->tries[k->repair]++;
         give_up = !cp_lns_lp_repair(l, st, s->lp, cp_rng_below(&s->rs, 3) == 0 ? s->pr : NULL,
                                     cp_rng_below(&s->rs, 6) < LNS_SHARE_IN_6);
+    } else if (k->inst) {
+        k->repair = REPAIR_INST;
+        l->tries[k->repair]++;
+        /* to the other market of the instance type first */
+        give_up = !cp_lns_inst_repair(l, st, k->alt);
     } else if (k->eject && !cp_usage_try(&l->u, k->fm, k->fs, &(double){0})) {
         give_up = true; /* the room made is not enough for it */
         l->tries[REPAIR_EJECT]++;
@@ -695,7 +616,8 @@ static bool step_repair(stream *s, step *k, stepset *st)
 }
 
 /* Keeps the repaired plan when threshold acceptance allows (a MIP
- * repair or an LP move only when the packed plan is no worse), taking a
+ * repair, an LP move or an instance-run only when the packed plan is no
+ * worse), taking a
  * snapshot of a new best plan; false when the step is to be undone. */
 static bool step_accept(stream *s, const step *k)
 {
@@ -704,7 +626,7 @@ static bool step_accept(stream *s, const step *k)
     double frac = s->iterations < LONG_MAX
                       ? (double)s->it / (double)s->iterations
                       : (cp_now_seconds() - s->t_begin) / fmax(1e-3, s->deadline - s->t_begin);
-    double temp = k->mip || k->lpm ? 0 : s->t0 * (1 - fmin(1, frac));
+    double temp = k->mip || k->lpm || k->inst ? 0 : s->t0 * (1 - fmin(1, frac));
     if (now > s->cur + temp + 1e-9 * (1 + fabs(s->cur)))
         return false;
     s->cur = now;
@@ -752,13 +674,15 @@ static int stream_close(stream *s, cp_plan *plan, double *total, cp_err *err)
     memcpy(plan->y, l->u.y, (size_t)l->ms->n_res * (size_t)l->in->slots * sizeof *plan->y);
     *total = cur + s->modeless;
     cp_solver_log(opts, "lns: %ld iterations, %ld improvements, total %.10g", s->it, s->accepted, cur);
-    cp_solver_log(opts,
-                  "lns: improvements by repair: %s %ld of %ld steps, %s %ld of %ld, %s %ld of %ld, "
-                  "%s %ld of %ld, %s %ld of %ld (%ld solved, %.2f s), %s %ld of %ld; the last at step %ld",
-                  repair_name[0], l->gains[0], l->tries[0], repair_name[1], l->gains[1], l->tries[1],
-                  repair_name[2], l->gains[2], l->tries[2], repair_name[3], l->gains[3], l->tries[3],
-                  repair_name[4], l->gains[4], l->tries[4], l->mip_solved, l->mip_seconds, repair_name[5],
-                  l->gains[5], l->tries[5], s->last_gain);
+    char by[400];
+    int w = 0;
+    for (int r = 0; r < REPAIRS && w < (int)sizeof by; r++) {
+        w += snprintf(by + w, sizeof by - (size_t)w, "%s%s %ld of %ld", r ? ", " : "", repair_name[r],
+                      l->gains[r], l->tries[r]);
+        if (r == REPAIR_MIP && w < (int)sizeof by)
+            w += snprintf(by + w, sizeof by - (size_t)w, " (%ld solved, %.2f s)", l->mip_solved, l->mip_seconds);
+    }
+    cp_solver_log(opts, "lns: improvements by repair: %s; the last at step %ld", by, s->last_gain);
     if (rc == CP_OK && cp_usage_export_units(&l->u, plan))
         rc = CP_ERR_NOMEM;
     if (rc)

@@ -139,8 +139,9 @@ int cp_lns_lp_chain(lns *l, const cp_lp_sol *lp, cp_rng *rs, int j0, int *out, i
 
 /* Job j (taken out) at the first of its LP columns that its window
  * allows, that packs and costs less than its penalty; false when none. */
-static bool put_on_lp(lns *l, const cp_lp_sol *lp, int j)
+static bool put_on_lp(lns *l, int j, const void *arg)
 {
+    const cp_lp_sol *lp = arg;
     int est = 0, lend = INT_MAX;
     if (l->g.any && !cp_prec_window(&l->g, l->ms, l->plan->mode, l->plan->start, l->mask, j, &est, &lend))
         return false;
@@ -173,14 +174,5 @@ bool cp_lns_lp_repair(lns *l, stepset *st, const cp_lp_sol *lp, const cp_prices 
             ord[k] = ord[k - 1];
             ord[k - 1] = t;
         }
-    if (l->g.any)
-        cp_lns_prec_order(l, st, ord, n);
-    for (int q = 0; q < n; q++) {
-        int j = st->set[ord[q]];
-        if (!l->mask[j])
-            continue; /* dropped already, with a predecessor */
-        if (!put_on_lp(l, lp, j) && !cp_lns_reinsert(l, st, j, pr, share))
-            return false;
-    }
-    return true;
+    return cp_lns_put_set(l, st, ord, put_on_lp, lp, pr, share);
 }

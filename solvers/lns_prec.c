@@ -3,13 +3,15 @@
  * a step's set with what restores it, the successors a drop takes out
  * with it (cascade), the order that puts predecessors back first, the
  * re-insertion of a job within its window, and the mending of a
- * sub-MIP's packed answer. A job that goes out of the plan takes its
+ * sub-MIP's packed answer; and what every step's choice and repair use
+ * (a draw of candidates, the largest-first order). A job that goes out of the plan takes its
  * running successors with it in the same step, so the step's total holds
  * their penalties, and a rejected step restores every one of them.
  */
 #include "lns_search.h"
 
 #include <limits.h>
+#include <math.h>
 #include <string.h>
 
 /* Adds job j (still in the plan) to the set; false when the set is full
@@ -135,4 +137,56 @@ bool cp_lns_fix_set(lns *l, stepset *st)
         }
     }
     return true;
+}
+
+bool cp_lns_put_set(lns *l, stepset *st, int *ord, bool (*first)(lns *, int, const void *), const void *arg,
+                    const cp_prices *pr, bool share)
+{
+    int n = st->n;
+    if (l->g.any)
+        cp_lns_prec_order(l, st, ord, n);
+    for (int q = 0; q < n; q++) {
+        int j = st->set[ord[q]];
+        if (!l->mask[j])
+            continue; /* dropped already, with a predecessor */
+        if ((!first || !first(l, j, arg)) && !cp_lns_reinsert(l, st, j, pr, share))
+            return false;
+    }
+    return true;
+}
+
+int cp_lns_draw(lns *l, cp_rng *rs, int *out, int n, int q, int nc)
+{
+    while (n < q && nc > 0) {
+        int k = cp_rng_below(rs, nc);
+        out[n++] = l->cand[k];
+        l->cand[k] = l->cand[--nc];
+    }
+    return n;
+}
+
+/* Accelerators (or machines) times hours of a job's smallest mode. */
+static double job_size(const cp_modeset *ms, int j)
+{
+    double best = INFINITY;
+    for (int m = ms->job_first[j]; m < ms->job_first[j + 1]; m++) {
+        const cp_mode *md = &ms->modes[m];
+        double v = (md->demand[CP_DIM_ACC] > 0 ? md->demand[CP_DIM_ACC] : md->count) * md->hours;
+        best = v < best ? v : best;
+    }
+    return best;
+}
+
+void cp_lns_largest_first(const cp_modeset *ms, const int *set, int *ord, int n)
+{
+    double size[LNS_ALL];
+    for (int i = 0; i < n; i++)
+        size[i] = job_size(ms, set[ord[i]]);
+    for (int i = 1; i < n; i++)
+        for (int k = i; k > 0 && size[k] > size[k - 1]; k--) {
+            double v = size[k];
+            int t = ord[k];
+            size[k] = size[k - 1], ord[k] = ord[k - 1];
+            size[k - 1] = v, ord[k - 1] = t;
+        }
 }

@@ -24,7 +24,7 @@
 #define LNS_ALL (LNS_SET_MAX + LNS_PREC_EXTRA)
 
 /* How the jobs of a step were put back. */
-enum { REPAIR_PLAIN, REPAIR_PRICED, REPAIR_SHARED, REPAIR_EJECT, REPAIR_MIP, REPAIR_LP, REPAIRS };
+enum { REPAIR_PLAIN, REPAIR_PRICED, REPAIR_SHARED, REPAIR_EJECT, REPAIR_MIP, REPAIR_LP, REPAIR_INST, REPAIRS };
 
 typedef struct lns {
     const cp_input *in;
@@ -100,9 +100,38 @@ void cp_lns_prec_order(const lns *l, const stepset *st, int *ord, int n);
  * cp_usage_best_in ranks with pr, share), or dropped with its running
  * successors. False when the set is full. */
 bool cp_lns_reinsert(lns *l, stepset *st, int j, const cp_prices *pr, bool share);
+/* The set (taken out) back in the order ord[0..st->n) (indices into the
+ * set; reordered so that predecessors come first), each job that is
+ * still out where first(l, j, arg) puts it (NULL, or false: nowhere),
+ * else as cp_lns_reinsert puts it. False when the set is full. */
+bool cp_lns_put_set(lns *l, stepset *st, int *ord, bool (*first)(lns *, int, const void *), const void *arg,
+                    const cp_prices *pr, bool share);
 /* Mends what a sub-MIP's packed answer breaks (see lns_prec.c). False
  * when the set is full. */
 bool cp_lns_fix_set(lns *l, stepset *st);
+
+/* (lns_prec.c) Fills out[n..q) with candidates l->cand[0..nc) drawn at
+ * random without repetition; returns the new count. */
+int cp_lns_draw(lns *l, cp_rng *rs, int *out, int n, int q, int nc);
+/* ord[0..n) (indices into set) stably sorted by decreasing size (the
+ * accelerators, or machines, times hours of a job's smallest mode). */
+void cp_lns_largest_first(const cp_modeset *ms, const int *set, int *ord, int n);
+
+/* The ejections (lns_eject.c). One job forced into a random run of its
+ * own, *fm, *fs, and the jobs in its way (at most q in all, the forced
+ * one first); 0 when the draw fits no empty resource. */
+int cp_lns_eject_pick(lns *l, cp_rng *rs, int *out, int q, int *fm, int *fs);
+/* An instance-run: every job on one cloud instance over the slots it is
+ * rented without a break (the drawn job first); *alt gets the other
+ * market of the same instance type (spot for on-demand and back), -1
+ * when there is none. 0 when no job is on a market or the run holds
+ * more than q jobs. */
+int cp_lns_inst_pick(lns *l, cp_rng *rs, int *out, int q, int *alt);
+/* The set (taken out) back largest first: each on its cheapest run on
+ * market alt (any count; -1: none) when one packs for less than its
+ * penalty, else where it adds least (cp_lns_reinsert). False when the
+ * set is full. */
+bool cp_lns_inst_repair(lns *l, stepset *st, int alt);
 
 /* The LP move (lns_lp.c): out[0..n) a job the LP puts elsewhere and the
  * chain of jobs in the way of the LP's columns (at most q); 0 when every

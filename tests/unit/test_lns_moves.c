@@ -1,5 +1,6 @@
-/* The moves of the neighbourhood search one at a time (solvers/lns_lp.c),
- * each on a night built by hand with its exact expected cost.
+/* The moves of the neighbourhood search one at a time (solvers/lns_lp.c,
+ * solvers/lns_eject.c), each on a night built by hand with its exact
+ * expected cost.
  *
  * The chain night: 4 one-hour slots; site dc without idle draw at
  * 0.5 $/kWh; G draws 250 W busy, so 8 GPUs for 1 h cost 2 kWh, 1 $. Pool
@@ -137,4 +138,111 @@ TEST(lns_lp_move_makes_the_chain_one_job_moves_cannot)
     cp_lpcg_release(&cg);
     cp_plan_free(p);
     cp_fx_release(&fx);
+}
+
+/* The spot night (lns_eject.c's instance-run): 1 one-hour slot; offer
+ * m8 (8 G) at 10 $/h on demand and 5 $/h on spot, offer m4 (4 G) at
+ * 4 $/h, one instance of each market; no pool, and markets draw no
+ * energy, so a plan costs its instance-slots.
+ *   a4, b4: 4 GPUs for 1 h in slot 0, preemptible, penalty 100 each.
+ * The stuck plan: both on one m8 on-demand instance, 10 $. Either alone
+ * elsewhere rents another instance and keeps that one (14 or 15 $), so
+ * no one-job move leaves. The instance-run (both) taken out and moved to
+ * the other market of its type, spot: 5 $, the optimum. Put back where
+ * they add least instead, the first goes to m4 (4 $ < 5 $) and the second,
+ * m4's quota used, to spot: 9 $, also better, not the optimum. */
+static const char spot[] =
+    "horizon: {slots: 1}\n"
+    "sites: [{name: dc, energy_price: 0.5}]\n"
+    "accelerators: [{name: G, memory_gb: 80, power_w: 250}]\n"
+    "offers:\n"
+    "  - {name: m8, price_hour: 10, quota: 1, spot_price_hour: 5, spot_quota: 1,\n"
+    "     instance: {type: gpu, accelerator: G, accelerators: 8, cpus: 64, memory_gb: 512}}\n"
+    "  - {name: m4, price_hour: 4, quota: 1,\n"
+    "     instance: {type: gpu, accelerator: G, accelerators: 4, cpus: 32, memory_gb: 256}}\n"
+    "jobs:\n"
+    "  - {name: a4, kind: training, work: 14400, throughput: {G: 1}, accelerators: [4],\n"
+    "     drop_penalty: 100, preemptible: true}\n"
+    "  - {name: b4, kind: training, work: 14400, throughput: {G: 1}, accelerators: [4],\n"
+    "     drop_penalty: 100, preemptible: true}\n";
+
+/* The spot night's stuck plan opened by the search, the instance-run
+ * taken out; alt gets the pick's other market. */
+static bool spot_open(lns *l, cp_plan **p, stepset *st, int *alt)
+{
+    if (!cp_fx_load(&fx, spot, NULL))
+        return false;
+    if (cp_plan_new(fx.in, fx.ms, p) != CP_OK) {
+        CHECK(0);
+        cp_fx_release(&fx);
+        return false;
+    }
+    for (int j = 0; j < 2; j++) {
+        (*p)->mode[j] = cp_fx_mode(&fx, fx.in->jobs[j].name, "m8", 4);
+        (*p)->start[j] = 0;
+    }
+    int broke = -1;
+    if (cp_lns_open(l, fx.in, fx.ms, *p, NULL, &broke) != CP_OK) {
+        CHECK(0);
+        cp_fx_release(&fx);
+        return false;
+    }
+    CHECK_NEAR(cp_usage_objective(&l->u) + l->penalties, 10, 1e-9);
+    /* one job out: its cheapest way back is the on-demand instance the
+     * other keeps rented (0 $ more; m4 would add 4 $, spot 5 $) */
+    int m, s;
+    double c;
+    lns_take_out(l, 0);
+    bool fits = cp_usage_best(&l->u, 0, &m, &s, &c);
+    CHECK(fits);
+    CHECK_INT(m, cp_fx_mode(&fx, "a4", "m8", 4));
+    CHECK_NEAR(c, 0, 1e-9);
+    lns_put_back(l, 0, fits ? m : -1, fits ? s : 0);
+    cp_rng rs = cp_rng_make(1);
+    int out[LNS_MAX_REMOVE];
+    CHECK_INT(cp_lns_inst_pick(l, &rs, out, LNS_MAX_REMOVE, alt), 2);
+    CHECK_INT(*alt, cp_fx_res(&fx, "m8:spot"));
+    CHECK(out[0] != out[1]);
+    st->n = 0;
+    l->set_stamp++;
+    for (int i = 0; i < 2; i++)
+        CHECK(cp_lns_set_add(l, st, out[i]));
+    for (int i = 0; i < st->n; i++)
+        lns_take_out(l, st->set[i]);
+    CHECK_INT(st->n, 2);
+    return true;
+}
+
+/* The instance-run of the spot night put back, to the other market first
+ * (to_alt) or where each job adds least: the total, and where the first
+ * and the second job of the set (largest first: a tie, the pick's order)
+ * went. */
+static void spot_case(bool to_alt, double total, const char *res_first, const char *res_other)
+{
+    lns l;
+    cp_plan *p = NULL;
+    stepset st;
+    int alt = -1;
+    if (spot_open(&l, &p, &st, &alt)) {
+        CHECK(cp_lns_inst_repair(&l, &st, to_alt ? alt : -1));
+        CHECK_NEAR(cp_usage_objective(&l.u) + l.penalties, total, 1e-9);
+        if (st.n == 2) {
+            int a = st.set[0], b = st.set[1];
+            CHECK_INT(p->mode[a], cp_fx_mode(&fx, fx.in->jobs[a].name, res_first, 4));
+            CHECK_INT(p->mode[b], cp_fx_mode(&fx, fx.in->jobs[b].name, res_other, 4));
+        }
+        cp_lns_close(&l);
+        cp_fx_release(&fx);
+    }
+    cp_plan_free(p);
+}
+
+TEST(lns_instance_run_moves_a_group_to_spot)
+{
+    spot_case(true, 5, "m8:spot", "m8:spot");
+}
+
+TEST(lns_instance_run_put_back_where_it_adds_least)
+{
+    spot_case(false, 9, "m4", "m8:spot");
 }
