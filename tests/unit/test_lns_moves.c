@@ -246,3 +246,61 @@ TEST(lns_instance_run_put_back_where_it_adds_least)
 {
     spot_case(false, 9, "m4", "m8:spot");
 }
+
+/* The fill night: 2 one-hour slots, offer m8 as on the spot night
+ * (10 $/h on demand, 5 $/h on spot, one instance each), no m4.
+ *   c6: 6 GPUs for 2 h, preemptible, on the spot instance (10 $);
+ *   a: 2 or 4 GPUs (linear: 2 h or 1 h), preemptible.
+ * The stuck plan: a with 4 GPUs on demand in slot 0, 10 + 10 = 20 $.
+ * a's instance-run (a alone) to spot does not fit with 4 GPUs beside c6
+ * (2 left), but with 2 GPUs for 2 h it fills c6's instance: 10 $, the
+ * optimum, by changing a's count. */
+static const char fill[] =
+    "horizon: {slots: 2}\n"
+    "sites: [{name: dc, energy_price: 0.5}]\n"
+    "accelerators: [{name: G, memory_gb: 80, power_w: 250}]\n"
+    "offers:\n"
+    "  - {name: m8, price_hour: 10, quota: 1, spot_price_hour: 5, spot_quota: 1,\n"
+    "     instance: {type: gpu, accelerator: G, accelerators: 8, cpus: 64, memory_gb: 512}}\n"
+    "jobs:\n"
+    "  - {name: c6, kind: training, work: 43200, throughput: {G: 1}, accelerators: [6],\n"
+    "     drop_penalty: 100, preemptible: true}\n"
+    "  - {name: a, kind: training, work: 14400, throughput: {G: 1}, accelerators: [2, 4],\n"
+    "     drop_penalty: 100, preemptible: true}\n";
+
+TEST(lns_instance_run_changes_a_count_to_fill_an_instance)
+{
+    cp_plan *p = NULL;
+    if (!cp_fx_load(&fx, fill, NULL))
+        return;
+    int c6 = cp_fx_job(&fx, "c6"), a = cp_fx_job(&fx, "a"), spot_m8 = cp_fx_res(&fx, "m8:spot");
+    lns l;
+    int broke = -1;
+    if (cp_plan_new(fx.in, fx.ms, &p) != CP_OK || c6 < 0 || a < 0) {
+        CHECK(0);
+        cp_plan_free(p);
+        cp_fx_release(&fx);
+        return;
+    }
+    p->mode[c6] = cp_fx_mode(&fx, "c6", "m8:spot", 6);
+    p->start[c6] = 0;
+    p->mode[a] = cp_fx_mode(&fx, "a", "m8", 4);
+    p->start[a] = 0;
+    if (cp_lns_open(&l, fx.in, fx.ms, p, NULL, &broke) == CP_OK) {
+        CHECK_NEAR(cp_usage_objective(&l.u) + l.penalties, 20, 1e-9);
+        stepset st;
+        st.n = 0;
+        l.set_stamp++;
+        CHECK(cp_lns_set_add(&l, &st, a));
+        lns_take_out(&l, a);
+        CHECK(cp_lns_inst_repair(&l, &st, spot_m8));
+        CHECK_NEAR(cp_usage_objective(&l.u) + l.penalties, 10, 1e-9);
+        CHECK_INT(p->mode[a], cp_fx_mode(&fx, "a", "m8:spot", 2));
+        CHECK_INT(p->start[a], 0);
+        cp_lns_close(&l);
+    } else {
+        CHECK(0);
+    }
+    cp_plan_free(p);
+    cp_fx_release(&fx);
+}
