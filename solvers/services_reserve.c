@@ -181,9 +181,14 @@ static bool reserve_teams(sview *v, const cp_plan *svc)
         for (int i = 0; ok && i < teams[k].n_quota; i++, q++) {
             cp_series *s = &quotas[q].limit;
             bool wide = false;
-            for (int t = 0; ok && t < T; t++)
-                if (use[q * T + t] > 0 && (wide || (ok = wide = widen(v, s, T))))
+            for (int t = 0; ok && t < T; t++) {
+                if (use[q * T + t] <= 0)
+                    continue;
+                if (!wide) /* the series is copied once, at its first slot used */
+                    ok = wide = widen(v, s, T);
+                if (ok)
                     s->v[t] = fmax(0, s->v[t] - use[q * T + t]);
+            }
         }
         if (ok && teams[k].has_budget)
             teams[k].budget = fmax(0, teams[k].budget - use[tr.budget_row[k]]);
