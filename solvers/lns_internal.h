@@ -52,6 +52,17 @@ int cp_submip_solve(cp_submip *sm, const int *free, int n, const int *cur_mode,
 int cp_submip_lp(cp_submip *sm, const int *free, int n, const cp_submip_limits *lim, int *mode,
                  int *start, double *weight);
 
+/* The LP-guided start of the odd streams (lns_streams.c): the LP
+ * relaxation of every job left (cp_submip_lp, on the room the jobs
+ * placed so far leave), the quarter of them whose LP column is worth
+ * most (and every job the LP puts wholly on one column; a tie: input
+ * order) placed there, at their cheapest packed start when the LP's
+ * does not pack, or dropped (where the LP drops them, or nothing packs
+ * for less than the penalty), again until every job is placed. 1: plan
+ * holds it, packed; 0: no LP within the limits; -1: no memory. */
+int cp_lns_lp_dive(const cp_input *in, const cp_modeset *ms, const cp_solve_opts *opts,
+                   double deadline, cp_plan *plan);
+
 /* The search of one stream (lns.c): cp_lns's contract on one seed. */
 int cp_lns_stream(const cp_input *in, const cp_modeset *ms, const cp_solve_opts *opts,
                   const cp_prices *pr, double bound, long iterations, long stall, double deadline,

@@ -16,7 +16,7 @@
  * Stream k seeds its random numbers with opts->seed + k (stream 0 is the
  * search of a single-stream run), and the odd streams start from an
  * LP-guided construction when the model is small enough for GLPK's
- * simplex (lp_dive): searches from the greedy's plan and from the LP's
+ * simplex (cp_lns_lp_dive): searches from the greedy's plan and from the LP's
  * end in different basins, measured on cloud-heavy 80-job nights (seed 2,
  * 200,000 steps: 1,624.57 from the greedy, 1,534.31-1,579.10 from LP
  * starts; seed 1: 1,600.65 and 1,600.69-1,630.37).
@@ -90,12 +90,7 @@ static long start_columns(const cp_modeset *ms)
     return cols;
 }
 
-/* LP-guided construction: the LP relaxation of every job left (on the
- * room the jobs placed so far leave), the jobs whose LP column is worth
- * most placed there (or dropped, when the LP drops them; at their
- * cheapest start when the LP's does not pack), again until every job is
- * placed. 1: plan holds it; 0: no LP within the limits; -1: no memory. */
-static int lp_dive(const cp_input *in, const cp_modeset *ms, const cp_solve_opts *opts,
+int cp_lns_lp_dive(const cp_input *in, const cp_modeset *ms, const cp_solve_opts *opts,
                    double deadline, cp_plan *plan)
 {
     cp_usage u;
@@ -183,7 +178,7 @@ static void run_stream(stream *st)
     if (st->lp_start) {
         /* the LP's plan is a start, not a result: the search from it
          * competes with the other streams like any other */
-        int got = lp_dive(st->in, st->ms, &st->opts, st->deadline, st->plan);
+        int got = cp_lns_lp_dive(st->in, st->ms, &st->opts, st->deadline, st->plan);
         if (got < 0) {
             st->rc = cp_err_nomem(&st->err);
             return;
