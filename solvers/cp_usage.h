@@ -127,11 +127,16 @@ int cp_usage_load_plan(cp_usage *u, cp_plan *plan);
 bool cp_usage_best(const cp_usage *u, int j, int *mode, int *start, double *delta);
 /* A solution of the LP relaxation (lp_colgen.c): job j's columns of
  * positive value are [first[j], first[j+1]) of mode/start/value, the
- * largest value first; what is missing of 1 is its drop column. */
+ * largest value first; what is missing of 1 is its drop column. With
+ * it, the reduced cost of every job's every choice at the same master's
+ * duals (cp_lp_sol_rc, lp_colgen.c; rc NULL: not known). */
 typedef struct cp_lp_sol {
     int *first; /* [n_jobs+1] */
     int *mode, *start;
     double *value;
+    size_t *col_off; /* [n_modes+1] (mode m, start s) is column col_off[m] + s - s_min */
+    double *rc;      /* [col_off[n_modes]] */
+    double *rc_drop; /* [n_jobs] of the drop column */
 } cp_lp_sol;
 /* Prices of pool capacity and site power, [n_res*3*T] and [n_sites*T]
  * (Lagrange multipliers); entries of markets are ignored. lp: the LP's

@@ -156,13 +156,17 @@ static int reinsert_dropped(lns *l)
 
 /* Chooses the jobs to take out: the seed and up to q-1 jobs that
  * overlap its window on a resource it can use. */
-static int pick(lns *l, cp_rng *rs, int *out, int q)
+static int pick(lns *l, const cp_lp_sol *lp, cp_rng *rs, int *out, int q)
 {
     const cp_modeset *ms = l->ms;
     int j0 = l->jobs[cp_rng_below(rs, l->n_jobs)];
-    /* half the time the seed is a job in the cloud or dropped, where the
-     * money is: a few tries at random, no scan */
-    if (cp_rng_below(rs, 2))
+    /* half the time the seed is where the money is: a job in the cloud
+     * or dropped, a few tries at random, no scan; on a large night the
+     * job the LP says overpays most of a few drawn (lns_search.h) */
+    bool money = cp_rng_below(rs, 2);
+    if (money && LNS_RC_SEED && lp && lp->rc && l->n_jobs > LNS_RC_JOBS)
+        j0 = cp_lns_rc_draw(l, lp, rs, l->jobs, l->n_jobs, LNS_RC_DRAW);
+    else if (money)
         for (int tries = 0; tries < 8; tries++) {
             int m = l->plan->mode[j0];
             if (m < 0 || ms->res[ms->modes[m].res].kind != CP_RES_POOL)
@@ -202,7 +206,7 @@ static int mip_pick(lns *l, cp_rng *rs, int *out, int q)
 {
     long kind = cp_rng_below(rs, 3);
     if (kind == 0)
-        return pick(l, rs, out, q);
+        return pick(l, NULL, rs, out, q);
     const cp_modeset *ms = l->ms;
     if (kind == 2) {
         /* one resource (of a random mode of a random job): every job on
@@ -464,6 +468,19 @@ static int stream_open(stream *s, const cp_input *in, const cp_modeset *ms, cons
         else
             cp_submip_prec(s->l.sub, &s->l.g, plan->mode, plan->start);
     }
+    if (s->lp && s->lp->rc) {
+        /* the jobs' share of the plan's distance to the LP, by the LP's
+         * own accounting (the rest is idle room the LP prices) */
+        double sum = 0, top = 0;
+        for (int i = 0; i < s->l.n_jobs; i++) {
+            double r = cp_lns_rc(&s->l, s->lp, s->l.jobs[i]);
+            sum += r;
+            top = fmax(top, r);
+        }
+        cp_solver_log(opts,
+                      "lns: the LP's reduced costs of the plan's choices: %.10g in sum, %.10g at most",
+                      sum, top);
+    }
     s->t_begin = cp_now_seconds();
     s->t0 = LNS_T0 * fabs(s->cur) * fmin(1.0, LNS_T0_JOBS / (double)s->l.n_jobs);
     return CP_OK;
@@ -504,7 +521,7 @@ static void step_choose(stream *s, step *k, stepset *st)
             : k->eject ? cp_lns_eject_pick(l, &s->rs, pk, LNS_MAX_REMOVE, &k->fm, &k->fs)
             : k->lpm   ? cp_lns_lp_pick(l, s->lp, &s->rs, pk, 2 + cp_rng_below(&s->rs, LNS_MAX_REMOVE - 1))
             : k->inst  ? cp_lns_inst_pick(l, &s->rs, pk, LNS_MAX_REMOVE, &k->alt)
-                       : pick(l, &s->rs, pk, 2 + cp_rng_below(&s->rs, LNS_MAX_REMOVE - 1));
+                       : pick(l, s->lp, &s->rs, pk, 2 + cp_rng_below(&s->rs, LNS_MAX_REMOVE - 1));
     int j_forced = n > 0 ? pk[0] : -1;
     /* jobs on many nodes stay: their old nodes could not be restored */
     st->n = 0;

@@ -143,4 +143,38 @@ int cp_lns_lp_chain(lns *l, const cp_lp_sol *lp, cp_rng *rs, int j0, int *out, i
  * else as cp_lns_reinsert puts it. False when the set is full. */
 bool cp_lns_lp_repair(lns *l, stepset *st, const cp_lp_sol *lp, const cp_prices *pr, bool share);
 
+/* The ranking by the LP's reduced costs (lns_lp.c), on nights of more
+ * than LNS_RC_JOBS jobs (where a step samples the jobs): a related
+ * step's seed, when it is drawn where the money is, is the job of
+ * largest reduced cost among LNS_RC_DRAW drawn (instead of a job in the
+ * cloud or dropped), and an LP move's seed that of LNS_RC_DRAW_LP of
+ * its candidates (instead of one at random). --node-limit 500, lagrange
+ * (bench/results/2026-12-04-rc-rank.md): on the sized 1,000-job nights,
+ * seeds 1-2, --seed 1-3, every run gained, 0.1-0.9 % (cloud 1,000, seed
+ * 1: 0.3 %); on the sized 80-job nights, seeds 1-6, --seed 1-4, nothing
+ * beyond the search's seed noise (seeds 1-5: +0.14 % in sum; on seed 6,
+ * where a $2,490 job ends dropped or not, one run flipped each way), so
+ * those nights, where 50,000 steps seed every job hundreds of times
+ * anyway, keep the plain draw (and their plans). Seeds always ranked
+ * (not half the time) left that job dropped on seed 6, --seed 1.
+ * CFLAGS=-DLNS_RC_JOBS=0 ranks on every night, -DLNS_RC_SEED=0 or
+ * -DLNS_RC_LP=0 turns a part off. */
+#define LNS_RC_DRAW 8
+#define LNS_RC_DRAW_LP 4
+#ifndef LNS_RC_JOBS
+#define LNS_RC_JOBS (2 * LNS_SAMPLE)
+#endif
+#ifndef LNS_RC_SEED
+#define LNS_RC_SEED 1
+#endif
+#ifndef LNS_RC_LP
+#define LNS_RC_LP 1
+#endif
+/* The LP's reduced cost of job j's current choice (cp_lp_sol_rc). */
+double cp_lns_rc(const lns *l, const cp_lp_sol *lp, int j);
+/* Of k jobs drawn at random from from[0..n) (each of them, in order,
+ * when n <= k), the one whose current choice has the largest reduced
+ * cost (the first drawn of a tie). n > 0. */
+int cp_lns_rc_draw(const lns *l, const cp_lp_sol *lp, cp_rng *rs, const int *from, int n, int k);
+
 #endif

@@ -455,12 +455,52 @@ static int keep_solution(const cg *c, glp_prob *P, cp_lpcg *out)
     return CP_OK;
 }
 
+/* Every column's reduced cost at the last master's duals into
+ * out->sol, by one more pass of the pricing (the search ranks its jobs
+ * by them: lns_lp.c). CP_ERR_NOMEM. */
+static int keep_rc(cg *c, cp_lpcg *out)
+{
+    const cp_modeset *ms = c->ms;
+    cp_lp_sol *sol = &out->sol;
+    size_t ncol = c->col_off[ms->n_modes];
+    sol->col_off = cp_calloc((size_t)ms->n_modes + 1, sizeof *sol->col_off);
+    sol->rc = cp_calloc(ncol ? ncol : 1, sizeof *sol->rc);
+    sol->rc_drop = cp_calloc((size_t)(c->n_jobs ? c->n_jobs : 1), sizeof *sol->rc_drop);
+    if (!sol->col_off || !sol->rc || !sol->rc_drop) {
+        cp_lpcg_release(out);
+        return CP_ERR_NOMEM;
+    }
+    memcpy(sol->col_off, c->col_off, ((size_t)ms->n_modes + 1) * sizeof *sol->col_off);
+    long found;
+    c->rc_all = sol->rc;
+    cp_cg_price(c, c->pi_out, &found);
+    c->rc_all = NULL;
+    for (int j = 0; j < c->n_jobs; j++)
+        if (c->assign_row[j])
+            sol->rc_drop[j] = c->in->jobs[j].drop_penalty - c->pi_out[c->assign_row[j]];
+    return CP_OK;
+}
+
+double cp_lp_sol_rc(const cp_lp_sol *sol, const cp_modeset *ms, int j, int m, int s)
+{
+    if (!sol || !sol->rc)
+        return 0;
+    if (m < 0)
+        return sol->rc_drop[j];
+    const cp_mode *md = &ms->modes[m];
+    return s >= md->s_min && s <= md->s_max ? sol->rc[sol->col_off[m] + (size_t)(s - md->s_min)]
+                                            : 0;
+}
+
 void cp_lpcg_release(cp_lpcg *out)
 {
     cp_free(out->sol.first);
     cp_free(out->sol.mode);
     cp_free(out->sol.start);
     cp_free(out->sol.value);
+    cp_free(out->sol.col_off);
+    cp_free(out->sol.rc);
+    cp_free(out->sol.rc_drop);
     memset(&out->sol, 0, sizeof out->sol);
     cp_free(out->svc_n);
     out->svc_n = NULL;
@@ -580,6 +620,8 @@ int cp_lpcg_run(const cp_input *in, const cp_modeset *ms, const cp_solve_opts *o
     out->iterations = glp_get_it_cnt(P);
     if (rc == CP_OK && solved && !out->infeasible)
         rc = keep_solution(&c, P, out);
+    if (rc == CP_OK && solved && !out->infeasible)
+        rc = keep_rc(&c, out);
     if (rc == CP_OK && solved && !out->infeasible && cp_cg_svc_values(&c, P, &out->svc_n)) {
         cp_lpcg_release(out); /* the solution kept above, too */
         rc = CP_ERR_NOMEM;

@@ -73,6 +73,9 @@ typedef struct cg {
     cand *cands;      /* [n_jobs*CG_PER_JOB] */
     int *n_cand;      /* [n_jobs] */
     double *job_best; /* [n_jobs] min(penalty, least rc' of its columns) at the last pricing */
+    double *rc_all;   /* [columns] or NULL: pricing also writes every (mode, start)'s reduced
+                       * cost here, those the exported model leaves out (dominated modes,
+                       * starts that fit nowhere) included, priced by the same rule */
     int *job_arg;     /* [2*n_jobs] its (mode, start); mode -1: z */
     long n_x;         /* x columns in the master */
     int *ind;         /* [n_rows+1] scratch for one column */
@@ -144,7 +147,8 @@ void cp_cg_svc_release(cg *c);
 /* lp_colgen_price.c: prices every column of the exported model at pi
  * (signs already right: <= 0 on the <= rows); returns L(pi) and keeps
  * each job's candidates (reduced cost below -tolerance, not in the
- * master), *n_found of them. */
+ * master), *n_found of them; with c->rc_all set, every column's reduced
+ * cost (the assignment dual included) into it. */
 double cp_cg_price(cg *c, const double *pi, long *n_found);
 
 /* lp_colgen_cuts.c */

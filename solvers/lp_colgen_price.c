@@ -103,7 +103,8 @@ double cp_cg_price(cg *c, const double *pi, long *n_found)
             }
         }
         for (int m = ms->job_first[j]; m < ms->job_first[j + 1]; m++) {
-            if (!cp_cg_mode_on(c, m))
+            bool on = cp_cg_mode_on(c, m);
+            if (!on && !c->rc_all)
                 continue;
             const cp_mode *md = &ms->modes[m];
             const cp_resource *r = &ms->res[md->res];
@@ -140,7 +141,8 @@ double cp_cg_price(cg *c, const double *pi, long *n_found)
             const unsigned char *fits = &c->fits[c->col_off[m]];
             const int *inm = &c->in_mp[c->col_off[m]];
             for (int s = md->s_min; s <= md->s_max; s++) {
-                if (!fits[s - md->s_min])
+                bool col = on && fits[s - md->s_min];
+                if (!col && !c->rc_all)
                     continue;
                 int last = s + md->slots - 1;
                 double v = c->pa[last + 1] - c->pa[s] + c->pb[last] - c->pb[s] +
@@ -150,6 +152,10 @@ double cp_cg_price(cg *c, const double *pi, long *n_found)
                     v += team_charge(c, pi, m, s);
                 if (prec)
                     v += c->ps_start[s] + c->ps_end[last + 1];
+                if (c->rc_all)
+                    c->rc_all[c->col_off[m] + (size_t)(s - md->s_min)] = v - pj;
+                if (!col)
+                    continue;
                 if (v < best) {
                     best = v;
                     bm = m;

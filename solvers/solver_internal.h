@@ -159,6 +159,13 @@ typedef struct cp_lpcg {
 int cp_lpcg_run(const cp_input *in, const cp_modeset *ms, const cp_solve_opts *opts, const cp_plan *seed,
                 const cp_prices *center, bool lift, double seconds, cp_lpcg *out, cp_err *err);
 void cp_lpcg_release(cp_lpcg *out);
+/* The reduced cost in the LP of job j's choice (m, s) (m -1: its drop
+ * column) at the duals of the master that gave sol, priced by the
+ * column generation's own pricing (lp_colgen_price.c), with the job's
+ * assignment dual: what the choice costs above what the LP's prices say
+ * it is worth, >= 0 (to the LP's tolerances) at the LP's optimum. 0 when
+ * sol has none. */
+double cp_lp_sol_rc(const cp_lp_sol *sol, const cp_modeset *ms, int j, int m, int s);
 
 /* Where a plan's bound comes from, for --progress ("bound: ..."). */
 typedef enum {
