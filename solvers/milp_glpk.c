@@ -245,6 +245,12 @@ int cp_milp_around(const cp_input *in, const cp_modeset *ms, const cp_solve_opts
     return milp_run(in, ms, opts, NULL, warm, jobs, starts > AROUND_FREE_STARTS, plan, err);
 }
 
+int cp_milp_around_fixed(const cp_input *in, const cp_modeset *ms, const cp_solve_opts *opts,
+                         const cp_plan *jobs, const cp_plan *warm, cp_plan *plan, cp_err *err)
+{
+    return milp_run(in, ms, opts, NULL, warm, jobs, true, plan, err);
+}
+
 /* capplan.5 §10.4: the LP's services rounded around base's jobs
  * (cp_milp_svc_round: its replicas rounded down, the load they cannot
  * take routed by the greedy) become the first incumbent when they are

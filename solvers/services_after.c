@@ -164,9 +164,38 @@ int cp_services_jobs(const cp_input *in, const cp_modeset *ms, const cp_solve_op
     return rc;
 }
 
-int cp_services_after(const cp_input *in, const cp_modeset *ms, const cp_solve_opts *opts,
-                      cp_plan *plan, cp_err *err)
+bool cp_services_apart(const cp_input *in, const cp_modeset *ms)
 {
+    if (!in->n_services || in->has_budget || ms->replan)
+        return false;
+    for (int v = 0; v < in->n_services; v++)
+        if (in->services[v].team >= 0 && in->teams[in->services[v].team].has_budget)
+            return false;
+    /* a pool holds jobs' capacity, power cap and quota rows; an offer's
+     * markets its quotas */
+    for (int d = 0; d < ms->n_deps; d++) {
+        const cp_resource *r = &ms->res[ms->deps[d].res];
+        if (r->kind == CP_RES_POOL)
+            return false;
+        for (int m = 0; m < ms->n_modes; m++) {
+            const cp_resource *q = &ms->res[ms->modes[m].res];
+            if (q->kind != CP_RES_POOL && q->index == r->index)
+                return false;
+        }
+    }
+    return true;
+}
+
+/* cp_services_after, with every job at its start too when `keep`; the
+ * around-MILP's bound and whether it proved its optimum in *bound and
+ * *optimal (when not NULL). */
+static int after(const cp_input *in, const cp_modeset *ms, const cp_solve_opts *opts, cp_plan *plan,
+                 bool keep, double *around_bound, bool *optimal, cp_err *err)
+{
+    if (around_bound)
+        *around_bound = NAN;
+    if (optimal)
+        *optimal = false;
     if (!in->n_services || plan->status == CP_STATUS_INFEASIBLE || plan->status == CP_STATUS_NOPLAN)
         return CP_OK;
     cp_plan *jobs = NULL, *warm = NULL;
@@ -207,7 +236,12 @@ int cp_services_after(const cp_input *in, const cp_modeset *ms, const cp_solve_o
     /* the around-MILP's bound is one of its jobs' choices only */
     double bound = plan->bound;
     const char *bound_kind = plan->bound_kind;
-    int rc = cp_milp_around(in, ms, &o, jobs, ok ? warm : NULL, plan, err);
+    int rc = keep ? cp_milp_around_fixed(in, ms, &o, jobs, ok ? warm : NULL, plan, err)
+                  : cp_milp_around(in, ms, &o, jobs, ok ? warm : NULL, plan, err);
+    if (around_bound)
+        *around_bound = plan->bound;
+    if (optimal)
+        *optimal = plan->status == CP_STATUS_OPTIMAL;
     plan->bound = bound;
     plan->bound_kind = bound_kind;
     cp_plan_free(jobs);
@@ -219,4 +253,16 @@ int cp_services_after(const cp_input *in, const cp_modeset *ms, const cp_solve_o
         plan->status = CP_STATUS_FEASIBLE; /* optimal around the jobs only */
     plan->placed = false; /* the replicas are not on units yet */
     return CP_OK;
+}
+
+int cp_services_after(const cp_input *in, const cp_modeset *ms, const cp_solve_opts *opts,
+                      cp_plan *plan, cp_err *err)
+{
+    return after(in, ms, opts, plan, false, NULL, NULL, err);
+}
+
+int cp_services_after_fixed(const cp_input *in, const cp_modeset *ms, const cp_solve_opts *opts,
+                            cp_plan *plan, double *bound, bool *optimal, cp_err *err)
+{
+    return after(in, ms, opts, plan, true, bound, optimal, err);
 }

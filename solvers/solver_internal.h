@@ -63,6 +63,9 @@ int cp_milp_run(const cp_input *in, const cp_modeset *ms, const cp_solve_opts *o
  * (milp_glpk.c), warm-started from `warm` (NULL: none). */
 int cp_milp_around(const cp_input *in, const cp_modeset *ms, const cp_solve_opts *opts,
                    const cp_plan *jobs, const cp_plan *warm, cp_plan *plan, cp_err *err);
+/* The same with every job kept at its start too. */
+int cp_milp_around_fixed(const cp_input *in, const cp_modeset *ms, const cp_solve_opts *opts,
+                         const cp_plan *jobs, const cp_plan *warm, cp_plan *plan, cp_err *err);
 /* services_greedy.c: p's services (n, f, u, and y for the jobs and
  * them) by a greedy around p's jobs; *ok when the plan is feasible. */
 int cp_services_greedy(cp_plan *p, bool *ok, char *why, size_t why_size);
@@ -104,6 +107,15 @@ int cp_services_jobs(const cp_input *in, const cp_modeset *ms, const cp_solve_op
  * what is left). Nothing for an input without services. */
 int cp_services_after(const cp_input *in, const cp_modeset *ms, const cp_solve_opts *opts,
                       cp_plan *plan, cp_err *err);
+/* Whether no row of the MILP holds both a job's and a service's column:
+ * every deployment on a market of an offer no job mode uses, no budget
+ * that counts a service, not a re-plan (services_after.c). */
+bool cp_services_apart(const cp_input *in, const cp_modeset *ms);
+/* cp_services_after for services apart from the jobs: every job keeps its
+ * mode and start; *bound and *optimal are the MILP's around them (a bound
+ * of the jobs' fixed cost plus the services'; NAN when none). */
+int cp_services_after_fixed(const cp_input *in, const cp_modeset *ms, const cp_solve_opts *opts,
+                            cp_plan *plan, double *bound, bool *optimal, cp_err *err);
 
 /* Lagrangian relaxation of the capacity and power rows (subgradient). */
 typedef struct cp_lagrange {
