@@ -13,6 +13,14 @@
 #     (sort-events -> rec-bs2048 -> rec-eval).
 #   - version 1.2: the scripts of the pool jobs run under a power limit
 #     set it (nvidia-smi -pl).
+#   - the chat service (services.yaml, capplan.5 §10.4): the plan, verified
+#     with it, has its replicas, and tests/nightly/chat_check.py re-derives
+#     from the input alone that min_replicas holds in every slot, that the
+#     shares add up, its unserved requests and its cost (replica-hours at
+#     the offers' prices, starts, penalty); a plan whose cost is off by a
+#     cent fails it. `export services` writes a row per deployment and
+#     slot, `export skypilot` a SkyServe service per cloud deployment, and
+#     the report its chart.
 # The heuristic plans it (a few seconds); suite_plan checks the optimum.
 SUITE=nightly
 . "$(dirname "$0")/lib.sh"
@@ -48,8 +56,32 @@ if plan_verify nightly "$tmp/n.yaml" --method heuristic -- $files; then
         ok
         nc=$(grep -c '^  market: \(on_demand\|spot\)$' "$tmp/n.yaml")
         if [ "$(ls "$tmp/sky/tasks" 2>/dev/null | wc -l)" = "$nc" ]; then ok; else bad export/skypilot "not one task per cloud job ($nc jobs)"; fi
+        # one SkyServe service per cloud deployment of the chat service
+        # (brought up again after each slot without replicas)
+        nd=$(grep -c '^  - config: ' "$tmp/n.yaml")
+        nu=$(sed -n 's/^sky serve up -y -n \(capplan-svc-[0-9]*\) .*/\1/p' "$tmp/sky/launch.sh" | sort -u | wc -l)
+        if [ "$nd" -gt 0 ] && [ "$nu" = "$nd" ]; then ok; else bad export/skyserve "$nu SkyServe services for $nd deployments"; fi
     else
         bad export/skypilot "exit $?: $(oneline "$tmp/err" 3)"
+    fi
+    # the chat service: its replicas, shares, unserved requests and cost by hand
+    if test_have_prereq PYYAML; then
+        if python3 tests/nightly/chat_check.py "$tmp/n.yaml" examples/nightly/services.yaml >"$tmp/chat" 2>&1; then ok
+        else bad service "$(oneline "$tmp/chat" 3)"; fi
+        sed '/^services:/,$ s/^  cost: \([0-9.]*\)$/  cost: 0.01\1/' "$tmp/n.yaml" >"$tmp/off.yaml"
+        if ! cmp -s "$tmp/n.yaml" "$tmp/off.yaml" &&
+            ! python3 tests/nightly/chat_check.py "$tmp/off.yaml" examples/nightly/services.yaml >/dev/null 2>&1; then ok
+        else bad service/check "chat_check.py passes a plan whose service cost is changed"; fi
+    else
+        skip service "$(test_why PYYAML)"
+    fi
+    # shellcheck disable=SC2086
+    if cp_timeout $CAPPLAN export services --plan "$tmp/n.yaml" -o "$tmp/svc" $files >"$tmp/out" 2>"$tmp/err"; then
+        nd=$(grep -c '^  - config: ' "$tmp/n.yaml")
+        rows=$(($(wc -l <"$tmp/svc/services.csv") - 1))
+        if [ "$nd" -gt 0 ] && [ "$rows" = $((nd * 24)) ]; then ok; else bad export/services "$rows rows for $nd deployments x 24 slots"; fi
+    else
+        bad export/services "exit $?: $(oneline "$tmp/err" 3)"
     fi
     # the summary's parts add up to its total: egress is one of them (capplan.5 §9.3)
     # shellcheck disable=SC2086
@@ -80,6 +112,7 @@ if plan_verify nightly "$tmp/n.yaml" --method heuristic -- $files; then
         if [ "$links" = 2 ] && grep -q 'sort-events → rec-bs2048' "$tmp/n.html" &&
             grep -q 'rec-bs2048 → rec-eval' "$tmp/n.html"; then ok
         else bad report/links "$links links, expected sort-events -> rec-bs2048 -> rec-eval"; fi
+        if grep -q '<section id="services"' "$tmp/n.html"; then ok; else bad report/services "no services chart"; fi
     else
         bad report "exit $?: $(oneline "$tmp/err" 3)"
     fi
