@@ -112,10 +112,12 @@ int cp_services_after(const cp_input *in, const cp_modeset *ms, const cp_solve_o
  * that counts a service, not a re-plan (services_after.c). */
 bool cp_services_apart(const cp_input *in, const cp_modeset *ms);
 /* cp_services_after for services apart from the jobs: every job keeps its
- * mode and start; *bound and *optimal are the MILP's around them (a bound
- * of the jobs' fixed cost plus the services'; NAN when none). */
+ * mode and start, at a cost of `fixed` (NAN: not known), and the MILP's
+ * gap is the services' part's; *bound and *optimal are the MILP's around
+ * them (a bound of the jobs' fixed cost plus the services'; NAN when
+ * none). */
 int cp_services_after_fixed(const cp_input *in, const cp_modeset *ms, const cp_solve_opts *opts,
-                            cp_plan *plan, double *bound, bool *optimal, cp_err *err);
+                            cp_plan *plan, double fixed, double *bound, bool *optimal, cp_err *err);
 
 /* Lagrangian relaxation of the capacity and power rows (subgradient). */
 typedef struct cp_lagrange {

@@ -252,16 +252,24 @@ static int milp_apart(const cp_input *in, const cp_modeset *ms, const cp_solve_o
     if (rc == CP_OK && plan->status != CP_STATUS_INFEASIBLE && plan->status != CP_STATUS_NOPLAN) {
         cp_solver_log(opts, "milp: services apart from the jobs; the jobs' plan %.10g, bound %.10g",
                       jtotal, jbound);
-        rc = cp_services_after_fixed(in, ms, opts, plan, &sbound, &sopt, err);
+        rc = cp_services_after_fixed(in, ms, opts, plan, jtotal, &sbound, &sopt, err);
         for (int j = 0; rc == CP_OK && j < in->n_jobs; j++)
             same &= plan->mode[j] == jobs->mode[j] && (plan->mode[j] < 0 || plan->start[j] == jobs->start[j]);
         /* the jobs where they were: their nodes as the jobs' MILP packed them */
         if (rc == CP_OK && same && cp_plan_copy_units(plan, jobs))
             rc = cp_err_nomem(err);
+        double total = NAN;
+        if (rc == CP_OK && (rc = cp_plan_eval(plan, &f, err)) == CP_OK) {
+            total = f.costs.total;
+            cp_plan_figures_release(&f);
+        }
         if (rc == CP_OK) {
             if (!isnan(jbound) && !isnan(sbound) && !isnan(jtotal))
                 plan->bound = jbound + (sbound - jtotal);
-            plan->status = jopt && sopt && same ? CP_STATUS_OPTIMAL : CP_STATUS_FEASIBLE;
+            /* each block within the gap of its own cost: the whole within
+             * the gap of the total */
+            bool within = !isnan(plan->bound) && total - plan->bound <= opts->gap * fabs(total);
+            plan->status = jopt && sopt && same && within ? CP_STATUS_OPTIMAL : CP_STATUS_FEASIBLE;
             cp_solver_log(opts, "milp: the services around them: bound %.10g (%s)", sbound,
                           sopt ? "optimal" : "not proved");
         }
