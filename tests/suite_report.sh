@@ -57,7 +57,7 @@ check_page() {
     # does not know; anything else it says is a failure.
     xmllint --html --noout "$page" 2>"$tmp/html.err"
     grep -E '^[^ ]+:[0-9]+: (HTML parser|parser) (error|warning)' "$tmp/html.err" |
-        grep -vE 'Tag (svg|g|rect|line|path|text|title|circle|section|header|footer|details|summary) invalid' \
+        grep -vE 'Tag (svg|g|rect|line|polyline|path|text|title|circle|section|header|footer|details|summary) invalid' \
         >"$tmp/html.bad"
     if [ -s "$tmp/html.bad" ]; then bad "$label" "HTML parser: $(head -n 3 "$tmp/html.bad")"; else ok; fi
     rm -f "$tmp"/svg*.svg
