@@ -173,17 +173,19 @@ bool cp_services_apart(const cp_input *in, const cp_modeset *ms)
             return false;
     /* a pool holds jobs' capacity, power cap and quota rows; an offer's
      * markets its quotas */
-    for (int d = 0; d < ms->n_deps; d++) {
+    unsigned char *used = cp_calloc((size_t)(in->n_offers ? in->n_offers : 1), 1);
+    if (!used)
+        return false; /* out of memory: the one model, which needs no proof of this */
+    for (int m = 0; m < ms->n_modes; m++)
+        if (ms->res[ms->modes[m].res].kind != CP_RES_POOL)
+            used[ms->res[ms->modes[m].res].index] = 1;
+    bool apart = true;
+    for (int d = 0; d < ms->n_deps && apart; d++) {
         const cp_resource *r = &ms->res[ms->deps[d].res];
-        if (r->kind == CP_RES_POOL)
-            return false;
-        for (int m = 0; m < ms->n_modes; m++) {
-            const cp_resource *q = &ms->res[ms->modes[m].res];
-            if (q->kind != CP_RES_POOL && q->index == r->index)
-                return false;
-        }
+        apart = r->kind != CP_RES_POOL && !used[r->index];
     }
-    return true;
+    cp_free(used);
+    return apart;
 }
 
 /* cp_services_after, with every job at its start too when `keep` (its
