@@ -31,9 +31,10 @@ static int lagrange_solve(const cp_input *in, const cp_modeset *ms, const cp_sol
     }
     cp_bound_kind kind = CP_BOUND_NONE;
     int rc = cp_services_jobs(in, ms, opts, lagrange_jobs, &kind, plan, err);
-    if (rc == CP_OK && plan->status != CP_STATUS_INFEASIBLE && !plan->bound_kind)
-    {
-        plan->bound_kind = cp_bound_kind_text(kind);
+    /* with services, the joint LP's (cp_services_jobs) */
+    if (rc == CP_OK && plan->status != CP_STATUS_INFEASIBLE) {
+        if (!plan->bound_kind)
+            plan->bound_kind = cp_bound_kind_text(kind);
         cp_solver_log(opts, "bound: %s", plan->bound_kind);
     }
     /* capplan.5 §10.4: services around its jobs (services_after.c) */
