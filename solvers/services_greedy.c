@@ -7,10 +7,12 @@
  * Per service and slot, each class's load goes to the deployment that
  * serves it at the lowest cost per request with room left (the energy
  * and carbon of a busy replica on a pool, a replica's instance share of
- * the price on a market, over what it serves in the slot), replicas
+ * the price on a market, and the start of a replica that did not run
+ * there in the slot before, over what it serves in the slot), replicas
  * rounded up; a class goes unserved where its penalty is below that
- * cost or no deployment has room. min_replicas is then made up on the
- * cheapest deployment with room. Room is aggregate: a pool's available
+ * cost or no deployment has room. Once every service's load is routed,
+ * min_replicas is made up on the cheapest deployment with room (before
+ * the load, where that leaves a service no room). Room is aggregate: a pool's available
  * nodes, a market's quota, less the jobs' demand and the replicas
  * placed; on a pool, the power left under its site's cap (capplan.5 §3.3)
  * by the jobs and the load routed before bounds the load a deployment
@@ -130,6 +132,13 @@ static double spare(const cp_plan *p, int d, int t)
     return dp->avail * *cp_plan_n(p, d, t) - used;
 }
 
+/* Replicas of deployment d in slot t - 1 beyond those placed in slot t
+ * so far: those that may run on without a start. */
+static long running_on(const cp_plan *p, int d, int t)
+{
+    return t > 0 ? (long)*cp_plan_n(p, d, t - 1) - *cp_plan_n(p, d, t) : 0;
+}
+
 /* Class k of service v in slot t: its load (its unserved share, to
  * complete) on the replicas running with room left, then on the cheapest
  * deployments. */
@@ -159,7 +168,12 @@ static void route_class(room *rm, cp_plan *p, int v, int k, int t, how h)
             double mu = sv->configs[dp->config].rate[k] * dp->avail;
             if (mu <= 0 || fits(rm, dp, t) < 1 || power_share(rm, dp, lam, sv->configs[dp->config].rate[k], t) < 1e-9)
                 continue;
-            double c = replica_cost(in, ms, dp, t) / (mu * 3600 * in->slot_hours);
+            /* a replica that runs on from slot t - 1 pays no start; a
+             * new one does (capplan.5 §10.4): priced per slot alone, the
+             * load flipped between two pools as their sites' energy
+             * prices crossed, a start each time */
+            double c = (replica_cost(in, ms, dp, t) + (running_on(p, d, t) > 0 ? 0 : sv->start_cost)) /
+                       (mu * 3600 * in->slot_hours);
             if (c < best_c) {
                 best_c = c;
                 best = d;
@@ -172,8 +186,10 @@ static void route_class(room *rm, cp_plan *p, int v, int k, int t, how h)
         double cap = fmin(left, power_share(rm, dp, lam, rate, t));
         /* mu may be 1e-300 requests/s: want is then past any count */
         long want = cp_num_clamp_long(ceil(lam * cap / mu - 1e-9), 0, CP_INPUT_COUNT_MAX);
-        long n = fits(rm, dp, t);
+        long n = fits(rm, dp, t), on = running_on(p, best, t);
         n = n < want ? n : want;
+        /* the running replicas first, then (priced again) new ones */
+        n = on > 0 && on < n ? on : n;
         double share = fmin(cap, n * mu / lam);
         take(rm, dp, t, n);
         take_load(rm, dp, lam, rate, share, t);
@@ -184,8 +200,9 @@ static void route_class(room *rm, cp_plan *p, int v, int k, int t, how h)
     *cp_plan_u(p, v, k, t) = lam > 0 ? fmax(0, left) : 0;
 }
 
-/* Service v's min_replicas in slot t, on the cheapest deployments. */
-static void min_replicas(room *rm, cp_plan *p, int v, int t)
+/* Service v's min_replicas in slot t, on the cheapest deployments:
+ * false when there is no room for them. */
+static bool min_replicas(room *rm, cp_plan *p, int v, int t)
 {
     const cp_modeset *ms = p->ms;
     long have = 0, need = cp_num_clamp_long(cp_series_at(&p->in->services[v].min_replicas, t), 0,
@@ -203,11 +220,12 @@ static void min_replicas(room *rm, cp_plan *p, int v, int t)
             }
         }
         if (best < 0)
-            return;
+            return false;
         take(rm, &ms->deps[best], t, 1);
         (*cp_plan_n(p, best, t))++;
         have++;
     }
+    return true;
 }
 
 /* What a replica of service v costs off the pools: its cheapest market
@@ -336,7 +354,9 @@ static int room_init(room *rm, const cp_plan *p)
     return CP_OK;
 }
 
-static int build(cp_plan *p, how h)
+/* min_first: every service's min_replicas before any load; else each
+ * service's min_replicas after all the load (*short: some had no room) */
+static int build(cp_plan *p, how h, bool min_first, bool *short_of_room)
 {
     const cp_input *in = p->in;
     const cp_modeset *ms = p->ms;
@@ -353,20 +373,30 @@ static int build(cp_plan *p, how h)
     room rm;
     if (room_init(&rm, p))
         return CP_ERR_NOMEM;
-    /* every service's min_replicas first: routed one by one, the first
-     * services' load left the last ones no room for theirs (bench/gen
-     * --services 100 1 0: a plan of min_replicas alone, all unserved);
-     * the load then goes to them first */
+    /* min_replicas on the pools' room before any load gave a preemptible
+     * service's replica a pool slot that a service on demand then rented
+     * an instance for (bench/gen --services 100 1 0: 33 such replicas in
+     * every slot, $1,014 of on-demand instances where the joint LP rents
+     * none), so the load routes first and min_replicas is made up after
+     * it, mostly by the replicas the load has; where that leaves a
+     * service no room for its min_replicas (routed one by one, the first
+     * services' load can fill the fleet), the caller builds again with
+     * every min_replicas first, the load going to them first */
     int *order = cp_malloc((size_t)(in->n_services ? in->n_services : 1) * sizeof *order);
     if (order)
         service_order(p, order);
-    for (int i = 0; i < in->n_services; i++)
+    *short_of_room = false;
+    for (int i = 0; i < in->n_services && min_first; i++)
         for (int t = t0; t < T; t++)
             min_replicas(&rm, p, order ? order[i] : i, t);
     for (int i = 0; i < in->n_services; i++)
         for (int t = t0; t < T; t++)
             for (int k = 0; k < in->services[order ? order[i] : i].n_classes; k++)
                 route_class(&rm, p, order ? order[i] : i, k, t, h);
+    for (int i = 0; i < in->n_services && !min_first; i++)
+        for (int t = t0; t < T; t++)
+            if (!min_replicas(&rm, p, order ? order[i] : i, t))
+                *short_of_room = true;
     cp_free(order);
     room_release(&rm);
     cp_plan_min_instances(p);
@@ -376,17 +406,22 @@ static int build(cp_plan *p, how h)
 int cp_services_greedy(cp_plan *p, bool *ok, char *why, size_t why_size)
 {
     *ok = false;
-    for (int pass = 0; pass < 2 && !*ok; pass++) {
-        if (build(p, pass == 1 ? G_MIN : G_FULL))
+    bool short_of_room = false;
+    for (int pass = 0; pass < 3 && !*ok; pass++) {
+        /* the load first; then, where that left a min_replicas no room
+         * or the plan breaks a limit, every min_replicas first; then
+         * min_replicas alone */
+        if (build(p, pass == 2 ? G_MIN : G_FULL, pass > 0, &short_of_room))
             return CP_ERR_NOMEM;
-        *ok = cp_plan_is_feasible(p, why, why_size);
+        *ok = !short_of_room && cp_plan_is_feasible(p, why, why_size);
     }
     return CP_OK;
 }
 
 int cp_services_complete(cp_plan *p, bool *ok)
 {
-    if (build(p, G_COMPLETE))
+    bool short_of_room;
+    if (build(p, G_COMPLETE, true, &short_of_room))
         return CP_ERR_NOMEM;
     *ok = cp_plan_is_feasible(p, NULL, 0);
     return CP_OK;
