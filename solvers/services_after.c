@@ -202,6 +202,10 @@ static int after(const cp_input *in, const cp_modeset *ms, const cp_solve_opts *
         return CP_OK;
     cp_plan *jobs = NULL, *warm = NULL;
     bool ok = false;
+    /* a large night of services alone: the around-MILP is the joint
+     * MILP, whose LP does not solve in its share (bench/gen --services
+     * 100 1 0: no LP in 24 s of a 60-s run), so the search gets it all */
+    bool alone = !in->n_jobs && (long)ms->n_deps * in->slots > JOINT_LP_SVC_CELLS;
     char why[200] = "";
     if (cp_plan_new(in, ms, &jobs) || cp_plan_copy(jobs, plan) || cp_plan_new(in, ms, &warm) ||
         cp_plan_copy(warm, plan) || cp_services_greedy(warm, &ok, why, sizeof why)) {
@@ -222,7 +226,7 @@ static int after(const cp_input *in, const cp_modeset *ms, const cp_solve_opts *
         /* the search (services_search.c) on a share of what is left */
         cp_solve_opts so = *opts;
         so.t_start = cp_now_seconds();
-        so.time_limit = fmax(0, cp_solve_deadline(opts) - so.t_start) * SEARCH_SHARE;
+        so.time_limit = fmax(0, cp_solve_deadline(opts) - so.t_start) * (alone ? 1 : SEARCH_SHARE);
         if (cp_services_search(&so, warm, &warm->objective)) {
             cp_plan_free(jobs);
             cp_plan_free(warm);
@@ -230,6 +234,20 @@ static int after(const cp_input *in, const cp_modeset *ms, const cp_solve_opts *
         }
     } else {
         cp_solver_log(opts, "services: the greedy's plan is infeasible (%s)", why);
+    }
+    if (ok && alone) {
+        double bound = plan->bound;
+        const char *bound_kind = plan->bound_kind;
+        int rc = cp_plan_copy(plan, warm) ? cp_err_nomem(err) : CP_OK;
+        plan->objective = warm->objective;
+        plan->bound = bound;
+        plan->bound_kind = bound_kind;
+        plan->status = CP_STATUS_FEASIBLE;
+        plan->placed = false;
+        cp_plan_free(jobs);
+        cp_plan_free(warm);
+        cp_solver_log(opts, "services: the search's plan kept (no around-MILP on a night of services alone)");
+        return rc;
     }
     cp_solve_opts o = *opts;
     double now = cp_now_seconds(), left = cp_solve_deadline(opts) - now;

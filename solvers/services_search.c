@@ -633,6 +633,8 @@ static int rounds(search *s, const cp_solve_opts *opts, cp_plan *p, cp_plan *can
                 service_use(p, w, &market[w], &pool[w]);
             }
         }
+        cp_solver_log(opts, "services: search round %d: %d groups kept, %.10g at %.2f s", round, *gained - before,
+                      *total, cp_now_seconds() - opts->t_start);
         if (*gained == before)
             break;
     }
