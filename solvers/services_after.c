@@ -90,6 +90,11 @@ static int put_back(const cp_input *in, const cp_modeset *ms, cp_plan *plan)
  * no master in 9 s of a 60-s run (docs/performance.md, "Services") */
 #define JOINT_LP_SVC_CELLS 2000L
 
+bool cp_services_alone(const cp_input *in, const cp_modeset *ms)
+{
+    return in->n_services && !in->n_jobs && (long)ms->n_deps * in->slots > JOINT_LP_SVC_CELLS;
+}
+
 static int joint_bound(const cp_input *in, const cp_modeset *ms, const cp_solve_opts *opts,
                        const cp_plan *seed, double *bound, bool *exact, cp_err *err)
 {
@@ -205,7 +210,7 @@ static int after(const cp_input *in, const cp_modeset *ms, const cp_solve_opts *
     /* a large night of services alone: the around-MILP is the joint
      * MILP, whose LP does not solve in its share (bench/gen --services
      * 100 1 0: no LP in 24 s of a 60-s run), so the search gets it all */
-    bool alone = !in->n_jobs && (long)ms->n_deps * in->slots > JOINT_LP_SVC_CELLS;
+    bool alone = cp_services_alone(in, ms);
     char why[200] = "";
     if (cp_plan_new(in, ms, &jobs) || cp_plan_copy(jobs, plan) || cp_plan_new(in, ms, &warm) ||
         cp_plan_copy(warm, plan) || cp_services_greedy(warm, &ok, why, sizeof why)) {

@@ -118,6 +118,9 @@ bool cp_services_apart(const cp_input *in, const cp_modeset *ms);
  * none). */
 int cp_services_after_fixed(const cp_input *in, const cp_modeset *ms, const cp_solve_opts *opts,
                             cp_plan *plan, double fixed, double *bound, bool *optimal, cp_err *err);
+/* A night of services alone too large for the joint LP in a run
+ * (services_after.c): the services' search gets its time, not a MILP. */
+bool cp_services_alone(const cp_input *in, const cp_modeset *ms);
 
 /* Lagrangian relaxation of the capacity and power rows (subgradient). */
 typedef struct cp_lagrange {

@@ -166,8 +166,13 @@ static int milp_services(const cp_input *in, const cp_modeset *ms, const cp_solv
     cp_plan *warm = NULL;
     if (cp_plan_new(in, ms, &warm))
         return cp_err_nomem(err);
+    /* a large night of services alone: branch-and-cut on the joint
+     * model finds no LP in a run (bench/gen --services 100 1 0: the warm
+     * start, the greedy's plan, was the answer, $5,063.00), so the
+     * services' search gets the whole limit and its plan is the answer */
+    bool alone = cp_services_alone(in, ms);
     cp_solve_opts o = *opts;
-    o.time_limit = opts->time_limit * MILP_WARM_SHARE;
+    o.time_limit = opts->time_limit * (alone ? 1 : MILP_WARM_SHARE);
     int rc = cp_services_jobs(in, ms, &o, milp_warm_jobs, NULL, warm, err);
     if (rc == CP_OK && warm->status == CP_STATUS_INFEASIBLE) {
         plan->status = CP_STATUS_INFEASIBLE;
@@ -182,6 +187,15 @@ static int milp_services(const cp_input *in, const cp_modeset *ms, const cp_solv
             warm->objective = f.costs.total;
             cp_plan_figures_release(&f);
         }
+    }
+    if (rc == CP_OK && alone && warm->status != CP_STATUS_NOPLAN) {
+        rc = cp_plan_copy(plan, warm) ? cp_err_nomem(err) : CP_OK;
+        plan->status = warm->status;
+        plan->objective = warm->objective;
+        plan->bound = warm->bound;
+        plan->bound_kind = warm->bound_kind;
+        cp_plan_free(warm);
+        return rc;
     }
     if (rc == CP_OK)
         rc = cp_milp_run(in, ms, opts, NULL, warm->status == CP_STATUS_NOPLAN ? NULL : warm, plan, err);
