@@ -4,6 +4,8 @@
 #include "cp_buf.h"
 #include "cp_input.h"
 
+#include <math.h>
+
 _Static_assert(sizeof(cp_costs) == CP_COST_N * sizeof(double), "cp_costs has no padding");
 
 #define CP_COST_INFO_(key, label, head, unit, color, flags) {#key, label, head, unit, color, flags},
@@ -47,7 +49,10 @@ void cp_costs_sum(cp_costs *c, double attributed)
             shared += c->v[i];
     }
     c->total = s;
-    c->unattributed = shared - attributed;
+    /* a difference of sums of the same figures in another order: what
+     * is below their last digits is round-off (2.8e-17), not a cost */
+    double u = shared - attributed;
+    c->unattributed = fabs(u) <= 1e-12 * fmax(1, fabs(shared)) ? 0 : u;
 }
 
 double cp_costs_budget(const cp_costs *c)

@@ -139,9 +139,10 @@ double cp_plan_svc_eval(const cp_plan *p, cp_plan_figures *f);
  * a team's budget counts). */
 double cp_plan_svc_spend(const cp_plan *p, int v);
 /* Rounds every share and unserved share to the figure the plan file
- * writes (cp_num_fig), so that the plan's figures are those of its file
- * read back: a re-plan that keeps OLD's services (read from OLD's file)
- * then writes OLD's figures to the last digit. */
+ * writes (cp_num_fig; within 1e-9 of 0 or 1, that bound), so that the
+ * plan's figures are those of its file read back: a re-plan that keeps
+ * OLD's services (read from OLD's file) then writes OLD's figures to the
+ * last digit. */
 void cp_plan_round_shares(cp_plan *p);
 /* The service rows of capplan.5 §10.4 (shares, capacity, min_replicas) to
  * 1e-6; the first broken one in words into why. */

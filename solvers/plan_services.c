@@ -161,11 +161,24 @@ bool cp_plan_services_ok(const cp_plan *p, char *why, size_t why_size)
     return true;
 }
 
+/* A share within this of 0 or 1 is a solver's round-off (the simplex
+ * leaves 3e-16 and 0.999999999999999 on the nightly example), far inside
+ * the 1e-6 that verify allows the rows: it is written as 0 or 1, so that
+ * a deployment without replicas routes nothing and a plan shows no noise. */
+#define SHARE_NOISE 1e-9
+
+static double share_fig(double v)
+{
+    return fabs(v) < SHARE_NOISE ? 0 : fabs(v - 1) < SHARE_NOISE ? 1 : cp_num_fig(v);
+}
+
 void cp_plan_round_shares(cp_plan *p)
 {
     size_t T = (size_t)p->slots;
+    /* a re-plan's history stays OLD's to the last digit (capplan.5 §10.6) */
+    size_t t0 = p->ms->replan ? (size_t)p->ms->replan->now : 0;
     for (size_t i = 0; i < (size_t)p->ms->n_shares * T; i++)
-        p->svc_f[i] = cp_num_fig(p->svc_f[i]);
+        p->svc_f[i] = i % T < t0 ? cp_num_fig(p->svc_f[i]) : share_fig(p->svc_f[i]);
     for (size_t i = 0; i < (size_t)p->ms->n_classes * T; i++)
-        p->svc_u[i] = cp_num_fig(p->svc_u[i]);
+        p->svc_u[i] = i % T < t0 ? cp_num_fig(p->svc_u[i]) : share_fig(p->svc_u[i]);
 }

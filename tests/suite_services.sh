@@ -10,7 +10,8 @@
 #    their jobs), every plan passes `capplan verify`, and the exported LP
 #    solved by glpsol (where installed) gives X too, and its LP
 #    relaxation is the bound of heuristic and pop (lagrange's: at least
-#    that). With no time for the
+#    that). No plan file holds a solver's round-off (1e-17, 0.9999999999).
+#    With no time for the
 #    MILP around the jobs, the services' greedy alone still gives a plan
 #    that verifies, no cheaper than X.
 # 2. Plans tampered with (a share, the replicas, a deployment that is
@@ -35,6 +36,11 @@ for f in "$d"/*.yaml; do
     for m in milp auto heuristic lagrange pop; do
         if plan_verify "$n $m" "$tmp/$n.$m.plan" --method "$m" -- "$f"; then
             if num_eq "$ptotal" "$want" 1e-6 1e-9; then ok "$n $m total"; else bad "$n $m total" "$ptotal, want $want"; fi
+            # no solver round-off in the file: a share within 1e-9 of 0 or 1
+            # is written as 0 or 1, a cost part's 1e-17 as 0 (the relative
+            # gap is a measure, whatever its size)
+            noise=$(grep -v '^ *gap:' "$tmp/$n.$m.plan" | grep -E '[0-9]e-(1[0-9]|[2-9][0-9])|0\.9999999999' | head -n 1)
+            if [ -z "$noise" ]; then ok "$n $m figures"; else bad "$n $m figures" "round-off: $noise"; fi
         fi
     done
     sed -n 's/^# expect-grep: //p' "$f" | while IFS= read -r re; do
