@@ -262,6 +262,21 @@ static int by_key_desc(const void *a, const void *b)
     return x->key > y->key ? -1 : x->key < y->key ? 1 : x->v - y->v;
 }
 
+void cp_services_by_key(const double *key, int n, int *order)
+{
+    keyed *k = cp_malloc((size_t)(n ? n : 1) * sizeof *k);
+    for (int v = 0; v < n; v++)
+        order[v] = v;
+    if (!k)
+        return;
+    for (int v = 0; v < n; v++)
+        k[v] = (keyed){key[v], v};
+    qsort(k, (size_t)n, sizeof *k, by_key_desc);
+    for (int v = 0; v < n; v++)
+        order[v] = k[v].v;
+    cp_free(k);
+}
+
 /* The order in which the services' load takes the room left: the pools
  * are the cheap capacity that all share, so the services whose load
  * costs most off them (on-demand instances; no market at all) route
@@ -272,17 +287,15 @@ static int by_key_desc(const void *a, const void *b)
 static void service_order(const cp_plan *p, int *order)
 {
     int n = p->in->n_services;
-    keyed *k = cp_malloc((size_t)(n ? n : 1) * sizeof *k);
+    double *key = cp_malloc((size_t)(n ? n : 1) * sizeof *key);
     for (int v = 0; v < n; v++)
         order[v] = v;
-    if (!k)
+    if (!key)
         return;
     for (int v = 0; v < n; v++)
-        k[v] = (keyed){market_alternative(p, v), v};
-    qsort(k, (size_t)n, sizeof *k, by_key_desc);
-    for (int v = 0; v < n; v++)
-        order[v] = k[v].v;
-    cp_free(k);
+        key[v] = market_alternative(p, v);
+    cp_services_by_key(key, n, order);
+    cp_free(key);
 }
 
 /* The busy W left under each site's cap by the jobs and services of p:

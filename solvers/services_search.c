@@ -598,28 +598,18 @@ static void search_release(search *s)
     cp_free(b->ar);
 }
 
-typedef struct spend_of {
-    double spend;
-    int v;
-} spend_of;
-
-static int by_spend_desc(const void *a, const void *b)
-{
-    const spend_of *x = a, *y = b;
-    return x->spend > y->spend ? -1 : x->spend < y->spend ? 1 : x->v - y->v;
-}
-
 /* The services by what they spend in p, the dearest first (ties by
- * index): a round cut short by the clock has re-planned the services
- * whose instances and starts leave the most to gain (bench/gen
- * --services 100 1 0: in input order, a 60-s run at load 5 reached 60
- * of the 100, and the 13 services that rent on demand were the last). */
-static void spend_order(const cp_plan *p, spend_of *o)
+ * index; key: room for V figures): a round cut short by the clock has
+ * re-planned the services whose instances and starts leave the most to
+ * gain (bench/gen --services 100 1 0: in input order, a 60-s run at load
+ * 5 reached 60 of the 100, and the 13 services that rent on demand were
+ * the last). */
+static void spend_order(const cp_plan *p, double *key, int *order)
 {
     int V = p->in->n_services;
     for (int v = 0; v < V; v++)
-        o[v] = (spend_of){cp_plan_svc_spend(p, v), v};
-    qsort(o, (size_t)V, sizeof *o, by_spend_desc);
+        key[v] = cp_plan_svc_spend(p, v);
+    cp_services_by_key(key, V, order);
 }
 
 /* Rounds of groups until one gains nothing or the time is up: every
@@ -631,13 +621,14 @@ static int rounds(search *s, const cp_solve_opts *opts, cp_plan *p, cp_plan *can
 {
     int V = s->in->n_services;
     double *market = cp_malloc((size_t)V * sizeof *market), *pool = cp_malloc((size_t)V * sizeof *pool);
-    spend_of *order = cp_malloc((size_t)V * sizeof *order);
-    int rc = market && pool && order ? 0 : -1;
+    double *spend = cp_malloc((size_t)V * sizeof *spend);
+    int *order = cp_malloc((size_t)V * sizeof *order);
+    int rc = market && pool && spend && order ? 0 : -1;
     for (int round = 0; rc >= 0 && round < 8 && !late(opts); round++) {
         int before = *gained, tried = 0;
-        spend_order(p, order);
+        spend_order(p, spend, order);
         for (int i = 0; i < V && rc >= 0 && !late(opts); i++, tried++) {
-            int grp[1] = {order[i].v};
+            int grp[1] = {order[i]};
             if ((rc = improve_group(s, opts, p, cand, grp, 1, total)) > 0)
                 (*gained)++;
         }
@@ -670,6 +661,7 @@ static int rounds(search *s, const cp_solve_opts *opts, cp_plan *p, cp_plan *can
     }
     cp_free(market);
     cp_free(pool);
+    cp_free(spend);
     cp_free(order);
     return rc < 0 ? CP_ERR_NOMEM : CP_OK;
 }

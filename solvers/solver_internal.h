@@ -73,6 +73,10 @@ int cp_services_greedy(cp_plan *p, bool *ok, char *why, size_t why_size);
  * greedy routes (the room left by p's jobs and replicas, the power caps),
  * min_replicas made up; *ok: p is then feasible. CP_ERR_NOMEM. */
 int cp_services_complete(cp_plan *p, bool *ok);
+/* order[0..n): the services 0..n-1 by key, the largest first, ties by
+ * index, so the order is the same whatever qsort does with equal keys
+ * (the identity order when memory runs out). */
+void cp_services_by_key(const double *key, int n, int *order);
 /* services_search.c: p's services (with its jobs kept) improved a few
  * services at a time by a MIP over all slots each, every group's answer
  * kept when p stays feasible and its total (*total in, and out) falls;
