@@ -73,7 +73,11 @@ double cp_plan_svc_eval(const cp_plan *p, cp_plan_figures *f)
     const cp_modeset *ms = p->ms;
     int T = p->slots;
     double h = in->slot_hours, attributed = 0;
-    for (int d = 0; d < ms->n_deps; d++) {
+    /* the deployments of p's input's services: a view of the jobs alone
+     * (services_reserve.c) shares the whole input's modes, deployments
+     * and all, while the figures hold a cell per service of its own */
+    int n_deps = in->n_services ? ms->svc_first[in->n_services] : 0;
+    for (int d = 0; d < n_deps; d++) {
         const cp_deploy *dep = &ms->deps[d];
         const cp_resource *r = &ms->res[dep->res];
         const cp_service *sv = &in->services[dep->svc];
